@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import { detailOf } from './contracts/envelope.ts';
+import { MessageReceivedV1, MessageSentV1, MessageStatusUpdatedV1, MessageUpdatedV1 } from './contracts/message.ts';
+import { ChatReadV1 } from './contracts/chat.ts';
+
+/**
+ * The one event catalogue. Read by the publisher (validation), the local bus (pattern matching,
+ * scripts/local/bus.ts) and the CDK events stack (EventBridge rules -> SQS -> Lambda), so the
+ * two runtimes cannot drift.
+ */
+export const EVENT_SOURCE = 'chorus';
+
+export const EVENTS = {
+  'message.received': { version: 1, properties: MessageReceivedV1 },
+  'message.sent': { version: 1, properties: MessageSentV1 },
+  'message.status_updated': { version: 1, properties: MessageStatusUpdatedV1 },
+  'message.updated': { version: 1, properties: MessageUpdatedV1 },
+  'chat.read': { version: 1, properties: ChatReadV1 },
+} as const satisfies Record<string, { version: number; properties: z.ZodTypeAny }>;
+
+export type EventName = keyof typeof EVENTS;
+export type EventProperties<N extends EventName> = z.infer<(typeof EVENTS)[N]['properties']>;
+
+/** Detail schema of an event (`{ properties, metadata }`). */
+export const detailSchema = (name: EventName) => detailOf(EVENTS[name].properties);
+
+/** An EventBridge event pattern (the subset Chorus uses: exact values on source and detail-type). */
+export interface EventPattern {
+  source: string[];
+  'detail-type': EventName[];
+}
+
+/**
+ * Event subscriptions: EventBridge rule pattern -> SQS queue (with DLQ) -> consumer handler.
+ * `handler` is `file#export`, relative to the repo root (NodejsFunction entry in AWS, dynamic
+ * import locally).
+ */
+export const SUBSCRIPTIONS = [
+  {
+    name: 'realtime-fanout',
+    description: 'Pushes message and chat events to the org members connected over WebSocket',
+    pattern: {
+      source: [EVENT_SOURCE],
+      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read'],
+    },
+    handler: 'events/consumers/realtime-fanout.ts#handler',
+    maxReceiveCount: 3,
+    batchSize: 10,
+  },
+] as const satisfies ReadonlyArray<{
+  name: string;
+  description: string;
+  pattern: EventPattern;
+  handler: string;
+  maxReceiveCount: number;
+  batchSize: number;
+}>;
+
+/**
+ * Command queues: work to do, addressed to one consumer (not on the bus). `env` is the variable
+ * that carries the queue URL to producers in AWS.
+ */
+export const COMMAND_QUEUES = [
+  {
+    name: 'whatsapp-inbound',
+    description: 'Signed WhatsApp Cloud API webhook bodies, acknowledged and waiting to be stored',
+    handler: 'functions/channels/whatsapp-cloud/process-webhook.ts#handler',
+    env: 'WHATSAPP_INBOUND_QUEUE_URL',
+    maxReceiveCount: 5,
+    batchSize: 10,
+  },
+  {
+    name: 'whatsapp-outbound',
+    description: 'Messages written by members, waiting to be sent through the Graph API',
+    handler: 'functions/channels/whatsapp-cloud/send-message.ts#handler',
+    env: 'WHATSAPP_OUTBOUND_QUEUE_URL',
+    maxReceiveCount: 5,
+    batchSize: 5,
+  },
+] as const;
+
+export type CommandQueueName = (typeof COMMAND_QUEUES)[number]['name'];
+
+/** Does an event match a pattern? Same semantics EventBridge applies to these exact-value patterns. */
+export function matchesPattern(pattern: EventPattern, event: { source: string; 'detail-type': string }): boolean {
+  return pattern.source.includes(event.source) && (pattern['detail-type'] as string[]).includes(event['detail-type']);
+}

@@ -1,0 +1,5 @@
+import { z } from 'zod';
+import { ChatSnapshot } from './message.ts';
+
+/** chat.read v1: a member marked a chat read; unread counters were reset. */
+export const ChatReadV1 = z.object({ org_id: z.string(), chat: ChatSnapshot, email: z.string() });

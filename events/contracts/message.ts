@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/**
+ * Contracts of the message events. The chat and message snapshots are the API's wire shapes
+ * (spec §3 field names); only the fields consumers rely on are required here, the rest pass through.
+ */
+export const ChatSnapshot = z
+  .object({ chat_id: z.string(), org_id: z.string(), latest_message_timestamp: z.number() })
+  .passthrough();
+
+export const MessageSnapshot = z
+  .object({
+    chat_id: z.string(),
+    unique_id: z.string(),
+    /** epoch ms */
+    timestamp: z.number(),
+    from_me: z.boolean(),
+    ack: z.number().int().min(-1).max(4),
+    message_type: z.string(),
+  })
+  .passthrough();
+
+/** message.received v1: a customer message was stored (first time only per wamid). */
+export const MessageReceivedV1 = z.object({ org_id: z.string(), chat: ChatSnapshot, message: MessageSnapshot });
+/** message.sent v1: a member wrote a message; it is stored with ack 0 and queued for WhatsApp. */
+export const MessageSentV1 = z.object({ org_id: z.string(), chat: ChatSnapshot, message: MessageSnapshot });
+/** message.status_updated v1: ack / delivery_info / delivery_error of a message changed. */
+export const MessageStatusUpdatedV1 = z.object({ org_id: z.string(), chat_id: z.string(), message: MessageSnapshot });
+/** message.updated v1: a message changed otherwise (reactions, wamid assigned). */
+export const MessageUpdatedV1 = z.object({ org_id: z.string(), chat_id: z.string(), message: MessageSnapshot });

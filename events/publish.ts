@@ -1,0 +1,77 @@
+import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { ulid } from 'ulid';
+import { config } from '../shared/config.ts';
+import { EVENTS, EVENT_SOURCE, type EventName, type EventProperties } from './catalog.ts';
+import type { EventMetadata } from './contracts/envelope.ts';
+
+/**
+ * Publishing domain events. In AWS: EventBridge PutEvents on `EVENT_BUS_NAME`. The local runtime
+ * installs its in-process bus with `setEventTransport` (scripts/local/bus.ts), which matches the
+ * same catalogue patterns. Properties are validated against the catalogue before they leave.
+ */
+export interface BusEntry {
+  source: string;
+  'detail-type': EventName;
+  detail: { properties: unknown; metadata: EventMetadata };
+}
+
+export interface EventTransport {
+  put(entries: BusEntry[]): Promise<void>;
+}
+
+let transport: EventTransport | undefined;
+let eb: EventBridgeClient | undefined;
+
+/** Replace the transport (local runtime, tests). `undefined` restores EventBridge. */
+export function setEventTransport(t: EventTransport | undefined): void {
+  transport = t;
+}
+
+const eventBridge: EventTransport = {
+  async put(entries) {
+    eb ??= new EventBridgeClient({ region: config().AWS_REGION, endpoint: config().AWS_ENDPOINT_URL });
+    for (let i = 0; i < entries.length; i += 10) {
+      const batch = entries.slice(i, i + 10);
+      const res = await eb.send(
+        new PutEventsCommand({
+          Entries: batch.map((e) => ({
+            EventBusName: config().EVENT_BUS_NAME,
+            Source: e.source,
+            DetailType: e['detail-type'],
+            Detail: JSON.stringify(e.detail),
+          })),
+        }),
+      );
+      if (res.FailedEntryCount) throw new Error(`EventBridge refused ${res.FailedEntryCount} event(s)`);
+    }
+  },
+};
+
+/**
+ * Publish one domain event.
+ * @param opts.id deterministic id when the event may be emitted again for the same fact (consumers dedupe on it)
+ * @throws ZodError if the properties break the event's contract; transport errors as thrown
+ */
+export async function publish<N extends EventName>(
+  name: N,
+  properties: EventProperties<N>,
+  opts: { actor: string; id?: string; correlation_id?: string },
+): Promise<void> {
+  const def = EVENTS[name];
+  def.properties.parse(properties);
+  const entry: BusEntry = {
+    source: EVENT_SOURCE,
+    'detail-type': name,
+    detail: {
+      properties,
+      metadata: {
+        id: opts.id ?? `${name}:${ulid()}`,
+        version: def.version,
+        occurred_at: new Date().toISOString(),
+        actor: opts.actor,
+        correlation_id: opts.correlation_id,
+      },
+    },
+  };
+  await (transport ?? eventBridge).put([entry]);
+}

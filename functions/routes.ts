@@ -1,0 +1,31 @@
+/**
+ * The one route registry: every HTTP and WebSocket route, its handler (`file#export`, relative to
+ * the repo root) and whether API Gateway's Cognito JWT authorizer guards it. Read by the local
+ * gateway (scripts/local/gateway.ts) and the CDK api stack, so the two cannot drift.
+ * Paths use API Gateway v2 syntax (`{param}`).
+ */
+export interface HttpRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  handler: string;
+  /** 'jwt': Cognito JWT authorizer; 'none': public (webhooks verify their own signature) */
+  auth: 'jwt' | 'none';
+}
+
+export const HTTP_ROUTES: HttpRoute[] = [
+  { method: 'GET', path: '/api/me', handler: 'functions/http/me/get-me.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/chats', handler: 'functions/http/chats/list-chats.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}', handler: 'functions/http/chats/get-chat.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/read', handler: 'functions/http/chats/mark-chat-read.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}/messages', handler: 'functions/http/messages/list-messages.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/messages', handler: 'functions/http/messages/send-message.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/verify-webhook.ts#handler', auth: 'none' },
+  { method: 'POST', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler', auth: 'none' },
+];
+
+/** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */
+export const WS_ROUTES: Record<'$connect' | '$disconnect' | '$default', string> = {
+  $connect: 'functions/ws/connect.ts#handler',
+  $disconnect: 'functions/ws/disconnect.ts#handler',
+  $default: 'functions/ws/default.ts#handler',
+};

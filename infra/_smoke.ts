@@ -1,0 +1,10 @@
+import { App } from 'aws-cdk-lib';
+import { buildApp } from './build.ts';
+import * as fs from 'node:fs';
+const ctx = JSON.parse(fs.readFileSync('/work/main/cdk.json','utf8')).context;
+const t0 = Date.now();
+const app = new App({ outdir: '/tmp/smoke-out', context: ctx });
+buildApp(app, { bundle: false, webDist: '/tmp/nonexistent' });
+const asm = app.synth();
+console.log('ok', Date.now()-t0, 'ms', asm.stacks.map(s => s.stackName + ':' + Object.keys(s.template.Resources).length));
+for (const s of asm.stacks) for (const m of Object.values(s.manifest.metadata ?? {}).flat() as any[]) if (m.type !== 'aws:cdk:logicalId') console.log(s.stackName, m.type, String(m.data).slice(0,300));

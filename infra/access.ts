@@ -1,0 +1,142 @@
+/**
+ * What each Lambda may touch: table access, publishing to the bus, sending to command queues,
+ * PostToConnection, Cognito settings and which WhatsApp settings it receives. `wireFunction`
+ * turns a profile into environment variables (the names shared/config.ts reads) and IAM grants,
+ * so every role holds only what its profile lists.
+ *
+ * Defaults come from the surface (HTTP/WebSocket handler or queue consumer) and are deliberately
+ * broad inside that surface (any handler may write the table, publish events and enqueue
+ * commands); the overrides below narrow the functions whose job is known to be small, and hand the
+ * WhatsApp settings only to the channel functions. The overrides are keyed by the handler
+ * reference of functions/routes.ts and events/catalog.ts; infra/app.test.ts fails when a key no
+ * longer matches a handler, so a renamed handler cannot silently fall back to the defaults.
+ */
+import { Stack } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { CommandQueueName } from '../events/catalog.ts';
+
+export type Surface = 'http' | 'ws' | 'consumer';
+export type WhatsAppSettingName = 'appSecret' | 'verifyToken' | 'accessToken' | 'graph';
+
+export interface FunctionAccess {
+  readonly table: 'none' | 'read' | 'readWrite';
+  /** EVENT_BUS_NAME + events:PutEvents on the Chorus bus */
+  readonly publishEvents: boolean;
+  /** command queues it may send to (queue URL env var + sqs:SendMessage) */
+  readonly enqueue: 'all' | readonly CommandQueueName[];
+  /** WS_MANAGEMENT_URL + execute-api:ManageConnections on the WebSocket stage */
+  readonly wsManagement: boolean;
+  /** COGNITO_ISSUER / COGNITO_JWKS_URL / COGNITO_CLIENT_ID (token checks, e.g. on $connect) */
+  readonly cognito: boolean;
+  readonly whatsapp: readonly WhatsAppSettingName[];
+}
+
+const SURFACE_DEFAULTS: Record<Surface, FunctionAccess> = {
+  http: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [] },
+  ws: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [] },
+  consumer: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: false, whatsapp: [] },
+};
+
+/** Narrower (or extra) access for specific handlers, keyed by handler reference. */
+export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
+  // GET hub.challenge: compares the verify token, touches nothing else.
+  'functions/channels/whatsapp-cloud/verify-webhook.ts#handler': {
+    table: 'none', publishEvents: false, enqueue: [], cognito: false, whatsapp: ['verifyToken'],
+  },
+  // Checks X-Hub-Signature-256, enqueues the raw body, answers 200 (work happens off the request path).
+  'functions/channels/whatsapp-cloud/receive-webhook.ts#handler': {
+    table: 'none', publishEvents: false, enqueue: ['whatsapp-inbound'], cognito: false, whatsapp: ['appSecret'],
+  },
+  // Stores inbound messages; may fetch media metadata from the Graph API.
+  'functions/channels/whatsapp-cloud/process-webhook.ts#handler': { whatsapp: ['accessToken', 'graph'] },
+  // Sends through the Graph API, records the WhatsApp message id and status.
+  'functions/channels/whatsapp-cloud/send-message.ts#handler': { enqueue: [], whatsapp: ['accessToken', 'graph'] },
+  // Reads connections, pushes to sockets, deletes gone connections.
+  'events/consumers/realtime-fanout.ts#handler': { enqueue: [], wsManagement: true },
+};
+
+/** The access profile of one handler. */
+export function accessFor(handler: string, surface: Surface): FunctionAccess {
+  return { ...SURFACE_DEFAULTS[surface], ...ACCESS_OVERRIDES[handler] };
+}
+
+/** WhatsApp Cloud API settings (plain values or CloudFormation dynamic references). '' = unset. */
+export interface WhatsAppSettings {
+  readonly appSecret: string;
+  readonly verifyToken: string;
+  readonly accessToken: string;
+  readonly graphUrl: string;
+  readonly graphVersion: string;
+}
+
+/** The resources a function may be wired to; absent ones must not be needed by its profile. */
+export interface WiringResources {
+  readonly table?: dynamodb.ITable;
+  readonly bus?: events.IEventBus;
+  readonly commandQueues?: ReadonlyMap<string, { readonly queue: sqs.IQueue; readonly env: string }>;
+  readonly cognito?: { readonly issuer: string; readonly clientId: string };
+  readonly wsStage?: WebSocketStage;
+  readonly whatsapp?: WhatsAppSettings;
+}
+
+/** Apply a profile: environment variables (shared/config.ts names) plus matching IAM grants. */
+export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: WiringResources): void {
+  const need = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${fn.node.path} needs ${what}, which is not available in ${Stack.of(fn).stackName}`);
+    return value;
+  };
+  const setEnv = (name: string, value: string) => {
+    // '' means "not configured": leave the variable unset so shared/config.ts applies its default.
+    if (value !== '') fn.addEnvironment(name, value);
+  };
+
+  if (access.table !== 'none') {
+    const table = need(res.table, 'the table');
+    setEnv('TABLE_NAME', table.tableName);
+    if (access.table === 'read') table.grantReadData(fn);
+    else table.grantReadWriteData(fn);
+  }
+
+  if (access.publishEvents) {
+    const bus = need(res.bus, 'the event bus');
+    setEnv('EVENT_BUS_NAME', bus.eventBusName);
+    bus.grantPutEventsTo(fn);
+  }
+
+  const names = access.enqueue === 'all' ? [...need(res.commandQueues, 'the command queues').keys()] : access.enqueue;
+  for (const name of names) {
+    const entry = need(res.commandQueues?.get(name), `command queue ${name}`);
+    setEnv(entry.env, entry.queue.queueUrl);
+    entry.queue.grantSendMessages(fn);
+  }
+
+  if (access.wsManagement) {
+    const stage = need(res.wsStage, 'the WebSocket stage');
+    setEnv('WS_MANAGEMENT_URL', stage.callbackUrl);
+    stage.grantManagementApiAccess(fn);
+  }
+
+  if (access.cognito) {
+    const cognito = need(res.cognito, 'the Cognito settings');
+    setEnv('COGNITO_ISSUER', cognito.issuer);
+    setEnv('COGNITO_JWKS_URL', `${cognito.issuer}/.well-known/jwks.json`);
+    setEnv('COGNITO_CLIENT_ID', cognito.clientId);
+  }
+
+  if (access.whatsapp.length > 0) {
+    const wa = need(res.whatsapp, 'the WhatsApp settings');
+    for (const setting of access.whatsapp) {
+      if (setting === 'appSecret') setEnv('WHATSAPP_APP_SECRET', wa.appSecret);
+      if (setting === 'verifyToken') setEnv('WHATSAPP_VERIFY_TOKEN', wa.verifyToken);
+      if (setting === 'accessToken') setEnv('WHATSAPP_ACCESS_TOKEN', wa.accessToken);
+      if (setting === 'graph') {
+        setEnv('WHATSAPP_GRAPH_URL', wa.graphUrl);
+        setEnv('WHATSAPP_GRAPH_VERSION', wa.graphVersion);
+      }
+    }
+  }
+}

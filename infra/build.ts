@@ -1,0 +1,223 @@
+/**
+ * Builds the Chorus CDK app: `buildApp(app, props)` creates the stacks, `propsFromContext(app)`
+ * reads the CDK context (`-c key=value` or cdk.json). infra/app.ts (the CLI entry) uses both;
+ * infra/app.test.ts calls `buildApp` directly, without the CLI.
+ *
+ * Stacks and their dependencies (arrows point at what a stack uses):
+ *
+ *   Data (table)      Auth (Cognito)     Events (bus, rules, queues + DLQs)
+ *        ^  ^             ^   ^                ^   ^
+ *        |  +---------- Api (HTTP API, WebSocket API, route Lambdas) <-- Web (S3 + CloudFront, config.json)
+ *        |                  ^                  |
+ *        +------------- Workers (queue consumers) ---+
+ *
+ * Queues are in Events and consumers in Workers because producers in Api need the command queue
+ * URLs while the realtime fan-out consumer needs the WebSocket API: consumers next to their queues
+ * would make Events and Api depend on each other.
+ *
+ * Context keys (all optional):
+ *   webDist                   web build directory, relative to the repo root (default 'web/dist')
+ *   eventBusName              EventBridge bus name (default 'chorus')
+ *   stackPrefix               stack name prefix (default 'Chorus' -> ChorusData, ChorusApi, ...)
+ *   whatsappAppSecret         Meta app secret, checks X-Hub-Signature-256 (default '')
+ *   whatsappVerifyToken       webhook verify token, GET hub.challenge (default '')
+ *   whatsappAccessToken       Graph API token for sending (default '')
+ *   whatsappGraphUrl          Graph API base URL (default '' = shared/config.ts default, https://graph.facebook.com)
+ *   whatsappGraphVersion      Graph API version (default '' = shared/config.ts default)
+ *   whatsappSecretName        Secrets Manager secret (JSON with appSecret, verifyToken, accessToken);
+ *                             when set it replaces the three plain values above, which then stay
+ *                             out of the template and cdk.out (Lambda still receives them as env)
+ *   googleClientId            enables Google sign-in (with googleClientSecret or googleClientSecretName)
+ *   googleClientSecret        Google OAuth client secret (plain)
+ *   googleClientSecretName    Secrets Manager secret holding the Google OAuth client secret (string)
+ *   cognitoDomainPrefix       Cognito hosted domain prefix (Google sign-in; default 'chorus-{account}')
+ *   oauthCallbackUrls         comma-separated (default 'http://localhost:5173/login/callback')
+ *   oauthLogoutUrls           comma-separated (default 'http://localhost:5173/login')
+ *   corsOrigins               comma-separated allowed origins of the HTTP API (default '*')
+ * An empty WhatsApp value leaves the variable unset, so the handler sees shared/config.ts's default.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type App, type Environment, SecretValue, Tags } from 'aws-cdk-lib';
+import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../events/catalog.ts';
+import { HTTP_ROUTES, WS_ROUTES } from '../functions/routes.ts';
+import type { WhatsAppSettings } from './access.ts';
+import { parseHandlerRef, REPO_ROOT } from './constructs/handler-function.ts';
+import { ApiStack } from './stacks/api-stack.ts';
+import { AuthStack, type GoogleSignIn } from './stacks/auth-stack.ts';
+import { DataStack } from './stacks/data-stack.ts';
+import { EventsStack } from './stacks/events-stack.ts';
+import { WebStack } from './stacks/web-stack.ts';
+import { WorkersStack } from './stacks/workers-stack.ts';
+
+export interface ChorusAppProps {
+  /** real esbuild bundles (true, the CLI path) or inline placeholders (false, tests only). @default true */
+  readonly bundle?: boolean;
+  /** web build directory, absolute or relative to the repo root. @default 'web/dist' */
+  readonly webDist?: string;
+  /** @default 'chorus' */
+  readonly eventBusName?: string;
+  /** @default 'Chorus' */
+  readonly stackPrefix?: string;
+  readonly env?: Environment;
+  readonly whatsapp?: Partial<WhatsAppSettings>;
+  readonly google?: GoogleSignIn;
+  readonly cognitoDomainPrefix?: string;
+  readonly oauthCallbackUrls?: string[];
+  readonly oauthLogoutUrls?: string[];
+  /** @default ['*'] */
+  readonly corsOrigins?: string[];
+}
+
+export interface ChorusStacks {
+  readonly data: DataStack;
+  readonly auth: AuthStack;
+  readonly events: EventsStack;
+  readonly api: ApiStack;
+  readonly workers: WorkersStack;
+  readonly web: WebStack;
+}
+
+/** Every handler reference the app deploys (routes + catalogue). */
+export function allHandlerRefs(): string[] {
+  return [
+    ...new Set([
+      ...HTTP_ROUTES.map((r) => r.handler),
+      ...Object.values(WS_ROUTES),
+      ...SUBSCRIPTIONS.map((s) => s.handler),
+      ...COMMAND_QUEUES.map((c) => c.handler),
+    ]),
+  ];
+}
+
+/** Handler files referenced by routes/catalogue that do not exist (yet). */
+export function missingHandlerFiles(): string[] {
+  return [...new Set(allHandlerRefs().map((ref) => parseHandlerRef(ref).file))].filter(
+    (file) => !fs.existsSync(path.join(REPO_ROOT, file)),
+  );
+}
+
+/** Create all Chorus stacks in `app`. */
+export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
+  const bundle = props.bundle ?? true;
+  if (bundle) {
+    const missing = missingHandlerFiles();
+    if (missing.length > 0) {
+      throw new Error(`Cannot bundle: handler files missing:\n  ${missing.join('\n  ')}`);
+    }
+  }
+  const prefix = props.stackPrefix ?? 'Chorus';
+  const env = props.env;
+  const whatsapp: WhatsAppSettings = {
+    appSecret: props.whatsapp?.appSecret ?? '',
+    verifyToken: props.whatsapp?.verifyToken ?? '',
+    accessToken: props.whatsapp?.accessToken ?? '',
+    graphUrl: props.whatsapp?.graphUrl ?? '',
+    graphVersion: props.whatsapp?.graphVersion ?? '',
+  };
+
+  const data = new DataStack(app, `${prefix}Data`, { env, description: 'Chorus: DynamoDB single table' });
+  const auth = new AuthStack(app, `${prefix}Auth`, {
+    env,
+    description: 'Chorus: Cognito user pool and web client',
+    google: props.google,
+    domainPrefix: props.cognitoDomainPrefix,
+    callbackUrls: props.oauthCallbackUrls ?? ['http://localhost:5173/login/callback'],
+    logoutUrls: props.oauthLogoutUrls ?? ['http://localhost:5173/login'],
+  });
+  const events = new EventsStack(app, `${prefix}Events`, {
+    env,
+    description: 'Chorus: EventBridge bus, rules, SQS queues and DLQs',
+    eventBusName: props.eventBusName,
+  });
+  const api = new ApiStack(app, `${prefix}Api`, {
+    env,
+    description: 'Chorus: HTTP API, WebSocket API and their Lambdas',
+    table: data.table,
+    bus: events.bus,
+    commandQueues: events.commandQueues,
+    issuer: auth.issuer,
+    userPoolClientId: auth.userPoolClient.userPoolClientId,
+    whatsapp,
+    corsOrigins: props.corsOrigins ?? ['*'],
+    bundle,
+  });
+  const workers = new WorkersStack(app, `${prefix}Workers`, {
+    env,
+    description: 'Chorus: queue consumer Lambdas',
+    table: data.table,
+    bus: events.bus,
+    subscriptionQueues: events.subscriptionQueues,
+    commandQueues: events.commandQueues,
+    webSocketStage: api.webSocketStage,
+    whatsapp,
+    bundle,
+  });
+  const webDist = path.resolve(REPO_ROOT, props.webDist ?? 'web/dist');
+  const web = new WebStack(app, `${prefix}Web`, {
+    env,
+    description: 'Chorus: web app on S3 + CloudFront',
+    webDist,
+    apiUrl: api.httpApi.apiEndpoint,
+    wsUrl: api.webSocketStage.url,
+    userPoolId: auth.userPool.userPoolId,
+    userPoolClientId: auth.userPoolClient.userPoolClientId,
+  });
+
+  Tags.of(app).add('project', 'chorus');
+  return { data, auth, events, api, workers, web };
+}
+
+/** Read `ChorusAppProps` from the CDK context (see the key list at the top of this file). */
+export function propsFromContext(app: App): ChorusAppProps {
+  const str = (key: string): string | undefined => {
+    const value: unknown = app.node.tryGetContext(key);
+    if (value === undefined || value === null) return undefined;
+    return String(value);
+  };
+  const list = (key: string): string[] | undefined => {
+    const value: unknown = app.node.tryGetContext(key);
+    if (value === undefined || value === null || value === '') return undefined;
+    const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
+    return items.map((s) => s.trim()).filter(Boolean);
+  };
+
+  const secretName = str('whatsappSecretName');
+  const fromSecret = (field: string) =>
+    SecretValue.secretsManager(secretName!, { jsonField: field }).unsafeUnwrap();
+  const whatsapp: Partial<WhatsAppSettings> = {
+    appSecret: secretName ? fromSecret('appSecret') : str('whatsappAppSecret') ?? '',
+    verifyToken: secretName ? fromSecret('verifyToken') : str('whatsappVerifyToken') ?? '',
+    accessToken: secretName ? fromSecret('accessToken') : str('whatsappAccessToken') ?? '',
+    graphUrl: str('whatsappGraphUrl') ?? '',
+    graphVersion: str('whatsappGraphVersion') ?? '',
+  };
+
+  let google: GoogleSignIn | undefined;
+  const googleClientId = str('googleClientId');
+  if (googleClientId) {
+    const secretName = str('googleClientSecretName');
+    const plain = str('googleClientSecret');
+    if (!secretName && !plain) {
+      throw new Error('googleClientId needs googleClientSecret or googleClientSecretName in the context');
+    }
+    google = {
+      clientId: googleClientId,
+      clientSecret: secretName ? SecretValue.secretsManager(secretName) : SecretValue.unsafePlainText(plain!),
+    };
+  }
+
+  return {
+    bundle: true,
+    webDist: str('webDist'),
+    eventBusName: str('eventBusName'),
+    stackPrefix: str('stackPrefix'),
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    whatsapp,
+    google,
+    cognitoDomainPrefix: str('cognitoDomainPrefix'),
+    oauthCallbackUrls: list('oauthCallbackUrls'),
+    oauthLogoutUrls: list('oauthLogoutUrls'),
+    corsOrigins: list('corsOrigins'),
+  };
+}

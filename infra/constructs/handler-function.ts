@@ -1,0 +1,101 @@
+/**
+ * Function defaults: one Lambda from a `file#export` handler reference (the format used by
+ * functions/routes.ts and events/catalog.ts, paths relative to the repo root).
+ *
+ * Production path (`bundle: true`): `NodejsFunction`, Node 20 on arm64, bundled by the locally
+ * installed esbuild (no Docker) as ESM with a `require` shim banner (some dependencies still call
+ * `require`), minified, with source maps, using the repo-root tsconfig and lock file. The AWS SDK is
+ * bundled too (`bundleAwsSDK`) so Lambda runs the exact SDK versions pinned in package-lock.json,
+ * the same ones the local runtime and tests use.
+ *
+ * Test path (`bundle: false`): an inline placeholder with the same runtime, architecture,
+ * environment and role, so Template assertions can run without every handler file existing and
+ * without paying for one esbuild run per function. Never used by `cdk synth`/`cdk deploy`.
+ */
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { pascalCase } from '../names.ts';
+
+/** Repo root (infra/constructs/ -> ../..), where handler paths, tsconfig.json and package-lock.json live. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Shim so bundled CommonJS dependencies can still `require` Node built-ins from an ESM bundle. */
+export const ESM_REQUIRE_BANNER =
+  "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** Split `functions/http/me/get-me.ts#handler` into the entry file and the export name. */
+export function parseHandlerRef(ref: string): { file: string; exportName: string } {
+  const [file, exportName = 'handler', ...rest] = ref.split('#');
+  if (!file || rest.length > 0 || !/^[A-Za-z_$][\w$]*$/.test(exportName)) {
+    throw new Error(`Invalid handler reference "${ref}": expected "path/to/file.ts#exportName"`);
+  }
+  return { file, exportName };
+}
+
+/** A stable, readable construct id from a handler reference, e.g. `HttpMeGetMe`. */
+export function handlerConstructId(ref: string): string {
+  const { file, exportName } = parseHandlerRef(ref);
+  const base = file.replace(/^functions\//, '').replace(/\.[cm]?[tj]sx?$/, '');
+  return pascalCase(exportName === 'handler' ? base : `${base} ${exportName}`);
+}
+
+export interface HandlerFunctionProps {
+  /** `file#export`, file relative to the repo root */
+  readonly handler: string;
+  /** false = inline placeholder code (tests only); true = real esbuild bundle */
+  readonly bundle: boolean;
+  readonly description?: string;
+  readonly environment?: Record<string, string>;
+  /** @default 10 seconds (API Gateway's HTTP integration limit is 30 s) */
+  readonly timeout?: Duration;
+  /** @default 512 MB: arm64 Node with the bundled SDK cold-starts noticeably faster than at 128-256 MB */
+  readonly memorySize?: number;
+}
+
+/** Create the Lambda for one handler reference with Chorus's defaults. */
+export function createHandlerFunction(scope: Construct, id: string, props: HandlerFunctionProps): lambda.Function {
+  const { file, exportName } = parseHandlerRef(props.handler);
+  const common = {
+    runtime: lambda.Runtime.NODEJS_20_X,
+    architecture: lambda.Architecture.ARM_64,
+    description: props.description ?? props.handler,
+    timeout: props.timeout ?? Duration.seconds(10),
+    memorySize: props.memorySize ?? 512,
+    environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+    // Explicit log group: retention is bounded and the group is deleted with the stack.
+    logGroup: new logs.LogGroup(scope, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
+    tracing: lambda.Tracing.ACTIVE,
+  } satisfies Partial<lambda.FunctionProps>;
+
+  if (!props.bundle) {
+    return new lambda.Function(scope, id, {
+      ...common,
+      handler: `index.${exportName}`,
+      code: lambda.Code.fromInline(`export const ${exportName} = async () => {};`),
+    });
+  }
+
+  return new NodejsFunction(scope, id, {
+    ...common,
+    entry: path.join(REPO_ROOT, file),
+    handler: exportName,
+    projectRoot: REPO_ROOT,
+    depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
+    bundling: {
+      forceDockerBundling: false,
+      format: OutputFormat.ESM,
+      banner: ESM_REQUIRE_BANNER,
+      mainFields: ['module', 'main'],
+      target: 'node20',
+      minify: true,
+      sourceMap: true,
+      tsconfig: path.join(REPO_ROOT, 'tsconfig.json'),
+      bundleAwsSDK: true,
+    },
+  });
+}

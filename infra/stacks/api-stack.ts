@@ -1,0 +1,129 @@
+/**
+ * Api stack (API + realtime): the HTTP API and the WebSocket API with one Lambda per handler of
+ * functions/routes.ts (the same registry the local gateway serves, so routes cannot drift).
+ *
+ * - HTTP API: `auth: 'jwt'` routes sit behind a Cognito JWT authorizer (issuer = the pool, audience
+ *   = the web client id; API Gateway accepts the id token's `aud` or the access token's
+ *   `client_id`); `auth: 'none'` routes (WhatsApp webhooks) are public and verify their own
+ *   signature. CORS: `*` by default (tokens travel in the Authorization header, never cookies),
+ *   or the origins given in context `corsOrigins`. Payload format 2.0.
+ * - WebSocket API: $connect/$disconnect/$default, stage `prod` (auto-deploy). $connect checks the
+ *   JWT itself (`?token=`), so no API Gateway authorizer there.
+ * Each function's environment and IAM come from its access profile (infra/access.ts).
+ */
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { HTTP_ROUTES, WS_ROUTES } from '../../functions/routes.ts';
+import { accessFor, type Surface, type WhatsAppSettings, wireFunction } from '../access.ts';
+import { createHandlerFunction, handlerConstructId } from '../constructs/handler-function.ts';
+import { pascalCase } from '../names.ts';
+
+export const WEBSOCKET_STAGE = 'prod';
+
+export interface ApiStackProps extends StackProps {
+  readonly table: dynamodb.ITable;
+  readonly bus: events.IEventBus;
+  readonly commandQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue; readonly env: string }>;
+  readonly issuer: string;
+  readonly userPoolClientId: string;
+  readonly whatsapp: WhatsAppSettings;
+  readonly corsOrigins: string[];
+  readonly bundle: boolean;
+}
+
+export class ApiStack extends Stack {
+  readonly httpApi: apigw.HttpApi;
+  readonly webSocketApi: apigw.WebSocketApi;
+  readonly webSocketStage: apigw.WebSocketStage;
+  /** handler reference -> its Lambda (one per distinct handler) */
+  readonly functions = new Map<string, lambda.Function>();
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+
+    this.webSocketApi = new apigw.WebSocketApi(this, 'WebSocketApi', {
+      apiName: `${this.stackName}-ws`,
+      description: 'Chorus realtime: message and chat events pushed to connected members',
+    });
+    this.webSocketStage = new apigw.WebSocketStage(this, 'WebSocketStage', {
+      webSocketApi: this.webSocketApi,
+      stageName: WEBSOCKET_STAGE,
+      autoDeploy: true,
+    });
+
+    const fnFor = (handler: string, surface: Surface): lambda.Function => {
+      const existing = this.functions.get(handler);
+      if (existing) return existing;
+      const fn = createHandlerFunction(this, handlerConstructId(handler), { handler, bundle: props.bundle });
+      wireFunction(fn, accessFor(handler, surface), {
+        table: props.table,
+        bus: props.bus,
+        commandQueues: props.commandQueues,
+        cognito: { issuer: props.issuer, clientId: props.userPoolClientId },
+        wsStage: this.webSocketStage,
+        whatsapp: props.whatsapp,
+      });
+      this.functions.set(handler, fn);
+      return fn;
+    };
+
+    // HTTP API
+    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
+      apiName: `${this.stackName}-http`,
+      description: 'Chorus HTTP API and WhatsApp webhooks',
+      corsPreflight: {
+        allowOrigins: props.corsOrigins,
+        allowHeaders: ['Authorization', 'Content-Type'],
+        allowMethods: [
+          apigw.CorsHttpMethod.GET,
+          apigw.CorsHttpMethod.POST,
+          apigw.CorsHttpMethod.PUT,
+          apigw.CorsHttpMethod.PATCH,
+          apigw.CorsHttpMethod.DELETE,
+          apigw.CorsHttpMethod.OPTIONS,
+        ],
+        maxAge: Duration.days(1),
+      },
+    });
+    const jwtAuthorizer = new HttpJwtAuthorizer('CognitoJwt', props.issuer, {
+      jwtAudience: [props.userPoolClientId],
+    });
+    const noAuth = new apigw.HttpNoneAuthorizer();
+
+    for (const route of HTTP_ROUTES) {
+      const routeId = pascalCase(`${route.method} ${route.path}`);
+      this.httpApi.addRoutes({
+        path: route.path,
+        methods: [apigw.HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${routeId}Integration`, fnFor(route.handler, 'http')),
+        authorizer: route.auth === 'jwt' ? jwtAuthorizer : noAuth,
+      });
+    }
+
+    // WebSocket API routes
+    const wsRoute = (handler: string): apigw.WebSocketRouteOptions => ({
+      integration: new WebSocketLambdaIntegration(`${handlerConstructId(handler)}Integration`, fnFor(handler, 'ws')),
+    });
+    this.webSocketApi.addRoute('$connect', wsRoute(WS_ROUTES.$connect));
+    this.webSocketApi.addRoute('$disconnect', wsRoute(WS_ROUTES.$disconnect));
+    // returnResponse: whatever $default returns (e.g. a pong) goes back to the caller's socket.
+    this.webSocketApi.addRoute('$default', { ...wsRoute(WS_ROUTES.$default), returnResponse: true });
+
+    new CfnOutput(this, 'HttpApiUrl', { value: this.httpApi.apiEndpoint, description: 'HTTP API base URL (no trailing slash)' });
+    new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketStage.url, description: 'WebSocket URL (wss://.../prod)' });
+    const webhook = HTTP_ROUTES.find((r) => r.method === 'POST' && r.auth === 'none' && r.path.startsWith('/webhooks/'));
+    if (webhook) {
+      new CfnOutput(this, 'WhatsAppWebhookUrl', {
+        value: `${this.httpApi.apiEndpoint}${webhook.path}`,
+        description: 'Callback URL to register in the Meta app (WhatsApp > Configuration)',
+      });
+    }
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Workers stack: the queue consumers of events/catalog.ts. One Lambda per subscription (reading the
+ * queue its EventBridge rule fills) and one per command queue, each with the catalogue's batch size
+ * and partial batch failures. Depends on Data (table), Events (bus, queues) and Api (the realtime
+ * fan-out posts to WebSocket connections); nothing depends on it, so it adds no cycle.
+ */
+import { Stack, type StackProps } from 'aws-cdk-lib';
+import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../../events/catalog.ts';
+import { accessFor, type WhatsAppSettings, wireFunction } from '../access.ts';
+import { QueueConsumer } from '../constructs/queue-consumer.ts';
+import { pascalCase } from '../names.ts';
+
+export interface WorkersStackProps extends StackProps {
+  readonly table: dynamodb.ITable;
+  readonly bus: events.IEventBus;
+  readonly subscriptionQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue }>;
+  readonly commandQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue; readonly env: string }>;
+  readonly webSocketStage: WebSocketStage;
+  readonly whatsapp: WhatsAppSettings;
+  readonly bundle: boolean;
+}
+
+export class WorkersStack extends Stack {
+  /** subscription or command queue name -> consumer Lambda */
+  readonly consumers = new Map<string, lambda.Function>();
+
+  constructor(scope: Construct, id: string, props: WorkersStackProps) {
+    super(scope, id, props);
+
+    const resources = {
+      table: props.table,
+      bus: props.bus,
+      commandQueues: props.commandQueues,
+      wsStage: props.webSocketStage,
+      whatsapp: props.whatsapp,
+    };
+    const consume = (name: string, handler: string, queue: sqs.IQueue, batchSize: number) => {
+      const consumer = new QueueConsumer(this, `${pascalCase(name)}Consumer`, {
+        queue,
+        handler,
+        batchSize,
+        bundle: props.bundle,
+        description: `${name} consumer: ${handler}`,
+      });
+      wireFunction(consumer.fn, accessFor(handler, 'consumer'), resources);
+      this.consumers.set(name, consumer.fn);
+    };
+
+    for (const sub of SUBSCRIPTIONS) {
+      const entry = props.subscriptionQueues.get(sub.name);
+      if (!entry) throw new Error(`No queue for subscription ${sub.name}`);
+      consume(sub.name, sub.handler, entry.queue, sub.batchSize);
+    }
+    for (const cmd of COMMAND_QUEUES) {
+      const entry = props.commandQueues.get(cmd.name);
+      if (!entry) throw new Error(`No queue for command queue ${cmd.name}`);
+      consume(cmd.name, cmd.handler, entry.queue, cmd.batchSize);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import {
+  CognitoIdentityProviderClient,
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+  DescribeUserPoolCommand,
+  AdminCreateUserCommand,
+  AdminSetUserPasswordCommand,
+  AdminGetUserCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { freePort, waitFor } from './ports.ts';
+
+/**
+ * Local identity: cognito-local (USER_PASSWORD_AUTH, refresh, JWKS) as a child process with its
+ * state under `<dir>/.cognito`. The issuer domain is fixed (not the port), and cognito-local signs
+ * with a fixed key, so tokens stay valid across restarts on new ports.
+ */
+export const LOCAL_ISSUER_DOMAIN = 'http://cognito-local.chorus';
+
+export interface LocalCognito {
+  endpoint: string;
+  client: CognitoIdentityProviderClient;
+  stop: () => Promise<void>;
+}
+
+export async function startCognito(dir: string): Promise<LocalCognito> {
+  await mkdir(join(dir, '.cognito'), { recursive: true });
+  const port = await freePort();
+  await writeFile(join(dir, '.cognito', 'config.json'), JSON.stringify({ TokenConfig: { IssuerDomain: LOCAL_ISSUER_DOMAIN } }, null, 2));
+  const require = createRequire(import.meta.url);
+  const bin = require.resolve('cognito-local/lib/bin/start.js');
+  const proc: ChildProcess = spawn(process.execPath, [bin], { cwd: dir, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'pipe' });
+  let out = '';
+  proc.stdout?.on('data', (d) => (out = (out + String(d)).slice(-4000)));
+  proc.stderr?.on('data', (d) => (out = (out + String(d)).slice(-4000)));
+  let exited = false;
+  proc.on('exit', () => (exited = true));
+  const endpoint = `http://127.0.0.1:${port}`;
+  await waitFor('cognito-local', async () => {
+    if (exited) throw new Error(`cognito-local exited: ${out}`);
+    const r = await fetch(`${endpoint}/health`).catch(() => undefined);
+    return !!r;
+  });
+  const client = new CognitoIdentityProviderClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return {
+    endpoint,
+    client,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        client.destroy();
+        if (exited) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+        setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}
+
+/** Create the pool and the web client unless `known` ones still exist. */
+export async function ensurePool(c: LocalCognito, known?: { userPoolId: string; clientId: string }): Promise<{ userPoolId: string; clientId: string }> {
+  if (known) {
+    try {
+      await c.client.send(new DescribeUserPoolCommand({ UserPoolId: known.userPoolId }));
+      return known;
+    } catch {
+      /* recreate below */
+    }
+  }
+  const pool = await c.client.send(new CreateUserPoolCommand({ PoolName: 'chorus-local', UsernameAttributes: ['email'] }));
+  const userPoolId = pool.UserPool!.Id!;
+  const client = await c.client.send(
+    new CreateUserPoolClientCommand({ UserPoolId: userPoolId, ClientName: 'chorus-web', ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'] }),
+  );
+  return { userPoolId, clientId: client.UserPoolClient!.ClientId! };
+}
+
+/** Create a confirmed user with a permanent password unless it exists. @returns the user's `sub` */
+export async function ensureUser(c: LocalCognito, userPoolId: string, email: string, password: string): Promise<string> {
+  const subOf = (attrs?: Array<{ Name?: string; Value?: string }>) => attrs?.find((a) => a.Name === 'sub')?.Value ?? '';
+  try {
+    const u = await c.client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
+    return subOf(u.UserAttributes);
+  } catch {
+    /* create */
+  }
+  const created = await c.client.send(
+    new AdminCreateUserCommand({
+      UserPoolId: userPoolId,
+      Username: email,
+      MessageAction: 'SUPPRESS',
+      UserAttributes: [
+        { Name: 'email', Value: email },
+        { Name: 'email_verified', Value: 'true' },
+      ],
+    }),
+  );
+  await c.client.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }));
+  return subOf(created.User?.Attributes);
+}

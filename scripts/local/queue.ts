@@ -1,0 +1,174 @@
+import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ulid } from 'ulid';
+import type { SQSEvent, SQSBatchResponse, SQSRecord } from 'aws-lambda';
+
+/**
+ * Local stand-in for an SQS queue + Lambda event source mapping + DLQ.
+ * Each accepted message is a JSON file (write, then rename: never half-written) under
+ * `<dataDir>/queues/<name>/`, so nothing accepted is lost on restart: files are reloaded and
+ * redelivered at start (at-least-once, like SQS). Handlers get real `SQSEvent` batches and answer
+ * with `batchItemFailures`; a failed record is retried with backoff and, after
+ * `maxReceiveCount` receives, moved to `<name>-dlq/` with the reason.
+ * (fauxqs speaks the SQS API but keeps queues in memory; a restart would lose them.)
+ */
+export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+
+interface Stored {
+  id: string;
+  body: string;
+  receiveCount: number;
+  /** epoch ms before which it is not delivered (backoff) */
+  notBefore: number;
+  sentAt: number;
+  lastError?: string;
+}
+
+export class LocalQueue {
+  private readonly dir: string;
+  private readonly dlqDir: string;
+  private readonly ready: Stored[] = [];
+  private inFlight = 0;
+  private timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+  private idleWaiters: Array<() => void> = [];
+  deadLettered = 0;
+
+  constructor(
+    readonly name: string,
+    dataDir: string,
+    private readonly handler: SqsHandler,
+    private readonly opts: { maxReceiveCount: number; batchSize: number; concurrency?: number; backoffMs?: (n: number) => number },
+  ) {
+    this.dir = join(dataDir, 'queues', name);
+    this.dlqDir = join(dataDir, 'queues', `${name}-dlq`);
+  }
+
+  /** Create the folders and reload what a previous run left (redelivered now). */
+  async start(): Promise<number> {
+    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dlqDir, { recursive: true });
+    const files = (await readdir(this.dir)).filter((f) => f.endsWith('.json')).sort();
+    for (const f of files) {
+      try {
+        const s = JSON.parse(await readFile(join(this.dir, f), 'utf8')) as Stored;
+        s.notBefore = 0;
+        this.ready.push(s);
+      } catch {
+        await rename(join(this.dir, f), join(this.dlqDir, f)).catch(() => undefined);
+      }
+    }
+    this.deadLettered = (await readdir(this.dlqDir)).filter((f) => f.endsWith('.json')).length;
+    this.pump();
+    return files.length;
+  }
+
+  /** Accept a message durably (resolves after the file is in place). */
+  async send(body: string): Promise<void> {
+    if (this.stopped) throw new Error(`queue ${this.name} is stopped`);
+    const s: Stored = { id: ulid(), body, receiveCount: 0, notBefore: 0, sentAt: Date.now() };
+    await this.persist(s);
+    this.ready.push(s);
+    this.pump();
+  }
+
+  /** Messages waiting or being handled. */
+  get depth(): number {
+    return this.ready.length + this.inFlight;
+  }
+
+  /** Resolves when nothing is waiting or in flight (tests, benchmarks). Backoff timers count as waiting. */
+  idle(): Promise<void> {
+    if (this.depth === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    while (this.inFlight > 0) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  private async persist(s: Stored): Promise<void> {
+    const file = join(this.dir, `${s.id}.json`);
+    await writeFile(`${file}.tmp`, JSON.stringify(s));
+    await rename(`${file}.tmp`, file);
+  }
+
+  private pump(): void {
+    if (this.stopped) return;
+    const concurrency = this.opts.concurrency ?? 4;
+    while (this.inFlight < concurrency) {
+      const now = Date.now();
+      const batch: Stored[] = [];
+      for (let i = 0; i < this.ready.length && batch.length < this.opts.batchSize; ) {
+        if (this.ready[i].notBefore <= now) batch.push(...this.ready.splice(i, 1));
+        else i++;
+      }
+      if (!batch.length) break;
+      this.inFlight++;
+      void this.deliver(batch).finally(() => {
+        this.inFlight--;
+        this.pump();
+        this.checkIdle();
+      });
+    }
+    this.checkIdle();
+  }
+
+  private checkIdle(): void {
+    if (this.depth === 0 && this.idleWaiters.length) for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private async deliver(batch: Stored[]): Promise<void> {
+    for (const s of batch) s.receiveCount++;
+    const records: SQSRecord[] = batch.map((s) => ({
+      messageId: s.id,
+      receiptHandle: s.id,
+      body: s.body,
+      attributes: {
+        ApproximateReceiveCount: String(s.receiveCount),
+        SentTimestamp: String(s.sentAt),
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: String(Date.now()),
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: `arn:aws:sqs:local:000000000000:${this.name}`,
+      awsRegion: 'local',
+    }));
+    let failed: Set<string>;
+    let error = '';
+    try {
+      const res = await this.handler({ Records: records });
+      failed = new Set((res?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch (e) {
+      error = String((e as Error)?.message ?? e);
+      failed = new Set(batch.map((s) => s.id));
+    }
+    for (const s of batch) {
+      if (!failed.has(s.id)) {
+        await unlink(join(this.dir, `${s.id}.json`)).catch(() => undefined);
+        continue;
+      }
+      s.lastError = error || 'reported as failed by the consumer';
+      if (s.receiveCount >= this.opts.maxReceiveCount) {
+        await writeFile(join(this.dlqDir, `${s.id}.json`), JSON.stringify({ ...s, deadLetteredAt: Date.now() }));
+        await unlink(join(this.dir, `${s.id}.json`)).catch(() => undefined);
+        this.deadLettered++;
+        console.error(JSON.stringify({ level: 'error', msg: 'queue.dead_lettered', queue: this.name, id: s.id, error: s.lastError }));
+        continue;
+      }
+      const delay = (this.opts.backoffMs ?? ((n: number) => Math.min(30_000, 200 * 2 ** (n - 1))))(s.receiveCount);
+      s.notBefore = Date.now() + delay;
+      await this.persist(s);
+      this.ready.push(s);
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        this.pump();
+      }, delay);
+      this.timers.add(t);
+    }
+  }
+}

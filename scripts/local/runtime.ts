@@ -1,0 +1,191 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../../events/catalog.ts';
+import { setEventTransport } from '../../events/publish.ts';
+import { setCommandTransport, type CommandQueue } from '../../shared/ports/commands.ts';
+import { resetConfig } from '../../shared/config.ts';
+import { resetDb } from '../../shared/db/service.ts';
+import { resetDocumentClient } from '../../shared/db/client.ts';
+import { resetRealtimeClient } from '../../shared/ports/realtime.ts';
+import { startDynamoDb } from './dynamodb.ts';
+import { startCognito, ensurePool, ensureUser, LOCAL_ISSUER_DOMAIN } from './cognito.ts';
+import { LocalQueue, type SqsHandler } from './queue.ts';
+import { localBus } from './bus.ts';
+import { LocalGateway } from './gateway.ts';
+import { GraphStandIn } from './graph-standin.ts';
+import { loadHandler, REPO_ROOT } from './handlers.ts';
+import { seedDemo } from './seed.ts';
+
+/**
+ * The embedded default: every AWS service Chorus uses, stood in for on one machine, running the
+ * same handlers as Lambda (architecture.md §3). State lives under `dataDir` (DynamoDB Local files,
+ * cognito-local's store, queue files, runtime.json), so a restart keeps chats, users and pending work.
+ * One runtime per process (handlers read process-wide configuration).
+ */
+export interface RuntimeOptions {
+  dataDir: string;
+  port: number;
+  /** keep the table in memory (tests); default false */
+  inMemoryTable?: boolean;
+  demo?: { adminEmail: string; memberEmail: string; password: string };
+  logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export interface Runtime {
+  url: string;
+  port: number;
+  orgId: string;
+  userPoolId: string;
+  clientId: string;
+  cognitoEndpoint: string;
+  dynamoEndpoint: string;
+  graph: GraphStandIn;
+  queues: Map<string, LocalQueue>;
+  gateway: LocalGateway;
+  env: Record<string, string>;
+  /** resolves when every queue is empty */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface State {
+  userPoolId?: string;
+  clientId?: string;
+  orgId?: string;
+}
+
+export const DEMO_DEFAULTS = {
+  adminEmail: 'admin@chorus.local',
+  memberEmail: 'member@chorus.local',
+  password: 'Chorus-demo-2026',
+  appSecret: 'chorus-local-app-secret',
+  verifyToken: 'chorus-local-verify-token',
+  accessToken: 'chorus-local-access-token',
+  phoneNumberId: '106540352242922',
+  displayPhoneNumber: '15550783881',
+};
+
+export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const dataDir = resolve(opts.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  const stateFile = join(dataDir, 'runtime.json');
+  const state: State = JSON.parse(await readFile(stateFile, 'utf8').catch(() => '{}'));
+
+  const stops: Array<() => Promise<void>> = [];
+  try {
+    const tableName = process.env.TABLE_NAME || 'chorus';
+    const [dynamo, cognito] = await Promise.all([startDynamoDb(opts.inMemoryTable ? null : join(dataDir, 'dynamodb'), tableName), startCognito(join(dataDir, 'cognito'))]);
+    stops.push(dynamo.stop, cognito.stop);
+    const pool = await ensurePool(cognito, state.userPoolId && state.clientId ? { userPoolId: state.userPoolId, clientId: state.clientId } : undefined);
+
+    const env: Record<string, string> = {
+      TABLE_NAME: tableName,
+      AWS_REGION: process.env.AWS_REGION || 'us-east-1',
+      AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID || 'local',
+      AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY || 'local',
+      AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+      COGNITO_ISSUER: `${LOCAL_ISSUER_DOMAIN}/${pool.userPoolId}`,
+      COGNITO_JWKS_URL: `${cognito.endpoint}/${pool.userPoolId}/.well-known/jwks.json`,
+      COGNITO_CLIENT_ID: pool.clientId,
+      WHATSAPP_APP_SECRET: process.env.WHATSAPP_APP_SECRET || DEMO_DEFAULTS.appSecret,
+      WHATSAPP_VERIFY_TOKEN: process.env.WHATSAPP_VERIFY_TOKEN || DEMO_DEFAULTS.verifyToken,
+      WHATSAPP_ACCESS_TOKEN: process.env.WHATSAPP_ACCESS_TOKEN || DEMO_DEFAULTS.accessToken,
+      WHATSAPP_GRAPH_URL: process.env.WHATSAPP_GRAPH_URL || `http://127.0.0.1:${opts.port}/__graph`,
+      WHATSAPP_PHONE_NUMBER_ID: process.env.WHATSAPP_PHONE_NUMBER_ID || DEMO_DEFAULTS.phoneNumberId,
+      WHATSAPP_DISPLAY_PHONE_NUMBER: process.env.WHATSAPP_DISPLAY_PHONE_NUMBER || DEMO_DEFAULTS.displayPhoneNumber,
+      WS_MANAGEMENT_URL: `http://127.0.0.1:${opts.port}/_ws`,
+      LOG_LEVEL: opts.logLevel ?? (process.env.LOG_LEVEL as string) ?? 'info',
+    };
+    // The local dynamo endpoint must win over a LocalStack-wide AWS_ENDPOINT_URL for this runtime.
+    delete process.env.AWS_ENDPOINT_URL;
+    Object.assign(process.env, env);
+    resetConfig();
+    resetDocumentClient();
+    resetDb();
+    resetRealtimeClient();
+
+    const queues = new Map<string, LocalQueue>();
+    const lazy = (ref: string): SqsHandler => async (event) => (await loadHandler<SqsHandler>(ref))(event);
+    for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, concurrency: 4 }));
+    for (const c of COMMAND_QUEUES) queues.set(c.name, new LocalQueue(c.name, dataDir, lazy(c.handler), { maxReceiveCount: c.maxReceiveCount, batchSize: c.batchSize, concurrency: 4 }));
+    setEventTransport(localBus(queues));
+    setCommandTransport({
+      send: async (q: CommandQueue, body: string) => {
+        const queue = queues.get(q);
+        if (!queue) throw new Error(`no local queue ${q}`);
+        await queue.send(body);
+      },
+    });
+
+    const demo = opts.demo ?? {
+      adminEmail: (process.env.CHORUS_DEMO_ADMIN_EMAIL || DEMO_DEFAULTS.adminEmail).toLowerCase(),
+      memberEmail: (process.env.CHORUS_DEMO_MEMBER_EMAIL || DEMO_DEFAULTS.memberEmail).toLowerCase(),
+      password: process.env.CHORUS_DEMO_PASSWORD || DEMO_DEFAULTS.password,
+    };
+    const [adminSub, memberSub] = await Promise.all([
+      ensureUser(cognito, pool.userPoolId, demo.adminEmail, demo.password),
+      ensureUser(cognito, pool.userPoolId, demo.memberEmail, demo.password),
+    ]);
+    const orgId = await seedDemo({
+      orgId: state.orgId,
+      orgName: 'Demo Workspace',
+      admin: { email: demo.adminEmail, sub: adminSub, name: 'Demo Admin' },
+      member: { email: demo.memberEmail, sub: memberSub, name: 'Demo Member' },
+      phone: { phone_number_id: env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: env.WHATSAPP_DISPLAY_PHONE_NUMBER },
+    });
+    await writeFile(stateFile, JSON.stringify({ ...state, userPoolId: pool.userPoolId, clientId: pool.clientId, orgId }, null, 2));
+
+    const graph = new GraphStandIn();
+    const url = `http://localhost:${opts.port}`;
+    const gateway = new LocalGateway({
+      port: opts.port,
+      webDist: join(REPO_ROOT, 'web', 'dist'),
+      cognitoEndpoint: cognito.endpoint,
+      graph,
+      webConfig: (host: string) => ({
+        apiUrl: '',
+        wsUrl: `ws://${host}/ws`,
+        region: env.AWS_REGION,
+        userPoolId: pool.userPoolId,
+        userPoolClientId: pool.clientId,
+        cognitoEndpoint: `http://${host}/cognito`,
+        stage: 'local',
+      }),
+    });
+    await gateway.start();
+    stops.unshift(() => gateway.stop());
+    for (const q of queues.values()) await q.start();
+    stops.unshift(async () => {
+      for (const q of queues.values()) await q.stop();
+    });
+
+    return {
+      url,
+      port: opts.port,
+      orgId,
+      userPoolId: pool.userPoolId,
+      clientId: pool.clientId,
+      cognitoEndpoint: cognito.endpoint,
+      dynamoEndpoint: dynamo.endpoint,
+      graph,
+      queues,
+      gateway,
+      env,
+      async idle() {
+        // events published by one queue's consumer land on another: loop until all are empty
+        for (let i = 0; i < 20; i++) {
+          await Promise.all([...queues.values()].map((q) => q.idle()));
+          if ([...queues.values()].every((q) => q.depth === 0)) return;
+        }
+      },
+      async stop() {
+        for (const s of stops) await s().catch(() => undefined);
+        setEventTransport(undefined);
+        setCommandTransport(undefined);
+      },
+    };
+  } catch (e) {
+    for (const s of stops) await s().catch(() => undefined);
+    throw e;
+  }
+}

@@ -1,0 +1,43 @@
+import { ulid } from 'ulid';
+import { db } from '../../shared/db/service.ts';
+import { clearPhoneCache } from '../../shared/phone/phone.ts';
+
+/**
+ * Demo workspace for the embedded default: one org, an admin and a member (Cognito users are
+ * created by the caller), and one WhatsApp Cloud API number. Idempotent: existing rows are kept,
+ * the phone follows the configured phone_number_id.
+ */
+export interface SeedInput {
+  orgId?: string;
+  orgName: string;
+  admin: { email: string; sub: string; name: string };
+  member: { email: string; sub: string; name: string };
+  phone: { phone_number_id: string; display_phone_number: string };
+}
+
+/** @returns the org id (new or existing) */
+export async function seedDemo(input: SeedInput): Promise<string> {
+  const orgId = input.orgId ?? `org_${ulid().toLowerCase()}`;
+  const s = db().entities;
+  const existing = (await s.organization.get({ org_id: orgId }).go()).data;
+  if (!existing) {
+    await s.organization.create({ org_id: orgId, org_name: input.orgName, is_free_trial: true, org_metadata: { preferences: { mask_phone_numbers: false, member_permissions: {} } } }).go();
+  }
+  for (const [who, role] of [
+    [input.admin, 'admin'],
+    [input.member, 'member'],
+  ] as const) {
+    const m = (await s.member.get({ org_id: orgId, email: who.email }).go()).data;
+    if (!m) await s.member.create({ org_id: orgId, email: who.email, member_name: who.name, user_id: who.sub, role, is_active: true }).go();
+    else if (m.user_id !== who.sub) await s.member.patch({ org_id: orgId, email: who.email }).set({ user_id: who.sub }).go();
+  }
+  const phones = (await s.phone.query.byOrg({ org_id: orgId }).go()).data;
+  const wanted = input.phone.phone_number_id;
+  const taken = (await s.phone.query.byExternalId({ connection_type: 'wa_cloud', phone_id: wanted }).go()).data.find((p) => p.org_id !== orgId);
+  if (taken) throw new Error(`phone_number_id ${wanted} already belongs to org ${taken.org_id}`);
+  if (!phones.some((p) => p.phone_id === wanted)) {
+    await s.phone.create({ org_id: orgId, phone_id: wanted, org_phone: input.phone.display_phone_number, connection_type: 'wa_cloud', is_ready: true, first_connected_at: Date.now() }).go();
+  }
+  clearPhoneCache();
+  return orgId;
+}

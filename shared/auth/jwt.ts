@@ -1,0 +1,54 @@
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { config } from '../config.ts';
+import { AppError } from '../errors.ts';
+
+/**
+ * Cognito ID token verification against the pool's JWKS (jose). Used where API Gateway does not
+ * verify for us: the WebSocket `$connect` handler, and the local gateway standing in for the
+ * HTTP API's JWT authorizer. Issuer, JWKS URL and audience (app client id) come from config.
+ */
+export interface Claims {
+  /** Cognito user id */
+  sub: string;
+  /** lower-cased email */
+  email: string;
+}
+
+let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+let jwksUrl: string | undefined;
+
+/**
+ * @throws AppError 401 auth.invalid_token when the token is missing, expired, not an ID token,
+ *   or not signed by the pool
+ */
+export async function verifyIdToken(token: string | undefined): Promise<Claims> {
+  if (!token) throw new AppError('auth.missing_token', 'Sign in to continue.', { status: 401 });
+  const { COGNITO_ISSUER, COGNITO_JWKS_URL, COGNITO_CLIENT_ID } = config();
+  const url = COGNITO_JWKS_URL || `${COGNITO_ISSUER}/.well-known/jwks.json`;
+  if (!jwks || jwksUrl !== url) {
+    jwks = createRemoteJWKSet(new URL(url));
+    jwksUrl = url;
+  }
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, jwks, { issuer: COGNITO_ISSUER, audience: COGNITO_CLIENT_ID || undefined }));
+  } catch (e) {
+    const expired = (e as { code?: string }).code === 'ERR_JWT_EXPIRED';
+    throw new AppError('auth.invalid_token', expired ? 'Session expired! Please login again' : 'Sign in to continue.', { status: 401 });
+  }
+  return claimsFrom(payload as Record<string, unknown>);
+}
+
+/**
+ * Claims from an already verified token (API Gateway JWT authorizer context).
+ * @throws AppError 401 when it is not an ID token with an email
+ */
+export function claimsFrom(payload: Record<string, unknown>): Claims {
+  if (payload.token_use !== undefined && payload.token_use !== 'id') {
+    throw new AppError('auth.invalid_token', 'Sign in to continue.', { status: 401 });
+  }
+  const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : undefined;
+  const sub = typeof payload.sub === 'string' ? payload.sub : undefined;
+  if (!email || !sub) throw new AppError('auth.invalid_token', 'Sign in to continue.', { status: 401 });
+  return { sub, email };
+}

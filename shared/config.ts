@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/**
+ * Runtime configuration, parsed once per process (cold start) from the environment.
+ * The same variables are set by CDK on each Lambda and by the local runtime (scripts/local) for
+ * the handlers it runs in-process. Every AWS client honours `AWS_ENDPOINT_URL`.
+ */
+const ConfigSchema = z.object({
+  TABLE_NAME: z.string().default('chorus'),
+  AWS_REGION: z.string().default('us-east-1'),
+  AWS_ENDPOINT_URL: z.string().optional(),
+  /** Cognito issuer, e.g. `https://cognito-idp.{region}.amazonaws.com/{pool}`; locally cognito-local's. */
+  COGNITO_ISSUER: z.string().default(''),
+  /** JWKS URL of the pool; defaults to `${COGNITO_ISSUER}/.well-known/jwks.json`. */
+  COGNITO_JWKS_URL: z.string().optional(),
+  COGNITO_CLIENT_ID: z.string().default(''),
+  WHATSAPP_APP_SECRET: z.string().default(''),
+  WHATSAPP_VERIFY_TOKEN: z.string().default(''),
+  WHATSAPP_ACCESS_TOKEN: z.string().default(''),
+  WHATSAPP_GRAPH_URL: z.string().default('https://graph.facebook.com'),
+  WHATSAPP_GRAPH_VERSION: z.string().default('v24.0'),
+  /** EventBridge bus name (AWS); the local runtime installs an in-process bus instead. */
+  EVENT_BUS_NAME: z.string().default('chorus'),
+  /** SQS queue URLs of the command queues (AWS). Locally the queue port is in-process. */
+  WHATSAPP_INBOUND_QUEUE_URL: z.string().default(''),
+  WHATSAPP_OUTBOUND_QUEUE_URL: z.string().default(''),
+  /** API Gateway management endpoint for PostToConnection, `https://{api}.execute-api.{region}.amazonaws.com/{stage}`. */
+  WS_MANAGEMENT_URL: z.string().default(''),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+let cached: Config | undefined;
+
+/** The parsed configuration (cached). Throws a ZodError at start when a variable is malformed. */
+export function config(): Config {
+  cached ??= ConfigSchema.parse(process.env);
+  return cached;
+}
+
+/** Drop the cache: the local runtime and tests call this after setting env. */
+export function resetConfig(): void {
+  cached = undefined;
+}

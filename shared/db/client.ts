@@ -1,0 +1,24 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+
+let doc: DynamoDBDocumentClient | undefined;
+
+/**
+ * The DynamoDB document client, created once per process. Honours `AWS_ENDPOINT_URL`
+ * (DynamoDB Local, LocalStack) and `AWS_REGION`; credentials come from the default chain
+ * (the local runtime sets dummy ones).
+ */
+export function documentClient(): DynamoDBDocumentClient {
+  if (!doc) {
+    const { AWS_REGION, AWS_ENDPOINT_URL } = config();
+    const raw = new DynamoDBClient({ region: AWS_REGION, endpoint: AWS_ENDPOINT_URL, maxAttempts: 5 });
+    doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  }
+  return doc;
+}
+
+/** Forget the client (tests that point at another table). */
+export function resetDocumentClient(): void {
+  doc = undefined;
+}

@@ -1,0 +1,41 @@
+import { Service } from 'electrodb';
+import { config } from '../config.ts';
+import { documentClient } from './client.ts';
+import { OrganizationEntity } from '../org/organization.entity.ts';
+import { MemberEntity } from '../member/member.entity.ts';
+import { PhoneEntity } from '../phone/phone.entity.ts';
+import { ContactEntity } from '../contact/contact.entity.ts';
+import { ChatEntity } from '../chat/chat.entity.ts';
+import { MessageEntity } from '../message/message.entity.ts';
+import { WaMessageRefEntity } from '../message/wa-message-ref.entity.ts';
+import { ConnectionEntity } from '../realtime/connection.entity.ts';
+import { WebhookRejectionEntity } from '../whatsapp/webhook-rejection.entity.ts';
+
+const entities = {
+  organization: OrganizationEntity,
+  member: MemberEntity,
+  phone: PhoneEntity,
+  contact: ContactEntity,
+  chat: ChatEntity,
+  message: MessageEntity,
+  waMessageRef: WaMessageRefEntity,
+  connection: ConnectionEntity,
+  webhookRejection: WebhookRejectionEntity,
+};
+
+function build() {
+  return new Service(entities, { client: documentClient(), table: config().TABLE_NAME });
+}
+
+let service: ReturnType<typeof build> | undefined;
+
+/** The one ElectroDB Service over the single table (see ACCESS_PATTERNS.md). Built once per process. */
+export function db(): ReturnType<typeof build> {
+  service ??= build();
+  return service;
+}
+
+/** Forget the service (tests and the local runtime after changing TABLE_NAME / endpoint). */
+export function resetDb(): void {
+  service = undefined;
+}

@@ -1,0 +1,14 @@
+/**
+ * The one DynamoDB table: key schema and indexes. Pure data, read by the local runtime
+ * (CreateTable on DynamoDB Local) and by the CDK data stack, so the two cannot drift.
+ * Physical key values are formatted by ElectroDB (see shared/db/service.ts);
+ * the patterns each index serves are listed in shared/db/ACCESS_PATTERNS.md.
+ */
+export const TABLE_DEFINITION = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  /** Overloaded GSIs; every index projects all attributes. */
+  globalIndexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+  /** TTL attribute, epoch **seconds** (DynamoDB's rule). */
+  ttlAttribute: 'expires_at',
+} as const;

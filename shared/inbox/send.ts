@@ -1,0 +1,154 @@
+import { ulid } from 'ulid';
+import { db } from '../db/service.ts';
+import { publish } from '../../events/publish.ts';
+import { enqueue } from '../ports/commands.ts';
+import { applyMessageToChat, isServiceWindowOpen } from '../chat/chat.rules.ts';
+import { toChatWire, toMessageWire, latestOf } from './wire.ts';
+import { applyStatuses, syncLatestAck } from './statuses.ts';
+import { AppError, notFound } from '../errors.ts';
+import { sendToGraph, textMessageBody, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
+import { explainGraphError } from '../whatsapp/cloud/errors.ts';
+import { deliveryInfoFor } from '../message/ack.rules.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { SendMessageInput, Message } from '../message/message.schemas.ts';
+import type { Chat } from '../chat/chat.schemas.ts';
+import { log } from '../log.ts';
+
+/**
+ * Outbound text messages (spec §7 message calls; Meta "Send messages").
+ * `sendMessage` stores the member's message (ack 0, pending) with the chat row update in one
+ * transaction, queues it for WhatsApp and publishes `message.sent`. `deliverMessage` is the
+ * queue consumer's use case: it calls the Graph API once per message (idempotent on the stored
+ * wamid) and records the outcome.
+ */
+
+/** Command carried on the whatsapp-outbound queue. */
+export interface OutboundCommand {
+  org_id: string;
+  chat_id: string;
+  unique_id: string;
+  /** epoch ms (the message's sort key) */
+  timestamp: number;
+}
+
+/**
+ * @throws AppError 404 chat.not_found; 400 validation.failed when quoted_message_id is not a message of this chat
+ */
+export async function sendMessage(actor: Actor, chatId: string, input: SendMessageInput): Promise<Message> {
+  const orgId = actor.org_id;
+  let quoted: Message['quoted_message'];
+  if (input.quoted_message_id) {
+    const ref = (await db().entities.waMessageRef.get({ org_id: orgId, message_id: input.quoted_message_id }).go()).data;
+    if (!ref || ref.chat_id !== chatId || !ref.unique_id || ref.timestamp == null) {
+      throw new AppError('validation.failed', 'quoted_message_id: is not a message of this chat', {
+        details: [{ field: 'quoted_message_id', reason: 'is not a message of this chat' }],
+      });
+    }
+    const q = (await db().entities.message.get({ org_id: orgId, chat_id: chatId, timestamp: ref.timestamp, unique_id: ref.unique_id }).go()).data;
+    quoted = { message_id: input.quoted_message_id, unique_id: ref.unique_id, body: q?.body ?? null, author: q?.author ?? null, from_me: q?.from_me ?? null };
+  }
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const chat = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
+    if (!chat) throw notFound('chat');
+    const now = Date.now();
+    const message = {
+      org_id: orgId,
+      chat_id: chatId,
+      unique_id: ulid(now),
+      timestamp: now,
+      org_phone: chat.org_phone,
+      phone_id: chat.phone_id,
+      sender_phone: chat.org_phone,
+      author: actor.email,
+      body: input.body,
+      from_me: true,
+      ack: 0,
+      delivery_info: deliveryInfoFor(0),
+      message_type: 'text',
+      quoted_message: quoted,
+      version: 0,
+    };
+    const next = applyMessageToChat(chat as unknown as Chat & { version: number }, {
+      latest: latestOf(message),
+      org_phone: chat.org_phone,
+      phone_id: chat.phone_id,
+      countsAsUnread: false,
+      fromCustomer: false,
+    });
+    const v = chat.version;
+    const fields = {
+      latest_message: next.latest_message,
+      latest_message_timestamp: next.latest_message_timestamp,
+      latest_message_timestamp_map: next.latest_message_timestamp_map ?? {},
+      chat_org_phones: next.chat_org_phones ?? [],
+      version: v + 1,
+    };
+    const res = await db()
+      .transaction.write(({ message: m, chat: c }) => [
+        m.create(message).commit(),
+        c.update({ org_id: orgId, chat_id: chatId }).set(fields).where(({ version }, { eq }) => eq(version, v)).commit(),
+      ])
+      .go();
+    if (res.canceled) continue;
+    const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: message.unique_id, timestamp: now };
+    await enqueue('whatsapp-outbound', command);
+    const wire = toMessageWire(message);
+    await publish('message.sent', { org_id: orgId, chat: toChatWire({ ...chat, ...fields }), message: wire }, { actor: `user:${actor.email}`, id: `message.sent:${orgId}:${message.unique_id}` });
+    return wire;
+  }
+  throw new AppError('chat.busy', 'This chat is receiving many updates right now. Please try again.', { status: 409 });
+}
+
+/**
+ * Deliver a queued message through the Graph API.
+ * @param attempt 1-based receive count of the queue record; on the last attempt a retryable
+ *   failure is recorded as failed instead of thrown
+ * @throws GraphApiError when the failure is retryable and attempts remain (the queue retries)
+ */
+export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxAttempts: number): Promise<void> {
+  const key = { org_id: cmd.org_id, chat_id: cmd.chat_id, timestamp: cmd.timestamp, unique_id: cmd.unique_id };
+  const msg = (await db().entities.message.get(key).go()).data;
+  if (!msg) {
+    log('warn', 'outbound.message_missing', key);
+    return;
+  }
+  if (msg.message_id || msg.ack === -1) return; // already accepted or failed: at-least-once redelivery
+  const chat = (await db().entities.chat.get({ org_id: cmd.org_id, chat_id: cmd.chat_id }).go()).data;
+  if (!chat) return;
+  const to = cmd.chat_id.split('@')[0];
+  if (!isServiceWindowOpen(chat as unknown as Chat, msg.org_phone, Date.now())) {
+    const info = explainGraphError(131047);
+    await markFailed(key, msg, { code: null, title: null, details: 'Checked by Chorus before sending: no customer message in the last 24 hours.', reason: info.reason });
+    return;
+  }
+  try {
+    const { wamid } = await sendToGraph(msg.phone_id, textMessageBody(to, msg.body ?? '', msg.quoted_message?.message_id));
+    await db().entities.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).go();
+    // The ref may already hold statuses that beat us here; upsert and apply whatever is there.
+    const ref = await db()
+      .entities.waMessageRef.update({ org_id: cmd.org_id, message_id: wamid })
+      .set({ chat_id: cmd.chat_id, unique_id: cmd.unique_id, timestamp: cmd.timestamp, expires_at: Math.floor(Date.now() / 1000) + 30 * 24 * 3600 })
+      .go({ response: 'all_new' });
+    await publish('message.updated', { org_id: cmd.org_id, chat_id: cmd.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid }) }, { actor: 'system', id: `message.updated:${cmd.org_id}:${cmd.unique_id}:wamid` });
+    await applyStatuses(cmd.org_id, ref.data as Record<string, unknown>);
+  } catch (e) {
+    if (!(e instanceof GraphApiError)) throw e;
+    if (e.retryable && attempt < maxAttempts) throw e;
+    await markFailed(key, msg, { code: e.code, title: e.title, details: e.details, reason: e.reason });
+  }
+}
+
+async function markFailed(
+  key: { org_id: string; chat_id: string; timestamp: number; unique_id: string },
+  msg: Record<string, unknown>,
+  delivery_error: { code: number | null; title: string | null; details: string | null; reason: string },
+): Promise<void> {
+  const delivery_info = deliveryInfoFor(-1);
+  await db().entities.message.patch(key).set({ ack: -1, delivery_error, delivery_info }).go();
+  await syncLatestAck(key.org_id, key.chat_id, key.unique_id, -1);
+  await publish(
+    'message.status_updated',
+    { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, ack: -1, delivery_error, delivery_info }) },
+    { actor: 'system', id: `message.status_updated:${key.org_id}:${key.unique_id}:-1` },
+  );
+}

@@ -1,0 +1,87 @@
+import { db } from '../db/service.ts';
+import { publish } from '../../events/publish.ts';
+import { nextAck, statusToAck, deliveryInfoFor } from '../message/ack.rules.ts';
+import { explainGraphError } from '../whatsapp/cloud/errors.ts';
+import { toMessageWire } from './wire.ts';
+import type { MetaError } from '../whatsapp/cloud/webhook.schemas.ts';
+
+/** A status as kept on the wamid ref: Meta's unix-seconds timestamp and errors (failed only). */
+export interface StatusRecord {
+  timestamp: number;
+  errors?: MetaError[];
+}
+
+const STATUS_ORDER = ['sent', 'delivered', 'read', 'played', 'failed'] as const;
+
+/**
+ * Apply every status recorded on a wamid ref to its message (monotonic, see ack.rules.ts), with
+ * optimistic concurrency on the message's version; keeps the chat row's latest_message ack in
+ * step. Publishes `message.status_updated` when the message changed.
+ * @param ref the ref item: { chat_id, unique_id, timestamp, status_<name>: StatusRecord }
+ */
+export async function applyStatuses(orgId: string, ref: Record<string, unknown>): Promise<void> {
+  const key = { org_id: orgId, chat_id: ref.chat_id as string, timestamp: ref.timestamp as number, unique_id: ref.unique_id as string };
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const msg = (await db().entities.message.get(key).go()).data;
+    if (!msg) return;
+    let ack = msg.ack;
+    let failure: MetaError | undefined;
+    for (const s of STATUS_ORDER) {
+      const rec = ref[`status_${s}`] as StatusRecord | undefined;
+      if (!rec) continue;
+      const incoming = statusToAck(s);
+      if (incoming == null) continue;
+      const after = nextAck(ack, incoming);
+      if (after === -1 && ack !== -1) failure = rec.errors?.[0];
+      ack = after;
+    }
+    if (ack === msg.ack) return;
+    const delivery_error =
+      ack === -1
+        ? msg.delivery_error ??
+          (() => {
+            const info = explainGraphError(failure?.code, failure?.title);
+            return { code: failure?.code ?? null, title: failure?.title ?? null, details: failure?.error_data?.details ?? failure?.message ?? null, reason: info.reason };
+          })()
+        : msg.delivery_error;
+    const delivery_info = deliveryInfoFor(ack);
+    const v = msg.version;
+    try {
+      await db()
+        .entities.message.patch(key)
+        .set({ ack, delivery_info, delivery_error, version: v + 1 })
+        .where(({ version }, { eq }) => eq(version, v))
+        .go();
+    } catch (e) {
+      if (String((e as Error).message).toLowerCase().includes('conditional')) continue;
+      throw e;
+    }
+    await syncLatestAck(orgId, key.chat_id, key.unique_id, ack);
+    await publish(
+      'message.status_updated',
+      { org_id: orgId, chat_id: key.chat_id, message: toMessageWire({ ...msg, ack, delivery_info, delivery_error, version: v + 1 }) },
+      { actor: 'system', id: `message.status_updated:${orgId}:${key.unique_id}:${ack}` },
+    );
+    return;
+  }
+}
+
+/** If the message is the chat's latest, copy its ack to `latest_message` (list-row ticks). */
+export async function syncLatestAck(orgId: string, chatId: string, uniqueId: string, ack: number): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const chat = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
+    const latest = chat?.latest_message as { unique_id?: string; ack?: number } | undefined;
+    if (!chat || latest?.unique_id !== uniqueId || latest.ack === ack) return;
+    const v = chat.version;
+    try {
+      await db()
+        .entities.chat.patch({ org_id: orgId, chat_id: chatId })
+        .set({ latest_message: { ...latest, ack }, version: v + 1 })
+        .where(({ version }, { eq }) => eq(version, v))
+        .go();
+      return;
+    } catch (e) {
+      if (!String((e as Error).message).toLowerCase().includes('conditional')) throw e;
+    }
+  }
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** GET /api/me response (browser-safe). */
+export const MeResponse = z.object({
+  user: z.object({ email: z.string(), user_id: z.string() }),
+  orgs: z.array(
+    z.object({
+      org_id: z.string(),
+      org_name: z.string(),
+      role: z.enum(['admin', 'member']),
+      member_name: z.string().nullish(),
+      phones: z.array(z.object({ phone_id: z.string(), org_phone: z.string() })),
+    }),
+  ),
+});
+export type MeResponse = z.infer<typeof MeResponse>;
+
+/** Runtime configuration the web app reads from `/config.json` (CDK writes it at deploy; the local runtime serves it). */
+export const WebConfig = z.object({
+  /** base URL of the HTTP API ('' = same origin) */
+  apiUrl: z.string(),
+  /** WebSocket URL, e.g. wss://xyz.execute-api.../prod or ws://localhost:3000/ws */
+  wsUrl: z.string(),
+  region: z.string(),
+  userPoolId: z.string(),
+  userPoolClientId: z.string(),
+  /** only locally: cognito-local's endpoint (Amplify `userPoolEndpoint`) */
+  cognitoEndpoint: z.string().optional(),
+  /** 'local' | 'aws' */
+  stage: z.string(),
+});
+export type WebConfig = z.infer<typeof WebConfig>;

@@ -1,0 +1,24 @@
+import { db } from '../db/service.ts';
+import type { Claims } from '../auth/jwt.ts';
+import type { MeResponse } from '../me.schemas.ts';
+
+/** GET /api/me: the user and the orgs they are an active member of (index byEmail), with each org's phones. */
+export async function getMe(claims: Claims): Promise<MeResponse> {
+  const memberships = (await db().entities.member.query.byEmail({ email: claims.email }).go({ pages: 'all' })).data.filter((m) => m.is_active !== false);
+  const orgs = await Promise.all(
+    memberships.map(async (m) => {
+      const [org, phones] = await Promise.all([
+        db().entities.organization.get({ org_id: m.org_id }).go(),
+        db().entities.phone.query.byOrg({ org_id: m.org_id }).go({ pages: 'all' }),
+      ]);
+      return {
+        org_id: m.org_id,
+        org_name: org.data?.org_name ?? m.org_id,
+        role: m.role,
+        member_name: m.member_name ?? null,
+        phones: phones.data.map((p) => ({ phone_id: p.phone_id, org_phone: p.org_phone })),
+      };
+    }),
+  );
+  return { user: { email: claims.email, user_id: claims.sub }, orgs };
+}

@@ -1,0 +1,54 @@
+import { Entity } from 'electrodb';
+
+/**
+ * Message, spec §3. Stored under its chat, sorted by `timestamp` (epoch **ms**) then `unique_id`
+ * (a ULID we assign), so a thread reads newest first with one Query.
+ * `message_id` is WhatsApp's id (wamid): set on arrival for inbound, once the Graph API accepts
+ * the send for outbound (also mirrored in `sent_message_id`).
+ * `ack` follows WhatsApp Web's scale: -1 failed, 0 pending, 1 sent, 2 delivered, 3 read, 4 played.
+ */
+export const MessageEntity = new Entity({
+  model: { entity: 'message', version: '1', service: 'chorus' },
+  attributes: {
+    org_id: { type: 'string', required: true },
+    chat_id: { type: 'string', required: true },
+    unique_id: { type: 'string', required: true },
+    /** epoch ms */
+    timestamp: { type: 'number', required: true, padding: { length: 15, char: '0' } },
+    message_id: { type: 'string' },
+    sent_message_id: { type: 'string' },
+    org_phone: { type: 'string', required: true },
+    phone_id: { type: 'string', required: true },
+    /** the customer's number (digits) for inbound, our number for outbound */
+    sender_phone: { type: 'string' },
+    /** display name of who wrote it: the customer's profile name or the member's email */
+    author: { type: 'string' },
+    body: { type: 'string' },
+    from_me: { type: 'boolean', required: true },
+    ack: { type: 'number', required: true, default: 0 },
+    delivery_info: { type: 'any' },
+    /** when ack = -1: { code, title, details, reason } (reason in words a person understands) */
+    delivery_error: { type: 'any' },
+    is_deleted: { type: 'boolean', default: false },
+    is_private_note: { type: 'boolean', default: false },
+    message_type: { type: 'string', required: true },
+    /** { media_id, mimetype, sha256, filename, caption, voice, animated, url } for media types */
+    media: { type: 'any' },
+    /** type-specific content: location, contacts, interactive, button, reaction, unsupported, referral */
+    content: { type: 'any' },
+    /** reply quote: { message_id, from, unique_id?, body?, author? } */
+    quoted_message: { type: 'any' },
+    forwarded: { type: 'string' },
+    /** reactions on this message keyed by sender: { [sender_id]: { reaction, timestamp } } */
+    reactions: { type: 'any' },
+    created_at: { type: 'number', default: () => Date.now(), readOnly: true },
+    version: { type: 'number', required: true, default: 0 },
+  },
+  indexes: {
+    // messages of a chat, newest first (Query desc)
+    byChat: {
+      pk: { field: 'pk', composite: ['org_id', 'chat_id'] },
+      sk: { field: 'sk', composite: ['timestamp', 'unique_id'] },
+    },
+  },
+});

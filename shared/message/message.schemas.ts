@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/**
+ * Wire shapes of messages (browser-safe: imported by the web app and the API).
+ * Field names are spec §3's. Timestamps are epoch **ms**.
+ */
+
+/** WhatsApp Web ack scale used across Chorus (whatsapp-protocols.md, MessageAck). */
+export const ACK = { FAILED: -1, PENDING: 0, SENT: 1, DELIVERED: 2, READ: 3, PLAYED: 4 } as const;
+
+export const DeliveryInfo = z.object({ read_count: z.number(), delivered_count: z.number(), pending: z.number() });
+
+export const DeliveryError = z.object({
+  /** Meta error code, e.g. 131047 */
+  code: z.number().nullable(),
+  title: z.string().nullable(),
+  details: z.string().nullable(),
+  /** what happened, in words an agent understands */
+  reason: z.string(),
+});
+
+export const Message = z.object({
+  org_id: z.string(),
+  chat_id: z.string(),
+  unique_id: z.string(),
+  message_id: z.string().nullish(),
+  sent_message_id: z.string().nullish(),
+  org_phone: z.string(),
+  phone_id: z.string(),
+  sender_phone: z.string().nullish(),
+  author: z.string().nullish(),
+  body: z.string().nullish(),
+  timestamp: z.number(),
+  from_me: z.boolean(),
+  ack: z.number(),
+  delivery_info: DeliveryInfo.nullish(),
+  delivery_error: DeliveryError.nullish(),
+  is_deleted: z.boolean().nullish(),
+  is_private_note: z.boolean().nullish(),
+  /** text, image, video, audio, ptt, document, sticker, location, contacts, button, interactive, reaction, unsupported, order, system */
+  message_type: z.string(),
+  media: z
+    .object({
+      media_id: z.string().nullish(),
+      mimetype: z.string().nullish(),
+      sha256: z.string().nullish(),
+      filename: z.string().nullish(),
+      caption: z.string().nullish(),
+      voice: z.boolean().nullish(),
+      animated: z.boolean().nullish(),
+    })
+    .nullish(),
+  /** type-specific content (location, contacts, interactive, button, unsupported, referral) */
+  content: z.record(z.unknown()).nullish(),
+  quoted_message: z
+    .object({ message_id: z.string(), unique_id: z.string().nullish(), body: z.string().nullish(), author: z.string().nullish(), from_me: z.boolean().nullish() })
+    .nullish(),
+  forwarded: z.string().nullish(),
+  /** { [sender_id]: { reaction, timestamp } } */
+  reactions: z.record(z.object({ reaction: z.string(), timestamp: z.number() })).nullish(),
+});
+export type Message = z.infer<typeof Message>;
+
+/** Longest text body Meta accepts (send-messages: 4096 characters). */
+export const MAX_TEXT_BODY = 4096;
+
+/** POST /api/orgs/{org_id}/chats/{chat_id}/messages */
+export const SendMessageInput = z.object({
+  body: z
+    .string({ required_error: 'is required', invalid_type_error: 'must be text' })
+    .refine((s) => s.trim().length > 0, 'must not be empty')
+    .refine((s) => s.length <= MAX_TEXT_BODY, `must be at most ${MAX_TEXT_BODY} characters`),
+  quoted_message_id: z.string().min(1, 'must not be empty').optional(),
+});
+export type SendMessageInput = z.infer<typeof SendMessageInput>;
+
+/** Page query of list endpoints: `limit` (1..1000, spec §7) and an opaque `cursor`. */
+export const PageQuery = z.object({
+  limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(50),
+  cursor: z.string().min(1).optional(),
+});
+export type PageQuery = z.infer<typeof PageQuery>;

@@ -1,0 +1,32 @@
+import { Entity } from 'electrodb';
+
+/**
+ * Index item "message by WhatsApp id" (wamid) within an org: the inbound dedupe marker and the
+ * way a status webhook finds its message. It is also where a status that arrives before its
+ * message waits (`status_*`), so nothing is lost whichever comes first: both the status path and
+ * the message path upsert this one item and act on what the other left there.
+ */
+export const WaMessageRefEntity = new Entity({
+  model: { entity: 'wa_message_ref', version: '1', service: 'chorus' },
+  attributes: {
+    org_id: { type: 'string', required: true },
+    message_id: { type: 'string', required: true },
+    chat_id: { type: 'string' },
+    unique_id: { type: 'string' },
+    /** epoch ms, with unique_id the message's sort key */
+    timestamp: { type: 'number' },
+    /** statuses seen, one attribute each so concurrent webhooks never overwrite one another:
+     * { timestamp (epoch s, Meta's unit), errors? } */
+    status_sent: { type: 'any' },
+    status_delivered: { type: 'any' },
+    status_read: { type: 'any' },
+    status_played: { type: 'any' },
+    status_failed: { type: 'any' },
+    /** epoch s: refs are kept 30 days (Meta retries for 7) */
+    expires_at: { type: 'number' },
+  },
+  indexes: {
+    // message by WhatsApp id (dedupe, status routing)
+    byWamid: { pk: { field: 'pk', composite: ['org_id', 'message_id'] }, sk: { field: 'sk', composite: [] } },
+  },
+});

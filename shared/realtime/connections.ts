@@ -1,0 +1,42 @@
+import { db } from '../db/service.ts';
+import { postToConnection } from '../ports/realtime.ts';
+import type { Actor } from '../auth/actor.ts';
+import { log } from '../log.ts';
+
+/** WebSocket connection bookkeeping and fan-out (architecture §5 Realtime). */
+
+/** Store a connection of a member (after $connect verified the token and membership). */
+export async function addConnection(actor: Actor, connectionId: string): Promise<void> {
+  await db().entities.connection.put({ org_id: actor.org_id, connection_id: connectionId, email: actor.email, user_id: actor.user_id }).go();
+}
+
+/** Forget a connection ($disconnect): found by id through the byConnection index. */
+export async function removeConnection(connectionId: string): Promise<void> {
+  const rows = (await db().entities.connection.query.byConnection({ connection_id: connectionId }).go()).data;
+  await Promise.all(rows.map((r) => db().entities.connection.delete({ org_id: r.org_id, connection_id: r.connection_id }).go()));
+}
+
+/**
+ * Push `data` to every live connection of the org's members. Expired rows (TTL not yet swept)
+ * are skipped; gone connections are deleted.
+ * @returns how many connections received it
+ */
+export async function broadcastToOrg(orgId: string, data: unknown): Promise<number> {
+  const rows = (await db().entities.connection.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
+  const nowS = Math.floor(Date.now() / 1000);
+  let sent = 0;
+  await Promise.all(
+    rows.map(async (r) => {
+      if (r.expires_at != null && r.expires_at < nowS) {
+        await db().entities.connection.delete({ org_id: r.org_id, connection_id: r.connection_id }).go();
+        return;
+      }
+      const outcome = await postToConnection(r.connection_id, data);
+      if (outcome === 'gone') {
+        log('info', 'realtime.gone', { connection_id: r.connection_id });
+        await db().entities.connection.delete({ org_id: r.org_id, connection_id: r.connection_id }).go();
+      } else sent++;
+    }),
+  );
+  return sent;
+}

@@ -1,0 +1,202 @@
+/**
+ * Live inbox state of the current organization, shared by the sidebar badge, the chat list and
+ * the open thread:
+ * - the chat list (pages of GET /chats, newest first, merged by chat_id), with load-more and retry;
+ * - the realtime socket: chat snapshots of events are merged into the list here, and every event is
+ *   re-broadcast to subscribers (the open thread upserts its messages from them);
+ * - after a reconnect the list is refetched and subscribers get a `resync` to refetch their thread.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { Chat } from '#shared/chat/chat.schemas.ts';
+import type { Message } from '#shared/message/message.schemas.ts';
+import { api, errorMessage } from '../lib/api.ts';
+import { getConfig } from '../lib/config.ts';
+import { getIdToken } from '../lib/auth.ts';
+import { RealtimeSocket, type RealtimeEvent, type SocketState } from '../lib/socket.ts';
+import { patchLatestMessage, upsertChats } from '../lib/chats.ts';
+import { triggerSessionExpired } from './sessionExpiry.ts';
+
+export type InboxEvent =
+  | { kind: 'message'; type: string; chatId: string; message: Message }
+  | { kind: 'chat'; type: string; chat: Chat }
+  | { kind: 'resync' };
+
+export interface Inbox {
+  orgId: string;
+  chats: Chat[];
+  status: 'loading' | 'ready' | 'error';
+  error: string | null;
+  cursor: string | null;
+  loadingMore: boolean;
+  loadMoreError: string | null;
+  socketState: SocketState;
+  /** the socket has been open at least once */
+  socketEverOpen: boolean;
+  reload: () => void;
+  loadMore: () => void;
+  upsertChat: (chat: Chat) => void;
+  /** reflect a message (e.g. just sent) in its chat's preview */
+  noteMessage: (chatId: string, message: Message) => void;
+  subscribe: (fn: (e: InboxEvent) => void) => () => void;
+}
+
+const InboxContext = createContext<Inbox | null>(null);
+
+export function useInbox(): Inbox {
+  const v = useContext(InboxContext);
+  if (!v) throw new Error('useInbox outside InboxProvider');
+  return v;
+}
+
+const MESSAGE_WITH_CHAT = new Set(['message.received', 'message.sent']);
+const MESSAGE_ONLY = new Set(['message.status_updated', 'message.updated']);
+
+export function InboxProvider({ orgId, children }: { orgId: string; children: ReactNode }) {
+  const [chats, setChats] = useState<Chat[]>([]);
+  const [status, setStatus] = useState<Inbox['status']>('loading');
+  const [error, setError] = useState<string | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [loadMoreError, setLoadMoreError] = useState<string | null>(null);
+  const [socketState, setSocketState] = useState<SocketState>('connecting');
+  const [socketEverOpen, setSocketEverOpen] = useState(false);
+  const listeners = useRef(new Set<(e: InboxEvent) => void>());
+  /** bumps on every full reload so stale pages are dropped */
+  const generation = useRef(0);
+  const loadingMoreRef = useRef(false);
+
+  const emit = useCallback((e: InboxEvent) => {
+    for (const fn of listeners.current) {
+      try {
+        fn(e);
+      } catch (err) {
+        console.error('inbox listener failed', err);
+      }
+    }
+  }, []);
+
+  const reload = useCallback(() => {
+    const gen = ++generation.current;
+    setStatus((s) => (s === 'ready' ? s : 'loading'));
+    setError(null);
+    api
+      .listChats(orgId)
+      .then((page) => {
+        if (gen !== generation.current) return;
+        // merge: chats pushed over the socket while the page was in flight (or loaded from later
+        // pages) are kept; the fresh page wins over older snapshots of the same chats
+        setChats((prev) => upsertChats(prev, page.items));
+        setCursor(page.cursor);
+        setLoadMoreError(null);
+        setStatus('ready');
+      })
+      .catch((e) => {
+        if (gen !== generation.current) return;
+        setError(errorMessage(e));
+        setStatus((s) => (s === 'ready' ? s : 'error'));
+      });
+  }, [orgId]);
+
+  const loadMore = useCallback(() => {
+    if (!cursor || loadingMoreRef.current) return;
+    const gen = generation.current;
+    loadingMoreRef.current = true;
+    setLoadingMore(true);
+    setLoadMoreError(null);
+    api
+      .listChats(orgId, cursor)
+      .then((page) => {
+        if (gen !== generation.current) return;
+        setChats((prev) => upsertChats(prev, page.items));
+        setCursor(page.cursor);
+      })
+      .catch((e) => {
+        if (gen === generation.current) setLoadMoreError(errorMessage(e));
+      })
+      .finally(() => {
+        loadingMoreRef.current = false;
+        setLoadingMore(false);
+      });
+  }, [orgId, cursor]);
+
+  const upsertChat = useCallback((chat: Chat) => setChats((prev) => upsertChats(prev, [chat])), []);
+  const noteMessage = useCallback((chatId: string, m: Message) => setChats((prev) => patchLatestMessage(prev, chatId, m)), []);
+
+  // first page
+  useEffect(() => {
+    reload();
+  }, [reload]);
+
+  // realtime
+  const reloadRef = useRef(reload);
+  reloadRef.current = reload;
+  useEffect(() => {
+    const onEvent = (ev: RealtimeEvent) => {
+      const p = ev.properties as { org_id?: string; chat?: Chat; chat_id?: string; message?: Message };
+      if (p.org_id && p.org_id !== orgId) return;
+      if (MESSAGE_WITH_CHAT.has(ev.type) && p.chat && p.message) {
+        const chat = p.chat;
+        setChats((prev) => upsertChats(prev, [chat]));
+        emit({ kind: 'message', type: ev.type, chatId: chat.chat_id, message: p.message });
+      } else if (MESSAGE_ONLY.has(ev.type) && p.message) {
+        const chatId = p.chat_id ?? p.message.chat_id;
+        const message = p.message;
+        setChats((prev) => {
+          const chat = prev.find((c) => c.chat_id === chatId);
+          // only touch the preview when this message is the chat's latest one
+          return chat?.latest_message?.unique_id === message.unique_id ? patchLatestMessage(prev, chatId, message) : prev;
+        });
+        emit({ kind: 'message', type: ev.type, chatId, message });
+      } else if (ev.type === 'chat.read' && p.chat) {
+        const chat = p.chat;
+        setChats((prev) => upsertChats(prev, [chat]));
+        emit({ kind: 'chat', type: ev.type, chat });
+      }
+    };
+    const socket = new RealtimeSocket({
+      wsUrl: getConfig().wsUrl,
+      orgId,
+      getToken: (force) => getIdToken(force),
+      onEvent,
+      onState: (s) => {
+        setSocketState(s);
+        if (s === 'open') setSocketEverOpen(true);
+      },
+      onReconnected: () => {
+        reloadRef.current();
+        emit({ kind: 'resync' });
+      },
+      onAuthLost: triggerSessionExpired,
+    });
+    socket.start();
+    return () => socket.stop();
+  }, [orgId, emit]);
+
+  const subscribe = useCallback((fn: (e: InboxEvent) => void) => {
+    listeners.current.add(fn);
+    return () => {
+      listeners.current.delete(fn);
+    };
+  }, []);
+
+  const value = useMemo<Inbox>(
+    () => ({
+      orgId,
+      chats,
+      status,
+      error,
+      cursor,
+      loadingMore,
+      loadMoreError,
+      socketState,
+      socketEverOpen,
+      reload,
+      loadMore,
+      upsertChat,
+      noteMessage,
+      subscribe,
+    }),
+    [orgId, chats, status, error, cursor, loadingMore, loadMoreError, socketState, socketEverOpen, reload, loadMore, upsertChat, noteMessage, subscribe],
+  );
+  return <InboxContext.Provider value={value}>{children}</InboxContext.Provider>;
+}

@@ -1,0 +1,131 @@
+/**
+ * The signed-in session: `RequireAuth` guards the app routes (no ID token → /login), loads
+ * `GET /api/me` and picks the organization (the one remembered in localStorage, else the first).
+ * Children read it with `useSession()`: user, orgs, current org, `switchOrg`, `signOut`.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import type { MeResponse } from '#shared/me.schemas.ts';
+import { api, errorMessage } from '../lib/api.ts';
+import { getIdToken, LOGOUT_FAILED_MESSAGE, signOutUser } from '../lib/auth.ts';
+import { useToast } from './toast.tsx';
+import { FullScreenMessage } from '../pages/FullScreenMessage.tsx';
+
+export type MeOrg = MeResponse['orgs'][number];
+
+export interface Session {
+  user: MeResponse['user'];
+  orgs: MeOrg[];
+  org: MeOrg;
+  switchOrg: (orgId: string) => void;
+  signOut: () => Promise<void>;
+}
+
+const ORG_KEY = 'chorus.org_id';
+const SessionContext = createContext<Session | null>(null);
+
+export function useSession(): Session {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside RequireAuth');
+  return s;
+}
+
+function rememberedOrg(orgs: MeOrg[]): MeOrg | undefined {
+  let id: string | null = null;
+  try {
+    id = localStorage.getItem(ORG_KEY);
+  } catch {
+    id = null;
+  }
+  return orgs.find((o) => o.org_id === id) ?? orgs[0];
+}
+
+/** Sign out, reporting spec §8's 'Logout failed! Please try again' when it fails. */
+export function useSignOut(): () => Promise<void> {
+  const navigate = useNavigate();
+  const toast = useToast();
+  return useCallback(async () => {
+    const ok = await signOutUser();
+    if (!ok) {
+      toast.show(LOGOUT_FAILED_MESSAGE, 'error');
+      return;
+    }
+    navigate('/login', { replace: true });
+  }, [navigate, toast]);
+}
+
+type State = { kind: 'checking' } | { kind: 'anonymous' } | { kind: 'error'; message: string } | { kind: 'ready'; me: MeResponse };
+
+export function RequireAuth() {
+  const location = useLocation();
+  const signOut = useSignOut();
+  const [state, setState] = useState<State>({ kind: 'checking' });
+  const [orgId, setOrgId] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      const token = await getIdToken();
+      if (cancelled) return;
+      if (!token) return setState({ kind: 'anonymous' });
+      try {
+        const me = await api.me();
+        if (cancelled) return;
+        setOrgId(rememberedOrg(me.orgs)?.org_id ?? null);
+        setState({ kind: 'ready', me });
+      } catch (e) {
+        if (!cancelled) setState({ kind: 'error', message: errorMessage(e) });
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [attempt]);
+
+  const switchOrg = useCallback((id: string) => {
+    try {
+      localStorage.setItem(ORG_KEY, id);
+    } catch {
+      /* private mode: the choice lasts for this tab only */
+    }
+    setOrgId(id);
+  }, []);
+
+  const session = useMemo<Session | null>(() => {
+    if (state.kind !== 'ready') return null;
+    const org = state.me.orgs.find((o) => o.org_id === orgId) ?? state.me.orgs[0];
+    if (!org) return null;
+    return { user: state.me.user, orgs: state.me.orgs, org, switchOrg, signOut };
+  }, [state, orgId, switchOrg, signOut]);
+
+  if (state.kind === 'checking') return <FullScreenMessage title="Loading Chorus…" busy />;
+  if (state.kind === 'anonymous') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (state.kind === 'error')
+    return (
+      <FullScreenMessage title="Could not load your account" body={state.message}>
+        <button type="button" className="btn btn-primary" onClick={() => setAttempt((n) => n + 1)}>
+          Retry
+        </button>
+        <button type="button" className="btn" data-testid="sign-out" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </FullScreenMessage>
+    );
+  if (!session)
+    return (
+      <FullScreenMessage
+        title="No organization yet"
+        body={`${state.me.user.email} is not a member of any organization yet. Ask an admin of your organization to invite you, then sign in again.`}
+      >
+        <button type="button" className="btn" data-testid="sign-out" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </FullScreenMessage>
+    );
+  return (
+    <SessionContext.Provider value={session}>
+      <Outlet />
+    </SessionContext.Provider>
+  );
+}

@@ -1,0 +1,354 @@
+/**
+ * The open chat: header, messages grouped by day (oldest at the top), composer.
+ *
+ * Data: GET .../messages pages (newest first, reversed for display); older pages load when scrolled
+ * to the top. Realtime events for this chat are upserted by unique_id. Sending adds an optimistic
+ * bubble (ack 0) replaced by the POST answer. The chat is marked read when opened with unread
+ * messages, and when messages arrive while it is open and the window is focused.
+ * Scroll stays at the bottom on new messages only if the agent was already there.
+ */
+import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { Chat } from '#shared/chat/chat.schemas.ts';
+import { totalUnread } from '#shared/chat/chat.schemas.ts';
+import type { Message } from '#shared/message/message.schemas.ts';
+import { ACK } from '#shared/message/message.schemas.ts';
+import { api, ApiError, errorMessage } from '../lib/api.ts';
+import { LOCAL_PREFIX, removeMessage, settleOptimistic, upsertMessages, isLocal } from '../lib/messages.ts';
+import { chatDisplayName, chatNumber, dayKey, dayLabel, formatPhone, isGroupChat } from '../lib/format.ts';
+import { useInbox, type InboxEvent } from '../app/inbox.tsx';
+import { useSession } from '../app/session.tsx';
+import { Avatar } from './Avatar.tsx';
+import { MessageBubble } from './MessageBubble.tsx';
+import { Composer, type ComposerHandle } from './Composer.tsx';
+import { Icon } from '../layout/Icon.tsx';
+
+const PAGE = 50;
+const NEAR_BOTTOM_PX = 48;
+const NEAR_TOP_PX = 120;
+
+function useWindowFocused(): boolean {
+  const [focused, setFocused] = useState(() => document.hasFocus());
+  useEffect(() => {
+    const update = () => setFocused(document.hasFocus() && document.visibilityState === 'visible');
+    window.addEventListener('focus', update);
+    window.addEventListener('blur', update);
+    document.addEventListener('visibilitychange', update);
+    return () => {
+      window.removeEventListener('focus', update);
+      window.removeEventListener('blur', update);
+      document.removeEventListener('visibilitychange', update);
+    };
+  }, []);
+  return focused;
+}
+
+const localId = (): string =>
+  LOCAL_PREFIX + (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+
+export function Thread({ chatId }: { chatId: string }) {
+  const navigate = useNavigate();
+  const { org } = useSession();
+  const inbox = useInbox();
+  const { subscribe, upsertChat, noteMessage } = inbox;
+  const listChat = inbox.chats.find((c) => c.chat_id === chatId) ?? null;
+  const [fetchedChat, setFetchedChat] = useState<Chat | null>(null);
+  const chat = listChat ?? fetchedChat;
+  const inListRef = useRef(false);
+  inListRef.current = listChat !== null;
+
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [status, setStatus] = useState<'loading' | 'ready' | 'error' | 'missing'>('loading');
+  const [error, setError] = useState<string | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [olderError, setOlderError] = useState<string | null>(null);
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const [showJump, setShowJump] = useState(false);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const composerRef = useRef<ComposerHandle>(null);
+  const atBottom = useRef(true);
+  const forceBottom = useRef(true);
+  const prepend = useRef<{ height: number; top: number } | null>(null);
+  const loadingOlderRef = useRef(false);
+  const cursorRef = useRef<string | null>(null);
+  cursorRef.current = cursor;
+
+  // ---- loading ---------------------------------------------------------------------------
+  const loadNewest = useCallback(
+    async (mode: 'initial' | 'resync') => {
+      if (mode === 'initial') {
+        setStatus('loading');
+        setError(null);
+      }
+      try {
+        const [page, fetched] = await Promise.all([
+          api.listMessages(org.org_id, chatId, null, PAGE),
+          mode === 'initial' || !inListRef.current ? api.getChat(org.org_id, chatId) : Promise.resolve(null),
+        ]);
+        if (fetched) {
+          setFetchedChat(fetched);
+          upsertChat(fetched);
+        }
+        setMessages((prev) => {
+          if (mode === 'initial') return upsertMessages([], page.items);
+          // after a reconnect: if the fresh page does not reach what we have, there is a gap → start over
+          const known = new Set(prev.map((m) => m.unique_id));
+          const overlaps = page.cursor === null || page.items.some((m) => known.has(m.unique_id));
+          const base = overlaps ? prev : prev.filter(isLocal);
+          return upsertMessages(base, page.items);
+        });
+        setCursor((c) => (mode === 'initial' ? page.cursor : c ?? page.cursor));
+        setStatus('ready');
+      } catch (e) {
+        if (mode === 'resync') return; // keep what is shown; the next event or reconnect will fix it
+        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) setStatus('missing');
+        else setStatus('error');
+        setError(errorMessage(e));
+      }
+    },
+    [org.org_id, chatId, upsertChat],
+  );
+
+  useEffect(() => {
+    forceBottom.current = true;
+    void loadNewest('initial');
+  }, [loadNewest]);
+
+  const loadOlder = useCallback(async () => {
+    const c = cursorRef.current;
+    if (!c || loadingOlderRef.current) return;
+    loadingOlderRef.current = true;
+    setLoadingOlder(true);
+    setOlderError(null);
+    try {
+      const page = await api.listMessages(org.org_id, chatId, c, PAGE);
+      const el = scrollRef.current;
+      if (el) prepend.current = { height: el.scrollHeight, top: el.scrollTop };
+      setMessages((prev) => upsertMessages(prev, page.items));
+      setCursor(page.cursor);
+    } catch (e) {
+      setOlderError(errorMessage(e));
+    } finally {
+      loadingOlderRef.current = false;
+      setLoadingOlder(false);
+    }
+  }, [org.org_id, chatId]);
+
+  // ---- realtime --------------------------------------------------------------------------
+  useEffect(
+    () =>
+      subscribe((e: InboxEvent) => {
+        if (e.kind === 'resync') void loadNewest('resync');
+        else if (e.kind === 'message' && e.chatId === chatId) {
+          setMessages((prev) => upsertMessages(prev, [e.message]));
+        }
+      }),
+    [subscribe, chatId, loadNewest],
+  );
+
+  // ---- read receipts ---------------------------------------------------------------------
+  const focused = useWindowFocused();
+  const unread = chat ? totalUnread(chat) : 0;
+  const openedRef = useRef(false);
+  const readKey = useRef<string | null>(null);
+  useEffect(() => {
+    if (!chat) return;
+    const justOpened = !openedRef.current;
+    openedRef.current = true;
+    if (unread === 0) return;
+    // opening a chat reads it; later arrivals are read only while the agent is looking
+    if (!justOpened && !focused) return;
+    const key = `${chat.latest_message_timestamp}:${unread}`;
+    if (readKey.current === key) return;
+    readKey.current = key;
+    api
+      .markRead(org.org_id, chatId)
+      .then((c) => upsertChat(c))
+      .catch((e) => console.warn('mark read failed', e));
+  }, [chat, unread, focused, org.org_id, chatId, upsertChat]);
+
+  // ---- scrolling -------------------------------------------------------------------------
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    atBottom.current = bottom;
+    setShowJump(!bottom);
+    if (el.scrollTop < NEAR_TOP_PX && cursorRef.current && !loadingOlderRef.current) void loadOlder();
+  }, [loadOlder]);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    if (prepend.current) {
+      el.scrollTop = el.scrollHeight - prepend.current.height + prepend.current.top;
+      prepend.current = null;
+    } else if (forceBottom.current || atBottom.current) {
+      el.scrollTop = el.scrollHeight;
+      if (status === 'ready') forceBottom.current = false;
+      atBottom.current = true;
+    }
+  }, [messages, status]);
+
+  // a first page that does not fill the pane: fetch older right away
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (status === 'ready' && el && cursor && !loadingOlder && !olderError && el.scrollHeight <= el.clientHeight + NEAR_TOP_PX) void loadOlder();
+  }, [status, cursor, messages, loadingOlder, olderError, loadOlder]);
+
+  const jumpToBottom = () => {
+    const el = scrollRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  };
+
+  // focus the composer on open (not on phones, where it would pop the keyboard over the thread)
+  useEffect(() => {
+    if (!window.matchMedia('(max-width: 768px)').matches) composerRef.current?.focus();
+  }, [chatId]);
+
+  // ---- sending ---------------------------------------------------------------------------
+  const send = useCallback(
+    async (text: string) => {
+      const id = localId();
+      const quoted = replyTo;
+      const optimistic: Message = {
+        org_id: org.org_id,
+        chat_id: chatId,
+        unique_id: id,
+        org_phone: chat?.org_phone ?? '',
+        phone_id: chat?.phone_id ?? '',
+        body: text,
+        timestamp: Date.now(),
+        from_me: true,
+        ack: ACK.PENDING,
+        message_type: 'text',
+        quoted_message: quoted?.message_id
+          ? { message_id: quoted.message_id, unique_id: quoted.unique_id, body: quoted.body, author: quoted.author, from_me: quoted.from_me }
+          : null,
+      };
+      forceBottom.current = true;
+      setReplyTo(null);
+      setMessages((prev) => upsertMessages(prev, [optimistic]));
+      try {
+        const stored = await api.sendMessage(org.org_id, chatId, {
+          body: text,
+          ...(quoted?.message_id ? { quoted_message_id: quoted.message_id } : {}),
+        });
+        setMessages((prev) => settleOptimistic(prev, id, stored));
+        noteMessage(chatId, stored);
+      } catch (e) {
+        setMessages((prev) => removeMessage(prev, id));
+        setReplyTo((r) => r ?? quoted);
+        throw e;
+      }
+    },
+    [org.org_id, chatId, chat?.org_phone, chat?.phone_id, replyTo, noteMessage],
+  );
+
+  const onReply = useCallback((m: Message) => {
+    setReplyTo(m);
+    composerRef.current?.focus();
+  }, []);
+
+  // ---- render ----------------------------------------------------------------------------
+  const visible = useMemo(() => messages.filter((m) => m.message_type !== 'reaction'), [messages]);
+  const name = chat ? chatDisplayName(chat) : formatPhone(chatNumber(chatId));
+  const group = chat ? isGroupChat(chat) : chatId.endsWith('@g.us');
+  const number = group ? null : formatPhone(chatNumber(chatId));
+
+  return (
+    <section className="thread" data-testid="thread" data-chat-id={chatId} aria-label={`Chat with ${name}`}>
+      <header className="thread-header">
+        <button type="button" className="icon-btn back-btn" aria-label="Back to chats" onClick={() => navigate('/chats')}>
+          <Icon name="back" />
+        </button>
+        <Avatar name={name} id={chatId} size={40} />
+        <div className="thread-title">
+          <h2 title={name}>{name}</h2>
+          <div className="thread-sub">
+            {number && number !== name && <span>{number}</span>}
+            {number && number === name && chat?.chat_name == null && <span className="muted">No saved name</span>}
+            {group && <span>Group</span>}
+            {chat?.org_phone && <span className="phone-tag" title="Your WhatsApp number in this chat">via {formatPhone(chat.org_phone)}</span>}
+          </div>
+        </div>
+        <button type="button" className="icon-btn close-thread" aria-label="Close chat (Esc)" title="Close chat (Esc)" onClick={() => navigate('/chats')}>
+          <Icon name="close" />
+        </button>
+      </header>
+
+      <div className="thread-scroll" ref={scrollRef} onScroll={onScroll} role="log" aria-label="Messages" aria-busy={status === 'loading'}>
+        {status === 'loading' && (
+          <div className="thread-skeleton" aria-label="Loading messages">
+            {[0, 1, 2, 3, 4, 5].map((i) => (
+              <div key={i} className={`skeleton-bubble ${i % 2 ? 'out' : 'in'}`} />
+            ))}
+          </div>
+        )}
+        {(status === 'error' || status === 'missing') && (
+          <div className="state-box" role="alert">
+            <p>{status === 'missing' ? 'This chat does not exist, or you cannot see it.' : `Could not load this chat: ${error}`}</p>
+            {status === 'error' ? (
+              <button type="button" className="btn" onClick={() => void loadNewest('initial')}>
+                Retry
+              </button>
+            ) : (
+              <button type="button" className="btn" onClick={() => navigate('/chats')}>
+                Back to chats
+              </button>
+            )}
+          </div>
+        )}
+        {status === 'ready' && (
+          <>
+            <div className="thread-top">
+              {loadingOlder && <span className="muted small">Loading older messages…</span>}
+              {olderError && (
+                <span className="small">
+                  Could not load older messages.{' '}
+                  <button type="button" className="link-btn" onClick={() => void loadOlder()}>
+                    Retry
+                  </button>
+                </span>
+              )}
+              {!cursor && !loadingOlder && <span className="muted small">{visible.length ? 'Start of the conversation' : 'No messages yet. Send the first one below.'}</span>}
+            </div>
+            {visible.map((m, i) => {
+              const prev = visible[i - 1];
+              const newDay = !prev || dayKey(prev.timestamp) !== dayKey(m.timestamp);
+              return (
+                <Fragment key={m.unique_id}>
+                  {newDay && (
+                    <div className="day-sep" role="separator">
+                      <span>{dayLabel(m.timestamp)}</span>
+                    </div>
+                  )}
+                  <MessageBubble m={m} chat={chat} onReply={onReply} />
+                </Fragment>
+              );
+            })}
+          </>
+        )}
+      </div>
+      {showJump && status === 'ready' && (
+        <button type="button" className="jump-btn" onClick={jumpToBottom} aria-label="Scroll to the latest message">
+          ↓
+        </button>
+      )}
+
+      {status !== 'missing' && (
+        <Composer
+          key={chatId}
+          ref={composerRef}
+          chatId={chatId}
+          chat={chat}
+          replyTo={replyTo}
+          onCancelReply={() => setReplyTo(null)}
+          onSend={send}
+        />
+      )}
+    </section>
+  );
+}

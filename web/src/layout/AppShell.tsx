@@ -1,0 +1,109 @@
+/**
+ * The signed-in frame: live inbox state for the current org (keyed by org, so switching org starts
+ * afresh), the sidebar, the page outlet, the socket status pill and, on phones, the bottom tab bar.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { useSession } from '../app/session.tsx';
+import { InboxProvider, useInbox } from '../app/inbox.tsx';
+import { unreadChatCount } from '../lib/chats.ts';
+import { Sidebar, badgeText } from './Sidebar.tsx';
+import { Icon } from './Icon.tsx';
+import { MOBILE_TABS } from './nav.ts';
+import { ShellContext } from './shellContext.ts';
+
+const COLLAPSED_KEY = 'chorus.sidebar_collapsed';
+
+export function AppShell() {
+  const { org } = useSession();
+  return (
+    <InboxProvider key={org.org_id} orgId={org.org_id}>
+      <Shell />
+    </InboxProvider>
+  );
+}
+
+function Shell() {
+  const location = useLocation();
+  const { chats } = useInbox();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [collapsed, setCollapsed] = useState(() => {
+    try {
+      return localStorage.getItem(COLLAPSED_KEY) === '1';
+    } catch {
+      return false;
+    }
+  });
+  const toggleCollapsed = useCallback(() => {
+    setCollapsed((c) => {
+      try {
+        localStorage.setItem(COLLAPSED_KEY, c ? '0' : '1');
+      } catch {
+        /* not remembered */
+      }
+      return !c;
+    });
+  }, []);
+
+  // close the drawer on navigation and on Esc
+  useEffect(() => setDrawerOpen(false), [location.pathname]);
+  useEffect(() => {
+    if (!drawerOpen) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        setDrawerOpen(false);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [drawerOpen]);
+
+  const unread = unreadChatCount(chats);
+  useEffect(() => {
+    document.title = unread > 0 ? `(${badgeText(unread)}) Chorus` : 'Chorus';
+  }, [unread]);
+
+  const shell = useMemo(() => ({ drawerOpen, setDrawerOpen }), [drawerOpen]);
+  const showTabs = MOBILE_TABS.some((t) => t.path === location.pathname);
+
+  return (
+    <ShellContext.Provider value={shell}>
+      <div className={`shell ${collapsed ? 'collapsed' : ''} ${showTabs ? 'with-tabs' : ''}`}>
+        <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
+        {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
+        <main className="shell-main">
+          <Outlet />
+        </main>
+        {showTabs && (
+          <nav className="tabbar" aria-label="Sections">
+            {MOBILE_TABS.map((t) => (
+              <NavLink key={t.path} to={t.path} className={({ isActive }) => `tab ${isActive ? 'active' : ''}`}>
+                <Icon name={t.icon} />
+                <span>{t.label}</span>
+                {t.path === '/chats' && unread > 0 && (
+                  <span className="nav-badge" aria-label={`${unread} unread chats`}>
+                    {badgeText(unread)}
+                  </span>
+                )}
+              </NavLink>
+            ))}
+          </nav>
+        )}
+        <SocketStatus />
+      </div>
+    </ShellContext.Provider>
+  );
+}
+
+/** Always in the DOM (tests read `data-state`); visible only while the socket is not open. */
+function SocketStatus() {
+  const { socketState, socketEverOpen } = useInbox();
+  const text = socketState === 'open' ? 'Connected' : socketEverOpen ? 'Reconnecting…' : 'Connecting…';
+  return (
+    <div className={`socket-status ${socketState}`} data-testid="socket-status" data-state={socketState} role="status" aria-live="polite">
+      {socketState !== 'open' && <span className="dot" aria-hidden="true" />}
+      <span className={socketState === 'open' ? 'visually-hidden' : undefined}>{text}</span>
+    </div>
+  );
+}

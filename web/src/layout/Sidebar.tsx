@@ -1,0 +1,100 @@
+/**
+ * Left sidebar: the spec §2 sections with the live unread-chats badge on Chats, and in the footer the
+ * organization switcher and user menu (org name, email, role, Sign out). On phone-width screens it is a
+ * drawer opened by the menu button. Collapsible to icons on wide screens (remembered in localStorage).
+ */
+import { NavLink } from 'react-router-dom';
+import { useSession } from '../app/session.tsx';
+import { useInbox } from '../app/inbox.tsx';
+import { unreadChatCount } from '../lib/chats.ts';
+import { NAV } from './nav.ts';
+import { Icon } from './Icon.tsx';
+import { useShell } from './shellContext.ts';
+
+export const badgeText = (n: number): string => (n > 99 ? '99+' : String(n));
+
+export function Sidebar({ collapsed, onToggleCollapsed }: { collapsed: boolean; onToggleCollapsed: () => void }) {
+  const { user, org, orgs, switchOrg, signOut } = useSession();
+  const { chats } = useInbox();
+  const { drawerOpen, setDrawerOpen } = useShell();
+  const unreadChats = unreadChatCount(chats);
+  const displayName = org.member_name?.trim() || user.email;
+
+  return (
+    <nav id="sidebar" className={`sidebar ${drawerOpen ? 'open' : ''}`} aria-label="Main">
+      <div className="sidebar-head">
+        <div className="brand-mark" aria-hidden="true">
+          C
+        </div>
+        <span className="brand-name">Chorus</span>
+        <button type="button" className="icon-btn drawer-close" aria-label="Close navigation menu" onClick={() => setDrawerOpen(false)}>
+          <Icon name="close" />
+        </button>
+      </div>
+      <ul className="nav-list">
+        {NAV.map((item) => {
+          const badge = item.path === '/chats' && unreadChats > 0 ? unreadChats : 0;
+          return (
+            <li key={item.path}>
+              <NavLink
+                to={item.path}
+                className={({ isActive }) => `nav-link ${isActive ? 'active' : ''}`}
+                title={collapsed ? item.label : undefined}
+                aria-label={badge ? `${item.label}, ${badge} unread chats` : item.label}
+                onClick={() => setDrawerOpen(false)}
+              >
+                <Icon name={item.icon} />
+                <span className="nav-label">{item.label}</span>
+                {badge > 0 && (
+                  <span className="nav-badge" data-testid="nav-unread-badge" aria-hidden="true">
+                    {badgeText(badge)}
+                  </span>
+                )}
+              </NavLink>
+            </li>
+          );
+        })}
+      </ul>
+      <div className="sidebar-foot">
+        <div className="user-menu" aria-label="Account">
+          {orgs.length > 1 ? (
+            <label className="org-switch">
+              <span className="visually-hidden">Organization</span>
+              <select value={org.org_id} onChange={(e) => switchOrg(e.target.value)} aria-label="Organization">
+                {orgs.map((o) => (
+                  <option key={o.org_id} value={o.org_id}>
+                    {o.org_name}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <div className="org-name" title={org.org_name}>
+              {org.org_name}
+            </div>
+          )}
+          <div className="user-line">
+            <span className="user-email" title={user.email}>
+              {displayName}
+              {displayName !== user.email && <span className="user-sub">{user.email}</span>}
+            </span>
+            <span className={`role-tag role-${org.role}`}>{org.role === 'admin' ? 'Admin' : 'Member'}</span>
+          </div>
+          <button type="button" className="btn btn-ghost sign-out" data-testid="sign-out" onClick={() => void signOut()} title="Sign out">
+            <Icon name="logout" size={18} />
+            <span className="nav-label">Sign out</span>
+          </button>
+        </div>
+        <button
+          type="button"
+          className="icon-btn collapse-btn"
+          onClick={onToggleCollapsed}
+          aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+          aria-pressed={collapsed}
+        >
+          <Icon name={collapsed ? 'expand' : 'collapse'} size={18} />
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,40 @@
+/** The sidebar sections of spec §2 (normal organization), in order. Hidden ones (/communities, /features) are left out. */
+export interface NavItem {
+  path: string;
+  label: string;
+  icon: IconName;
+  /** what the section is for, shown on its not-built page */
+  description: string;
+}
+
+export type IconName =
+  | 'dashboard'
+  | 'chats'
+  | 'tickets'
+  | 'analytics'
+  | 'list'
+  | 'broadcast'
+  | 'rules'
+  | 'ai'
+  | 'contacts'
+  | 'media'
+  | 'logs'
+  | 'settings';
+
+export const NAV: NavItem[] = [
+  { path: '/dashboard', label: 'Dashboard', icon: 'dashboard', description: 'a summary of your inbox stats' },
+  { path: '/chats', label: 'Chats', icon: 'chats', description: 'the shared inbox' },
+  { path: '/tickets', label: 'Tickets', icon: 'tickets', description: 'tickets raised from chats and assigned to your team' },
+  { path: '/analytics', label: 'Analytics', icon: 'analytics', description: 'reports on response times and volumes' },
+  { path: '/list', label: 'List', icon: 'list', description: 'bulk actions on many chats at once' },
+  { path: '/broadcast', label: 'Broadcast', icon: 'broadcast', description: 'bulk messages to many contacts' },
+  { path: '/rules', label: 'Rules', icon: 'rules', description: 'automation rules' },
+  { path: '/ai', label: 'AI', icon: 'ai', description: 'the AI agent and its settings' },
+  { path: '/contacts', label: 'Contacts', icon: 'contacts', description: 'your customers’ contact details' },
+  { path: '/media', label: 'Media', icon: 'media', description: 'photos, videos and files exchanged in chats' },
+  { path: '/logs', label: 'Logs', icon: 'logs', description: 'audit logs of what happened in your organization' },
+  { path: '/settings', label: 'Settings', icon: 'settings', description: 'organization, team, phones and personal preferences' },
+];
+
+/** Paths where the mobile bottom tab bar appears (spec §2). */
+export const MOBILE_TABS = NAV.filter((n) => ['/dashboard', '/chats', '/tickets'].includes(n.path));

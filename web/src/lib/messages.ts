@@ -1,0 +1,50 @@
+/**
+ * Pure helpers for a thread's messages: kept oldest first, merged by `unique_id` so a message is
+ * never shown twice (optimistic bubble, POST answer, socket events and refetched pages all converge).
+ */
+import type { Message } from '#shared/message/message.schemas.ts';
+import { ACK } from '#shared/message/message.schemas.ts';
+
+/** unique_id prefix of optimistic bubbles that exist only in this browser */
+export const LOCAL_PREFIX = 'local:';
+export const isLocal = (m: Message): boolean => m.unique_id.startsWith(LOCAL_PREFIX);
+
+export const compareMessages = (a: Message, b: Message): number =>
+  a.timestamp - b.timestamp || (a.unique_id < b.unique_id ? -1 : a.unique_id > b.unique_id ? 1 : 0);
+
+/**
+ * Merge a newer snapshot of a message into the stored one. Acks only move forward
+ * (sent → delivered → read), except a failure (-1), which always wins over the stored state.
+ */
+export function mergeMessage(existing: Message | undefined, incoming: Message): Message {
+  if (!existing) return incoming;
+  const merged: Message = { ...existing, ...incoming };
+  if (incoming.ack !== ACK.FAILED && existing.ack > incoming.ack) {
+    merged.ack = existing.ack;
+    merged.delivery_info = incoming.delivery_info ?? existing.delivery_info;
+  }
+  if (existing.ack === ACK.FAILED && incoming.ack === ACK.PENDING) {
+    // a late 'stored, pending' snapshot must not hide a failure that was already reported
+    merged.ack = ACK.FAILED;
+    merged.delivery_error = existing.delivery_error ?? incoming.delivery_error;
+  }
+  return merged;
+}
+
+/** Upsert messages (any order) into an oldest-first list. Returns the same array when nothing changed. */
+export function upsertMessages(list: Message[], incoming: Message[]): Message[] {
+  if (incoming.length === 0) return list;
+  const byId = new Map(list.map((m) => [m.unique_id, m]));
+  for (const m of incoming) byId.set(m.unique_id, mergeMessage(byId.get(m.unique_id), m));
+  return [...byId.values()].sort(compareMessages);
+}
+
+/** Replace an optimistic bubble by the stored message (which may already have arrived over the socket). */
+export function settleOptimistic(list: Message[], localId: string, stored: Message): Message[] {
+  const without = list.filter((m) => m.unique_id !== localId);
+  const already = without.find((m) => m.unique_id === stored.unique_id);
+  // the socket copy is at least as fresh as the POST answer: keep it and only fill in gaps
+  return upsertMessages(without, [already ? { ...stored, ...already } : stored]);
+}
+
+export const removeMessage = (list: Message[], uniqueId: string): Message[] => list.filter((m) => m.unique_id !== uniqueId);

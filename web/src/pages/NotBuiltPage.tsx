@@ -1,0 +1,28 @@
+/**
+ * Placeholder for the sidebar sections of spec §2 that do not exist yet. It says so plainly
+ * (no fake data) and points back to the inbox.
+ */
+import { Link } from 'react-router-dom';
+import { MenuButton } from '../layout/MenuButton.tsx';
+
+export function NotBuiltPage({ title, description }: { title: string; description: string }) {
+  return (
+    <div className="page">
+      <header className="page-header">
+        <MenuButton />
+        <h1>{title}</h1>
+      </header>
+      <div className="page-body not-built">
+        <h2>{title} is not built yet</h2>
+        <p>
+          This part of Chorus ({description}) is planned but not available in this version. Nothing on this page is hidden from
+          you: there is simply nothing here yet.
+        </p>
+        <p>Your team’s conversations are in the inbox.</p>
+        <Link className="btn btn-primary" to="/chats">
+          Go to chats
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * Vite build of the Chorus web app.
+ *
+ * - root is `web/`, the bundle goes to `web/dist` (emptied on each build);
+ * - `#shared/*` resolves to the repo's `shared/*` (same mapping as package.json "imports"),
+ *   the web app only imports browser-safe schema modules from there;
+ * - `vite --config web/vite.config.ts` proxies `/api`, `/config.json` and `/ws` to the local
+ *   runtime (CHORUS_LOCAL_URL, default http://localhost:3000) so the dev server can talk to it.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const webDir = path.dirname(fileURLToPath(import.meta.url));
+const repoDir = path.resolve(webDir, '..');
+const localUrl = process.env.CHORUS_LOCAL_URL ?? 'http://localhost:3000';
+
+export default defineConfig({
+  root: webDir,
+  publicDir: path.join(webDir, 'public'),
+  plugins: [react()],
+  resolve: {
+    alias: [{ find: /^#shared\/(.*)$/, replacement: path.join(repoDir, 'shared') + '/$1' }],
+  },
+  build: {
+    outDir: path.join(webDir, 'dist'),
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    proxy: {
+      '/api': { target: localUrl, changeOrigin: true },
+      '/config.json': { target: localUrl, changeOrigin: true },
+      '/ws': { target: localUrl.replace(/^http/, 'ws'), ws: true, changeOrigin: true },
+    },
+  },
+});
