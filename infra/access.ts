@@ -6,8 +6,9 @@
  *
  * Defaults come from the surface (HTTP/WebSocket handler or queue consumer) and are deliberately
  * broad inside that surface (any handler may write the table, publish events and enqueue
- * commands); the overrides below narrow the functions whose job is known to be small, and hand the
- * WhatsApp settings only to the channel functions. The overrides are keyed by the handler
+ * commands); the overrides below narrow the functions whose job is known to be small (read from
+ * their code: when such a handler grows, widen its entry here), and hand the WhatsApp settings
+ * only to the channel functions that use them. The overrides are keyed by the handler
  * reference of functions/routes.ts and events/catalog.ts; infra/app.test.ts fails when a key no
  * longer matches a handler, so a renamed handler cannot silently fall back to the defaults.
  */
@@ -51,12 +52,18 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/channels/whatsapp-cloud/receive-webhook.ts#handler': {
     table: 'none', publishEvents: false, enqueue: ['whatsapp-inbound'], cognito: false, whatsapp: ['appSecret'],
   },
-  // Stores inbound messages; may fetch media metadata from the Graph API.
-  'functions/channels/whatsapp-cloud/process-webhook.ts#handler': { whatsapp: ['accessToken', 'graph'] },
+  // Stores inbound messages and statuses, publishes message events; no Graph API call (yet).
+  'functions/channels/whatsapp-cloud/process-webhook.ts#handler': { enqueue: [] },
   // Sends through the Graph API, records the WhatsApp message id and status.
   'functions/channels/whatsapp-cloud/send-message.ts#handler': { enqueue: [], whatsapp: ['accessToken', 'graph'] },
   // Reads connections, pushes to sockets, deletes gone connections.
   'events/consumers/realtime-fanout.ts#handler': { enqueue: [], wsManagement: true },
+  // Verifies the ID token (?token=), checks membership, stores the connection.
+  'functions/ws/connect.ts#handler': { publishEvents: false, enqueue: [] },
+  // Forgets the connection.
+  'functions/ws/disconnect.ts#handler': { publishEvents: false, enqueue: [], cognito: false },
+  // Keep-alive pings only.
+  'functions/ws/default.ts#handler': { table: 'none', publishEvents: false, enqueue: [], cognito: false },
 };
 
 /** The access profile of one handler. */

@@ -111,10 +111,7 @@ export class ApiStack extends Stack {
     const wsRoute = (handler: string): apigw.WebSocketRouteOptions => ({
       integration: new WebSocketLambdaIntegration(`${handlerConstructId(handler)}Integration`, fnFor(handler, 'ws')),
     });
-    this.webSocketApi.addRoute('$connect', wsRoute(WS_ROUTES.$connect));
-    this.webSocketApi.addRoute('$disconnect', wsRoute(WS_ROUTES.$disconnect));
-    // returnResponse: whatever $default returns (e.g. a pong) goes back to the caller's socket.
-    this.webSocketApi.addRoute('$default', { ...wsRoute(WS_ROUTES.$default), returnResponse: true });
+    for (const key of ['$connect', '$disconnect', '$default'] as const) this.webSocketApi.addRoute(key, wsRoute(WS_ROUTES[key]));
 
     new CfnOutput(this, 'HttpApiUrl', { value: this.httpApi.apiEndpoint, description: 'HTTP API base URL (no trailing slash)' });
     new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketStage.url, description: 'WebSocket URL (wss://.../prod)' });

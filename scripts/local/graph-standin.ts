@@ -27,6 +27,12 @@ const META_ERRORS: Record<number, { status: number; message: string; details: st
 export class GraphStandIn {
   readonly sent: SentRecord[] = [];
   private failures: number[] = [];
+  private presetWamids: string[] = [];
+
+  /** Answer the next successful sends with these wamids (tests of statuses that arrive first). */
+  nextWamids(...ids: string[]): void {
+    this.presetWamids.push(...ids);
+  }
 
   /** Make the next sends fail with these Meta error codes, in order. */
   failNext(...codes: number[]): void {
@@ -68,7 +74,7 @@ export class GraphStandIn {
       res.end(JSON.stringify({ error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100 } }));
       return;
     }
-    rec.wamid = `wamid.${Buffer.from(randomBytes(24)).toString('base64')}`;
+    rec.wamid = this.presetWamids.shift() ?? `wamid.${Buffer.from(randomBytes(24)).toString('base64')}`;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: parsed.to, wa_id: parsed.to.replace(/^\+/, '') }], messages: [{ id: rec.wamid }] }));
   }

@@ -43,6 +43,8 @@ export interface Runtime {
   queues: Map<string, LocalQueue>;
   gateway: LocalGateway;
   env: Record<string, string>;
+  /** create (or find) a confirmed Cognito user; @returns its sub */
+  createUser(email: string, password: string): Promise<string>;
   /** resolves when every queue is empty */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -66,6 +68,8 @@ export const DEMO_DEFAULTS = {
 };
 
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  // Node 20 is what this machine has; the SDK's move to Node 22 is noted in the README.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const dataDir = resolve(opts.dataDir);
   await mkdir(dataDir, { recursive: true });
   const stateFile = join(dataDir, 'runtime.json');
@@ -171,6 +175,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       queues,
       gateway,
       env,
+      createUser: (email, password) => ensureUser(cognito, pool.userPoolId, email.toLowerCase(), password),
       async idle() {
         // events published by one queue's consumer land on another: loop until all are empty
         for (let i = 0; i < 20; i++) {

@@ -1,6 +1,5 @@
-import { existsSync, statSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { buildWebIfStale } from './build-web.ts';
 import { startRuntime, DEMO_DEFAULTS } from './runtime.ts';
 import { REPO_ROOT } from './handlers.ts';
 
@@ -10,23 +9,6 @@ import { REPO_ROOT } from './handlers.ts';
  * use it. Settings: PORT (3000), CHORUS_DATA_DIR (.data), CHORUS_DEMO_ADMIN_EMAIL,
  * CHORUS_DEMO_MEMBER_EMAIL, CHORUS_DEMO_PASSWORD, WHATSAPP_* (see README).
  */
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function buildWebIfStale(): void {
-  const index = join(REPO_ROOT, 'web', 'dist', 'index.html');
-  const src = Math.max(newestMtime(join(REPO_ROOT, 'web', 'src')), statSync(join(REPO_ROOT, 'web', 'index.html')).mtimeMs);
-  if (existsSync(index) && statSync(index).mtimeMs >= src) return;
-  console.log('Building the web app (vite build)...');
-  execFileSync(process.execPath, [join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { cwd: REPO_ROOT, stdio: 'inherit' });
-}
-
 async function main() {
   buildWebIfStale();
   const port = Number(process.env.PORT || 3000);

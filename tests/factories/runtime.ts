@@ -1,0 +1,72 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startRuntime, DEMO_DEFAULTS, type Runtime } from '../../scripts/local/runtime.ts';
+import { freePort } from '../../scripts/local/ports.ts';
+import { signBody } from '../../shared/whatsapp/cloud/signature.ts';
+import type { PhoneMeta } from '../../shared/whatsapp/cloud/payloads.ts';
+
+/**
+ * Test runtime: the real local runtime (DynamoDB Local in memory, cognito-local, local gateway,
+ * durable queues) on free ports in a temp dir. One per test file.
+ */
+export interface TestRuntime extends Runtime {
+  phone: PhoneMeta;
+  adminEmail: string;
+  memberEmail: string;
+  password: string;
+  /** an ID token from cognito-local (USER_PASSWORD_AUTH) */
+  signIn(email: string, password?: string): Promise<string>;
+  /** POST a raw body to /webhooks/whatsapp, signed unless `signature` is given (null = no header) */
+  postWebhook(raw: string | object, signature?: string | null): Promise<Response>;
+  /** fetch an API path with a bearer token */
+  api(token: string | null, path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  cleanup(): Promise<void>;
+}
+
+export async function startTestRuntime(): Promise<TestRuntime> {
+  const dir = await mkdtemp(join(tmpdir(), 'chorus-test-'));
+  const port = await freePort();
+  const demo = { adminEmail: 'admin@test.chorus', memberEmail: 'member@test.chorus', password: DEMO_DEFAULTS.password };
+  const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: true, demo, logLevel: 'silent' });
+  const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
+  const base = `http://127.0.0.1:${port}`;
+  const t: TestRuntime = Object.assign(rt, {
+    phone,
+    adminEmail: demo.adminEmail,
+    memberEmail: demo.memberEmail,
+    password: demo.password,
+    async signIn(email: string, password = demo.password) {
+      const res = await fetch(rt.cognitoEndpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+        body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: rt.clientId, AuthParameters: { USERNAME: email, PASSWORD: password } }),
+      });
+      const j = (await res.json()) as { AuthenticationResult?: { IdToken?: string } };
+      if (!j.AuthenticationResult?.IdToken) throw new Error(`sign-in failed for ${email}: ${JSON.stringify(j)}`);
+      return j.AuthenticationResult.IdToken;
+    },
+    postWebhook(raw: string | object, signature?: string | null) {
+      const body = typeof raw === 'string' ? raw : JSON.stringify(raw);
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const sig = signature === undefined ? signBody(body, rt.env.WHATSAPP_APP_SECRET) : signature;
+      if (sig !== null) headers['x-hub-signature-256'] = sig;
+      return fetch(`${base}/webhooks/whatsapp`, { method: 'POST', headers, body });
+    },
+    api(token: string | null, path: string, init: RequestInit & { json?: unknown } = {}) {
+      const headers: Record<string, string> = { ...(init.headers as Record<string, string>) };
+      if (token) headers.authorization = `Bearer ${token}`;
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(init.json);
+      }
+      return fetch(`${base}${path}`, { ...init, headers, body });
+    },
+    async cleanup() {
+      await rt.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  });
+  return t;
+}

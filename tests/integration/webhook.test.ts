@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { inboundMessage, inboundText, newWamid, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
+import { db } from '../../shared/db/service.ts';
+import type { Message } from '../../shared/message/message.schemas.ts';
+import type { Chat } from '../../shared/chat/chat.schemas.ts';
+
+/**
+ * WhatsApp Cloud API connector against the real local runtime: verification, signatures,
+ * every message type stored, dedupe, statuses (incl. before their message), failures.
+ */
+let rt: TestRuntime;
+let token: string;
+const fixture = (n: string) => readFileSync(join(import.meta.dirname, '../fixtures/whatsapp-cloud', n), 'utf8');
+
+async function messagesOf(chatId: string): Promise<Message[]> {
+  const r = await rt.api(token, `/api/orgs/${rt.orgId}/chats/${encodeURIComponent(chatId)}/messages?limit=100`);
+  return ((await r.json()) as { messages: Message[] }).messages;
+}
+async function chatOf(chatId: string): Promise<Chat> {
+  const r = await rt.api(token, `/api/orgs/${rt.orgId}/chats/${encodeURIComponent(chatId)}`);
+  return ((await r.json()) as { chat: Chat }).chat;
+}
+
+beforeAll(async () => {
+  rt = await startTestRuntime();
+  token = await rt.signIn(rt.adminEmail);
+});
+afterAll(async () => rt?.cleanup());
+
+describe('GET /webhooks/whatsapp verification', () => {
+  it('returns hub.challenge for the right token', async () => {
+    const r = await fetch(`${rt.url}/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${rt.env.WHATSAPP_VERIFY_TOKEN}&hub.challenge=1158201444`);
+    expect(r.status).toBe(200);
+    expect(await r.text()).toBe('1158201444');
+  });
+  it.each([
+    ['wrong token', 'hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1'],
+    ['wrong mode', `hub.mode=unsubscribe&hub.verify_token=chorus-local-verify-token&hub.challenge=1`],
+    ['nothing', ''],
+  ])('403 for %s', async (_n, q) => {
+    expect((await fetch(`${rt.url}/webhooks/whatsapp?${q}`)).status).toBe(403);
+  });
+});
+
+describe('POST /webhooks/whatsapp', () => {
+  it('401 and nothing stored for a missing or bad signature', async () => {
+    const raw = JSON.stringify(inboundText(rt.phone, '19990000001', 'sneaky'));
+    expect((await rt.postWebhook(raw, null)).status).toBe(401);
+    expect((await rt.postWebhook(raw, 'sha256=' + '0'.repeat(64))).status).toBe(401);
+    await rt.idle();
+    expect((await db().entities.chat.get({ org_id: rt.orgId, chat_id: '19990000001@c.us' }).go()).data).toBeNull();
+  });
+
+  it('stores Meta’s text fixture once, however often Meta retries it', async () => {
+    const raw = fixture('01_text.json');
+    for (let i = 0; i < 3; i++) expect((await rt.postWebhook(raw)).status).toBe(200);
+    await rt.idle();
+    const msgs = await messagesOf('16505551234@c.us');
+    expect(msgs.filter((m) => m.message_id === 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQTRBNjU5OUFFRTAzODEwMTQ0RgA=')).toHaveLength(1);
+    const chat = await chatOf('16505551234@c.us');
+    expect(chat.unread_count).toEqual({ [rt.phone.display_phone_number]: 1 });
+    expect(chat.chat_name).toBe('Sheena Nelson');
+    expect(chat.latest_message?.body).toBe('Does it come in another color?');
+  });
+
+  it('stores every documented message type', async () => {
+    const from = '15550001111';
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['image', { image: { id: 'm1', mime_type: 'image/jpeg', caption: 'pic' } }, 'image'],
+      ['video', { video: { id: 'm2', mime_type: 'video/mp4' } }, 'video'],
+      ['audio', { audio: { id: 'm3', mime_type: 'audio/ogg', voice: true } }, 'ptt'],
+      ['audio', { audio: { id: 'm3b', mime_type: 'audio/mpeg' } }, 'audio'],
+      ['document', { document: { id: 'm4', mime_type: 'application/pdf', filename: 'a.pdf' } }, 'document'],
+      ['sticker', { sticker: { id: 'm5', mime_type: 'image/webp' } }, 'sticker'],
+      ['location', { location: { latitude: 1.5, longitude: 2.5, name: 'Shop' } }, 'location'],
+      ['contacts', { contacts: [{ name: { formatted_name: 'Ana' }, phones: [{ phone: '+1' }] }] }, 'contacts'],
+      ['button', { button: { payload: 'P', text: 'Yes please' } }, 'button'],
+      ['interactive', { interactive: { type: 'list_reply', list_reply: { id: 'l', title: 'Blue' } } }, 'interactive'],
+      ['unsupported', { unsupported: { type: 'poll_creation' }, errors: [{ code: 131051, title: 'Message type unknown' }] }, 'unsupported'],
+    ];
+    let ts = 1_790_000_000;
+    for (const [type, fields] of cases) {
+      const r = await rt.postWebhook(inboundMessage(rt.phone, { from, name: 'Types', type, fields, timestampS: ts++ }));
+      expect(r.status).toBe(200);
+    }
+    await rt.idle();
+    const types = (await messagesOf(`${from}@c.us`)).map((m) => m.message_type).reverse();
+    expect(types).toEqual(cases.map((c) => c[2]));
+    const doc = (await messagesOf(`${from}@c.us`)).find((m) => m.message_type === 'document');
+    expect(doc?.media).toMatchObject({ media_id: 'm4', filename: 'a.pdf' });
+  });
+
+  it('replies keep context; reactions add and remove on the target message', async () => {
+    const from = '15550002222';
+    const target = newWamid();
+    await rt.postWebhook(inboundText(rt.phone, from, 'first', { id: target, timestampS: 1_790_000_100 }));
+    await rt.idle();
+    await rt.postWebhook(inboundMessage(rt.phone, { from, type: 'text', fields: { text: { body: 'reply' } }, context: { from: rt.phone.display_phone_number, id: target }, timestampS: 1_790_000_101 }));
+    await rt.postWebhook(inboundMessage(rt.phone, { from, type: 'reaction', fields: { reaction: { message_id: target, emoji: '❤️' } }, timestampS: 1_790_000_102 }));
+    await rt.idle();
+    let msgs = await messagesOf(`${from}@c.us`);
+    expect(msgs.find((m) => m.body === 'reply')?.quoted_message?.message_id).toBe(target);
+    expect(msgs.find((m) => m.message_id === target)?.reactions).toEqual({ [from]: { reaction: '❤️', timestamp: 1_790_000_102_000 } });
+    await rt.postWebhook(inboundMessage(rt.phone, { from, type: 'reaction', fields: { reaction: { message_id: target } }, timestampS: 1_790_000_103 }));
+    await rt.idle();
+    msgs = await messagesOf(`${from}@c.us`);
+    expect(msgs.find((m) => m.message_id === target)?.reactions).toEqual({});
+    // a reaction does not count as unread
+    expect((await chatOf(`${from}@c.us`)).message_unread_count).toBe(2);
+  });
+
+  it('acknowledges an unknown phone_number_id and stores nothing', async () => {
+    const r = await rt.postWebhook(inboundText({ phone_number_id: '999', display_phone_number: '1999' }, '15550003333', 'lost?'));
+    expect(r.status).toBe(200);
+    await rt.idle();
+    expect((await db().entities.chat.get({ org_id: rt.orgId, chat_id: '15550003333@c.us' }).go()).data).toBeNull();
+  });
+
+  it('keeps signed but unusable bodies with a reason (200, never 500)', async () => {
+    expect((await rt.postWebhook('{not json')).status).toBe(200);
+    const bad = inboundMessage(rt.phone, { from: '1', type: 'text', fields: {} });
+    expect((await rt.postWebhook(bad)).status).toBe(200);
+    await rt.idle();
+    const unknown = (await db().entities.webhookRejection.query.byOrg({ org_id: 'unknown' }).go()).data;
+    expect(unknown.some((r) => r.reason === 'body is not valid JSON' && r.raw_body === '{not json')).toBe(true);
+    const ours = (await db().entities.webhookRejection.query.byOrg({ org_id: rt.orgId }).go()).data;
+    expect(ours.some((r) => r.reason.includes('text'))).toBe(true);
+  });
+});
+
+describe('statuses', () => {
+  async function sendReply(chatId: string, body: string) {
+    const r = await rt.api(token, `/api/orgs/${rt.orgId}/chats/${encodeURIComponent(chatId)}/messages`, { method: 'POST', json: { body } });
+    expect(r.status).toBe(201);
+    return ((await r.json()) as { message: Message }).message;
+  }
+
+  it('sent, read, then a late delivered: ack ends at read with delivery_info', async () => {
+    const from = '15550004444';
+    await rt.postWebhook(inboundText(rt.phone, from, 'hi'));
+    await rt.idle();
+    const sent = await sendReply(`${from}@c.us`, 'hello!');
+    await rt.idle();
+    const wamid = (await messagesOf(`${from}@c.us`)).find((m) => m.unique_id === sent.unique_id)!.message_id!;
+    for (const status of ['sent', 'read', 'delivered'] as const) await rt.postWebhook(statusUpdate(rt.phone, { id: wamid, status, recipient: from }));
+    await rt.postWebhook(statusUpdate(rt.phone, { id: wamid, status: 'read', recipient: from })); // duplicate
+    await rt.idle();
+    const m = (await messagesOf(`${from}@c.us`)).find((x) => x.unique_id === sent.unique_id)!;
+    expect(m.ack).toBe(3);
+    expect(m.delivery_info).toEqual({ read_count: 1, delivered_count: 1, pending: 0 });
+    expect((await chatOf(`${from}@c.us`)).latest_message?.ack).toBe(3);
+  });
+
+  it('a status that arrives before its message is applied when the message appears', async () => {
+    const from = '15550005555';
+    await rt.postWebhook(inboundText(rt.phone, from, 'hi'));
+    await rt.idle();
+    const early = newWamid();
+    await rt.postWebhook(statusUpdate(rt.phone, { id: early, status: 'delivered', recipient: from }));
+    await rt.idle();
+    rt.graph.nextWamids(early);
+    const sent = await sendReply(`${from}@c.us`, 'racing');
+    await rt.idle();
+    const m = (await messagesOf(`${from}@c.us`)).find((x) => x.unique_id === sent.unique_id)!;
+    expect(m.message_id).toBe(early);
+    expect(m.ack).toBe(2);
+  });
+
+  it('a failed status keeps Meta’s code and title and explains it', async () => {
+    const from = '15550006666';
+    await rt.postWebhook(inboundText(rt.phone, from, 'hi'));
+    await rt.idle();
+    const sent = await sendReply(`${from}@c.us`, 'will fail');
+    await rt.idle();
+    const wamid = (await messagesOf(`${from}@c.us`)).find((m) => m.unique_id === sent.unique_id)!.message_id!;
+    await rt.postWebhook(statusUpdate(rt.phone, { id: wamid, status: 'failed', recipient: from, errors: [{ code: 131026, title: 'Message undeliverable', error_data: { details: 'Unable to deliver' } }] }));
+    await rt.idle();
+    const m = (await messagesOf(`${from}@c.us`)).find((x) => x.unique_id === sent.unique_id)!;
+    expect(m.ack).toBe(-1);
+    expect(m.delivery_error).toMatchObject({ code: 131026, title: 'Message undeliverable', details: 'Unable to deliver' });
+    expect(m.delivery_error?.reason).toMatch(/could not be delivered/);
+  });
+});
+
+describe('outbound through the Graph API', () => {
+  it('a 131047 from Meta leaves the message failed with a reason a person understands', async () => {
+    const from = '15550007777';
+    await rt.postWebhook(inboundText(rt.phone, from, 'hi'));
+    await rt.idle();
+    rt.graph.failNext(131047);
+    const r = await rt.api(token, `/api/orgs/${rt.orgId}/chats/${encodeURIComponent(`${from}@c.us`)}/messages`, { method: 'POST', json: { body: 'late reply' } });
+    const sent = ((await r.json()) as { message: Message }).message;
+    await rt.idle();
+    const m = (await messagesOf(`${from}@c.us`)).find((x) => x.unique_id === sent.unique_id)!;
+    expect(m.ack).toBe(-1);
+    expect(m.delivery_error).toMatchObject({ code: 131047 });
+    expect(m.delivery_error?.reason).toMatch(/24 hours/);
+  });
+
+  it('a 130429 rate limit is retried and then sent', async () => {
+    const from = '15550008888';
+    await rt.postWebhook(inboundText(rt.phone, from, 'hi'));
+    await rt.idle();
+    rt.graph.failNext(130429);
+    const before = rt.graph.sent.length;
+    const r = await rt.api(token, `/api/orgs/${rt.orgId}/chats/${encodeURIComponent(`${from}@c.us`)}/messages`, { method: 'POST', json: { body: 'retry me' } });
+    const sent = ((await r.json()) as { message: Message }).message;
+    await rt.idle();
+    expect(rt.graph.sent.length - before).toBe(2);
+    const m = (await messagesOf(`${from}@c.us`)).find((x) => x.unique_id === sent.unique_id)!;
+    expect(m.ack).toBe(0);
+    expect(m.message_id).toMatch(/^wamid\./);
+  });
+
+  it('refuses to send free-form outside the 24-hour window without calling Meta', async () => {
+    const from = '15550009999';
+    await rt.postWebhook(inboundText(rt.phone, from, 'old', { timestampS: Math.floor(Date.now() / 1000) - 25 * 3600 }));
+    await rt.idle();
+    const before = rt.graph.sent.length;
+    const r = await rt.api(token, `/api/orgs/${rt.orgId}/chats/${encodeURIComponent(`${from}@c.us`)}/messages`, { method: 'POST', json: { body: 'too late' } });
+    const sent = ((await r.json()) as { message: Message }).message;
+    await rt.idle();
+    expect(rt.graph.sent.length).toBe(before);
+    const m = (await messagesOf(`${from}@c.us`)).find((x) => x.unique_id === sent.unique_id)!;
+    expect(m.ack).toBe(-1);
+    expect(m.delivery_error?.reason).toMatch(/template/);
+  });
+});

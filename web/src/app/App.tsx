@@ -1,0 +1,43 @@
+/**
+ * Routes (spec §2): /login, /login/callback, the inbox at /chats and /chats/:chatId, and every other
+ * sidebar section as an honest "not built yet" page. Unknown paths fall back to /chats.
+ */
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { LoginPage } from '../pages/LoginPage.tsx';
+import { LoginCallbackPage } from '../pages/LoginCallbackPage.tsx';
+import { NotBuiltPage } from '../pages/NotBuiltPage.tsx';
+import { ChatsPage } from '../chats/ChatsPage.tsx';
+import { AppShell } from '../layout/AppShell.tsx';
+import { NAV } from '../layout/nav.ts';
+import { RequireAuth } from './session.tsx';
+import { useSessionExpiryHandler } from './sessionExpiry.ts';
+import { ToastProvider } from './toast.tsx';
+
+function AppRoutes() {
+  useSessionExpiryHandler();
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route path="/login/callback" element={<LoginCallbackPage />} />
+      <Route element={<RequireAuth />}>
+        <Route element={<AppShell />}>
+          <Route path="/chats/:chatId?" element={<ChatsPage />} />
+          {NAV.filter((n) => n.path !== '/chats').map((n) => (
+            <Route key={n.path} path={`${n.path}/*`} element={<NotBuiltPage title={n.label} description={n.description} />} />
+          ))}
+          <Route path="*" element={<Navigate to="/chats" replace />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
+}
+
+export function App() {
+  return (
+    <BrowserRouter>
+      <ToastProvider>
+        <AppRoutes />
+      </ToastProvider>
+    </BrowserRouter>
+  );
+}
