@@ -14,7 +14,7 @@
  */
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -27,6 +27,13 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 /** Shim so bundled CommonJS dependencies can still `require` Node built-ins from an ESM bundle. */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/**
+ * Node 20 matches the local runtime (package.json engines, the dev machine). AWS deprecated
+ * nodejs20.x on 2026-04-30 (creation blocked from 2027-02-01), so synth warns (W2531); move to
+ * NODEJS_24_X together with the local toolchain.
+ */
+export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_20_X;
 
 /** Split `functions/http/me/get-me.ts#handler` into the entry file and the export name. */
 export function parseHandlerRef(ref: string): { file: string; exportName: string } {
@@ -61,14 +68,17 @@ export interface HandlerFunctionProps {
 export function createHandlerFunction(scope: Construct, id: string, props: HandlerFunctionProps): lambda.Function {
   const { file, exportName } = parseHandlerRef(props.handler);
   const common = {
-    runtime: lambda.Runtime.NODEJS_20_X,
+    runtime: LAMBDA_RUNTIME,
     architecture: lambda.Architecture.ARM_64,
     description: props.description ?? props.handler,
     timeout: props.timeout ?? Duration.seconds(10),
     memorySize: props.memorySize ?? 512,
     environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
-    // Explicit log group: retention is bounded and the group is deleted with the stack.
-    logGroup: new logs.LogGroup(scope, `${id}Logs`, { retention: logs.RetentionDays.ONE_MONTH }),
+    // Explicit log group: bounded retention, and no orphaned group once the function is gone.
+    logGroup: new logs.LogGroup(scope, `${id}Logs`, {
+      retention: logs.RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    }),
     tracing: lambda.Tracing.ACTIVE,
   } satisfies Partial<lambda.FunctionProps>;
 
