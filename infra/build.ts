@@ -3,13 +3,13 @@
  * reads the CDK context (`-c key=value` or cdk.json). infra/app.ts (the CLI entry) uses both;
  * infra/app.test.ts calls `buildApp` directly, without the CLI.
  *
- * Stacks and their dependencies (arrows point at what a stack uses):
- *
- *   Data (table)      Auth (Cognito)     Events (bus, rules, queues + DLQs)
- *        ^  ^             ^   ^                ^   ^
- *        |  +---------- Api (HTTP API, WebSocket API, route Lambdas) <-- Web (S3 + CloudFront, config.json)
- *        |                  ^                  |
- *        +------------- Workers (queue consumers) ---+
+ * Stacks, in deploy order, and what each uses:
+ *   Data     DynamoDB table                                  (nothing)
+ *   Auth     Cognito user pool + web client (+ Google)       (nothing)
+ *   Events   EventBridge bus + archive, rules, SQS + DLQs    (nothing)
+ *   Api      HTTP API, WebSocket API, route Lambdas          Data, Auth, Events
+ *   Workers  queue consumer Lambdas                          Data, Events, Api
+ *   Web      S3 + CloudFront, web bundle + config.json       Api, Auth
  *
  * Queues are in Events and consumers in Workers because producers in Api need the command queue
  * URLs while the realtime fan-out consumer needs the WebSocket API: consumers next to their queues

@@ -46,7 +46,7 @@ export type NormalizedItem =
 
 const issues = (e: ZodError) => e.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
 
-const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker'] as const;
+type MediaType = 'image' | 'video' | 'audio' | 'document' | 'sticker';
 
 function normalizeMessage(m: InboundMessage, names: Map<string, string>): NormalizedMessage {
   const chat_type = m.group_id ? 'group' : 'user';
@@ -75,7 +75,7 @@ function normalizeMessage(m: InboundMessage, names: Map<string, string>): Normal
     case 'audio':
     case 'document':
     case 'sticker': {
-      const media = m[m.type as (typeof MEDIA_TYPES)[number]];
+      const media = m[m.type as MediaType];
       if (media) {
         base.media = {
           media_id: media.id,

@@ -29,7 +29,8 @@ export function ChatsPage() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-      if (e.key === 'Escape' && selected) {
+      // read the URL, not render state: Esc right after opening a chat must close it too
+      if (e.key === 'Escape' && /^\/chats\/.+/.test(window.location.pathname)) {
         if (document.querySelector('.sidebar.open')) return;
         e.preventDefault();
         navigate('/chats');
@@ -46,7 +47,7 @@ export function ChatsPage() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [selected, navigate]);
+  }, [navigate]);
 
   const unread = unreadChatCount(chats);
 

@@ -86,6 +86,7 @@ export async function signInWithPassword(email: string, password: string): Promi
     switch (errorName(e)) {
       case 'NotAuthorizedException':
       case 'UserNotFoundException':
+      case 'InvalidPasswordException':
       case 'EmptySignInUsername':
       case 'EmptySignInPassword':
         return { ok: false, message: INVALID_PASSWORD_MESSAGE };

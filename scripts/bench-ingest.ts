@@ -1,0 +1,145 @@
+import { parseArgs } from 'node:util';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { startRuntime, DEMO_DEFAULTS } from './local/runtime.ts';
+import { freePort } from './local/ports.ts';
+import { signBody } from '../shared/whatsapp/cloud/signature.ts';
+import { inboundText, newWamid } from '../shared/whatsapp/cloud/payloads.ts';
+import { documentClient } from '../shared/db/client.ts';
+import { config } from '../shared/config.ts';
+
+/**
+ * Ingest benchmark (issue: walking skeleton, Performance).
+ *   npm run bench:ingest -- --messages 2000 --concurrency 16 [--rate 100] [--chats 200] [--in-memory]
+ * Starts the local runtime (DynamoDB Local on disk unless --in-memory), connects one member over
+ * the WebSocket, then:
+ *  1. raw put rate: N PutItem calls of message-sized items straight to the local table at the
+ *     same concurrency (the ceiling for anything that writes to it);
+ *  2. throughput: N signed webhooks posted at the given concurrency; messages/s and webhook-POST ->
+ *     socket-arrival latency p50/p95;
+ *  3. paced: the same at a fixed rate (default 100 messages/s) for the latency target.
+ * Prints one `ratio` line: ingest messages/s / raw puts/s.
+ */
+const { values } = parseArgs({
+  options: {
+    messages: { type: 'string', default: '1000' },
+    concurrency: { type: 'string', default: '16' },
+    rate: { type: 'string', default: '100' },
+    chats: { type: 'string', default: '100' },
+    'in-memory': { type: 'boolean', default: false },
+  },
+});
+const N = Number(values.messages);
+const C = Number(values.concurrency);
+const RATE = Number(values.rate);
+const CHATS = Number(values.chats);
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+
+async function pool<T>(items: T[], concurrency: number, fn: (x: T) => Promise<void>) {
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (i < items.length) await fn(items[i++]);
+    }),
+  );
+}
+
+async function main() {
+  const dir = await mkdtemp(join(tmpdir(), 'chorus-bench-'));
+  const port = await freePort();
+  const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: values['in-memory'], logLevel: 'warn' });
+  const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
+  try {
+    // sign in and connect one member socket
+    const auth = await fetch(rt.cognitoEndpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+      body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: rt.clientId, AuthParameters: { USERNAME: DEMO_DEFAULTS.adminEmail, PASSWORD: DEMO_DEFAULTS.password } }),
+    });
+    const token = ((await auth.json()) as { AuthenticationResult: { IdToken: string } }).AuthenticationResult.IdToken;
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}&org_id=${rt.orgId}`);
+    await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+    const arrived = new Map<string, number>();
+    const waiters = new Map<string, () => void>();
+    ws.on('message', (d) => {
+      const ev = JSON.parse(String(d)) as { type: string; properties: { message?: { message_id?: string } } };
+      const id = ev.type === 'message.received' ? ev.properties.message?.message_id : undefined;
+      if (id && !arrived.has(id)) {
+        arrived.set(id, performance.now());
+        waiters.get(id)?.();
+      }
+    });
+
+    // 1. raw put rate
+    const doc = documentClient();
+    const table = config().TABLE_NAME;
+    const items = Array.from({ length: N }, (_, i) => i);
+    let t = performance.now();
+    await pool(items, C, async (i) => {
+      await doc.send(new PutCommand({ TableName: table, Item: { pk: `bench#${i % CHATS}`, sk: `m#${String(i).padStart(9, '0')}`, gsi1pk: `bench`, gsi1sk: `${Date.now()}#${i}`, body: 'x'.repeat(60), from_me: false, ack: 0, timestamp: Date.now() } }));
+    });
+    const rawRate = N / ((performance.now() - t) / 1000);
+
+    /** Post one signed webhook; resolves (to the arrival promise) once the webhook answered 200. */
+    const post = async (i: number, sentAt: Map<string, number>): Promise<Promise<void>> => {
+      const wamid = newWamid();
+      const raw = JSON.stringify(inboundText(phone, String(15550000000 + (i % CHATS)), `bench message ${i}`, { name: `Customer ${i % CHATS}`, id: wamid }));
+      const arrival = new Promise<void>((r) => waiters.set(wamid, r));
+      sentAt.set(wamid, performance.now());
+      const res = await fetch(`http://127.0.0.1:${port}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, rt.env.WHATSAPP_APP_SECRET) }, body: raw });
+      if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+      return arrival;
+    };
+    const latencies = (sentAt: Map<string, number>) => [...sentAt].map(([id, s]) => (arrived.get(id) ?? NaN) - s).filter((x) => !Number.isNaN(x));
+
+    // 2. throughput at concurrency C
+    const sent1 = new Map<string, number>();
+    const arrivals: Array<Promise<void>> = [];
+    t = performance.now();
+    await pool(items, C, async (i) => {
+      arrivals.push(await post(i, sent1));
+    });
+    await Promise.race([Promise.all(arrivals), new Promise((r) => setTimeout(r, 120_000))]);
+    const ingestSecs = (performance.now() - t) / 1000;
+    const l1 = latencies(sent1);
+    const ingestRate = l1.length / ingestSecs;
+
+    // 3. paced at RATE messages/s
+    const paced = Math.min(N, RATE * 10);
+    const sent2 = new Map<string, number>();
+    const arrivals2: Array<Promise<void>> = [];
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: paced }, async (_, k) => {
+        await new Promise((r) => setTimeout(r, (k * 1000) / RATE));
+        arrivals2.push(await post(N + k, sent2));
+      }),
+    );
+    await Promise.race([Promise.all(arrivals2), new Promise((r) => setTimeout(r, 60_000))]);
+    const pacedSecs = (performance.now() - start) / 1000;
+    const l2 = latencies(sent2);
+
+    ws.close();
+    const f = (x: number) => x.toFixed(1);
+    console.log(`machine: ${(await import('node:os')).cpus().length} cores, node ${process.version}, table: DynamoDB Local ${values['in-memory'] ? '(in memory)' : '(on disk)'}`);
+    console.log(`raw put rate:        ${f(rawRate)} puts/s (${N} puts, concurrency ${C})`);
+    console.log(`ingest (unpaced):    ${f(ingestRate)} messages/s, ${l1.length}/${N} arrived on the socket, latency p50 ${f(pct(l1, 50))} ms, p95 ${f(pct(l1, 95))} ms (concurrency ${C}, ${CHATS} chats)`);
+    console.log(`ingest (paced):      ${f(l2.length / pacedSecs)} messages/s offered ${RATE}/s, ${l2.length}/${paced} arrived, latency p50 ${f(pct(l2, 50))} ms, p95 ${f(pct(l2, 95))} ms`);
+    console.log(`ratio ingest/raw put: ${(ingestRate / rawRate).toFixed(2)} (target >= 0.5); paced p95 target < 150 ms: ${pct(l2, 95) < 150 ? 'met' : 'NOT met'}`);
+  } finally {
+    await rt.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
