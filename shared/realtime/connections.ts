@@ -16,13 +16,21 @@ export async function removeConnection(connectionId: string): Promise<void> {
   await Promise.all(rows.map((r) => db().entities.connection.delete({ org_id: r.org_id, connection_id: r.connection_id }).go()));
 }
 
+type ConnectionRow = { org_id: string; connection_id: string; expires_at?: number };
+
+/** Live connections of an org (index byOrg). */
+export async function listOrgConnections(orgId: string): Promise<ConnectionRow[]> {
+  return (await db().entities.connection.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
+}
+
 /**
  * Push `data` to every live connection of the org's members. Expired rows (TTL not yet swept)
  * are skipped; gone connections are deleted.
+ * @param known the org's connections when the caller already read them
  * @returns how many connections received it
  */
-export async function broadcastToOrg(orgId: string, data: unknown): Promise<number> {
-  const rows = (await db().entities.connection.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
+export async function broadcastToOrg(orgId: string, data: unknown, known?: ConnectionRow[]): Promise<number> {
+  const rows = known ?? (await listOrgConnections(orgId));
   const nowS = Math.floor(Date.now() / 1000);
   let sent = 0;
   await Promise.all(

@@ -26,14 +26,12 @@ const ChatRow = memo(function ChatRow({
   index,
   selected,
   active,
-  showPhone,
   onOpen,
 }: {
   chat: Chat;
   index: number;
   selected: boolean;
   active: boolean;
-  showPhone: boolean;
   onOpen: (chat: Chat) => void;
 }) {
   const name = chatDisplayName(chat);
@@ -72,7 +70,7 @@ const ChatRow = memo(function ChatRow({
             {prefix && <span className="preview-prefix">{prefix}</span>}
             {preview}
           </span>
-          {showPhone && chat.org_phone && (
+          {chat.org_phone && (
             <span className="phone-tag" title={`Your number: ${formatPhone(chat.org_phone)}`}>
               {formatPhone(chat.org_phone)}
             </span>
@@ -96,7 +94,6 @@ export const ChatList = forwardRef<ChatListHandle, { selectedId: string | null; 
   const { org } = useSession();
   const parentRef = useRef<HTMLDivElement>(null);
   const [activeId, setActiveId] = useState<string | null>(selectedId);
-  const showPhone = true;
 
   useEffect(() => {
     if (selectedId) setActiveId(selectedId);
@@ -230,7 +227,6 @@ export const ChatList = forwardRef<ChatListHandle, { selectedId: string | null; 
                   index={v.index}
                   selected={chat.chat_id === selectedId}
                   active={chat.chat_id === activeId}
-                  showPhone={showPhone}
                   onOpen={open}
                 />
               ) : (

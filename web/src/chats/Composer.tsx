@@ -8,7 +8,7 @@ import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { MAX_TEXT_BODY } from '#shared/message/message.schemas.ts';
 import { errorMessage } from '../lib/api.ts';
-import { authorName, typeLabel } from '../lib/format.ts';
+import { authorName, chatDisplayName, typeLabel } from '../lib/format.ts';
 import { Icon } from '../layout/Icon.tsx';
 
 const drafts = new Map<string, string>();
@@ -81,7 +81,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
       {replyTo && (
         <div className="composer-quote" aria-label="Replying to a message">
           <div className="composer-quote-text">
-            <span className="quoted-author">Replying to {replyTo.from_me ? 'yourself' : authorName(chat, replyTo)}</span>
+            <span className="quoted-author">Replying to {replyTo.from_me ? 'yourself' : authorName(chat, replyTo) || (chat ? chatDisplayName(chat) : 'the customer')}</span>
             <span className="quoted-body">{replyTo.body || typeLabel(replyTo.message_type) || 'Message'}</span>
           </div>
           <button type="button" className="icon-btn" aria-label="Cancel reply" onClick={onCancelReply}>

@@ -74,6 +74,8 @@ export function Thread({ chatId }: { chatId: string }) {
   const loadingOlderRef = useRef(false);
   const cursorRef = useRef<string | null>(null);
   cursorRef.current = cursor;
+  const messagesRef = useRef<Message[]>([]);
+  messagesRef.current = messages;
 
   // ---- loading ---------------------------------------------------------------------------
   const loadNewest = useCallback(
@@ -91,15 +93,12 @@ export function Thread({ chatId }: { chatId: string }) {
           setFetchedChat(fetched);
           upsertChat(fetched);
         }
-        setMessages((prev) => {
-          if (mode === 'initial') return upsertMessages([], page.items);
-          // after a reconnect: if the fresh page does not reach what we have, there is a gap → start over
-          const known = new Set(prev.map((m) => m.unique_id));
-          const overlaps = page.cursor === null || page.items.some((m) => known.has(m.unique_id));
-          const base = overlaps ? prev : prev.filter(isLocal);
-          return upsertMessages(base, page.items);
-        });
-        setCursor((c) => (mode === 'initial' ? page.cursor : c ?? page.cursor));
+        // after a reconnect the fresh page is merged; if it does not reach what is shown there is a
+        // gap, so the thread starts over from that page (optimistic bubbles are always kept)
+        const known = new Set(messagesRef.current.map((m) => m.unique_id));
+        const restart = mode === 'initial' || (page.cursor !== null && !page.items.some((m) => known.has(m.unique_id)));
+        setMessages((prev) => upsertMessages(restart ? prev.filter(isLocal) : prev, page.items));
+        if (restart) setCursor(page.cursor);
         setStatus('ready');
       } catch (e) {
         if (mode === 'resync') return; // keep what is shown; the next event or reconnect will fix it
@@ -279,64 +278,66 @@ export function Thread({ chatId }: { chatId: string }) {
         </button>
       </header>
 
-      <div className="thread-scroll" ref={scrollRef} onScroll={onScroll} role="log" aria-label="Messages" aria-busy={status === 'loading'}>
-        {status === 'loading' && (
-          <div className="thread-skeleton" aria-label="Loading messages">
-            {[0, 1, 2, 3, 4, 5].map((i) => (
-              <div key={i} className={`skeleton-bubble ${i % 2 ? 'out' : 'in'}`} />
-            ))}
-          </div>
-        )}
-        {(status === 'error' || status === 'missing') && (
-          <div className="state-box" role="alert">
-            <p>{status === 'missing' ? 'This chat does not exist, or you cannot see it.' : `Could not load this chat: ${error}`}</p>
-            {status === 'error' ? (
-              <button type="button" className="btn" onClick={() => void loadNewest('initial')}>
-                Retry
-              </button>
-            ) : (
-              <button type="button" className="btn" onClick={() => navigate('/chats')}>
-                Back to chats
-              </button>
-            )}
-          </div>
-        )}
-        {status === 'ready' && (
-          <>
-            <div className="thread-top">
-              {loadingOlder && <span className="muted small">Loading older messages…</span>}
-              {olderError && (
-                <span className="small">
-                  Could not load older messages.{' '}
-                  <button type="button" className="link-btn" onClick={() => void loadOlder()}>
-                    Retry
-                  </button>
-                </span>
-              )}
-              {!cursor && !loadingOlder && <span className="muted small">{visible.length ? 'Start of the conversation' : 'No messages yet. Send the first one below.'}</span>}
+      <div className="thread-body">
+        <div className="thread-scroll" ref={scrollRef} onScroll={onScroll} role="log" aria-label="Messages" aria-busy={status === 'loading'}>
+          {status === 'loading' && (
+            <div className="thread-skeleton" aria-label="Loading messages">
+              {[0, 1, 2, 3, 4, 5].map((i) => (
+                <div key={i} className={`skeleton-bubble ${i % 2 ? 'out' : 'in'}`} />
+              ))}
             </div>
-            {visible.map((m, i) => {
-              const prev = visible[i - 1];
-              const newDay = !prev || dayKey(prev.timestamp) !== dayKey(m.timestamp);
-              return (
-                <Fragment key={m.unique_id}>
-                  {newDay && (
-                    <div className="day-sep" role="separator">
-                      <span>{dayLabel(m.timestamp)}</span>
-                    </div>
-                  )}
-                  <MessageBubble m={m} chat={chat} onReply={onReply} />
-                </Fragment>
-              );
-            })}
-          </>
-        )}
+          )}
+          {(status === 'error' || status === 'missing') && (
+            <div className="state-box" role="alert">
+              <p>{status === 'missing' ? 'This chat does not exist, or you cannot see it.' : `Could not load this chat: ${error}`}</p>
+              {status === 'error' ? (
+                <button type="button" className="btn" onClick={() => void loadNewest('initial')}>
+                  Retry
+                </button>
+              ) : (
+                <button type="button" className="btn" onClick={() => navigate('/chats')}>
+                  Back to chats
+                </button>
+              )}
+            </div>
+          )}
+          {status === 'ready' && (
+            <>
+              <div className="thread-top">
+                {loadingOlder && <span className="muted small">Loading older messages…</span>}
+                {olderError && (
+                  <span className="small">
+                    Could not load older messages.{' '}
+                    <button type="button" className="link-btn" onClick={() => void loadOlder()}>
+                      Retry
+                    </button>
+                  </span>
+                )}
+                {!cursor && !loadingOlder && <span className="muted small">{visible.length ? 'Start of the conversation' : 'No messages yet. Send the first one below.'}</span>}
+              </div>
+              {visible.map((m, i) => {
+                const prev = visible[i - 1];
+                const newDay = !prev || dayKey(prev.timestamp) !== dayKey(m.timestamp);
+                return (
+                  <Fragment key={m.unique_id}>
+                    {newDay && (
+                      <div className="day-sep" role="separator">
+                        <span>{dayLabel(m.timestamp)}</span>
+                      </div>
+                    )}
+                    <MessageBubble m={m} chat={chat} onReply={onReply} />
+                  </Fragment>
+                );
+              })}
+            </>
+          )}
       </div>
       {showJump && status === 'ready' && (
         <button type="button" className="jump-btn" onClick={jumpToBottom} aria-label="Scroll to the latest message">
           ↓
         </button>
       )}
+      </div>
 
       {status !== 'missing' && (
         <Composer

@@ -103,7 +103,7 @@ function SocketStatus() {
   return (
     <div className={`socket-status ${socketState}`} data-testid="socket-status" data-state={socketState} role="status" aria-live="polite">
       {socketState !== 'open' && <span className="dot" aria-hidden="true" />}
-      <span className={socketState === 'open' ? 'visually-hidden' : undefined}>{text}</span>
+      <span>{text}</span>
     </div>
   );
 }

@@ -15,8 +15,7 @@ export function NotBuiltPage({ title, description }: { title: string; descriptio
       <div className="page-body not-built">
         <h2>{title} is not built yet</h2>
         <p>
-          This part of Chorus ({description}) is planned but not available in this version. Nothing on this page is hidden from
-          you: there is simply nothing here yet.
+          This part of Chorus ({description}) is planned but not available in this version yet.
         </p>
         <p>Your team’s conversations are in the inbox.</p>
         <Link className="btn btn-primary" to="/chats">
