@@ -67,7 +67,10 @@ export const COMMAND_QUEUES = [
     handler: 'functions/channels/whatsapp-cloud/process-webhook.ts#handler',
     env: 'WHATSAPP_INBOUND_QUEUE_URL',
     maxReceiveCount: 5,
-    batchSize: 10,
+    /** large batches: messages of a batch are stored in shared transactions (ingestWebhookBatch) */
+    batchSize: 50,
+    /** consumers polling at once (local runtime) / Lambda maximum concurrency (AWS, min 2) */
+    concurrency: 2,
   },
   {
     name: 'whatsapp-outbound',
@@ -76,6 +79,7 @@ export const COMMAND_QUEUES = [
     env: 'WHATSAPP_OUTBOUND_QUEUE_URL',
     maxReceiveCount: 5,
     batchSize: 5,
+    concurrency: 4,
   },
 ] as const;
 

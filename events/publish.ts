@@ -47,6 +47,34 @@ const eventBridge: EventTransport = {
   },
 };
 
+/** One event to publish: name, properties, and the options of `publish`. */
+export interface PublishInput<N extends EventName = EventName> {
+  name: N;
+  properties: EventProperties<N>;
+  actor: string;
+  id?: string;
+  correlation_id?: string;
+}
+
+function entryOf(e: PublishInput): BusEntry {
+  const def = EVENTS[e.name];
+  def.properties.parse(e.properties);
+  return {
+    source: EVENT_SOURCE,
+    'detail-type': e.name,
+    detail: {
+      properties: e.properties,
+      metadata: {
+        id: e.id ?? `${e.name}:${ulid()}`,
+        version: def.version,
+        occurred_at: new Date().toISOString(),
+        actor: e.actor,
+        correlation_id: e.correlation_id,
+      },
+    },
+  };
+}
+
 /**
  * Publish one domain event.
  * @param opts.id deterministic id when the event may be emitted again for the same fact (consumers dedupe on it)
@@ -57,21 +85,10 @@ export async function publish<N extends EventName>(
   properties: EventProperties<N>,
   opts: { actor: string; id?: string; correlation_id?: string },
 ): Promise<void> {
-  const def = EVENTS[name];
-  def.properties.parse(properties);
-  const entry: BusEntry = {
-    source: EVENT_SOURCE,
-    'detail-type': name,
-    detail: {
-      properties,
-      metadata: {
-        id: opts.id ?? `${name}:${ulid()}`,
-        version: def.version,
-        occurred_at: new Date().toISOString(),
-        actor: opts.actor,
-        correlation_id: opts.correlation_id,
-      },
-    },
-  };
-  await (transport ?? eventBridge).put([entry]);
+  await (transport ?? eventBridge).put([entryOf({ name, properties, ...opts } as PublishInput)]);
+}
+
+/** Publish several events in as few calls as the transport allows (PutEvents takes 10 at a time). */
+export async function publishAll(events: PublishInput[]): Promise<void> {
+  if (events.length) await (transport ?? eventBridge).put(events.map(entryOf));
 }

@@ -1,20 +1,25 @@
-import { sqsHandler } from '../../lib/sqs.ts';
-import { ingestWebhookBody, keepRejection } from '../../../shared/inbox/ingest.ts';
+import { sqsBatchHandler } from '../../lib/sqs.ts';
+import { ingestWebhookBatch } from '../../../shared/inbox/ingest.ts';
 import { log } from '../../../shared/log.ts';
 
 /**
- * whatsapp-inbound queue consumer: store what each acknowledged webhook body carries.
- * Records are `{ raw_body, received_at (epoch ms) }`. Infrastructure errors throw (the record is
- * retried, then dead-lettered); unusable content is kept as a rejection, never retried forever.
+ * whatsapp-inbound queue consumer: store what the acknowledged webhook bodies carry, a whole SQS
+ * batch at once (see ingestWebhookBatch). Records are `{ raw_body, received_at (epoch ms) }`.
+ * Infrastructure errors fail only their record (retried, then dead-lettered); unusable content
+ * is kept as a rejection and never retried.
  */
-export const handler = sqsHandler('whatsapp-inbound', async (record) => {
-  let cmd: { raw_body: string; received_at: number };
-  try {
-    cmd = JSON.parse(record.body);
-  } catch {
-    await keepRejection(undefined, 'queue record is not JSON', record.body);
-    return;
-  }
-  const summary = await ingestWebhookBody(cmd.raw_body);
-  log('debug', 'webhook.ingested', { ...summary, lag_ms: Date.now() - cmd.received_at });
+export const handler = sqsBatchHandler('whatsapp-inbound', async (records) => {
+  const bodies = records.map((r) => {
+    try {
+      return (JSON.parse(r.body) as { raw_body: string }).raw_body;
+    } catch {
+      return r.body; // not our envelope: ingest keeps it as an unusable body
+    }
+  });
+  const results = await ingestWebhookBatch(bodies);
+  return results.map((r): PromiseSettledResult<unknown> => {
+    if (r instanceof Error) return { status: 'rejected', reason: r };
+    log('debug', 'webhook.ingested', { ...r });
+    return { status: 'fulfilled', value: r };
+  });
 });
