@@ -17,6 +17,11 @@ export default tseslint.config(
     },
   },
   {
+    // CloudFormation templates and raw payloads in tests are untyped JSON
+    files: ['**/*.test.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
     files: ['web/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': restrict(

@@ -88,15 +88,15 @@ async function main() {
     await pool(items, C, (i) => rawPut(i, 'bench').then(() => undefined));
     const rawRate = N / ((performance.now() - t) / 1000);
 
-    /** Post one signed webhook; resolves (to the arrival promise) once the webhook answered 200. */
-    const post = async (i: number, sentAt: Map<string, number>): Promise<Promise<void>> => {
+    /** Post one signed webhook; resolves once the webhook answered 200, with a promise of its arrival on the socket. */
+    const post = async (i: number, sentAt: Map<string, number>): Promise<{ arrival: Promise<void> }> => {
       const wamid = newWamid();
       const raw = JSON.stringify(inboundText(phone, String(15550000000 + (i % CHATS)), `bench message ${i}`, { name: `Customer ${i % CHATS}`, id: wamid }));
       const arrival = new Promise<void>((r) => waiters.set(wamid, r));
       sentAt.set(wamid, performance.now());
       const res = await fetch(`http://127.0.0.1:${port}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, rt.env.WHATSAPP_APP_SECRET) }, body: raw });
       if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-      return arrival;
+      return { arrival };
     };
     const latencies = (sentAt: Map<string, number>) => [...sentAt].map(([id, s]) => (arrived.get(id) ?? NaN) - s).filter((x) => !Number.isNaN(x));
 
@@ -105,7 +105,7 @@ async function main() {
     const arrivals: Array<Promise<void>> = [];
     t = performance.now();
     await pool(items, C, async (i) => {
-      arrivals.push(await post(i, sent1));
+      arrivals.push((await post(i, sent1)).arrival);
     });
     await Promise.race([Promise.all(arrivals), new Promise((r) => setTimeout(r, 120_000))]);
     const ingestSecs = (performance.now() - t) / 1000;
@@ -120,7 +120,7 @@ async function main() {
     await Promise.all(
       Array.from({ length: paced }, async (_, k) => {
         await new Promise((r) => setTimeout(r, (k * 1000) / RATE));
-        arrivals2.push(await post(N + k, sent2));
+        arrivals2.push((await post(N + k, sent2)).arrival);
       }),
     );
     await Promise.race([Promise.all(arrivals2), new Promise((r) => setTimeout(r, 60_000))]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyMessageToChat, isServiceWindowOpen, markRead, SERVICE_WINDOW_MS } from './chat.rules.ts';
 
 const latest = (ts: number, id = `u${ts}`) => ({ unique_id: id, body: 'x', message_type: 'text', from_me: false, ack: 0, timestamp: ts });
-const empty = { latest_message_timestamp: 0 };
+const empty: Parameters<typeof applyMessageToChat>[0] = { latest_message_timestamp: 0 };
 
 describe('applyMessageToChat', () => {
   it('counts unread per phone and keeps the newest message on top', () => {

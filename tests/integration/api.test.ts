@@ -47,7 +47,7 @@ const routes = (org: string, chat: string) => [
 ] as const;
 
 describe('authentication', () => {
-  it.each([...routes('x', 'y'), ['GET', '/api/me']])('%s %s without a token is 401', async (method, path) => {
+  it.each([...routes('x', 'y'), ['GET', '/api/me'] as const])('%s %s without a token is 401', async (method, path) => {
     const r = await rt.api(null, path, { method, json: method === 'POST' ? { body: 'x' } : undefined });
     expect(r.status).toBe(401);
   });

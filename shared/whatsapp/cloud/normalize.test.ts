@@ -95,7 +95,7 @@ describe('normalizeWebhook: bad input never throws and is isolated', () => {
 
   it('one bad message does not hide the good one beside it', () => {
     const body = inboundMessage(phone, { from: '1', type: 'text', fields: { text: { body: 'good' } } });
-    (body.entry[0].changes[0].value as { messages: unknown[] }).messages.push({ from: '1', id: 'wamid.bad', timestamp: 'yesterday', type: 'text' });
+    (body.entry[0].changes[0].value as unknown as { messages: unknown[] }).messages.push({ from: '1', id: 'wamid.bad', timestamp: 'yesterday', type: 'text' });
     const items = normalizeWebhook(body);
     expect(items.map((i) => i.kind)).toEqual(['message', 'rejected']);
   });
