@@ -29,11 +29,11 @@ export const ESM_REQUIRE_BANNER =
   "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 /**
- * Node 20 matches the local runtime (package.json engines, the dev machine). AWS deprecated
- * nodejs20.x on 2026-04-30 (creation blocked from 2027-02-01), so synth warns (W2531); move to
- * NODEJS_24_X together with the local toolchain.
+ * Lambda runs Node 22: AWS deprecated nodejs20.x on 2026-04-30 (creation blocked from
+ * 2027-02-01). The code is built for node20 (the local machine's Node), which Node 22 runs
+ * unchanged; the AWS SDK also wants Node >= 22 from 2027.
  */
-export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_20_X;
+export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_22_X;
 
 /** Split `functions/http/me/get-me.ts#handler` into the entry file and the export name. */
 export function parseHandlerRef(ref: string): { file: string; exportName: string } {
