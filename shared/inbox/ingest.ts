@@ -312,24 +312,27 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     const got = await db().entities.chat.get(keys).go();
     const rows = new Map((got.data as ChatRow[]).map((c) => [c.chat_id as string, c]));
     for (const k of got.unprocessed ?? []) rows.delete((k as { chat_id: string }).chat_id);
-    // pack whole chats into transactions of at most TX_MAX_ITEMS items
-    const groups: Array<Array<[string, Array<{ m: NormalizedMessage; item: MessageItem }>]>> = [[]];
-    let size = 0;
-    for (const entry of byChat) {
-      const n = entry[1].length * 3 + 1; // ref + message (+ at most one contact) each, plus the chat
-      if (n > TX_MAX_ITEMS) {
-        single.push(...entry[1].map((x) => x.m));
-        continue;
+    // Pack chats into transactions of at most TX_MAX_ITEMS items. A chat with many messages is
+    // cut into chunks that go in successive transactions, each planned from the row the previous
+    // one wrote; a transaction never holds two chunks of one chat (one item, one operation).
+    const PER_CHUNK = Math.floor((TX_MAX_ITEMS - 1) / 3); // ref + message (+ at most one contact) each, plus the chat
+    const chunks: Array<[string, Array<{ m: NormalizedMessage; item: MessageItem }>]> = [];
+    for (const [chatId, msgs] of byChat) for (let i = 0; i < msgs.length; i += PER_CHUNK) chunks.push([chatId, msgs.slice(i, i + PER_CHUNK)]);
+    const groups: Array<typeof chunks> = [];
+    let size = Infinity;
+    for (const chunk of chunks) {
+      const n = chunk[1].length * 3 + 1;
+      const current = groups[groups.length - 1];
+      if (size + n > TX_MAX_ITEMS || current.some(([id]) => id === chunk[0])) {
+        groups.push([chunk]);
+        size = n;
+      } else {
+        current.push(chunk);
+        size += n;
       }
-      if (size + n > TX_MAX_ITEMS) {
-        groups.push([]);
-        size = 0;
-      }
-      groups[groups.length - 1].push(entry);
-      size += n;
     }
-    for (const group of groups.filter((g) => g.length)) {
-      const plans = group.map(([chatId, msgs]) => ({ msgs, plan: planChat(phone, rows.get(chatId), msgs) }));
+    for (const group of groups) {
+      const plans = group.map(([chatId, msgs]) => ({ chatId, msgs, plan: planChat(phone, rows.get(chatId), msgs) }));
       const res = await db()
         .transaction.write((e) => plans.flatMap(({ plan, msgs }) => txItems(e, phone, plan, msgs)))
         .go();
@@ -337,6 +340,7 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
         single.push(...group.flatMap(([, msgs]) => msgs.map((x) => x.m)));
         continue;
       }
+      for (const { chatId, plan } of plans) rows.set(chatId, plan.row as ChatRow);
       await publishAll(plans.flatMap(({ plan, msgs }) => msgs.map(({ item }) => receivedEvent(phone, plan.row, item))));
       for (const [, msgs] of group) for (const { m } of msgs) out.set(m.message_id, 'stored');
     }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
-import { inboundMessage, inboundText, newWamid, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
+import { envelope, inboundMessage, inboundText, newWamid, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
 import { db } from '../../shared/db/service.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
@@ -110,6 +110,18 @@ describe('POST /webhooks/whatsapp', () => {
     expect(msgs.find((m) => m.message_id === target)?.reactions).toEqual({});
     // a reaction does not count as unread
     expect((await chatOf(`${from}@c.us`)).message_unread_count).toBe(2);
+  });
+
+  it('a 2 MB body with 400 messages (over one queue record) is stored completely', async () => {
+    const from = '15550001234';
+    const messages = Array.from({ length: 400 }, (_, i) => ({ from, id: newWamid(), timestamp: String(1_790_000_500 + i), type: 'text', text: { body: `bulk ${i} ${'y'.repeat(5000)}` } }));
+    const body = JSON.stringify(envelope(rt.phone, { contacts: [{ wa_id: from, profile: { name: 'Bulk' } }], messages }));
+    expect(Buffer.byteLength(body)).toBeGreaterThan(2_000_000);
+    expect((await rt.postWebhook(body)).status).toBe(200);
+    await rt.idle();
+    const chat = await chatOf(`${from}@c.us`);
+    expect(chat.message_unread_count).toBe(400);
+    expect(chat.latest_message?.body).toMatch(/^bulk 399 /);
   });
 
   it('acknowledges an unknown phone_number_id and stores nothing', async () => {

@@ -4,13 +4,19 @@ import { verifySignature } from '../../../shared/whatsapp/cloud/signature.ts';
 import { enqueue } from '../../../shared/ports/commands.ts';
 import { rawBodyOf } from '../../lib/http.ts';
 import { log } from '../../../shared/log.ts';
+import { splitWebhookBody } from '../../../shared/whatsapp/cloud/split.ts';
+import { keepRejection } from '../../../shared/inbox/ingest.ts';
+
+/** Largest raw body put on the queue as is (SQS messages hold 1 MiB including the envelope). */
+const MAX_RECORD_BODY = 900 * 1024;
 
 /**
  * POST /webhooks/whatsapp (whatsapp-protocols.md A.3/A.4). The signature is checked on the raw
  * bytes before anything is parsed: missing or wrong is 401 and nothing is stored. A valid body
  * is put, exactly as received, on the durable whatsapp-inbound queue and only then answered 200,
  * so nothing acknowledged can be lost; parsing and storing happen in process-webhook.ts.
- * If the queue refuses, the answer is 503 and Meta retries.
+ * If the queue refuses, the answer is 503 and Meta retries. Bodies over 900 KiB are split by
+ * update into several records (Meta allows 3 MB, SQS 1 MiB).
  */
 export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
   const raw = rawBodyOf(event);
@@ -20,7 +26,19 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
     return { statusCode: 401, headers: { 'content-type': 'text/plain' }, body: 'Invalid signature' };
   }
   try {
-    await enqueue('whatsapp-inbound', { raw_body: raw.toString('utf8'), received_at: Date.now() });
+    const received_at = Date.now();
+    if (raw.length <= MAX_RECORD_BODY) await enqueue('whatsapp-inbound', { raw_body: raw.toString('utf8'), received_at });
+    else {
+      // Meta sends up to 3 MB; a queue record holds 1 MiB. Split by update (signature already checked).
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw.toString('utf8'));
+      } catch {
+        await keepRejection(undefined, 'body is not valid JSON', raw.toString('utf8'));
+        return { statusCode: 200, headers: { 'content-type': 'text/plain' }, body: 'EVENT_RECEIVED' };
+      }
+      for (const part of splitWebhookBody(parsed, MAX_RECORD_BODY)) await enqueue('whatsapp-inbound', { raw_body: part, received_at });
+    }
   } catch (e) {
     log('error', 'webhook.enqueue_failed', { error: String((e as Error).message) });
     return { statusCode: 503, headers: { 'content-type': 'text/plain' }, body: 'Try again' };
