@@ -1,5 +1,5 @@
-import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { z, type ZodTypeAny } from 'zod';
 import { AppError, isAppError } from '../../shared/errors.ts';
 import { claimsFrom, type Claims } from '../../shared/auth/jwt.ts';
@@ -7,17 +7,23 @@ import { resolveActor, type Actor } from '../../shared/auth/actor.ts';
 import { log } from '../../shared/log.ts';
 
 /**
- * The one HTTP handler wrapper (middy): size limit -> JSON parse -> zod validation of path,
- * query and body -> actor resolution (JWT claims from API Gateway's authorizer + org membership)
- * -> the use case -> JSON response. Errors render as `{ error: { code, message, details } }`;
- * unknown errors are logged and become a 500 without internals.
+ * The one HTTP handler wrapper, composed from small middy middlewares (house style):
+ *   error handler (registered first, so its onError runs last)
+ *   -> body size limit (413) -> JWT claims from API Gateway's authorizer (401)
+ *   -> zod validation of path, query and body (400 with `[{ field, reason }]`)
+ *   -> org membership of `{org_id}` (404, the same as a missing org)
+ *   -> the use case -> JSON response.
+ * Errors render as `{ error: { code, message, details } }`; unknown errors are logged and become
+ * a 500 without internals.
  */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 type Infer<T> = T extends ZodTypeAny ? z.infer<T> : undefined;
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyResultV2;
 
 export interface HttpContext<P, Q, B> {
-  event: APIGatewayProxyEventV2;
+  event: Event;
   params: P;
   query: Q;
   body: B;
@@ -31,29 +37,97 @@ export interface HttpResult {
   body: unknown;
 }
 
-const fieldIssues = (where: string, e: z.ZodError) =>
-  e.issues.map((i) => ({ field: [where === 'body' ? '' : where, ...i.path].filter((x) => x !== '').join('.') || where, reason: i.message }));
-
-function validationError(details: Array<{ field: string; reason: string }>): AppError {
-  const msg = details.map((d) => `${d.field}: ${d.reason}`).join('; ');
-  return new AppError('validation.failed', msg, { status: 400, details });
-}
+/** What the middlewares hand to the use case, carried on the Lambda context. */
+type Parsed = { raw: Buffer; claims?: Claims; params?: unknown; query?: unknown; body?: unknown; actor?: Actor; orgId?: string };
+type ChorusContext = Context & { chorus: Parsed };
+type Mw = MiddlewareObj<Event, Result, Error, ChorusContext>;
 
 /** Raw body bytes of an API Gateway v2 event (base64-decoded when flagged). */
-export function rawBodyOf(event: APIGatewayProxyEventV2): Buffer {
+export function rawBodyOf(event: Event): Buffer {
   if (event.body == null) return Buffer.alloc(0);
   return event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
 }
 
-export function json(status: number, body: unknown): APIGatewayProxyResultV2 {
+export function json(status: number, body: unknown): Result {
   return { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body: JSON.stringify(body) };
 }
 
-export function errorResponse(e: unknown): APIGatewayProxyResultV2 {
+export function errorResponse(e: unknown): Result {
   if (isAppError(e)) return json(e.status, { error: { code: e.code, message: e.message, details: e.details } });
   log('error', 'http.unhandled', { error: String((e as Error)?.stack ?? e) });
   return json(500, { error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' } });
 }
+
+const validationError = (details: Array<{ field: string; reason: string }>) =>
+  new AppError('validation.failed', details.map((d) => `${d.field}: ${d.reason}`).join('; '), { status: 400, details });
+
+/** Renders any error as the API's error body. */
+export const errorHandler = (): Mw => ({
+  name: 'error-handler',
+  onError: async (request) => {
+    request.response = errorResponse(request.error);
+  },
+});
+
+/** Refuses bodies over `maxBytes` with 413 before anything is parsed. */
+export const bodyLimit = (maxBytes: number): Mw => ({
+  name: 'body-limit',
+  before: async (request) => {
+    const raw = rawBodyOf(request.event);
+    if (raw.length > maxBytes) throw new AppError('request.too_large', `The request body is larger than ${maxBytes} bytes (1 MiB).`, { status: 413 });
+    request.context.chorus = { raw };
+  },
+});
+
+/** Reads the claims API Gateway's JWT authorizer verified (the local gateway does the same). */
+export const jwtClaims = (): Mw => ({
+  name: 'jwt-claims',
+  before: async (request) => {
+    const claims = (request.event.requestContext as { authorizer?: { jwt?: { claims?: Record<string, unknown> } } }).authorizer?.jwt?.claims;
+    if (!claims) throw new AppError('auth.missing_token', 'Sign in to continue.', { status: 401 });
+    request.context.chorus.claims = claimsFrom(claims);
+  },
+});
+
+/** Validates path parameters, query and JSON body with zod; all problems in one 400. */
+export const validateInput = (spec: { params?: ZodTypeAny; query?: ZodTypeAny; body?: ZodTypeAny }): Mw => ({
+  name: 'validate-input',
+  before: async (request) => {
+    const c = request.context.chorus;
+    const details: Array<{ field: string; reason: string }> = [];
+    const check = (where: 'params' | 'query' | 'body', schema: ZodTypeAny | undefined, value: unknown) => {
+      if (!schema) return undefined;
+      const r = schema.safeParse(value);
+      if (r.success) return r.data;
+      details.push(...r.error.issues.map((i) => ({ field: [where === 'body' ? '' : where, ...i.path].filter((x) => x !== '').join('.') || where, reason: i.message })));
+      return undefined;
+    };
+    const params = Object.fromEntries(Object.entries(request.event.pathParameters ?? {}).map(([k, v]) => [k, v == null ? v : decodeURIComponent(v)]));
+    c.orgId = params.org_id;
+    c.params = check('params', spec.params, params);
+    c.query = check('query', spec.query, request.event.queryStringParameters ?? {});
+    if (spec.body) {
+      let value: unknown;
+      try {
+        value = c.raw.length ? JSON.parse(c.raw.toString('utf8')) : undefined;
+      } catch {
+        throw validationError([{ field: 'body', reason: 'must be valid JSON' }]);
+      }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) throw validationError([{ field: 'body', reason: 'must be a JSON object' }]);
+      c.body = check('body', spec.body, value);
+    }
+    if (details.length) throw validationError(details);
+  },
+});
+
+/** Resolves the caller's membership and role in `{org_id}` (spec §6); another org is a 404. */
+export const orgActor = (): Mw => ({
+  name: 'org-actor',
+  before: async (request) => {
+    const c = request.context.chorus;
+    if (c.orgId) c.actor = await resolveActor(c.claims!, c.orgId);
+  },
+});
 
 /**
  * Build an authenticated JSON handler.
@@ -63,48 +137,15 @@ export function httpHandler<PS extends ZodTypeAny | undefined = undefined, QS ex
   spec: { params?: PS; query?: QS; body?: BS },
   fn: (ctx: HttpContext<Infer<PS>, Infer<QS>, Infer<BS>>) => Promise<HttpResult>,
 ) {
-  const base = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
-    try {
-      const raw = rawBodyOf(event);
-      if (raw.length > MAX_BODY_BYTES) {
-        throw new AppError('request.too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`, { status: 413 });
-      }
-      const claimsRaw = (event.requestContext as { authorizer?: { jwt?: { claims?: Record<string, unknown> } } }).authorizer?.jwt?.claims;
-      if (!claimsRaw) throw new AppError('auth.missing_token', 'Sign in to continue.', { status: 401 });
-      const claims = claimsFrom(claimsRaw);
-      const decodedParams = Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([k, v]) => [k, v == null ? v : decodeURIComponent(v)]));
-      const details: Array<{ field: string; reason: string }> = [];
-      const parse = (where: string, schema: ZodTypeAny | undefined, value: unknown) => {
-        if (!schema) return undefined;
-        const r = schema.safeParse(value);
-        if (!r.success) details.push(...fieldIssues(where, r.error));
-        return r.success ? r.data : undefined;
-      };
-      const params = parse('params', spec.params, decodedParams);
-      const query = parse('query', spec.query, event.queryStringParameters ?? {});
-      let bodyValue: unknown = undefined;
-      if (spec.body) {
-        if (raw.length === 0) bodyValue = undefined;
-        else {
-          try {
-            bodyValue = JSON.parse(raw.toString('utf8'));
-          } catch {
-            throw validationError([{ field: 'body', reason: 'must be valid JSON' }]);
-          }
-        }
-        if (bodyValue === undefined || bodyValue === null || typeof bodyValue !== 'object' || Array.isArray(bodyValue)) {
-          throw validationError([{ field: 'body', reason: 'must be a JSON object' }]);
-        }
-      }
-      const body = parse('body', spec.body, bodyValue);
-      if (details.length) throw validationError(details);
-      const orgId = decodedParams.org_id;
-      const actor = orgId ? await resolveActor(claims, orgId) : (undefined as unknown as Actor);
-      const out = await fn({ event, params, query, body, claims, actor } as HttpContext<Infer<PS>, Infer<QS>, Infer<BS>>);
+  return middy<Event, Result, Error, ChorusContext>()
+    .use(errorHandler())
+    .use(bodyLimit(MAX_BODY_BYTES))
+    .use(jwtClaims())
+    .use(validateInput(spec))
+    .use(orgActor())
+    .handler(async (event, context) => {
+      const c = context.chorus;
+      const out = await fn({ event, params: c.params, query: c.query, body: c.body, claims: c.claims!, actor: c.actor! } as HttpContext<Infer<PS>, Infer<QS>, Infer<BS>>);
       return json(out.status ?? 200, out.body);
-    } catch (e) {
-      return errorResponse(e);
-    }
-  };
-  return middy(base);
+    });
 }

@@ -91,7 +91,14 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
       .go();
     if (res.canceled) continue;
     const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: message.unique_id, timestamp: now };
-    await enqueue('whatsapp-outbound', command);
+    try {
+      await enqueue('whatsapp-outbound', command);
+    } catch (e) {
+      // Never leave a message pending forever: say it failed, and why, where the agent looks.
+      log('error', 'outbound.enqueue_failed', { ...command, error: String((e as Error).message) });
+      await markFailed(command, message, { code: null, title: null, details: null, reason: 'Chorus could not queue this message for WhatsApp. Please send it again.' });
+      throw new AppError('message.not_queued', 'The message could not be queued for WhatsApp. Please try again.', { status: 503 });
+    }
     const wire = toMessageWire(message);
     await publish('message.sent', { org_id: orgId, chat: toChatWire({ ...chat, ...fields }), message: wire }, { actor: `user:${actor.email}`, id: `message.sent:${orgId}:${message.unique_id}` });
     return wire;
@@ -115,14 +122,14 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
   if (msg.message_id || msg.ack === -1) return; // already accepted or failed: at-least-once redelivery
   const chat = (await db().entities.chat.get({ org_id: cmd.org_id, chat_id: cmd.chat_id }).go()).data;
   if (!chat) return;
-  const to = cmd.chat_id.split('@')[0];
+  const [to, server] = cmd.chat_id.split('@');
   if (!isServiceWindowOpen(chat as unknown as Chat, msg.org_phone, Date.now())) {
     const info = explainGraphError(131047);
     await markFailed(key, msg, { code: null, title: null, details: 'Checked by Chorus before sending: no customer message in the last 24 hours.', reason: info.reason });
     return;
   }
   try {
-    const { wamid } = await sendToGraph(msg.phone_id, textMessageBody(to, msg.body ?? '', msg.quoted_message?.message_id));
+    const { wamid } = await sendToGraph(msg.phone_id, textMessageBody(to, msg.body ?? '', msg.quoted_message?.message_id, server === 'g.us' ? 'group' : 'individual'));
     await db().entities.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).go();
     // The ref may already hold statuses that beat us here; upsert and apply whatever is there.
     const ref = await db()

@@ -7,11 +7,15 @@ import { explainGraphError } from './errors.ts';
  * A 200 means accepted, not delivered: delivery arrives later as `statuses` webhooks.
  */
 
-/** The request body for a text message, exactly per Meta's docs (optionally a reply via `context.message_id`). */
-export function textMessageBody(to: string, body: string, replyToWamid?: string) {
+/**
+ * The request body for a text message, exactly per Meta's docs (optionally a reply via
+ * `context.message_id`). Groups (Cloud API Groups, whatsapp-protocols.md A.11) use
+ * `recipient_type: "group"` with the group id as `to`.
+ */
+export function textMessageBody(to: string, body: string, replyToWamid?: string, recipientType: 'individual' | 'group' = 'individual') {
   return {
     messaging_product: 'whatsapp',
-    recipient_type: 'individual',
+    recipient_type: recipientType,
     to,
     ...(replyToWamid ? { context: { message_id: replyToWamid } } : {}),
     type: 'text',

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { EVENTS, SUBSCRIPTIONS, COMMAND_QUEUES, matchesPattern, detailSchema, type EventName } from './catalog.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Contract tests of the event catalogue: fixtures parse, patterns name known events, handlers exist. */
+const chat = { chat_id: '1@c.us', org_id: 'o', latest_message_timestamp: 1, chat_type: 'user' };
+const message = { chat_id: '1@c.us', unique_id: 'U', timestamp: 1, from_me: false, ack: 0, message_type: 'text', body: 'hi' };
+const FIXTURES: Record<EventName, unknown> = {
+  'message.received': { org_id: 'o', chat, message },
+  'message.sent': { org_id: 'o', chat, message: { ...message, from_me: true } },
+  'message.status_updated': { org_id: 'o', chat_id: '1@c.us', message: { ...message, ack: 2 } },
+  'message.updated': { org_id: 'o', chat_id: '1@c.us', message },
+  'chat.read': { org_id: 'o', chat, email: 'a@b.c' },
+};
+const metadata = { id: 'e1', version: 1, occurred_at: '2026-11-21T00:00:00.000Z', actor: 'system' };
+
+describe('event catalogue', () => {
+  it.each(Object.keys(EVENTS) as EventName[])('%s: the fixture parses against its contract, extra fields pass through', (name) => {
+    const parsed = detailSchema(name).parse({ properties: FIXTURES[name], metadata }) as { properties: Record<string, unknown> };
+    expect(parsed.properties).toEqual(FIXTURES[name]);
+  });
+
+  it('rejects a message with an ack outside -1..4', () => {
+    expect(() => EVENTS['message.received'].properties.parse({ org_id: 'o', chat, message: { ...message, ack: 7 } })).toThrow();
+  });
+
+  it('every subscription names catalogued events, and its pattern matches them', () => {
+    for (const s of SUBSCRIPTIONS) {
+      for (const name of s.pattern['detail-type']) {
+        expect(EVENTS).toHaveProperty(name);
+        expect(matchesPattern(s.pattern, { source: 'chorus', 'detail-type': name })).toBe(true);
+      }
+      expect(matchesPattern(s.pattern, { source: 'other', 'detail-type': s.pattern['detail-type'][0] })).toBe(false);
+    }
+  });
+
+  it('every consumer handler file exists', () => {
+    for (const h of [...SUBSCRIPTIONS, ...COMMAND_QUEUES].map((x) => x.handler)) expect(existsSync(join(import.meta.dirname, '..', h.split('#')[0])), h).toBe(true);
+  });
+});
