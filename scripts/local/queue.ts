@@ -31,6 +31,7 @@ export class LocalQueue {
   private inFlight = 0;
   private timers = new Set<NodeJS.Timeout>();
   private stopped = false;
+  private paused = false;
   private idleWaiters: Array<() => void> = [];
   deadLettered = 0;
 
@@ -83,6 +84,16 @@ export class LocalQueue {
     return new Promise((r) => this.idleWaiters.push(r));
   }
 
+  /** Stop delivering (messages are still accepted and kept); `resume` delivers again. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.pump();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
@@ -96,7 +107,7 @@ export class LocalQueue {
   }
 
   private pump(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.paused) return;
     const concurrency = this.opts.concurrency ?? 4;
     while (this.inFlight < concurrency) {
       const now = Date.now();

@@ -34,6 +34,8 @@ async function main() {
     '  Simulate a customer message:  npm run simulate -- "Hello there"',
     '',
   ];
+  const dead = [...rt.queues.values()].filter((q) => q.deadLettered > 0);
+  if (dead.length) lines.push(`  Dead-lettered queue records: ${dead.map((q) => `${q.name} ${q.deadLettered}`).join(', ')} (files under ${dataDir}/queues/*-dlq)`, '');
   console.log(lines.join('\n'));
   const shutdown = async () => {
     console.log('Stopping Chorus...');
