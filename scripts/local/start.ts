@@ -47,6 +47,7 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e);
+  if ((e as { code?: string }).code === 'EADDRINUSE') console.error(`Port ${process.env.PORT || 3000} is already in use. Start Chorus on another one: PORT=3001 npm start`);
+  else console.error(e);
   process.exit(1);
 });
