@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -23,11 +23,50 @@ export const LOCAL_ISSUER_DOMAIN = 'http://cognito-local.chorus';
 export interface LocalCognito {
   endpoint: string;
   client: CognitoIdentityProviderClient;
+  /** Run admin writes one at a time: cognito-local rewrites a pool's whole JSON file per change, and two overlapping rewrites corrupt it. */
+  serial: <T>(fn: () => Promise<T>) => Promise<T>;
   stop: () => Promise<void>;
+}
+
+/** cognito-local's store: one JSON file per user pool (plus clients.json), rewritten whole on every change. */
+const storeDir = (dir: string) => join(dir, '.cognito', 'db');
+
+async function storeFiles(dir: string): Promise<string[]> {
+  const names = await readdir(storeDir(dir)).catch(() => [] as string[]);
+  return names.filter((n) => n.endsWith('.json')).map((n) => join(storeDir(dir), n));
+}
+
+const parses = async (file: string) => {
+  try {
+    JSON.parse((await readFile(file, 'utf8')) || '{}');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Before start: a store file cut short by a crash is replaced by the copy taken at the last clean
+ * stop (`<file>.bak`), or moved aside (`<file>.corrupt-<ms>`) so cognito-local can start; the
+ * runtime then re-creates the pool and demo users.
+ */
+async function repairStore(dir: string): Promise<void> {
+  for (const file of await storeFiles(dir)) {
+    if (await parses(file)) continue;
+    if (await parses(`${file}.bak`)) await copyFile(`${file}.bak`, file);
+    else await rename(file, `${file}.corrupt-${Date.now()}`);
+    process.stderr.write(`cognito-local: ${file} was unreadable (interrupted write); restored from the last clean stop\n`);
+  }
+}
+
+/** After a clean stop: keep a copy of each readable store file for {@link repairStore}. */
+async function backupStore(dir: string): Promise<void> {
+  for (const file of await storeFiles(dir)) if (await parses(file)) await copyFile(file, `${file}.bak`);
 }
 
 export async function startCognito(dir: string): Promise<LocalCognito> {
   await mkdir(join(dir, '.cognito'), { recursive: true });
+  await repairStore(dir);
   const port = await freePort();
   await writeFile(join(dir, '.cognito', 'config.json'), JSON.stringify({ TokenConfig: { IssuerDomain: LOCAL_ISSUER_DOMAIN } }, null, 2));
   const require = createRequire(import.meta.url);
@@ -43,19 +82,39 @@ export async function startCognito(dir: string): Promise<LocalCognito> {
     if (exited) throw new Error(`cognito-local exited: ${out}`);
     const r = await fetch(`${endpoint}/health`).catch(() => undefined);
     return !!r;
+  }).catch((e: Error) => {
+    proc.kill('SIGKILL');
+    throw new Error(`${e.message}; its output: ${out.slice(-1500)}`);
   });
   const client = new CognitoIdentityProviderClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  let chain: Promise<unknown> = Promise.resolve();
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = chain.then(fn, fn);
+    chain = run.catch(() => undefined);
+    return run;
+  };
   return {
     endpoint,
     client,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        client.destroy();
-        if (exited) return resolve();
-        proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
-        setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
-      }),
+    serial,
+    stop: async () => {
+      await chain;
+      // let a write cognito-local has begun finish (its store rewrites are asynchronous)
+      const files = await storeFiles(dir);
+      for (let i = 0; i < 30; i++) {
+        const ok = await Promise.all(files.map(parses));
+        if (ok.every(Boolean)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      client.destroy();
+      if (!exited)
+        await new Promise<void>((resolve) => {
+          proc.once('exit', () => resolve());
+          proc.kill('SIGTERM');
+          setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
+        });
+      await backupStore(dir);
+    },
   };
 }
 
@@ -78,7 +137,11 @@ export async function ensurePool(c: LocalCognito, known?: { userPoolId: string; 
 }
 
 /** Create a confirmed user with a permanent password unless it exists. @returns the user's `sub` */
-export async function ensureUser(c: LocalCognito, userPoolId: string, email: string, password: string): Promise<string> {
+export function ensureUser(c: LocalCognito, userPoolId: string, email: string, password: string): Promise<string> {
+  return c.serial(() => createUserOnce(c, userPoolId, email, password));
+}
+
+async function createUserOnce(c: LocalCognito, userPoolId: string, email: string, password: string): Promise<string> {
   const subOf = (attrs?: Array<{ Name?: string; Value?: string }>) => attrs?.find((a) => a.Name === 'sub')?.Value ?? '';
   try {
     const u = await c.client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));

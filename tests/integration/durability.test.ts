@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRuntime, type Runtime } from '../../scripts/local/runtime.ts';
@@ -30,6 +30,12 @@ describe('restart durability', () => {
     expect(res.status).toBe(200);
     expect(await readdir(join(dataDir, 'queues', 'whatsapp-inbound'))).toHaveLength(1);
     await rt.stop();
+
+    // a crash mid-write leaves cognito-local's pool file cut short: the restart restores the last clean copy
+    const store = join(dataDir, 'cognito', '.cognito', 'db');
+    const poolFile = join(store, (await readdir(store)).find((n) => n.startsWith('local_') && n.endsWith('.json'))!);
+    const whole = await readFile(poolFile, 'utf8');
+    await writeFile(poolFile, whole.slice(0, Math.floor(whole.length / 2)));
 
     rt = await startRuntime({ dataDir, port: await freePort(), demo, logLevel: 'silent' });
     try {
