@@ -6,12 +6,16 @@ import { join } from 'node:path';
 /** Contract tests of the event catalogue: fixtures parse, patterns name known events, handlers exist. */
 const chat = { chat_id: '1@c.us', org_id: 'o', latest_message_timestamp: 1, chat_type: 'user' };
 const message = { chat_id: '1@c.us', unique_id: 'U', timestamp: 1, from_me: false, ack: 0, message_type: 'text', body: 'hi' };
+const ticket = { org_id: 'o', ticket_id: 'tkt_1', chat_id: '1@c.us', status: 'open', assignee: null, last_updated_at: 1, subject: 'Refund' };
 const FIXTURES: Record<EventName, unknown> = {
   'message.received': { org_id: 'o', chat, message },
   'message.sent': { org_id: 'o', chat, message: { ...message, from_me: true } },
   'message.status_updated': { org_id: 'o', chat_id: '1@c.us', message: { ...message, ack: 2 } },
   'message.updated': { org_id: 'o', chat_id: '1@c.us', message },
   'chat.read': { org_id: 'o', chat, email: 'a@b.c' },
+  'ticket.created': { org_id: 'o', ticket },
+  'ticket.updated': { org_id: 'o', ticket: { ...ticket, status: 'inprogress' }, changes: ['status'] },
+  'ticket.closed': { org_id: 'o', ticket: { ...ticket, status: 'closed', closed_at: 2 }, changes: ['status'] },
 };
 const metadata = { id: 'e1', version: 1, occurred_at: '2026-11-21T00:00:00.000Z', actor: 'system' };
 

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { detailOf } from './contracts/envelope.ts';
 import { MessageReceivedV1, MessageSentV1, MessageStatusUpdatedV1, MessageUpdatedV1 } from './contracts/message.ts';
 import { ChatReadV1 } from './contracts/chat.ts';
+import { TicketClosedV1, TicketCreatedV1, TicketUpdatedV1 } from './contracts/ticket.ts';
 
 /**
  * The one event catalogue. Read by the publisher (validation), the local bus (pattern matching,
@@ -16,6 +17,9 @@ export const EVENTS = {
   'message.status_updated': { version: 1, properties: MessageStatusUpdatedV1 },
   'message.updated': { version: 1, properties: MessageUpdatedV1 },
   'chat.read': { version: 1, properties: ChatReadV1 },
+  'ticket.created': { version: 1, properties: TicketCreatedV1 },
+  'ticket.updated': { version: 1, properties: TicketUpdatedV1 },
+  'ticket.closed': { version: 1, properties: TicketClosedV1 },
 } as const satisfies Record<string, { version: number; properties: z.ZodTypeAny }>;
 
 export type EventName = keyof typeof EVENTS;
@@ -38,13 +42,21 @@ export interface EventPattern {
 export const SUBSCRIPTIONS = [
   {
     name: 'realtime-fanout',
-    description: 'Pushes message and chat events to the org members connected over WebSocket',
+    description: 'Pushes message, chat and ticket events to the org members connected over WebSocket',
     pattern: {
       source: [EVENT_SOURCE],
-      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read'],
+      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read', 'ticket.created', 'ticket.updated', 'ticket.closed'],
     },
     handler: 'events/consumers/realtime-fanout.ts#handler',
     maxReceiveCount: 3,
+    batchSize: 10,
+  },
+  {
+    name: 'ticket-first-response',
+    description: "Stamps first_response_at on a chat's tickets when a member first answers the customer after the ticket was made",
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.sent'] },
+    handler: 'events/consumers/ticket-first-response.ts#handler',
+    maxReceiveCount: 5,
     batchSize: 10,
   },
 ] as const satisfies ReadonlyArray<{

@@ -49,7 +49,8 @@ const compiled: Compiled[] = HTTP_ROUTES.map((route) => {
       '$',
   );
   return { route, re, names };
-});
+  // API Gateway prefers the most specific route (literal segments over {params}): /tickets/badge before /tickets/{ticket_id}
+}).sort((a, b) => a.names.length - b.names.length);
 
 const MIME: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -9,6 +9,7 @@ import { ChatEntity } from '../chat/chat.entity.ts';
 import { MessageEntity } from '../message/message.entity.ts';
 import { WaMessageRefEntity } from '../message/wa-message-ref.entity.ts';
 import { ConnectionEntity } from '../realtime/connection.entity.ts';
+import { TicketAuditEntity, TicketCounterEntity, TicketEntity, TicketLabelLinkEntity, TicketMessageEntity, TicketSettingsEntity } from '../ticket/ticket.entity.ts';
 import { WebhookRejectionEntity } from '../whatsapp/webhook-rejection.entity.ts';
 
 const entities = {
@@ -21,6 +22,12 @@ const entities = {
   waMessageRef: WaMessageRefEntity,
   connection: ConnectionEntity,
   webhookRejection: WebhookRejectionEntity,
+  ticket: TicketEntity,
+  ticketLabelLink: TicketLabelLinkEntity,
+  ticketMessage: TicketMessageEntity,
+  ticketAudit: TicketAuditEntity,
+  ticketCounter: TicketCounterEntity,
+  ticketSettings: TicketSettingsEntity,
 };
 
 function build() {

@@ -31,6 +31,8 @@ export const MessageEntity = new Entity({
     delivery_error: { type: 'any' },
     is_deleted: { type: 'boolean', default: false },
     is_private_note: { type: 'boolean', default: false },
+    /** ticket this message belongs to (spec §3); at most one */
+    message_ticket_id: { type: 'string' },
     message_type: { type: 'string', required: true },
     /** { media_id, mimetype, sha256, filename, caption, voice, animated, url } for media types */
     media: { type: 'any' },

@@ -37,6 +37,8 @@ export const Message = z.object({
   delivery_error: DeliveryError.nullish(),
   is_deleted: z.boolean().nullish(),
   is_private_note: z.boolean().nullish(),
+  /** ticket this message belongs to (spec §3; set by create ticket / attach, cleared by detach) */
+  message_ticket_id: z.string().nullish(),
   /** text, image, video, audio, ptt, document, sticker, location, contacts, button, interactive, reaction, unsupported, order, system */
   message_type: z.string(),
   media: z

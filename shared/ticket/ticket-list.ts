@@ -1,0 +1,166 @@
+import { db } from '../db/service.ts';
+import { AppError } from '../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { toTicketWire } from './ticket.ts';
+import { TicketEntity } from './ticket.entity.ts';
+import type { ListTicketsQuery, Ticket } from './ticket.schemas.ts';
+
+/**
+ * GET /tickets: one Query on the index that serves the most selective filter (or the sort), the
+ * other filters as a filter expression on that Query's pages. Never a Scan.
+ *
+ * Index choice (ACCESS_PATTERNS.md 14-21):
+ *   sort due_asc -> byDue (due range as a key condition); sort updated_desc -> byUpdated;
+ *   otherwise label -> label rows + BatchGet; assignee -> byAssignee; status -> byStatus;
+ *   priority -> byPriority; phone -> byPhone; a due range alone -> byDue (listed by due date);
+ *   nothing (or only a subject search) -> byId (table, newest first).
+ *   sort priority_desc without a priority filter -> byPriority 3, then 2, then 1.
+ *
+ * Filtered Queries read at most READ_BUDGET items per call; when the budget runs out before a
+ * page is full the answer has fewer tickets and a cursor, so a rare filter stays fast and the UI
+ * offers 'Load more'. The cursor is opaque: base64url JSON `{ p?: priority, c: ElectroDB cursor }`.
+ */
+
+const READ_BUDGET = 5000;
+
+type TicketItem = Parameters<typeof toTicketWire>[0];
+type Filters = Omit<ListTicketsQuery, 'sort' | 'limit' | 'cursor'> & { assignee?: string };
+interface Cursor {
+  /** priority being read (priority_desc sort over all priorities) */
+  p?: number;
+  /** ElectroDB cursor of the index Query */
+  c: string | null;
+}
+
+const encode = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+function decode(s: string | undefined): Cursor | undefined {
+  if (!s) return undefined;
+  try {
+    const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Cursor;
+    if (typeof c !== 'object' || c === null || (c.c !== null && typeof c.c !== 'string')) throw new Error('shape');
+    return c;
+  } catch {
+    throw new AppError('validation', 'That page link is not valid. Reload the list.', { details: [{ field: 'cursor', reason: 'is not a cursor from this list' }] });
+  }
+}
+
+/** Does a ticket pass the filters the chosen index did not apply? (applied after read; cheap) */
+function matches(t: TicketItem, f: Filters): boolean {
+  if (f.status && t.status !== f.status) return false;
+  if (f.priority && t.priority !== f.priority) return false;
+  if (f.assignee && t.assignee_key !== f.assignee) return false;
+  if (f.phone_id && t.phone_id !== f.phone_id) return false;
+  if (f.label && !(t.labels ?? []).includes(f.label)) return false;
+  if (f.due_from !== undefined && (t.due_date == null || t.due_date < f.due_from)) return false;
+  if (f.due_to !== undefined && (t.due_date == null || t.due_date > f.due_to)) return false;
+  if (f.q && !t.subject_lc.includes(f.q.toLowerCase())) return false;
+  return true;
+}
+
+const filtered = (f: Filters) => Object.values(f).some((v) => v !== undefined && v !== '');
+
+interface Page {
+  items: TicketItem[];
+  cursor: string | null;
+}
+
+/**
+ * Read one index until `want` matches, the index ends, or READ_BUDGET items were read.
+ * `run(cursor, limit)` makes one Query request (pages: 1). When a request returns more matches
+ * than needed the cursor is rebuilt at the last kept item (`toCursor`).
+ */
+async function collect(run: (cursor: string | null, limit: number) => Promise<{ data: TicketItem[]; cursor: string | null }>, toCursor: (t: TicketItem & Record<string, unknown>) => string, f: Filters, want: number, start: string | null): Promise<Page> {
+  const isFiltered = filtered(f);
+  const items: TicketItem[] = [];
+  let cursor = start;
+  let read = 0;
+  for (;;) {
+    const limit = isFiltered ? Math.min(1000, Math.max(want * 4, 200)) : want - items.length;
+    const res = await run(cursor, limit);
+    read += res.data.length;
+    for (const t of res.data) {
+      if (!matches(t, f)) continue;
+      items.push(t);
+      if (items.length === want) return { items, cursor: toCursor(t) };
+    }
+    cursor = res.cursor;
+    if (!cursor || read >= READ_BUDGET) return { items, cursor };
+  }
+}
+
+/**
+ * ElectroDB cursor (base64url JSON of DynamoDB's LastEvaluatedKey) that resumes right after `item`,
+ * built from the item's physical keys (read with `data: 'includeKeys'`): the table keys plus,
+ * for a GSI, that index's keys. ElectroDB 3.9 has no public composite-to-cursor conversion.
+ */
+const keyCursor = (gsi: string | undefined) => (item: Record<string, unknown>): string => {
+  const key: Record<string, unknown> = { pk: item.pk, sk: item.sk };
+  if (gsi) {
+    key[`${gsi}pk`] = item[`${gsi}pk`];
+    key[`${gsi}sk`] = item[`${gsi}sk`];
+  }
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+};
+
+/** Tickets of the actor's org for a filter/sort, cursor paged. `assignee: 'me'` is the actor. */
+export async function listTickets(actor: Actor, query: ListTicketsQuery): Promise<{ tickets: Ticket[]; cursor: string | null }> {
+  const { sort, limit, cursor: rawCursor, ...rest } = query;
+  const f: Filters = { ...rest, assignee: rest.assignee === 'me' ? actor.email : rest.assignee };
+  for (const k of Object.keys(f) as Array<keyof Filters>) if (f[k] === undefined || f[k] === '') delete f[k];
+  const cur = decode(rawCursor);
+  const org = actor.org_id;
+  const t = db().entities.ticket;
+  const order = sort === 'created_asc' || sort === 'due_asc' ? 'asc' : 'desc';
+  const go = (q: { go: (o: object) => Promise<{ data: unknown[]; cursor: string | null }> }) => (cursor: string | null, lim: number) =>
+    q.go({ order, cursor, limit: lim, pages: 1, data: 'includeKeys' }) as Promise<{ data: TicketItem[]; cursor: string | null }>;
+  const ti = TicketEntity.schema.indexes;
+  const cursorOf = (index: keyof typeof ti) => keyCursor((ti[index] as { index?: string }).index);
+  const done = (page: Page, p?: number) => ({ tickets: page.items.map(toTicketWire), cursor: page.cursor ? encode({ p, c: page.cursor }) : null });
+
+  if (sort === 'due_asc') {
+    const { due_from: from, due_to: to, ...others } = f;
+    const base = t.query.byDue({ org_id: org });
+    const q = from !== undefined || to !== undefined ? base.between({ due_key: String(from ?? 0).padStart(15, '0') }, { due_key: `${String(to ?? 999999999999999).padStart(15, '0')}~` }) : base;
+    return done(await collect(go(q), cursorOf('byDue'), others, limit, cur?.c ?? null));
+  }
+  if (sort === 'updated_desc') return done(await collect(go(t.query.byUpdated({ org_id: org })), cursorOf('byUpdated'), f, limit, cur?.c ?? null));
+  if (sort === 'priority_desc' && f.priority === undefined) {
+    const out: TicketItem[] = [];
+    let p = cur?.p ?? 3;
+    let c = cur?.c ?? null;
+    while (p >= 1) {
+      const page = await collect(go(t.query.byPriority({ org_id: org, priority: p })), cursorOf('byPriority'), f, limit - out.length, c);
+      out.push(...page.items);
+      if (page.cursor) return done({ items: out, cursor: page.cursor }, p);
+      p--;
+      c = null;
+      if (out.length >= limit && p >= 1) return { tickets: out.map(toTicketWire), cursor: encode({ p, c: null }) };
+    }
+    return done({ items: out, cursor: null });
+  }
+
+  // created order (desc or asc): pick the index of the most selective filter
+  if (f.label) {
+    const label = f.label;
+    const links = db().entities.ticketLabelLink;
+    const linkKeys = new Map<string, string>();
+    const runLinks = async (cursor: string | null, lim: number) => {
+      const res = await links.query.byLabel({ org_id: org, label_id: label }).go({ order, cursor, limit: lim, pages: 1, data: 'includeKeys' });
+      if (!res.data.length) return { data: [], cursor: res.cursor ?? null };
+      for (const l of res.data) linkKeys.set(l.ticket_id, keyCursor(undefined)(l as unknown as Record<string, unknown>));
+      const got = await t.get(res.data.map((l) => ({ org_id: org, ticket_id: l.ticket_id }))).go();
+      const byId = new Map(got.data.map((x) => [x.ticket_id, x]));
+      // keep the link order; a ticket deleted under us simply drops out
+      return { data: res.data.flatMap((l) => (byId.has(l.ticket_id) ? [byId.get(l.ticket_id)!] : [])), cursor: res.cursor ?? null };
+    };
+    const linkCursor = (item: TicketItem) => linkKeys.get(item.ticket_id)!;
+    // the label rows carry no other fields: every other filter is checked on the fetched tickets
+    return done(await collect(runLinks, linkCursor, { ...f, label: undefined }, limit, cur?.c ?? null));
+  }
+  if (f.assignee) return done(await collect(go(t.query.byAssignee({ org_id: org, assignee_key: f.assignee })), cursorOf('byAssignee'), { ...f, assignee: undefined }, limit, cur?.c ?? null));
+  if (f.status) return done(await collect(go(t.query.byStatus({ org_id: org, status: f.status })), cursorOf('byStatus'), { ...f, status: undefined }, limit, cur?.c ?? null));
+  if (f.priority) return done(await collect(go(t.query.byPriority({ org_id: org, priority: f.priority })), cursorOf('byPriority'), { ...f, priority: undefined }, limit, cur?.c ?? null));
+  if (f.phone_id) return done(await collect(go(t.query.byPhone({ org_id: org, phone_id: f.phone_id })), cursorOf('byPhone'), { ...f, phone_id: undefined }, limit, cur?.c ?? null));
+  if (f.due_from !== undefined || f.due_to !== undefined) return listTickets(actor, { ...query, sort: 'due_asc' });
+  return done(await collect(go(t.query.byId({ org_id: org })), cursorOf('byId'), f, limit, cur?.c ?? null));
+}
