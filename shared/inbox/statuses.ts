@@ -1,4 +1,5 @@
 import { db } from '../db/service.ts';
+import { messageKey } from '../message/message.ts';
 import { publish } from '../../events/publish.ts';
 import { nextAck, statusToAck, deliveryInfoFor } from '../message/ack.rules.ts';
 import { explainGraphError } from '../whatsapp/cloud/errors.ts';
@@ -66,10 +67,19 @@ export async function applyStatuses(orgId: string, ref: Record<string, unknown>)
   }
 }
 
-/** If the message is the chat's latest, copy its ack to `latest_message` (list-row ticks). */
+/**
+ * If the message is the chat's latest, copy its ack to `latest_message` (list-row ticks). The ack
+ * copied is the message's stored one, read after `ack` was written: two statuses of one message
+ * handled at once (sent and read) must not leave the row at the older tick.
+ */
 export async function syncLatestAck(orgId: string, chatId: string, uniqueId: string, ack: number): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const chat = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
+    const key = messageKey(orgId, chatId, uniqueId);
+    const [chat, stored] = await Promise.all([
+      db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go().then((r) => r.data),
+      key ? db().entities.message.get(key).go().then((r) => r.data) : Promise.resolve(null),
+    ]);
+    ack = stored?.ack ?? ack;
     const latest = chat?.latest_message as { unique_id?: string; ack?: number } | undefined;
     if (!chat || latest?.unique_id !== uniqueId || latest.ack === ack) return;
     const v = chat.version;

@@ -11,7 +11,7 @@ import type { ListTicketsQuery, Ticket } from './ticket.schemas.ts';
  *
  * Index choice (ACCESS_PATTERNS.md 14-21):
  *   sort due_asc -> byDue (due range as a key condition); sort updated_desc -> byUpdated;
- *   otherwise label -> label rows + BatchGet; assignee -> byAssignee; status -> byStatus;
+ *   otherwise label -> label rows (ticket copies); assignee -> byAssignee; status -> byStatus;
  *   priority -> byPriority; phone -> byPhone; a due range alone -> byDue (listed by due date);
  *   nothing (or only a subject search) -> byId (table, newest first).
  *   sort priority_desc without a priority filter -> byPriority 3, then 2, then 1.
@@ -146,15 +146,10 @@ export async function listTickets(actor: Actor, query: ListTicketsQuery): Promis
     const linkKeys = new Map<string, string>();
     const runLinks = async (cursor: string | null, lim: number) => {
       const res = await links.query.byLabel({ org_id: org, label_id: label }).go({ order, cursor, limit: lim, pages: 1, data: 'includeKeys' });
-      if (!res.data.length) return { data: [], cursor: res.cursor ?? null };
       for (const l of res.data) linkKeys.set(l.ticket_id, keyCursor(undefined)(l as unknown as Record<string, unknown>));
-      const got = await t.get(res.data.map((l) => ({ org_id: org, ticket_id: l.ticket_id }))).go();
-      const byId = new Map(got.data.map((x) => [x.ticket_id, x]));
-      // keep the link order; a ticket deleted under us simply drops out
-      return { data: res.data.flatMap((l) => (byId.has(l.ticket_id) ? [byId.get(l.ticket_id)!] : [])), cursor: res.cursor ?? null };
+      return { data: res.data.map((l) => l.ticket as TicketItem), cursor: res.cursor ?? null };
     };
     const linkCursor = (item: TicketItem) => linkKeys.get(item.ticket_id)!;
-    // the label rows carry no other fields: every other filter is checked on the fetched tickets
     return done(await collect(runLinks, linkCursor, { ...f, label: undefined }, limit, cur?.c ?? null));
   }
   if (f.assignee) return done(await collect(go(t.query.byAssignee({ org_id: org, assignee_key: f.assignee })), cursorOf('byAssignee'), { ...f, assignee: undefined }, limit, cur?.c ?? null));

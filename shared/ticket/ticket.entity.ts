@@ -63,8 +63,9 @@ export const TicketEntity = new Entity({
 
 /**
  * One row per (ticket label, ticket): the label filter's index (a ticket has several labels, a GSI
- * key has one value). Written and deleted in the ticket's transaction; the list reads these rows
- * and then BatchGets the tickets.
+ * key has one value). Each row carries a copy of the whole ticket item (`ticket`), rewritten in
+ * every transaction that changes the ticket, so the label list is one Query like the others
+ * (a ticket has at most 10 labels, so a write touches at most 10 rows).
  */
 export const TicketLabelLinkEntity = new Entity({
   model: { entity: 'ticket_label_link', version: '1', service: 'chorus' },
@@ -72,6 +73,8 @@ export const TicketLabelLinkEntity = new Entity({
     org_id: { type: 'string', required: true },
     label_id: { type: 'string', required: true },
     ticket_id: { type: 'string', required: true },
+    /** copy of the ticket item (all Ticket attributes) */
+    ticket: { type: 'any', required: true },
   },
   indexes: {
     // tickets of an org with a label, newest first

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { badgeDeltas, canAttachToTicket, canCreateTicket, countsForBadge, sortChatTickets, subjectFromMessage } from './ticket.rules.ts';
+import { badgeDeltas, canAttachToTicket, canDetachFromTicket, canCreateTicket, countsForBadge, sortChatTickets, subjectFromMessage } from './ticket.rules.ts';
 import { badgeText, ListTicketsQuery, UpdateTicketInput } from './ticket.schemas.ts';
 
 describe('create / attach eligibility (spec §5)', () => {
@@ -13,6 +13,15 @@ describe('create / attach eligibility (spec §5)', () => {
     expect(canAttachToTicket({}, [])).toMatchObject({ allowed: false });
     expect(canAttachToTicket({}, [{ status: 'closed' }, { status: 'inprogress' }])).toEqual({ allowed: true });
     expect(canAttachToTicket({ message_ticket_id: 'tkt_1' }, [{ status: 'open' }]).allowed).toBe(false);
+  });
+});
+
+describe('detach', () => {
+  it('keeps the message a ticket was created from', () => {
+    const ticket = { ticket_id: 'tkt_1', quoted_message_id: 'M1' };
+    expect(canDetachFromTicket({ unique_id: 'M1', message_ticket_id: 'tkt_1' }, ticket).allowed).toBe(false);
+    expect(canDetachFromTicket({ unique_id: 'M2', message_ticket_id: 'tkt_1' }, ticket)).toEqual({ allowed: true });
+    expect(canDetachFromTicket({ unique_id: 'M2', message_ticket_id: 'tkt_9' }, ticket).allowed).toBe(false);
   });
 });
 

@@ -38,6 +38,13 @@ export function canAttachToTicket(message: TicketableMessage, chatTickets: Reado
   return { allowed: true };
 }
 
+/** A ticket keeps the message it was created from (its `quoted_message_id`); other attached messages can leave. */
+export function canDetachFromTicket(message: { unique_id: string; message_ticket_id?: string | null }, ticket: Pick<Ticket, 'ticket_id' | 'quoted_message_id'>): Eligibility {
+  if (message.message_ticket_id !== ticket.ticket_id) return { allowed: false, reason: 'This message is not in that ticket.' };
+  if (ticket.quoted_message_id === message.unique_id) return { allowed: false, reason: 'A ticket keeps the message it was created from.' };
+  return { allowed: true };
+}
+
 /** Does a ticket in this state and assignee count toward `email`'s badge? (spec §2: assigned to me, open or in progress) */
 export const countsForBadge = (t: { status: TicketStatus; assignee: string | null | undefined }, email: string): boolean =>
   !!t.assignee && t.assignee === email && t.status !== 'closed';

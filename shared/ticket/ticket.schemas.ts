@@ -5,13 +5,14 @@ import { z } from 'zod';
  * Browser-safe: imported by the web app and the API. Timestamps are epoch **ms**.
  * Routes (all under /api/orgs/{org_id}):
  *   GET    /tickets                          ListTicketsQuery -> { tickets, cursor }
- *   POST   /tickets                          CreateTicketInput -> 201 { ticket }
+ *   POST   /tickets                          CreateTicketInput -> 201 { ticket, message }
  *   GET    /tickets/badge                    -> { count }  (mine, open or inprogress)
  *   POST   /tickets/bulk                     BulkUpdateTicketsInput -> BulkUpdateResult
  *   GET    /tickets/{ticket_id}              -> { ticket, messages: TicketMessage[] }
  *   PATCH  /tickets/{ticket_id}              UpdateTicketInput -> { ticket }
  *   GET    /tickets/{ticket_id}/audit        ?cursor -> { entries: TicketAuditEntry[], cursor }
  *   PUT    /chats/{chat_id}/messages/{unique_id}/ticket   AttachTicketInput -> { ticket, message }
+ *          (detach = message_ticket_id null; the message a ticket was created from cannot be detached: canDetachFromTicket)
  *   GET    /chats/{chat_id}/tickets          -> { tickets }  (open and inprogress first, then closed)
  *   GET    /settings/tickets                 -> { settings: TicketSettings }
  *   PUT    /settings/tickets                 TicketSettingsInput (admins) -> { settings }

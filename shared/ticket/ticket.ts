@@ -19,7 +19,7 @@ import {
   type TicketSettingsInput,
   type UpdateTicketInput,
 } from './ticket.schemas.ts';
-import { badgeDeltas, canAttachToTicket, canCreateTicket, sortChatTickets, subjectFromMessage } from './ticket.rules.ts';
+import { badgeDeltas, canAttachToTicket, canCreateTicket, canDetachFromTicket, sortChatTickets, subjectFromMessage } from './ticket.rules.ts';
 
 /**
  * Ticket use cases (tickets issue; spec §3 Ticket, §5 create/attach, §7 attach/detach, §2 badge).
@@ -132,12 +132,13 @@ function auditOp(e: TxEntities, t: { org_id: string; ticket_id: string }, action
   return e.ticketAudit.create({ org_id: t.org_id, ticket_id: t.ticket_id, audit_id: ulid(at), action, old: old ?? undefined, new: next ?? undefined, by, at }).commit() as TxItem;
 }
 
-function labelOps(e: TxEntities, t: TicketItem, before: string[], after: string[]): TxItem[] {
-  const add = after.filter((l) => !before.includes(l));
-  const del = before.filter((l) => !after.includes(l));
+/** Label rows of a ticket after a write: a fresh copy under each label it has, removed from labels it lost. */
+function labelOps(e: TxEntities, before: TicketItem | null, after: TicketItem): TxItem[] {
+  const now = after.labels ?? [];
+  const gone = (before?.labels ?? []).filter((l) => !now.includes(l));
   return [
-    ...add.map((label_id) => e.ticketLabelLink.put({ org_id: t.org_id, label_id, ticket_id: t.ticket_id }).commit() as TxItem),
-    ...del.map((label_id) => e.ticketLabelLink.delete({ org_id: t.org_id, label_id, ticket_id: t.ticket_id }).commit() as TxItem),
+    ...now.map((label_id) => e.ticketLabelLink.put({ org_id: after.org_id, label_id, ticket_id: after.ticket_id, ticket: after }).commit() as TxItem),
+    ...gone.map((label_id) => e.ticketLabelLink.delete({ org_id: after.org_id, label_id, ticket_id: after.ticket_id }).commit() as TxItem),
   ];
 }
 
@@ -211,7 +212,7 @@ export async function createTicket(actor: Actor, input: CreateTicketInput): Prom
           .commit(),
         e.ticketMessage.create({ org_id: actor.org_id, ...snapshotOf(message, actor.email, now, item.ticket_id) }).commit(),
         auditOp(e, item, 'TICKET_CREATED', null, { subject: item.subject, status: item.status, priority: item.priority, assignee: assignee ?? null, due_date: item.due_date ?? null, labels: item.labels, quoted_message_id: item.quoted_message_id }, actor.email, now),
-        ...labelOps(e, item, [], item.labels),
+        ...labelOps(e, null, item),
         ...counterOps(e, actor.org_id, null, item),
       ] as TxItem[]);
   if (!committed) throw new AppError('ticket.message_taken', 'This message already belongs to a ticket.', { status: 409 });
@@ -297,7 +298,7 @@ export async function updateTicket(actor: Actor, ticketId: string, input: Update
             .where(({ version }, { eq }) => eq(version, t.version))
             .commit(),
           ...changes.map((c) => auditOp(e, t, FIELD_ACTIONS[c.field], { [c.field]: c.old }, { [c.field]: c.new }, actor.email, now)),
-          ...labelOps(e, t, t.labels ?? [], next.labels ?? []),
+          ...labelOps(e, t, next),
           ...counterOps(e, actor.org_id, t, next),
         ] as TxItem[]);
     if (!committed) continue;
@@ -348,8 +349,9 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
       if (t.chat_id !== chatId) throw new AppError('ticket.other_chat', 'That ticket belongs to another chat.', { status: 400 });
       const ok = canAttachToTicket(message, [t]);
       if (!ok.allowed) throw new AppError(message.message_ticket_id ? 'ticket.message_taken' : 'ticket.closed', message.message_ticket_id ? ok.reason! : 'That ticket is closed.', { status: message.message_ticket_id ? 409 : 400 });
-    } else if (t.quoted_message_id === uniqueId) {
-      throw new AppError('ticket.quoted_message', 'A ticket keeps the message it was created from.', { status: 400 });
+    } else {
+      const ok = canDetachFromTicket({ unique_id: uniqueId, message_ticket_id: message.message_ticket_id }, t);
+      if (!ok.allowed) throw new AppError('ticket.quoted_message', ok.reason!, { status: 400 });
     }
     const next: TicketItem = { ...t, message_count: Math.max(1, t.message_count + (attach ? 1 : -1)), last_updated_by: actor.email, last_updated_at: now, version: t.version + 1 };
     const committed = await commit((e) => [
@@ -371,11 +373,12 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
           attach
             ? e.ticketMessage.put({ org_id: actor.org_id, ...snapshotOf(message, actor.email, now, t.ticket_id) }).commit()
             : e.ticketMessage.delete({ org_id: actor.org_id, ticket_id: t.ticket_id, timestamp: message.timestamp, unique_id: uniqueId }).commit(),
+          ...labelOps(e, t, next),
           auditOp(e, t, attach ? 'MESSAGE_ATTACHED' : 'MESSAGE_DETACHED', null, { unique_id: uniqueId, body: message.body?.slice(0, 200) ?? null }, actor.email, now),
         ] as TxItem[]);
     if (!committed) continue;
     const ticket = toTicketWire(next);
-    const wireMessage = toMessageWire({ ...message, message_ticket_id: attach ? t.ticket_id : undefined });
+    const wireMessage = toMessageWire({ ...message, message_ticket_id: attach ? t.ticket_id : null });
     const events: PublishInput[] = [
       { name: 'ticket.updated', properties: { org_id: actor.org_id, ticket, changes: ['messages'] }, actor: `user:${actor.email}` },
       { name: 'message.updated', properties: { org_id: actor.org_id, chat_id: chatId, message: wireMessage }, actor: `user:${actor.email}` },
@@ -437,6 +440,7 @@ export async function recordFirstResponse(orgId: string, chatId: string, message
             .put(next)
             .where(({ version }, { eq }) => eq(version, t.version))
             .commit(),
+          ...labelOps(e, t, next),
           auditOp(e, t, 'FIRST_RESPONSE', null, { first_response_at: next.first_response_at, first_response_time: next.first_response_time, by: message.author ?? null }, 'system', Date.now()),
         ] as TxItem[]);
     if (!committed) throw new Error(`ticket ${t.ticket_id} changed while stamping its first response; retry`);
