@@ -1,5 +1,6 @@
 /**
- * Routes (spec §2): /login, /login/callback, the inbox at /chats and /chats/:chatId, and every other
+ * Routes (spec §2): /login, /login/callback, the inbox at /chats and /chats/:chatId, /tickets
+ * (?ticket=<id> opens one), /settings/tickets, and every other
  * sidebar section as an honest "not built yet" page. Unknown paths fall back to /chats.
  */
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
@@ -7,6 +8,8 @@ import { LoginPage } from '../pages/LoginPage.tsx';
 import { LoginCallbackPage } from '../pages/LoginCallbackPage.tsx';
 import { NotBuiltPage } from '../pages/NotBuiltPage.tsx';
 import { ChatsPage } from '../chats/ChatsPage.tsx';
+import { TicketsPage } from '../tickets/TicketsPage.tsx';
+import { TicketSettingsPage } from '../tickets/TicketSettingsPage.tsx';
 import { AppShell } from '../layout/AppShell.tsx';
 import { NAV } from '../layout/nav.ts';
 import { RequireAuth } from './session.tsx';
@@ -22,8 +25,10 @@ function AppRoutes() {
       <Route element={<RequireAuth />}>
         <Route element={<AppShell />}>
           <Route path="/chats/:chatId?" element={<ChatsPage />} />
-          {NAV.filter((n) => n.path !== '/chats').map((n) => (
-            <Route key={n.path} path={`${n.path}/*`} element={<NotBuiltPage title={n.label} description={n.description} />} />
+          <Route path="/tickets" element={<TicketsPage />} />
+          <Route path="/settings/tickets" element={<TicketSettingsPage />} />
+          {NAV.filter((n) => n.path !== '/chats' && n.path !== '/tickets').map((n) => (
+            <Route key={n.path} path={`${n.path}/*`} element={<NotBuiltPage title={n.label} description={n.description} links={n.path === '/settings' ? [{ to: '/settings/tickets', label: 'Ticket settings' }] : []} />} />
           ))}
           <Route path="*" element={<Navigate to="/chats" replace />} />
         </Route>

@@ -4,12 +4,14 @@
  * - the chat list (pages of GET /chats, newest first, merged by chat_id), with load-more and retry;
  * - the realtime socket: chat snapshots of events are merged into the list here, and every event is
  *   re-broadcast to subscribers (the open thread upserts its messages from them);
- * - after a reconnect the list is refetched and subscribers get a `resync` to refetch their thread.
+ * - after a reconnect the list is refetched and subscribers get a `resync` to refetch their thread;
+ * - ticket.created / ticket.updated / ticket.closed are re-broadcast as `ticket` events (lists upsert them).
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
-import { api, errorMessage } from '../lib/api.ts';
+import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
+import { api, errorMessage, withTicketField } from '../lib/api.ts';
 import { getConfig } from '../lib/config.ts';
 import { getIdToken } from '../lib/auth.ts';
 import { RealtimeSocket, type RealtimeEvent, type SocketState } from '../lib/socket.ts';
@@ -19,6 +21,7 @@ import { triggerSessionExpired } from './sessionExpiry.ts';
 export type InboxEvent =
   | { kind: 'message'; type: string; chatId: string; message: Message }
   | { kind: 'chat'; type: string; chat: Chat }
+  | { kind: 'ticket'; type: string; ticket: Ticket }
   | { kind: 'resync' };
 
 export interface Inbox {
@@ -50,6 +53,7 @@ export function useInbox(): Inbox {
 
 const MESSAGE_WITH_CHAT = new Set(['message.received', 'message.sent']);
 const MESSAGE_ONLY = new Set(['message.status_updated', 'message.updated']);
+const TICKET_EVENTS = new Set(['ticket.created', 'ticket.updated', 'ticket.closed']);
 
 export function InboxProvider({ orgId, children }: { orgId: string; children: ReactNode }) {
   const [chats, setChats] = useState<Chat[]>([]);
@@ -132,15 +136,17 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
   reloadRef.current = reload;
   useEffect(() => {
     const onEvent = (ev: RealtimeEvent) => {
-      const p = ev.properties as { org_id?: string; chat?: Chat; chat_id?: string; message?: Message };
+      const p = ev.properties as { org_id?: string; chat?: Chat; chat_id?: string; message?: Message; ticket?: Ticket };
       if (p.org_id && p.org_id !== orgId) return;
       if (MESSAGE_WITH_CHAT.has(ev.type) && p.chat && p.message) {
         const chat = p.chat;
         setChats((prev) => upsertChats(prev, [chat]));
-        emit({ kind: 'message', type: ev.type, chatId: chat.chat_id, message: p.message });
+        emit({ kind: 'message', type: ev.type, chatId: chat.chat_id, message: withTicketField(p.message) });
       } else if (MESSAGE_ONLY.has(ev.type) && p.message) {
         const chatId = p.chat_id ?? p.message.chat_id;
-        const message = p.message;
+        // message.updated carries the whole message (a detach clears message_ticket_id); a status
+        // snapshot may have been read before an attach, so it never touches the ticket field
+        const message = ev.type === 'message.updated' ? withTicketField(p.message) : p.message;
         setChats((prev) => {
           const chat = prev.find((c) => c.chat_id === chatId);
           // only touch the preview when this message is the chat's latest one
@@ -151,6 +157,8 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
         const chat = p.chat;
         setChats((prev) => upsertChats(prev, [chat]));
         emit({ kind: 'chat', type: ev.type, chat });
+      } else if (TICKET_EVENTS.has(ev.type) && p.ticket && typeof p.ticket === 'object') {
+        emit({ kind: 'ticket', type: ev.type, ticket: p.ticket });
       }
     };
     const socket = new RealtimeSocket({

@@ -6,9 +6,11 @@
  * bubble (ack 0) replaced by the POST answer. The chat is marked read when opened with unread
  * messages, and when messages arrive while it is open and the window is focused.
  * Scroll stays at the bottom on new messages only if the agent was already there.
+ * Tickets: the chat's tickets (GET /chats/{id}/tickets, kept live from ticket.* events) feed the
+ * message menus (create / attach) and the closable details panel beside the thread.
  */
 import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import { totalUnread } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
@@ -22,6 +24,22 @@ import { Avatar } from './Avatar.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
 import { Composer, type ComposerHandle } from './Composer.tsx';
 import { Icon } from '../layout/Icon.tsx';
+import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
+import { upsertChatTicket } from '../lib/tickets.ts';
+import type { TicketAction } from './MessageBubble.tsx';
+import { AttachTicketDialog, CreateTicketDialog } from '../tickets/TicketDialogs.tsx';
+import { ChatTicketsPanel } from '../tickets/ChatTicketsPanel.tsx';
+
+const PANEL_KEY = 'chorus.chat_details_open';
+function initialPanelOpen(): boolean {
+  try {
+    const v = localStorage.getItem(PANEL_KEY);
+    if (v !== null) return v === '1' && !window.matchMedia('(max-width: 768px)').matches;
+  } catch {
+    /* no storage */
+  }
+  return window.matchMedia('(min-width: 1280px)').matches;
+}
 
 const PAGE = 50;
 const NEAR_BOTTOM_PX = 48;
@@ -65,6 +83,12 @@ export function Thread({ chatId }: { chatId: string }) {
   const [olderError, setOlderError] = useState<string | null>(null);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [showJump, setShowJump] = useState(false);
+  const [chatTickets, setChatTickets] = useState<Ticket[] | null>(null);
+  const [ticketsStatus, setTicketsStatus] = useState<'loading' | 'ready' | 'error'>('loading');
+  const [ticketsError, setTicketsError] = useState<string | null>(null);
+  const [ticketDialog, setTicketDialog] = useState<{ kind: TicketAction; message: Message } | null>(null);
+  const [panelOpen, setPanelOpen] = useState(initialPanelOpen);
+  const panelToggle = useRef<HTMLButtonElement>(null);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const composerRef = useRef<ComposerHandle>(null);
@@ -147,6 +171,48 @@ export function Thread({ chatId }: { chatId: string }) {
     [subscribe, chatId, loadNewest],
   );
 
+  // ---- tickets of this chat -------------------------------------------------------------
+  const loadTickets = useCallback(() => {
+    setTicketsStatus((s) => (s === 'ready' ? s : 'loading'));
+    setTicketsError(null);
+    api
+      .chatTickets(org.org_id, chatId)
+      .then((list) => {
+        setChatTickets(list);
+        setTicketsStatus('ready');
+      })
+      .catch((e) => {
+        setTicketsError(errorMessage(e));
+        setTicketsStatus((s) => (s === 'ready' ? s : 'error'));
+      });
+  }, [org.org_id, chatId]);
+  useEffect(() => loadTickets(), [loadTickets]);
+  useEffect(
+    () =>
+      subscribe((e: InboxEvent) => {
+        if (e.kind === 'ticket' && e.ticket.chat_id === chatId) setChatTickets((prev) => upsertChatTicket(prev ?? [], e.ticket));
+        else if (e.kind === 'resync') loadTickets();
+      }),
+    [subscribe, chatId, loadTickets],
+  );
+  const replaceTicket = useCallback((t: Ticket) => {
+    setChatTickets((prev) => {
+      const list = prev ?? [];
+      return list.some((x) => x.ticket_id === t.ticket_id) ? list.map((x) => (x.ticket_id === t.ticket_id ? t : x)) : [...list, t];
+    });
+  }, []);
+  const onTicketAction = useCallback((kind: TicketAction, m: Message) => setTicketDialog({ kind, message: m }), []);
+  const setPanel = useCallback((open: boolean) => {
+    setPanelOpen(open);
+    try {
+      localStorage.setItem(PANEL_KEY, open ? '1' : '0');
+    } catch {
+      /* not remembered */
+    }
+    if (!open) requestAnimationFrame(() => panelToggle.current?.focus());
+  }, []);
+  const openTickets = (chatTickets ?? []).filter((t) => t.status !== 'closed').length;
+
   // ---- read receipts ---------------------------------------------------------------------
   const focused = useWindowFocused();
   const unread = chat ? totalUnread(chat) : 0;
@@ -201,6 +267,26 @@ export function Thread({ chatId }: { chatId: string }) {
     const el = scrollRef.current;
     if (el) el.scrollTop = el.scrollHeight;
   };
+
+  // ?message=<unique_id> (from a ticket's 'Jump to chat'): show that message once it is loaded
+  const [search, setSearch] = useSearchParams();
+  const jumpTo = search.get('message');
+  useEffect(() => {
+    if (!jumpTo || status !== 'ready') return;
+    const el = scrollRef.current?.querySelector<HTMLElement>(`[data-unique-id="${CSS.escape(jumpTo)}"]`);
+    if (!el) {
+      if (cursorRef.current && !loadingOlderRef.current) void loadOlder();
+      else if (!cursorRef.current) setSearch({}, { replace: true });
+      return;
+    }
+    forceBottom.current = false;
+    atBottom.current = false;
+    el.scrollIntoView({ block: 'center' });
+    el.classList.remove('flash');
+    void el.offsetWidth;
+    el.classList.add('flash');
+    setSearch({}, { replace: true });
+  }, [jumpTo, status, messages, loadOlder, setSearch]);
 
   // focus the composer on open (not on phones, where it would pop the keyboard over the thread)
   useEffect(() => {
@@ -257,7 +343,8 @@ export function Thread({ chatId }: { chatId: string }) {
   const group = chat ? isGroupChat(chat) : chatId.endsWith('@g.us');
   const number = group ? null : formatPhone(chatNumber(chatId));
 
-  return (
+ return (
+    <div className={`thread-wrap ${panelOpen ? 'with-panel' : ''}`}>
     <section className="thread" data-testid="thread" data-chat-id={chatId} aria-label={`Chat with ${name}`}>
       <header className="thread-header">
         <button type="button" className="icon-btn back-btn" aria-label="Back to chats" onClick={() => navigate('/chats')}>
@@ -273,6 +360,20 @@ export function Thread({ chatId }: { chatId: string }) {
             {chat?.org_phone && <span className="phone-tag" title="Your WhatsApp number in this chat">via {formatPhone(chat.org_phone)}</span>}
           </div>
         </div>
+ <button
+          ref={panelToggle}
+          type="button"
+          className={`icon-btn panel-toggle ${panelOpen ? 'active' : ''}`}
+          aria-label={`Chat details and tickets${openTickets ? `, ${openTickets} open` : ''}`}
+          title="Details and tickets"
+          aria-pressed={panelOpen}
+          aria-controls="chat-details-panel"
+          data-testid="chat-details-toggle"
+          onClick={() => setPanel(!panelOpen)}
+        >
+          <Icon name="tickets" />
+          {openTickets > 0 && <span className="icon-badge">{openTickets}</span>}
+        </button>
         <button type="button" className="icon-btn close-thread" aria-label="Close chat (Esc)" title="Close chat (Esc)" onClick={() => navigate('/chats')}>
           <Icon name="close" />
         </button>
@@ -325,7 +426,7 @@ export function Thread({ chatId }: { chatId: string }) {
                         <span>{dayLabel(m.timestamp)}</span>
                       </div>
                     )}
-                    <MessageBubble m={m} chat={chat} onReply={onReply} />
+                    <MessageBubble m={m} chat={chat} onReply={onReply} chatTickets={chatTickets} onTicketAction={onTicketAction} />
                   </Fragment>
                 );
               })}
@@ -351,5 +452,43 @@ export function Thread({ chatId }: { chatId: string }) {
         />
       )}
     </section>
+    {panelOpen && (
+      <ChatTicketsPanel tickets={chatTickets} status={ticketsStatus} error={ticketsError} onRetry={loadTickets} onClose={() => setPanel(false)} onChange={replaceTicket} />
+    )}
+    {ticketDialog?.kind === 'create' && (
+      <CreateTicketDialog
+        message={ticketDialog.message}
+        chat={chat}
+        chatTickets={chatTickets ?? []}
+        onClose={() => setTicketDialog(null)}
+        onCreated={(t) => {
+          const uid = ticketDialog.message.unique_id;
+          replaceTicket(t);
+          setMessages((prev) => {
+            const cur = prev.find((x) => x.unique_id === uid);
+            return cur ? upsertMessages(prev, [{ ...cur, message_ticket_id: t.ticket_id }]) : prev;
+          });
+          setTicketDialog(null);
+        }}
+      />
+    )}
+    {ticketDialog?.kind === 'attach' && (
+      <AttachTicketDialog
+        message={ticketDialog.message}
+        chatTickets={chatTickets ?? []}
+        onClose={() => setTicketDialog(null)}
+        onAttached={(r, ticketId) => {
+          const uid = ticketDialog.message.unique_id;
+          if (r.ticket) replaceTicket(r.ticket);
+          setMessages((prev) => {
+            const cur = prev.find((x) => x.unique_id === uid);
+            if (r.message) return upsertMessages(prev, [r.message]);
+            return cur ? upsertMessages(prev, [{ ...cur, message_ticket_id: ticketId }]) : prev;
+          });
+          setTicketDialog(null);
+        }}
+      />
+    )}
+    </div>
   );
 }

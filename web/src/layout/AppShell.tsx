@@ -6,6 +6,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../app/session.tsx';
 import { InboxProvider, useInbox } from '../app/inbox.tsx';
+import { TicketsProvider, useTickets } from '../app/tickets.tsx';
+import { badgeText as ticketBadgeText } from '#shared/ticket/ticket.schemas.ts';
 import { unreadChatCount } from '../lib/chats.ts';
 import { Sidebar, badgeText } from './Sidebar.tsx';
 import { Icon } from './Icon.tsx';
@@ -18,7 +20,9 @@ export function AppShell() {
   const { org } = useSession();
   return (
     <InboxProvider key={org.org_id} orgId={org.org_id}>
-      <Shell />
+      <TicketsProvider>
+        <Shell />
+      </TicketsProvider>
     </InboxProvider>
   );
 }
@@ -26,6 +30,7 @@ export function AppShell() {
 function Shell() {
   const location = useLocation();
   const { chats } = useInbox();
+  const { badge: ticketBadge } = useTickets();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(() => {
     try {
@@ -84,6 +89,11 @@ function Shell() {
                 {t.path === '/chats' && unread > 0 && (
                   <span className="nav-badge" aria-label={`${unread} unread chats`}>
                     {badgeText(unread)}
+                  </span>
+                )}
+                {t.path === '/tickets' && ticketBadgeText(ticketBadge ?? 0) && (
+                  <span className="nav-badge" data-testid="tab-tickets-badge" aria-label={`${ticketBadge} open tickets assigned to you`}>
+                    {ticketBadgeText(ticketBadge ?? 0)}
                   </span>
                 )}
               </NavLink>

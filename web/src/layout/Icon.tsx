@@ -1,7 +1,7 @@
 /** Small stroke icons (24x24 grid, currentColor) for the sidebar and buttons. Decorative: always aria-hidden. */
 import type { IconName } from './nav.ts';
 
-type Name = IconName | 'menu' | 'back' | 'close' | 'send' | 'reply' | 'collapse' | 'expand' | 'logout' | 'file' | 'pin';
+type Name = IconName | 'menu' | 'back' | 'close' | 'send' | 'reply' | 'collapse' | 'expand' | 'logout' | 'file' | 'pin' | 'more' | 'panel' | 'unlink' | 'external' | 'plus' | 'trash' | 'filter';
 
 const PATHS: Record<Name, string[]> = {
   dashboard: ['M3 3h7v9H3z', 'M14 3h7v5h-7z', 'M14 12h7v9h-7z', 'M3 16h7v5H3z'],
@@ -28,6 +28,13 @@ const PATHS: Record<Name, string[]> = {
   expand: ['M13 17l5-5-5-5', 'M6 17l5-5-5-5'],
   logout: ['M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4', 'M16 17l5-5-5-5', 'M21 12H9'],
   file: ['M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8z', 'M14 2v6h6'],
+  more: ['M5 11.5a.5.5 0 1 0 0 1 .5.5 0 0 0 0-1z', 'M12 11.5a.5.5 0 1 0 0 1 .5.5 0 0 0 0-1z', 'M19 11.5a.5.5 0 1 0 0 1 .5.5 0 0 0 0-1z'],
+  panel: ['M3 3h18v18H3z', 'M15 3v18'],
+  unlink: ['M18.84 12.25l1.72-1.71a5 5 0 0 0-7.07-7.07l-1.72 1.71', 'M5.17 11.75l-1.71 1.71a5 5 0 0 0 7.07 7.07l1.71-1.71', 'M8 2v3', 'M2 8h3', 'M16 22v-3', 'M22 16h-3'],
+  external: ['M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6', 'M15 3h6v6', 'M10 14L21 3'],
+  plus: ['M12 5v14', 'M5 12h14'],
+  trash: ['M3 6h18', 'M19 6l-1 14a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2L5 6', 'M10 11v6', 'M14 11v6', 'M9 6V4a1 1 0 0 1 1-1h4a1 1 0 0 1 1 1v2'],
+  filter: ['M22 3H2l8 9.46V19l4 2v-8.54z'],
   pin: ['M12 2a7 7 0 0 0-7 7c0 5 7 13 7 13s7-8 7-13a7 7 0 0 0-7-7z', 'M12 7a2 2 0 1 0 0 4 2 2 0 0 0 0-4z'],
 };
 

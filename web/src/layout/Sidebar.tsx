@@ -6,6 +6,8 @@
 import { NavLink } from 'react-router-dom';
 import { useSession } from '../app/session.tsx';
 import { useInbox } from '../app/inbox.tsx';
+import { useTickets } from '../app/tickets.tsx';
+import { badgeText as ticketBadgeText } from '#shared/ticket/ticket.schemas.ts';
 import { unreadChatCount } from '../lib/chats.ts';
 import { NAV } from './nav.ts';
 import { Icon } from './Icon.tsx';
@@ -18,6 +20,7 @@ export function Sidebar({ collapsed, onToggleCollapsed }: { collapsed: boolean; 
   const { chats } = useInbox();
   const { drawerOpen, setDrawerOpen } = useShell();
   const unreadChats = unreadChatCount(chats);
+  const myTickets = useTickets().badge ?? 0;
   const displayName = org.member_name?.trim() || user.email;
 
   return (
@@ -34,13 +37,19 @@ export function Sidebar({ collapsed, onToggleCollapsed }: { collapsed: boolean; 
       <ul className="nav-list">
         {NAV.map((item) => {
           const badge = item.path === '/chats' && unreadChats > 0 ? unreadChats : 0;
+          const tickets = item.path === '/tickets';
+          const label = badge
+            ? `${item.label}, ${badge} unread chats`
+            : tickets && myTickets > 0
+              ? `${item.label}, ${myTickets} open tickets assigned to you`
+              : item.label;
           return (
             <li key={item.path}>
               <NavLink
                 to={item.path}
                 className={({ isActive }) => `nav-link ${isActive ? 'active' : ''}`}
                 title={collapsed ? item.label : undefined}
-                aria-label={badge ? `${item.label}, ${badge} unread chats` : item.label}
+                aria-label={label}
                 onClick={() => setDrawerOpen(false)}
               >
                 <Icon name={item.icon} />
@@ -48,6 +57,12 @@ export function Sidebar({ collapsed, onToggleCollapsed }: { collapsed: boolean; 
                 {badge > 0 && (
                   <span className="nav-badge" data-testid="nav-unread-badge" aria-hidden="true">
                     {badgeText(badge)}
+                  </span>
+                )}
+                {tickets && (
+                  // always in the DOM (tests read data-count); hidden while there is nothing to count
+                  <span className="nav-badge" data-testid="tickets-badge" data-count={myTickets} aria-hidden="true" hidden={myTickets <= 0}>
+                    {ticketBadgeText(myTickets)}
                   </span>
                 )}
               </NavLink>

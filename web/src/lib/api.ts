@@ -6,6 +6,17 @@
  */
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
+import type {
+  BulkUpdateResult,
+  BulkUpdateTicketsInput,
+  CreateTicketInput,
+  Ticket,
+  TicketAuditEntry,
+  TicketMessage,
+  TicketSettings,
+  TicketSettingsInput,
+  UpdateTicketInput,
+} from '#shared/ticket/ticket.schemas.ts';
 import { MeResponse } from '#shared/me.schemas.ts';
 import { getConfig } from './config.ts';
 import { getIdToken, SESSION_EXPIRED_MESSAGE } from './auth.ts';
@@ -35,7 +46,7 @@ export function errorMessage(e: unknown): string {
   return 'Something went wrong. Please try again.';
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const token = await getIdToken();
   if (!token) {
     onUnauthorized();
@@ -85,6 +96,27 @@ const query = (params: Record<string, string | number | null | undefined>): stri
   return s ? `?${s}` : '';
 };
 
+/**
+ * Server snapshots of a message are complete: a missing `message_ticket_id` means "no ticket"
+ * (the API omits unset attributes), so it is made explicit for merges to clear a detached ticket.
+ */
+export const withTicketField = (m: Message): Message => ({ ...m, message_ticket_id: m.message_ticket_id ?? null });
+
+/** Filters of GET /tickets as the web app sends them (all optional; see ListTicketsQuery). */
+export interface TicketListParams {
+  status?: string;
+  priority?: string | number;
+  assignee?: string;
+  label?: string;
+  phone_id?: string;
+  due_from?: number;
+  due_to?: number;
+  q?: string;
+  sort?: string;
+  limit?: number;
+  cursor?: string | null;
+}
+
 export interface Page<T> {
   items: T[];
   cursor: string | null;
@@ -117,7 +149,7 @@ export const api = {
       'GET',
       `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/messages${query({ limit, cursor })}`,
     );
-    return { items: out.messages ?? [], cursor: out.cursor ?? null };
+    return { items: (out.messages ?? []).map(withTicketField), cursor: out.cursor ?? null };
   },
 
   async sendMessage(orgId: string, chatId: string, input: { body: string; quoted_message_id?: string }): Promise<Message> {
@@ -128,5 +160,69 @@ export const api = {
   async markRead(orgId: string, chatId: string): Promise<Chat> {
     const out = await request<{ chat: Chat }>('POST', `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/read`, {});
     return out.chat;
+  },
+
+  // ---- tickets (shared/ticket/ticket.schemas.ts) ----------------------------------------
+  async listTickets(orgId: string, params: TicketListParams): Promise<Page<Ticket>> {
+    const out = await request<{ tickets: Ticket[]; cursor?: string | null }>('GET', `/api/orgs/${enc(orgId)}/tickets${query({ ...params })}`);
+    return { items: out.tickets ?? [], cursor: out.cursor ?? null };
+  },
+
+  async createTicket(orgId: string, input: CreateTicketInput): Promise<Ticket> {
+    const out = await request<{ ticket: Ticket }>('POST', `/api/orgs/${enc(orgId)}/tickets`, input);
+    return out.ticket;
+  },
+
+  async ticketBadge(orgId: string): Promise<number> {
+    const out = await request<{ count: number }>('GET', `/api/orgs/${enc(orgId)}/tickets/badge`);
+    return typeof out.count === 'number' ? out.count : 0;
+  },
+
+  async bulkUpdateTickets(orgId: string, input: BulkUpdateTicketsInput): Promise<BulkUpdateResult> {
+    const out = await request<BulkUpdateResult>('POST', `/api/orgs/${enc(orgId)}/tickets/bulk`, input);
+    return { updated: out.updated ?? [], failed: out.failed ?? [] };
+  },
+
+  async getTicket(orgId: string, ticketId: string): Promise<{ ticket: Ticket; messages: TicketMessage[] }> {
+    const out = await request<{ ticket: Ticket; messages?: TicketMessage[] }>('GET', `/api/orgs/${enc(orgId)}/tickets/${enc(ticketId)}`);
+    return { ticket: out.ticket, messages: out.messages ?? [] };
+  },
+
+  async updateTicket(orgId: string, ticketId: string, input: UpdateTicketInput): Promise<Ticket> {
+    const out = await request<{ ticket: Ticket }>('PATCH', `/api/orgs/${enc(orgId)}/tickets/${enc(ticketId)}`, input);
+    return out.ticket;
+  },
+
+  async ticketAudit(orgId: string, ticketId: string, cursor?: string | null): Promise<Page<TicketAuditEntry>> {
+    const out = await request<{ entries: TicketAuditEntry[]; cursor?: string | null }>(
+      'GET',
+      `/api/orgs/${enc(orgId)}/tickets/${enc(ticketId)}/audit${query({ cursor })}`,
+    );
+    return { items: out.entries ?? [], cursor: out.cursor ?? null };
+  },
+
+  /** Attach a message to a ticket, or detach it (`ticketId` null). */
+  async setMessageTicket(orgId: string, chatId: string, uniqueId: string, ticketId: string | null): Promise<{ ticket: Ticket | null; message: Message | null }> {
+    const out = await request<{ ticket?: Ticket | null; message?: Message | null }>(
+      'PUT',
+      `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/messages/${enc(uniqueId)}/ticket`,
+      { message_ticket_id: ticketId },
+    );
+    return { ticket: out.ticket ?? null, message: out.message ? withTicketField(out.message) : null };
+  },
+
+  async chatTickets(orgId: string, chatId: string): Promise<Ticket[]> {
+    const out = await request<{ tickets: Ticket[] }>('GET', `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/tickets`);
+    return out.tickets ?? [];
+  },
+
+  async ticketSettings(orgId: string): Promise<TicketSettings> {
+    const out = await request<{ settings: TicketSettings }>('GET', `/api/orgs/${enc(orgId)}/settings/tickets`);
+    return out.settings;
+  },
+
+  async saveTicketSettings(orgId: string, input: TicketSettingsInput): Promise<TicketSettings> {
+    const out = await request<{ settings: TicketSettings }>('PUT', `/api/orgs/${enc(orgId)}/settings/tickets`, input);
+    return out.settings;
   },
 };

@@ -5,7 +5,7 @@
 import { Link } from 'react-router-dom';
 import { MenuButton } from '../layout/MenuButton.tsx';
 
-export function NotBuiltPage({ title, description }: { title: string; description: string }) {
+export function NotBuiltPage({ title, description, links = [] }: { title: string; description: string; links?: Array<{ to: string; label: string }> }) {
   return (
     <div className="page">
       <header className="page-header">
@@ -17,6 +17,18 @@ export function NotBuiltPage({ title, description }: { title: string; descriptio
         <p>
           This part of Chorus ({description}) is planned but not available in this version yet.
         </p>
+        {links.length > 0 && (
+          <p>
+            Already available:{' '}
+            {links.map((l, i) => (
+              <span key={l.to}>
+                {i > 0 && ', '}
+                <Link to={l.to}>{l.label}</Link>
+              </span>
+            ))}
+            .
+          </p>
+        )}
         <p>Your team’s conversations are in the inbox.</p>
         <Link className="btn btn-primary" to="/chats">
           Go to chats

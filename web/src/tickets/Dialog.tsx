@@ -1,0 +1,63 @@
+/**
+ * Modal dialog on the native <dialog> element (focus kept inside, backdrop, Esc closes). Esc is
+ * consumed here so page-level shortcuts (Esc closes the chat) do not also fire.
+ */
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Icon } from '../layout/Icon.tsx';
+
+export function Dialog({
+  title,
+  onClose,
+  children,
+  testId,
+  className = '',
+}: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  testId?: string;
+  className?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => {
+      if (d?.open) d.close();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className={`dialog ${className}`}
+      data-testid={testId}
+      aria-labelledby="dialog-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+      onClick={(e) => {
+        // a click on the backdrop (the dialog element itself, outside its box) closes
+        if (e.target === ref.current) {
+          const r = ref.current.getBoundingClientRect();
+          if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) onClose();
+        }
+      }}
+    >
+      <div className="dialog-head">
+        <h2 id="dialog-title">{title}</h2>
+        <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
+          <Icon name="close" size={18} />
+        </button>
+      </div>
+      {children}
+    </dialog>
+  );
+}
