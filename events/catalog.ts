@@ -52,6 +52,14 @@ export const SUBSCRIPTIONS = [
     batchSize: 10,
   },
   {
+    name: 'search-indexing',
+    description: 'Keeps the search index (OpenSearch in AWS, embedded locally) in step with ticket changes',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['ticket.created', 'ticket.updated', 'ticket.closed'] },
+    handler: 'events/consumers/search-indexing.ts#handler',
+    maxReceiveCount: 5,
+    batchSize: 10,
+  },
+  {
     name: 'ticket-first-response',
     description: "Stamps first_response_at on a chat's tickets when a member first answers the customer after the ticket was made",
     pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.sent'] },

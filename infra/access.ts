@@ -1,21 +1,24 @@
 /**
  * What each Lambda may touch: table access, publishing to the bus, sending to command queues,
- * PostToConnection, Cognito settings and which WhatsApp settings it receives. `wireFunction`
- * turns a profile into environment variables (the names shared/config.ts reads) and IAM grants,
- * so every role holds only what its profile lists.
+ * PostToConnection, Cognito settings, which WhatsApp settings it receives and search access.
+ * `wireFunction` turns a profile into environment variables (the names shared/config.ts reads)
+ * and IAM grants, so every role holds only what its profile lists.
  *
  * Defaults come from the surface (HTTP/WebSocket handler or queue consumer) and are deliberately
  * broad inside that surface (any handler may write the table, publish events and enqueue
  * commands); the overrides below narrow the functions whose job is known to be small (read from
  * their code: when such a handler grows, widen its entry here), and hand the WhatsApp settings
- * only to the channel functions that use them. The overrides are keyed by the handler
- * reference of functions/routes.ts and events/catalog.ts; infra/app.test.ts fails when a key no
- * longer matches a handler, so a renamed handler cannot silently fall back to the defaults.
+ * and the search domain (default 'none' on every surface) only to the functions that use them.
+ * The overrides are keyed by the handler reference of functions/routes.ts and events/catalog.ts;
+ * infra/app.test.ts fails when a key no longer matches a handler, so a renamed handler cannot
+ * silently fall back to the defaults.
  */
 import { Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { CommandQueueName } from '../events/catalog.ts';
@@ -34,12 +37,23 @@ export interface FunctionAccess {
   /** COGNITO_ISSUER / COGNITO_JWKS_URL / COGNITO_CLIENT_ID (token checks, e.g. on $connect) */
   readonly cognito: boolean;
   readonly whatsapp: readonly WhatsAppSettingName[];
+  /** SEARCH_ENDPOINT + es:ESHttp* on the OpenSearch domain (see SEARCH_ACTIONS) */
+  readonly search: 'none' | 'read' | 'readWrite';
 }
 
+/**
+ * OpenSearch HTTP actions per search access level, on the domain's subresources (`arn/*`).
+ * 'read' includes POST because _search (and _msearch, _count) are POSTs with a query body.
+ */
+export const SEARCH_ACTIONS = {
+  read: ['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost'],
+  readWrite: ['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost', 'es:ESHttpPut', 'es:ESHttpDelete', 'es:ESHttpPatch'],
+} as const;
+
 const SURFACE_DEFAULTS: Record<Surface, FunctionAccess> = {
-  http: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [] },
-  ws: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [] },
-  consumer: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: false, whatsapp: [] },
+  http: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [], search: 'none' },
+  ws: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [], search: 'none' },
+  consumer: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: false, whatsapp: [], search: 'none' },
 };
 
 /** Narrower (or extra) access for specific handlers, keyed by handler reference. */
@@ -64,6 +78,12 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/ws/disconnect.ts#handler': { publishEvents: false, enqueue: [], cognito: false },
   // Keep-alive pings only.
   'functions/ws/default.ts#handler': { table: 'none', publishEvents: false, enqueue: [], cognito: false },
+  // Ticket list with free-text search: queries the search domain.
+  'functions/http/tickets/list-tickets.ts#handler': { search: 'read' },
+  // Keeps the search indexes in step with the table (creates indexes, index/bulk/delete).
+  'events/consumers/search-indexing.ts#handler': { search: 'readWrite', table: 'none', publishEvents: false, enqueue: [] },
+  // Stamps first_response_at on tickets (table) and publishes ticket.updated; enqueues nothing.
+  'events/consumers/ticket-first-response.ts#handler': { enqueue: [] },
 };
 
 /** The access profile of one handler. */
@@ -88,6 +108,7 @@ export interface WiringResources {
   readonly cognito?: { readonly issuer: string; readonly clientId: string };
   readonly wsStage?: WebSocketStage;
   readonly whatsapp?: WhatsAppSettings;
+  readonly searchDomain?: opensearch.IDomain;
 }
 
 /** Apply a profile: environment variables (shared/config.ts names) plus matching IAM grants. */
@@ -145,5 +166,13 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
         setEnv('WHATSAPP_GRAPH_VERSION', wa.graphVersion);
       }
     }
+  }
+
+  if (access.search !== 'none') {
+    const domain = need(res.searchDomain, 'the search domain');
+    setEnv('SEARCH_ENDPOINT', `https://${domain.domainEndpoint}`);
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({ actions: [...SEARCH_ACTIONS[access.search]], resources: [`${domain.domainArn}/*`] }),
+    );
   }
 }

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../events/catalog.ts';
 import { HTTP_ROUTES, WS_ROUTES } from '../functions/routes.ts';
 import { TABLE_DEFINITION } from '../shared/db/table-definition.ts';
-import { ACCESS_OVERRIDES } from './access.ts';
+import { ACCESS_OVERRIDES, SEARCH_ACTIONS } from './access.ts';
 import { allHandlerRefs, buildApp, type ChorusAppProps, type ChorusStacks, missingHandlerFiles, propsFromContext } from './build.ts';
 import { REPO_ROOT } from './constructs/handler-function.ts';
 
@@ -37,7 +37,8 @@ function build(props: ChorusAppProps, context: Record<string, unknown> = {}): Ch
 const CONFIG_ENV = new Set([
   'TABLE_NAME', 'COGNITO_ISSUER', 'COGNITO_JWKS_URL', 'COGNITO_CLIENT_ID', 'WHATSAPP_APP_SECRET',
   'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_GRAPH_URL', 'WHATSAPP_GRAPH_VERSION',
-  'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'WS_MANAGEMENT_URL', 'NODE_OPTIONS',
+  'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'WS_MANAGEMENT_URL', 'SEARCH_ENDPOINT',
+  'NODE_OPTIONS',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -56,13 +57,14 @@ const actionsOfRole = (t: Template, fn: Resource): string[] => {
 };
 
 let stacks: ChorusStacks;
-let data: Template, auth: Template, events: Template, api: Template, workers: Template, web: Template;
+let data: Template, search: Template, auth: Template, events: Template, api: Template, workers: Template, web: Template;
 
 beforeAll(() => {
   const webDist = mkTmp('chorus-web-');
   fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Chorus</title>');
   stacks = build({ webDist });
   data = Template.fromStack(stacks.data);
+  search = Template.fromStack(stacks.search);
   auth = Template.fromStack(stacks.auth);
   events = Template.fromStack(stacks.events);
   api = Template.fromStack(stacks.api);
@@ -103,6 +105,90 @@ describe('data', () => {
     const table = Object.values(data.findResources('AWS::DynamoDB::Table'))[0] as Resource;
     expect(table.Properties.GlobalSecondaryIndexes).toHaveLength(TABLE_DEFINITION.globalIndexes.length);
     data.hasOutput('TableName', {});
+  });
+});
+
+describe('search', () => {
+  it('has one encrypted, HTTPS-only OpenSearch domain, small by default, retained, outside any VPC', () => {
+    search.resourceCountIs('AWS::OpenSearchService::Domain', 1);
+    search.hasResource('AWS::OpenSearchService::Domain', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      UpdatePolicy: { EnableVersionUpgrade: true },
+      Properties: Match.objectLike({
+        EngineVersion: Match.stringLikeRegexp('^OpenSearch_'),
+        ClusterConfig: Match.objectLike({
+          InstanceCount: 1,
+          InstanceType: 't3.small.search',
+          ZoneAwarenessEnabled: false,
+          MultiAZWithStandbyEnabled: false,
+        }),
+        EBSOptions: Match.objectLike({ EBSEnabled: true, VolumeSize: 10, VolumeType: 'gp3' }),
+        EncryptionAtRestOptions: { Enabled: true },
+        NodeToNodeEncryptionOptions: { Enabled: true },
+        DomainEndpointOptions: Match.objectLike({ EnforceHTTPS: true, TLSSecurityPolicy: 'Policy-Min-TLS-1-2-2019-07' }),
+        VPCOptions: Match.absent(),
+      }),
+    });
+    search.hasOutput('SearchEndpoint', {});
+  });
+
+  it('takes its size from the context', () => {
+    const app = new App({
+      outdir: mkTmp('chorus-cdk-out-'),
+      context: { ...cdkContext, searchInstanceType: 'm6g.large.search', searchDataNodes: '2', searchVolumeGiB: '20' },
+    });
+    const built = buildApp(app, { ...propsFromContext(app), bundle: false, webDist: '/nonexistent' });
+    Template.fromStack(built.search).hasResourceProperties('AWS::OpenSearchService::Domain', {
+      ClusterConfig: Match.objectLike({
+        InstanceCount: 2,
+        InstanceType: 'm6g.large.search',
+        ZoneAwarenessEnabled: true,
+        ZoneAwarenessConfig: { AvailabilityZoneCount: 2 },
+      }),
+      EBSOptions: Match.objectLike({ VolumeSize: 20 }),
+    });
+  });
+
+  const searchUsers = [
+    { handler: 'functions/http/tickets/list-tickets.ts#handler', stack: () => api, level: 'read' },
+    { handler: 'events/consumers/search-indexing.ts#handler', stack: () => workers, level: 'readWrite' },
+  ] as const;
+  for (const { handler, stack, level } of searchUsers) {
+    it(`gives ${handler} SEARCH_ENDPOINT and ${level} es: actions on the domain's subresources`, () => {
+      const t = stack();
+      const fn = lambdaFor(t, handler);
+      const endpoint = JSON.stringify(fn.Properties.Environment.Variables.SEARCH_ENDPOINT);
+      expect(endpoint).toContain('https://');
+      expect(endpoint).toContain('DomainEndpoint');
+      const esActions = actionsOfRole(t, fn).filter((a) => a.startsWith('es:'));
+      expect(esActions.sort()).toEqual([...SEARCH_ACTIONS[level]].sort());
+      const statements = policiesOf(t)
+        .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === fn.Properties.Role['Fn::GetAtt'][0]))
+        .flatMap((p) => p.Properties.PolicyDocument.Statement as any[])
+        .filter((st) => [st.Action].flat().some((a: string) => a.startsWith('es:')));
+      expect(statements).toHaveLength(1);
+      // `${domain.domainArn}/*`: the domain's subresources (indexes, _bulk, _search), not its config API
+      const [arn, suffix] = statements[0].Resource['Fn::Join'][1];
+      expect(JSON.stringify(arn)).toMatch(/Domain\w*Arn/);
+      expect(suffix).toBe('/*');
+    });
+  }
+
+  it('leaves every other function without SEARCH_ENDPOINT or es: actions', () => {
+    const users = new Set<string>(searchUsers.map((u) => u.handler));
+    let others = 0;
+    for (const t of [api, workers]) {
+      for (const fn of lambdasOf(t)) {
+        if ([...users].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
+        others++;
+        expect(fn.Properties.Environment?.Variables ?? {}, fn.Properties.Description).not.toHaveProperty('SEARCH_ENDPOINT');
+        expect(actionsOfRole(t, fn).filter((a) => a.startsWith('es:')), fn.Properties.Description).toEqual([]);
+      }
+    }
+    expect(others).toBeGreaterThan(0);
+    const receiver = lambdaFor(api, 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler');
+    expect(receiver.Properties.Environment.Variables).not.toHaveProperty('SEARCH_ENDPOINT');
   });
 });
 

@@ -5,10 +5,11 @@
  *
  * Stacks, in deploy order, and what each uses:
  *   Data     DynamoDB table                                  (nothing)
+ *   Search   OpenSearch domain                               (nothing)
  *   Auth     Cognito user pool + web client (+ Google)       (nothing)
  *   Events   EventBridge bus + archive, rules, SQS + DLQs    (nothing)
- *   Api      HTTP API, WebSocket API, route Lambdas          Data, Auth, Events
- *   Workers  queue consumer Lambdas                          Data, Events, Api
+ *   Api      HTTP API, WebSocket API, route Lambdas          Data, Search, Auth, Events
+ *   Workers  queue consumer Lambdas                          Data, Search, Events, Api
  *   Web      S3 + CloudFront, web bundle + config.json       Api, Auth
  *
  * Queues are in Events and consumers in Workers because producers in Api need the command queue
@@ -19,6 +20,9 @@
  *   webDist                   web build directory, relative to the repo root (default 'web/dist')
  *   eventBusName              EventBridge bus name (default 'chorus')
  *   stackPrefix               stack name prefix (default 'Chorus' -> ChorusData, ChorusApi, ...)
+ *   searchInstanceType        OpenSearch data node instance type (default 't3.small.search')
+ *   searchDataNodes           OpenSearch data node count (default 1)
+ *   searchVolumeGiB           gp3 EBS volume per data node, GiB (default 10)
  *   whatsappAppSecret         Meta app secret, checks X-Hub-Signature-256 (default '')
  *   whatsappVerifyToken       webhook verify token, GET hub.challenge (default '')
  *   whatsappAccessToken       Graph API token for sending (default '')
@@ -47,6 +51,7 @@ import { ApiStack } from './stacks/api-stack.ts';
 import { AuthStack, type GoogleSignIn } from './stacks/auth-stack.ts';
 import { DataStack } from './stacks/data-stack.ts';
 import { EventsStack } from './stacks/events-stack.ts';
+import { SearchStack, type SearchStackProps } from './stacks/search-stack.ts';
 import { WebStack } from './stacks/web-stack.ts';
 import { WorkersStack } from './stacks/workers-stack.ts';
 
@@ -67,10 +72,13 @@ export interface ChorusAppProps {
   readonly oauthLogoutUrls?: string[];
   /** @default ['*'] */
   readonly corsOrigins?: string[];
+  /** OpenSearch domain size (instance type, data nodes, volume) @default one t3.small.search, 10 GiB */
+  readonly search?: Pick<SearchStackProps, 'instanceType' | 'dataNodes' | 'volumeGiB'>;
 }
 
 export interface ChorusStacks {
   readonly data: DataStack;
+  readonly search: SearchStack;
   readonly auth: AuthStack;
   readonly events: EventsStack;
   readonly api: ApiStack;
@@ -117,6 +125,11 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
   };
 
   const data = new DataStack(app, `${prefix}Data`, { env, description: 'Chorus: DynamoDB single table' });
+  const search = new SearchStack(app, `${prefix}Search`, {
+    env,
+    description: 'Chorus: OpenSearch domain',
+    ...props.search,
+  });
   const auth = new AuthStack(app, `${prefix}Auth`, {
     env,
     description: 'Chorus: Cognito user pool and web client',
@@ -134,6 +147,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     env,
     description: 'Chorus: HTTP API, WebSocket API and their Lambdas',
     table: data.table,
+    searchDomain: search.domain,
     bus: events.bus,
     commandQueues: events.commandQueues,
     issuer: auth.issuer,
@@ -146,6 +160,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     env,
     description: 'Chorus: queue consumer Lambdas',
     table: data.table,
+    searchDomain: search.domain,
     bus: events.bus,
     subscriptionQueues: events.subscriptionQueues,
     commandQueues: events.commandQueues,
@@ -165,7 +180,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
   });
 
   Tags.of(app).add('project', 'chorus');
-  return { data, auth, events, api, workers, web };
+  return { data, search, auth, events, api, workers, web };
 }
 
 /** Read `ChorusAppProps` from the CDK context (see the key list at the top of this file). */
@@ -180,6 +195,13 @@ export function propsFromContext(app: App): ChorusAppProps {
     if (value === undefined || value === null || value === '') return undefined;
     const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
     return items.map((s) => s.trim()).filter(Boolean);
+  };
+  const int = (key: string): number | undefined => {
+    const value = str(key);
+    if (value === undefined || value === '') return undefined;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`Context ${key} must be a positive integer, got "${value}"`);
+    return n;
   };
 
   const secretName = str('whatsappSecretName');
@@ -219,5 +241,10 @@ export function propsFromContext(app: App): ChorusAppProps {
     oauthCallbackUrls: list('oauthCallbackUrls'),
     oauthLogoutUrls: list('oauthLogoutUrls'),
     corsOrigins: list('corsOrigins'),
+    search: {
+      instanceType: str('searchInstanceType') || undefined,
+      dataNodes: int('searchDataNodes'),
+      volumeGiB: int('searchVolumeGiB'),
+    },
   };
 }

@@ -26,6 +26,8 @@ const ConfigSchema = z.object({
   WHATSAPP_OUTBOUND_QUEUE_URL: z.string().default(''),
   /** API Gateway management endpoint for PostToConnection, `https://{api}.execute-api.{region}.amazonaws.com/{stage}`. */
   WS_MANAGEMENT_URL: z.string().default(''),
+  /** OpenSearch domain endpoint, `https://search-….{region}.es.amazonaws.com` (AWS). Locally the runtime installs an embedded index. */
+  SEARCH_ENDPOINT: z.string().default(''),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

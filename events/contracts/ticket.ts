@@ -8,6 +8,7 @@ export const TicketSnapshot = z
   .object({
     org_id: z.string(),
     ticket_id: z.string(),
+    subject: z.string(),
     chat_id: z.string(),
     status: z.enum(['open', 'inprogress', 'closed']),
     assignee: z.string().nullable(),

@@ -1,14 +1,15 @@
 /**
  * Workers stack: the queue consumers of events/catalog.ts. One Lambda per subscription (reading the
  * queue its EventBridge rule fills) and one per command queue, each with the catalogue's batch size
- * and partial batch failures. Depends on Data (table), Events (bus, queues) and Api (the realtime
- * fan-out posts to WebSocket connections); nothing depends on it, so it adds no cycle.
+ * and partial batch failures. Depends on Data (table), Search (domain), Events (bus, queues) and Api
+ * (the realtime fan-out posts to WebSocket connections); nothing depends on it, so it adds no cycle.
  */
 import { Stack, type StackProps } from 'aws-cdk-lib';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../../events/catalog.ts';
@@ -18,6 +19,7 @@ import { pascalCase } from '../names.ts';
 
 export interface WorkersStackProps extends StackProps {
   readonly table: dynamodb.ITable;
+  readonly searchDomain: opensearch.IDomain;
   readonly bus: events.IEventBus;
   readonly subscriptionQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue }>;
   readonly commandQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue; readonly env: string }>;
@@ -35,6 +37,7 @@ export class WorkersStack extends Stack {
 
     const resources = {
       table: props.table,
+      searchDomain: props.searchDomain,
       bus: props.bus,
       commandQueues: props.commandQueues,
       wsStage: props.webSocketStage,

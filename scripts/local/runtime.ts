@@ -7,6 +7,9 @@ import { resetConfig } from '../../shared/config.ts';
 import { resetDb } from '../../shared/db/service.ts';
 import { resetDocumentClient } from '../../shared/db/client.ts';
 import { resetRealtimeClient } from '../../shared/ports/realtime.ts';
+import { setSearchPort } from '../../shared/ports/search.ts';
+import { allTicketSearchDocs } from '../../shared/ticket/ticket-search.ts';
+import { startLocalSearch } from './search.ts';
 import { startDynamoDb } from './dynamodb.ts';
 import { startCognito, ensurePool, ensureUser, LOCAL_ISSUER_DOMAIN } from './cognito.ts';
 import { LocalQueue, type SqsHandler } from './queue.ts';
@@ -107,6 +110,14 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     resetDocumentClient();
     resetDb();
     resetRealtimeClient();
+
+    // the embedded search index, installed before any consumer can ask for it
+    const search = await startLocalSearch(dataDir, async (index) => (index === 'tickets' ? allTicketSearchDocs() : []));
+    setSearchPort(search);
+    stops.push(async () => {
+      await search.stop();
+      setSearchPort(undefined);
+    });
 
     const queues = new Map<string, LocalQueue>();
     const lazy = (ref: string): SqsHandler => async (event) => (await loadHandler<SqsHandler>(ref))(event);

@@ -1,6 +1,7 @@
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
+import { searchPort } from '../ports/search.ts';
 import { toTicketWire } from './ticket.ts';
 import { TicketEntity } from './ticket.entity.ts';
 import type { ListTicketsQuery, Ticket } from './ticket.schemas.ts';
@@ -13,9 +14,10 @@ import type { ListTicketsQuery, Ticket } from './ticket.schemas.ts';
  *   sort due_asc -> byDue (due range as a key condition); sort updated_desc -> byUpdated;
  *   otherwise label -> label rows (ticket copies); assignee -> byAssignee; status -> byStatus;
  *   priority -> byPriority; phone -> byPhone; a due range alone -> byDue (listed by due date);
- *   nothing (or only a subject search) -> byId (table, newest first).
+ *   nothing -> byId (table, newest first).
  *   sort priority_desc without a priority filter -> byPriority 3, then 2, then 1.
  *
+ * A subject search (`q`) goes through the search port instead (searchTickets).
  * Filtered Queries read at most READ_BUDGET items per call; when the budget runs out before a
  * page is full the answer has fewer tickets and a cursor, so a rare filter stays fast and the UI
  * offers 'Load more'. The cursor is opaque: base64url JSON `{ p?: priority, c: ElectroDB cursor }`.
@@ -29,15 +31,20 @@ interface Cursor {
   /** priority being read (priority_desc sort over all priorities) */
   p?: number;
   /** ElectroDB cursor of the index Query */
-  c: string | null;
+  c?: string | null;
+  /** offset into subject-search results */
+  o?: number;
 }
+
+/** Ticket search results are capped at 500 (spec §9). */
+export const SEARCH_CAP = 500;
 
 const encode = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
 function decode(s: string | undefined): Cursor | undefined {
   if (!s) return undefined;
   try {
     const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c !== 'object' || c === null || (c.c !== null && typeof c.c !== 'string')) throw new Error('shape');
+    if (typeof c !== 'object' || c === null || (c.c != null && typeof c.c !== 'string') || (c.o !== undefined && !Number.isInteger(c.o))) throw new Error('shape');
     return c;
   } catch {
     throw new AppError('validation', 'That page link is not valid. Reload the list.', { details: [{ field: 'cursor', reason: 'is not a cursor from this list' }] });
@@ -53,7 +60,6 @@ function matches(t: TicketItem, f: Filters): boolean {
   if (f.label && !(t.labels ?? []).includes(f.label)) return false;
   if (f.due_from !== undefined && (t.due_date == null || t.due_date < f.due_from)) return false;
   if (f.due_to !== undefined && (t.due_date == null || t.due_date > f.due_to)) return false;
-  if (f.q && !t.subject_lc.includes(f.q.toLowerCase())) return false;
   return true;
 }
 
@@ -88,6 +94,46 @@ async function collect(run: (cursor: string | null, limit: number) => Promise<{ 
   }
 }
 
+const COMPARE: Record<ListTicketsQuery['sort'], (a: TicketItem, b: TicketItem) => number> = {
+  created_desc: (a, b) => (a.ticket_id < b.ticket_id ? 1 : -1),
+  created_asc: (a, b) => (a.ticket_id < b.ticket_id ? -1 : 1),
+  due_asc: (a, b) => (a.due_key === b.due_key ? COMPARE.created_desc(a, b) : a.due_key < b.due_key ? -1 : 1),
+  priority_desc: (a, b) => b.priority - a.priority || COMPARE.created_desc(a, b),
+  updated_desc: (a, b) => b.last_updated_at - a.last_updated_at || COMPARE.created_desc(a, b),
+};
+
+async function getTickets(orgId: string, ids: string[]): Promise<Map<string, TicketItem>> {
+  const out = new Map<string, TicketItem>();
+  let keys = ids.map((ticket_id) => ({ org_id: orgId, ticket_id }));
+  for (let attempt = 0; keys.length && attempt < 5; attempt++) {
+    const res = await db().entities.ticket.get(keys).go({ concurrency: 5 });
+    for (const t of res.data) out.set(t.ticket_id, t);
+    keys = res.unprocessed as typeof keys;
+  }
+  return out;
+}
+
+/**
+ * Subject search: the search port gives the org's best 500 matches (ids), the tickets are read
+ * by key (BatchGet), the other filters and the sort apply to them, and the cursor is an offset.
+ * With no other filter and a creation sort, only the page's tickets are read (ticket ids are
+ * ULIDs, so ids sort by creation).
+ */
+async function searchTickets(actor: Actor, q: string, others: Filters, sort: ListTicketsQuery['sort'], limit: number, offset: number): Promise<{ tickets: Ticket[]; cursor: string | null }> {
+  const hits = await (await searchPort()).search('tickets', actor.org_id, q, SEARCH_CAP);
+  const next = (total: number) => (offset + limit < total ? encode({ o: offset + limit }) : null);
+  if (!filtered(others) && (sort === 'created_desc' || sort === 'created_asc')) {
+    const ids = hits.map((h) => h.id).sort();
+    if (sort === 'created_desc') ids.reverse();
+    const page = ids.slice(offset, offset + limit);
+    const got = await getTickets(actor.org_id, page);
+    return { tickets: page.flatMap((id) => (got.has(id) ? [toTicketWire(got.get(id)!)] : [])), cursor: next(ids.length) };
+  }
+  const got = await getTickets(actor.org_id, hits.map((h) => h.id));
+  const all = [...got.values()].filter((t) => matches(t, others)).sort(COMPARE[sort]);
+  return { tickets: all.slice(offset, offset + limit).map(toTicketWire), cursor: next(all.length) };
+}
+
 /**
  * ElectroDB cursor (base64url JSON of DynamoDB's LastEvaluatedKey) that resumes right after `item`,
  * built from the item's physical keys (read with `data: 'includeKeys'`): the table keys plus,
@@ -105,6 +151,7 @@ const keyCursor = (gsi: string | undefined) => (item: Record<string, unknown>): 
 /** Tickets of the actor's org for a filter/sort, cursor paged. `assignee: 'me'` is the actor. */
 export async function listTickets(actor: Actor, query: ListTicketsQuery): Promise<{ tickets: Ticket[]; cursor: string | null }> {
   const { sort, limit, cursor: rawCursor, ...rest } = query;
+  if (rest.q === '') delete rest.q;
   const f: Filters = { ...rest, assignee: rest.assignee === 'me' ? actor.email : rest.assignee };
   for (const k of Object.keys(f) as Array<keyof Filters>) if (f[k] === undefined || f[k] === '') delete f[k];
   const cur = decode(rawCursor);
@@ -115,6 +162,7 @@ export async function listTickets(actor: Actor, query: ListTicketsQuery): Promis
     q.go({ order, cursor, limit: lim, pages: 1, data: 'includeKeys' }) as Promise<{ data: TicketItem[]; cursor: string | null }>;
   const ti = TicketEntity.schema.indexes;
   const cursorOf = (index: keyof typeof ti) => keyCursor((ti[index] as { index?: string }).index);
+  if (f.q) return searchTickets(actor, f.q, { ...f, q: undefined }, sort, limit, cur?.o ?? 0);
   const done = (page: Page, p?: number) => ({ tickets: page.items.map(toTicketWire), cursor: page.cursor ? encode({ p, c: page.cursor }) : null });
 
   if (sort === 'due_asc') {

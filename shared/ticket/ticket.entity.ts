@@ -13,8 +13,6 @@ export const TicketEntity = new Entity({
     org_id: { type: 'string', required: true },
     ticket_id: { type: 'string', required: true },
     subject: { type: 'string', required: true },
-    /** lower-cased subject for the contains() search filter */
-    subject_lc: { type: 'string', required: true },
     status: { type: ['open', 'inprogress', 'closed'] as const, required: true },
     priority: { type: 'number', required: true },
     /** member email, or null when unassigned */

@@ -180,7 +180,6 @@ export async function createTicket(actor: Actor, input: CreateTicketInput): Prom
     org_id: actor.org_id,
     ticket_id: `tkt_${ulid(now)}`,
     subject: input.subject ?? subjectFromMessage(message),
-    subject_lc: '',
     status: 'open',
     priority: input.priority ?? settings.default_priority,
     assignee: assignee ?? undefined,
@@ -201,7 +200,6 @@ export async function createTicket(actor: Actor, input: CreateTicketInput): Prom
     first_assigned_at: assignee ? now : undefined,
     version: 1,
   };
-  item.subject_lc = item.subject.toLowerCase();
   const msgKey = { org_id: actor.org_id, chat_id: message.chat_id, timestamp: message.timestamp, unique_id: message.unique_id };
   const committed = await commit((e) => [
         e.ticket.create(item).commit(),
@@ -286,7 +284,6 @@ export async function updateTicket(actor: Actor, ticketId: string, input: Update
     const now = Date.now();
     const next: TicketItem = { ...t, last_updated_by: actor.email, last_updated_at: now, version: t.version + 1 };
     for (const c of changes) (next as Record<string, unknown>)[c.field] = c.new ?? undefined;
-    next.subject_lc = next.subject.toLowerCase();
     next.assignee_key = assigneeKey(next.assignee);
     next.due_key = dueKey(next.due_date);
     if (next.status === 'closed' && t.status !== 'closed') next.closed_at = now;

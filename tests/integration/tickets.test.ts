@@ -171,6 +171,7 @@ describe('list', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       return r.body;
     };
+    await rt.idle(); // the search index follows ticket events
     const all = (await list('limit=100')).tickets;
     expect(all.length).toBe(10);
     expect(all.map((t) => t.created_at)).toEqual([...all.map((t) => t.created_at)].sort((a, b) => b - a));
@@ -181,6 +182,16 @@ describe('list', () => {
     expect((await list('assignee=me&status=closed')).tickets.every((t) => t.assignee === rt.adminEmail && t.status === 'closed')).toBe(true);
     expect((await list(`phone_id=${rt.phone.phone_number_id}`)).tickets).toHaveLength(10);
     expect((await list('q=ORDER')).tickets.map((t) => t.subject)).toEqual(['My order #123 never arrived']);
+    // prefix and a typo still find it; every word must match
+    expect((await list('q=neve arived')).tickets.map((t) => t.subject)).toEqual(['My order #123 never arrived']);
+    expect((await list('q=order invoice')).tickets).toEqual([]);
+    const cases = (await list('q=case&limit=100')).tickets;
+    expect(cases).toHaveLength(8);
+    expect(cases.map((t) => t.ticket_id)).toEqual(all.filter((t) => t.subject.startsWith('case')).map((t) => t.ticket_id));
+    const s1 = await list('q=case&limit=5');
+    const s2 = await list(`q=case&limit=5&cursor=${s1.cursor}`);
+    expect([...s1.tickets, ...s2.tickets].map((t) => t.ticket_id)).toEqual(cases.map((t) => t.ticket_id));
+    expect(s2.cursor).toBeNull();
     const byPrio = (await list('sort=priority_desc&limit=100')).tickets.map((t) => t.priority);
     expect(byPrio).toEqual([...byPrio].sort((a, b) => b - a));
     // pages: 3 + 3 + 3 + 1, no repeats, same order as one big page
@@ -194,9 +205,12 @@ describe('list', () => {
     expect(seen).toEqual(all.map((t) => t.ticket_id));
     // filtered pages resume after the last ticket shown
     const closedAll = (await list('status=closed&limit=100')).tickets.map((t) => t.ticket_id);
-    const p1 = await list('status=closed&limit=2&q=case');
-    const p2 = await list(`status=closed&limit=2&q=case&cursor=${p1.cursor}`);
-    expect([...p1.tickets, ...p2.tickets].map((t) => t.ticket_id)).toEqual(closedAll.filter((id) => all.find((t) => t.ticket_id === id)!.subject.startsWith('case')).slice(0, 4));
+    const p1 = await list('status=closed&limit=2&assignee=me');
+    const p2 = await list(`status=closed&limit=2&assignee=me&cursor=${p1.cursor}`);
+    expect([...p1.tickets, ...p2.tickets].map((t) => t.ticket_id)).toEqual(closedAll.filter((id) => all.find((t) => t.ticket_id === id)!.assignee === rt.adminEmail).slice(0, 4));
+    // search with another filter and sort
+    const closedCases = (await list('q=case&status=closed&sort=priority_desc&limit=100')).tickets;
+    expect(closedCases.length).toBe(cases.filter((t) => t.status === 'closed').length);
     const bad = await call<{ error: { details: unknown } }>(admin, 'GET', '/tickets?sort=random&priority=9&cursor=zzz');
     expect(bad.status).toBe(400);
   });
@@ -238,6 +252,12 @@ describe('settings and permissions', () => {
     await call(admin, 'PUT', '/settings/tickets', { labels: [], default_priority: 3, default_assignee: 'none' });
     const r = await call<{ ticket: Ticket }>(admin, 'POST', '/tickets', { chat_id: chatA, quoted_message_id: messagesA[2]!.unique_id });
     expect(r.body.ticket).toMatchObject({ priority: 3, assignee: null, subject: 'Any update?' });
+  });
+
+  it("search never returns another org's tickets", async () => {
+    const outsiderCall = (path: string) => rt.api(outsider, `/api/orgs/${otherOrg}${path}`).then(async (r) => (await r.json()) as { tickets: Ticket[] });
+    expect((await outsiderCall('/tickets?q=order')).tickets).toEqual([]);
+    expect((await outsiderCall('/tickets?q=case')).tickets).toEqual([]);
   });
 
   it("another org's tickets are refused on every route", async () => {

@@ -1,0 +1,63 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalSearch } from '../../scripts/local/search.ts';
+import type { SearchDoc } from '../../shared/ports/search.ts';
+
+/** The embedded search adapter: matching rules, tenancy, persistence and rebuild. */
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+const tmp = async () => {
+  const d = await mkdtemp(join(tmpdir(), 'chorus-search-'));
+  dirs.push(d);
+  return d;
+};
+const doc = (id: string, org_id: string, subject: string): SearchDoc => ({ id, org_id, fields: { subject } });
+
+describe('local search', () => {
+  it('matches every word, the last as a prefix, tolerates a typo, never crosses orgs', async () => {
+    const s = await startLocalSearch(await tmp(), async () => []);
+    await s.upsert('tickets', [doc('t1', 'a', 'Refund for order 4411'), doc('t2', 'a', 'Invoice address wrong'), doc('t3', 'b', 'Refund please')]);
+    const ids = async (org: string, q: string) => (await s.search('tickets', org, q, 10)).map((h) => h.id);
+    expect(await ids('a', 'refund')).toEqual(['t1']);
+    expect(await ids('a', 'refu')).toEqual(['t1']);
+    expect(await ids('a', 'refnd order')).toEqual(['t1']);
+    expect(await ids('a', 'refund invoice')).toEqual([]);
+    expect(await ids('b', 'refund')).toEqual(['t3']);
+    // replace and remove
+    await s.upsert('tickets', [doc('t1', 'a', 'Damaged parcel')]);
+    expect(await ids('a', 'refund')).toEqual([]);
+    expect(await ids('a', 'parcel')).toEqual(['t1']);
+    await s.remove('tickets', ['t1', 'unknown']);
+    expect(await ids('a', 'parcel')).toEqual([]);
+    await s.stop();
+  });
+
+  it('keeps the index across restarts and rebuilds it when the file is lost or unreadable', async () => {
+    const dir = await tmp();
+    let rebuilt = 0;
+    const rebuild = async () => {
+      rebuilt++;
+      return [doc('r1', 'a', 'Rebuilt from the table')];
+    };
+    let s = await startLocalSearch(dir, rebuild);
+    expect(rebuilt).toBe(1);
+    await s.upsert('tickets', [doc('t9', 'a', 'Written before restart')]);
+    await s.stop();
+    s = await startLocalSearch(dir, rebuild);
+    expect(rebuilt).toBe(1);
+    expect((await s.search('tickets', 'a', 'restart', 5)).map((h) => h.id)).toEqual(['t9']);
+    await s.stop();
+    const file = join(dir, 'search', 'tickets.json');
+    expect(existsSync(`${file}.tmp`)).toBe(false);
+    await writeFile(file, (await readFile(file, 'utf8')).slice(0, 20));
+    s = await startLocalSearch(dir, rebuild);
+    expect(rebuilt).toBe(2);
+    expect((await s.search('tickets', 'a', 'rebuilt', 5)).map((h) => h.id)).toEqual(['r1']);
+    await s.stop();
+  });
+});
