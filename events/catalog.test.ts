@@ -7,6 +7,7 @@ import { join } from 'node:path';
 const chat = { chat_id: '1@c.us', org_id: 'o', latest_message_timestamp: 1, chat_type: 'user' };
 const message = { chat_id: '1@c.us', unique_id: 'U', timestamp: 1, from_me: false, ack: 0, message_type: 'text', body: 'hi' };
 const ticket = { org_id: 'o', ticket_id: 'tkt_1', chat_id: '1@c.us', status: 'open', assignee: null, last_updated_at: 1, subject: 'Refund' };
+const task = { org_id: 'o', task_id: 'task_1', title: 'Call back', status: 'open', assignee: 'a@b.c', created_by: 'a@b.c', remind_at: 5, notes: '' };
 const FIXTURES: Record<EventName, unknown> = {
   'message.received': { org_id: 'o', chat, message },
   'message.sent': { org_id: 'o', chat, message: { ...message, from_me: true } },
@@ -16,6 +17,9 @@ const FIXTURES: Record<EventName, unknown> = {
   'ticket.created': { org_id: 'o', ticket },
   'ticket.updated': { org_id: 'o', ticket: { ...ticket, status: 'inprogress' }, changes: ['status'] },
   'ticket.closed': { org_id: 'o', ticket: { ...ticket, status: 'closed', closed_at: 2 }, changes: ['status'] },
+  'task.created': { org_id: 'o', task, actions: ['TASK_CREATED'] },
+  'task.updated': { org_id: 'o', task: { ...task, status: 'closed' }, actions: ['STATUS_CHANGED'] },
+  'task.reminder_due': { org_id: 'o', task, remind_at: 5 },
 };
 const metadata = { id: 'e1', version: 1, occurred_at: '2026-11-21T00:00:00.000Z', actor: 'system' };
 

@@ -3,6 +3,7 @@ import { detailOf } from './contracts/envelope.ts';
 import { MessageReceivedV1, MessageSentV1, MessageStatusUpdatedV1, MessageUpdatedV1 } from './contracts/message.ts';
 import { ChatReadV1 } from './contracts/chat.ts';
 import { TicketClosedV1, TicketCreatedV1, TicketUpdatedV1 } from './contracts/ticket.ts';
+import { TaskCreatedV1, TaskReminderDueV1, TaskUpdatedV1 } from './contracts/task.ts';
 
 /**
  * The one event catalogue. Read by the publisher (validation), the local bus (pattern matching,
@@ -20,6 +21,9 @@ export const EVENTS = {
   'ticket.created': { version: 1, properties: TicketCreatedV1 },
   'ticket.updated': { version: 1, properties: TicketUpdatedV1 },
   'ticket.closed': { version: 1, properties: TicketClosedV1 },
+  'task.created': { version: 1, properties: TaskCreatedV1 },
+  'task.updated': { version: 1, properties: TaskUpdatedV1 },
+  'task.reminder_due': { version: 1, properties: TaskReminderDueV1 },
 } as const satisfies Record<string, { version: number; properties: z.ZodTypeAny }>;
 
 export type EventName = keyof typeof EVENTS;
@@ -42,10 +46,10 @@ export interface EventPattern {
 export const SUBSCRIPTIONS = [
   {
     name: 'realtime-fanout',
-    description: 'Pushes message, chat and ticket events to the org members connected over WebSocket',
+    description: 'Pushes message, chat, ticket and task events to the org members connected over WebSocket (task events: admins, assignee, creator)',
     pattern: {
       source: [EVENT_SOURCE],
-      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read', 'ticket.created', 'ticket.updated', 'ticket.closed'],
+      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.updated', 'task.reminder_due'],
     },
     handler: 'events/consumers/realtime-fanout.ts#handler',
     maxReceiveCount: 3,
@@ -100,6 +104,15 @@ export const COMMAND_QUEUES = [
     maxReceiveCount: 5,
     batchSize: 5,
     concurrency: 4,
+  },
+  {
+    name: 'task-reminders',
+    description: 'Task reminder wake-ups put here by the scheduler (EventBridge Scheduler in AWS) when remind_at comes',
+    handler: 'functions/scheduled/task-reminder.ts#handler',
+    env: 'TASK_REMINDERS_QUEUE_URL',
+    maxReceiveCount: 5,
+    batchSize: 10,
+    concurrency: 2,
   },
 ] as const;
 

@@ -24,6 +24,11 @@ const ConfigSchema = z.object({
   /** SQS queue URLs of the command queues (AWS). Locally the queue port is in-process. */
   WHATSAPP_INBOUND_QUEUE_URL: z.string().default(''),
   WHATSAPP_OUTBOUND_QUEUE_URL: z.string().default(''),
+  TASK_REMINDERS_QUEUE_URL: z.string().default(''),
+  /** EventBridge Scheduler (AWS): the schedule group, the role it assumes to send to queues, and the target queue ARNs by command queue name (JSON object) */
+  SCHEDULER_GROUP_NAME: z.string().default(''),
+  SCHEDULER_ROLE_ARN: z.string().default(''),
+  SCHEDULER_TARGET_QUEUE_ARNS: z.string().default('{}'),
   /** API Gateway management endpoint for PostToConnection, `https://{api}.execute-api.{region}.amazonaws.com/{stage}`. */
   WS_MANAGEMENT_URL: z.string().default(''),
   /** OpenSearch domain endpoint, `https://search-….{region}.es.amazonaws.com` (AWS). Locally the runtime installs an embedded index. */

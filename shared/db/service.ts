@@ -10,6 +10,7 @@ import { MessageEntity } from '../message/message.entity.ts';
 import { WaMessageRefEntity } from '../message/wa-message-ref.entity.ts';
 import { ConnectionEntity } from '../realtime/connection.entity.ts';
 import { TicketAuditEntity, TicketCounterEntity, TicketEntity, TicketLabelLinkEntity, TicketMessageEntity, TicketSettingsEntity } from '../ticket/ticket.entity.ts';
+import { TaskAuditEntity, TaskEntity } from '../task/task.entity.ts';
 import { WebhookRejectionEntity } from '../whatsapp/webhook-rejection.entity.ts';
 
 const entities = {
@@ -28,6 +29,8 @@ const entities = {
   ticketAudit: TicketAuditEntity,
   ticketCounter: TicketCounterEntity,
   ticketSettings: TicketSettingsEntity,
+  task: TaskEntity,
+  taskAudit: TaskAuditEntity,
 };
 
 function build() {

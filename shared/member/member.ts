@@ -22,3 +22,9 @@ export async function getMe(claims: Claims): Promise<MeResponse> {
   );
   return { user: { email: claims.email, user_id: claims.sub }, orgs };
 }
+
+/** GET /members: active members of the actor's org (assignee pickers), by email (table index byOrg). */
+export async function listMembers(actor: { org_id: string }): Promise<Array<{ email: string; member_name: string | null; role: 'admin' | 'member' }>> {
+  const rows = (await db().entities.member.query.byOrg({ org_id: actor.org_id }).go({ pages: 'all' })).data;
+  return rows.filter((m) => m.is_active !== false).map((m) => ({ email: m.email, member_name: m.member_name ?? null, role: m.role }));
+}

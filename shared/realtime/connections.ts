@@ -16,7 +16,7 @@ export async function removeConnection(connectionId: string): Promise<void> {
   await Promise.all(rows.map((r) => db().entities.connection.delete({ org_id: r.org_id, connection_id: r.connection_id }).go()));
 }
 
-type ConnectionRow = { org_id: string; connection_id: string; expires_at?: number };
+type ConnectionRow = { org_id: string; connection_id: string; email?: string; expires_at?: number };
 
 /** Live connections of an org (index byOrg). */
 export async function listOrgConnections(orgId: string): Promise<ConnectionRow[]> {
