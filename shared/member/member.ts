@@ -1,4 +1,5 @@
 import { db } from '../db/service.ts';
+import { AppError } from '../errors.ts';
 import type { Claims } from '../auth/jwt.ts';
 import type { MeResponse } from '../me.schemas.ts';
 
@@ -27,4 +28,13 @@ export async function getMe(claims: Claims): Promise<MeResponse> {
 export async function listMembers(actor: { org_id: string }): Promise<Array<{ email: string; member_name: string | null; role: 'admin' | 'member' }>> {
   const rows = (await db().entities.member.query.byOrg({ org_id: actor.org_id }).go({ pages: 'all' })).data;
   return rows.filter((m) => m.is_active !== false).map((m) => ({ email: m.email, member_name: m.member_name ?? null, role: m.role }));
+}
+
+/**
+ * The email must be an active member of the org (assignees of tickets and tasks).
+ * @throws AppError 400 validation with `details: [{ field, reason: 'is not a member of this workspace' }]`
+ */
+export async function assertActiveMember(orgId: string, email: string, field = 'assignee'): Promise<void> {
+  const m = (await db().entities.member.get({ org_id: orgId, email }).go()).data;
+  if (!m || m.is_active === false) throw new AppError('validation', `${email} is not a member of this workspace.`, { details: [{ field, reason: 'is not a member of this workspace' }] });
 }

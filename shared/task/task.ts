@@ -1,6 +1,8 @@
 import { monotonicFactory } from 'ulid';
 import type { EntityItem } from 'electrodb';
 import { db } from '../db/service.ts';
+import { commitTransaction, type TxEntities, type TxItem } from '../db/transaction.ts';
+import { assertActiveMember } from '../member/member.ts';
 import { AppError, notFound } from '../errors.ts';
 import { publish, type PublishInput, publishAll } from '../../events/publish.ts';
 import { scheduleName, schedulerPort } from '../ports/scheduler.ts';
@@ -20,8 +22,6 @@ import { auditActionsFor, deriveRemindAt, isVisibleAuditAction, nextOccurrence, 
  */
 
 type TaskItem = EntityItem<typeof TaskEntity>;
-type TxEntities = Parameters<Parameters<ReturnType<typeof db>['transaction']['write']>[0]>[0];
-type TxItem = ReturnType<TxEntities['taskAudit']['create']>['commit'] extends () => infer R ? R : never;
 
 const ulid = monotonicFactory();
 const MAX_RETRIES = 8;
@@ -73,11 +73,6 @@ async function loadTask(actor: Actor, taskId: string): Promise<TaskItem> {
   return t;
 }
 
-async function assertMember(orgId: string, email: string): Promise<void> {
-  const m = (await db().entities.member.get({ org_id: orgId, email }).go()).data;
-  if (!m || m.is_active === false) throw new AppError('validation', `${email} is not a member of this workspace.`, { details: [{ field: 'assignee', reason: 'is not a member of this workspace' }] });
-}
-
 /** The wake-up of a task's reminder: one per (task, remind_at). */
 const reminderName = (t: Pick<Task, 'task_id'>, at: number) => scheduleName('task', t.task_id, String(at));
 const armed = (t: Pick<Task, 'status' | 'remind_at'>) => (t.status !== 'closed' && t.remind_at != null ? t.remind_at : null);
@@ -98,11 +93,6 @@ function auditOps(e: TxEntities, actions: TaskAuditAction[], before: Task | null
   return actions.map((action) => e.taskAudit.create({ org_id: after.org_id, task_id: after.task_id, log_id: ulid(at), action, performed_by: by, timestamp: at, old_record: before ?? undefined, new_record: after }).commit() as TxItem);
 }
 
-async function commit(build: (e: TxEntities) => TxItem[]): Promise<boolean> {
-  const res = await db().transaction.write(build as never).go();
-  return !res.canceled;
-}
-
 /**
  * POST /tasks. Defaults (spec §9): priority 1, status open, assignee self, reminder none; the type
  * follows the linked object (todo when none). remind_at is derived from the due date for the
@@ -112,7 +102,7 @@ async function commit(build: (e: TxEntities) => TxItem[]): Promise<boolean> {
 export async function createTask(actor: Actor, input: CreateTaskInput): Promise<Task> {
   const now = Date.now();
   const assignee = input.assignee === undefined ? actor.email : input.assignee;
-  if (assignee && assignee !== actor.email) await assertMember(actor.org_id, assignee);
+  if (assignee && assignee !== actor.email) await assertActiveMember(actor.org_id, assignee);
   await assertLinked(actor, input.associated_object_metadata);
   const remind_at = deriveRemindAt(input.reminder_setting.remind_in, input.due_date, input.remind_at, input.time_zone);
   const reminder_setting = { remind_in: input.reminder_setting.remind_in, repeat: input.reminder_setting.remind_in === 'repeat' ? (input.reminder_setting.repeat ?? { frequency: 1, interval: 'days' as const, end: 'never' as const }) : null };
@@ -139,7 +129,7 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
     associated_object_metadata: input.associated_object_metadata,
   };
   await armReminder(task);
-  if (!(await commit((e) => [e.task.create(toItem(task, 1)).commit() as TxItem, ...auditOps(e, ['TASK_CREATED'], null, task, actor.email, now)]))) throw new Error(`task ${task.task_id} was not created (transaction cancelled)`);
+  if (!(await commitTransaction((e) => [e.task.create(toItem(task, 1)).commit() as TxItem, ...auditOps(e, ['TASK_CREATED'], null, task, actor.email, now)]))) throw new Error(`task ${task.task_id} was not created (transaction cancelled)`);
   await publish('task.created', { org_id: actor.org_id, task, actions: ['TASK_CREATED'] }, { actor: `user:${actor.email}` });
   return task;
 }
@@ -179,7 +169,7 @@ async function change(actor: Actor, taskId: string, build: (t: Task, now: number
     const errors = validateReminder(after, now, changed(before, after));
     if (errors.length) throw invalid(errors);
     await armReminder(after);
-    const ok = await commit((e) => [
+    const ok = await commitTransaction((e) => [
       e.task
         .put(toItem(after, item.version + 1))
         .where(({ version }, { eq }) => eq(version, item.version))
@@ -202,7 +192,7 @@ const dueOrRemindChanged = (b: Task, a: Task) => ({ due_date: b.due_date !== a.d
  * @throws AppError 404 task.not_found (also for a member who may not see it); 400 validation
  */
 export async function updateTask(actor: Actor, taskId: string, input: UpdateTaskInput): Promise<Task> {
-  if (input.assignee) await assertMember(actor.org_id, input.assignee);
+  if (input.assignee) await assertActiveMember(actor.org_id, input.assignee);
   return change(
     actor,
     taskId,
@@ -236,7 +226,7 @@ export async function remindInTask(actor: Actor, taskId: string, input: RemindIn
  * @returns `{ updated, failed: [{ task_id, reason }] }`
  */
 export async function bulkUpdateTasks(actor: Actor, input: BulkUpdateTasksInput): Promise<{ updated: Task[]; failed: Array<{ task_id: string; reason: string }> }> {
-  if (input.assignee) await assertMember(actor.org_id, input.assignee);
+  if (input.assignee) await assertActiveMember(actor.org_id, input.assignee);
   const ids = [...new Set(input.task_ids)];
   const out = { updated: [] as Task[], failed: [] as Array<{ task_id: string; reason: string }> };
   for (let i = 0; i < ids.length; i += 8) {

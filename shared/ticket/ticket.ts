@@ -2,6 +2,8 @@ import { monotonicFactory } from 'ulid';
 import type { EntityItem } from 'electrodb';
 import type { TicketEntity } from './ticket.entity.ts';
 import { db } from '../db/service.ts';
+import { commitTransaction, type TxEntities, type TxItem } from '../db/transaction.ts';
+import { assertActiveMember } from '../member/member.ts';
 import { AppError, notFound } from '../errors.ts';
 import { publish, publishAll, type PublishInput } from '../../events/publish.ts';
 import { getMessageItem } from '../message/message.ts';
@@ -31,8 +33,6 @@ import { badgeDeltas, canAttachToTicket, canCreateTicket, canDetachFromTicket, s
  */
 
 type TicketItem = EntityItem<typeof TicketEntity>;
-type TxEntities = Parameters<Parameters<ReturnType<typeof db>['transaction']['write']>[0]>[0];
-type TxItem = ReturnType<TxEntities['ticketAudit']['create']>['commit'] extends () => infer R ? R : never;
 
 const MAX_RETRIES = 8;
 /** ULIDs that sort in creation order inside one process, also within one millisecond (audit rows). */
@@ -66,15 +66,6 @@ export function toTicketWire(t: TicketItem): Ticket {
   };
 }
 
-/**
- * Run one transaction. @returns false when DynamoDB cancelled it (a condition failed: a lost
- * optimistic-lock race or a message already in a ticket); ElectroDB reports that as `canceled`
- * instead of throwing. Other errors are thrown.
- */
-async function commit(build: (e: TxEntities) => TxItem[]): Promise<boolean> {
-  const res = await db().transaction.write(build as never).go();
-  return !res.canceled;
-}
 const dueKey = (due: number | null | undefined) => (due == null ? 'none' : String(due).padStart(15, '0'));
 const assigneeKey = (a: string | null | undefined) => a ?? 'none';
 
@@ -106,11 +97,6 @@ export async function updateTicketSettings(actor: Actor, input: TicketSettingsIn
   };
   await db().entities.ticketSettings.put({ org_id: actor.org_id, ...settings, updated_by: actor.email, updated_at: Date.now() }).go();
   return settings;
-}
-
-async function assertMember(orgId: string, email: string, field: string): Promise<void> {
-  const m = (await db().entities.member.get({ org_id: orgId, email }).go()).data;
-  if (!m || m.is_active === false) throw new AppError('validation', `${email} is not a member of this workspace.`, { details: [{ field, reason: 'is not a member of this workspace' }] });
 }
 
 async function assertLabels(orgId: string, labels: string[] | undefined, field: string): Promise<void> {
@@ -172,7 +158,7 @@ export async function createTicket(actor: Actor, input: CreateTicketInput): Prom
   const ok = canCreateTicket(message);
   if (!ok.allowed) throw new AppError('ticket.message_taken', ok.reason!, { status: 409 });
   const assignee = input.assignee !== undefined ? input.assignee : settings.default_assignee === 'chat_assignee' ? (chat.assigned_to ?? null) : null;
-  if (input.assignee) await assertMember(actor.org_id, input.assignee, 'assignee');
+  if (input.assignee) await assertActiveMember(actor.org_id, input.assignee);
   await assertLabels(actor.org_id, input.labels, 'labels');
 
   const now = Date.now();
@@ -201,7 +187,7 @@ export async function createTicket(actor: Actor, input: CreateTicketInput): Prom
     version: 1,
   };
   const msgKey = { org_id: actor.org_id, chat_id: message.chat_id, timestamp: message.timestamp, unique_id: message.unique_id };
-  const committed = await commit((e) => [
+  const committed = await commitTransaction((e) => [
         e.ticket.create(item).commit(),
         e.message
           .patch(msgKey)
@@ -275,7 +261,7 @@ function diff(t: TicketItem, input: UpdateTicketInput): Change[] {
  * @throws AppError 404 ticket.not_found; 400 unknown assignee/label; 409 ticket.busy after 8 lost races
  */
 export async function updateTicket(actor: Actor, ticketId: string, input: UpdateTicketInput): Promise<Ticket> {
-  if (input.assignee) await assertMember(actor.org_id, input.assignee, 'assignee');
+  if (input.assignee) await assertActiveMember(actor.org_id, input.assignee);
   await assertLabels(actor.org_id, input.labels, 'labels');
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
     const t = await loadTicket(actor.org_id, ticketId);
@@ -289,7 +275,7 @@ export async function updateTicket(actor: Actor, ticketId: string, input: Update
     if (next.status === 'closed' && t.status !== 'closed') next.closed_at = now;
     if (next.status !== 'closed') next.closed_at = undefined;
     if (next.assignee && !t.first_assigned_at) next.first_assigned_at = now;
-    const committed = await commit((e) => [
+    const committed = await commitTransaction((e) => [
           e.ticket
             .put(next)
             .where(({ version }, { eq }) => eq(version, t.version))
@@ -312,7 +298,7 @@ export async function updateTicket(actor: Actor, ticketId: string, input: Update
  * @returns updated tickets and `failed: [{ ticket_id, reason }]`
  */
 export async function bulkUpdateTickets(actor: Actor, input: { ticket_ids: string[]; status?: Ticket['status']; assignee?: string | null }): Promise<BulkUpdateResult> {
-  if (input.assignee) await assertMember(actor.org_id, input.assignee, 'assignee');
+  if (input.assignee) await assertActiveMember(actor.org_id, input.assignee);
   const change: UpdateTicketInput = { ...(input.status !== undefined && { status: input.status }), ...(input.assignee !== undefined && { assignee: input.assignee }) };
   const ids = [...new Set(input.ticket_ids)];
   const out: BulkUpdateResult = { updated: [], failed: [] };
@@ -351,7 +337,7 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
       if (!ok.allowed) throw new AppError('ticket.quoted_message', ok.reason!, { status: 400 });
     }
     const next: TicketItem = { ...t, message_count: Math.max(1, t.message_count + (attach ? 1 : -1)), last_updated_by: actor.email, last_updated_at: now, version: t.version + 1 };
-    const committed = await commit((e) => [
+    const committed = await commitTransaction((e) => [
           e.ticket
             .put(next)
             .where(({ version }, { eq }) => eq(version, t.version))
@@ -432,7 +418,7 @@ export async function recordFirstResponse(orgId: string, chatId: string, message
   for (const t of tickets) {
     if (t.first_response_at || t.created_at > message.timestamp) continue;
     const next: TicketItem = { ...t, first_response_at: message.timestamp, first_response_time: message.timestamp - t.created_at, version: t.version + 1 };
-    const committed = await commit((e) => [
+    const committed = await commitTransaction((e) => [
           e.ticket
             .put(next)
             .where(({ version }, { eq }) => eq(version, t.version))
