@@ -1,6 +1,7 @@
 /**
  * What each Lambda may touch: table access, publishing to the bus, sending to command queues,
- * PostToConnection, Cognito settings, which WhatsApp settings it receives and search access.
+ * PostToConnection, Cognito settings, which WhatsApp settings it receives, search access and
+ * creating EventBridge Scheduler schedules.
  * `wireFunction` turns a profile into environment variables (the names shared/config.ts reads)
  * and IAM grants, so every role holds only what its profile lists.
  *
@@ -8,7 +9,8 @@
  * broad inside that surface (any handler may write the table, publish events and enqueue
  * commands); the overrides below narrow the functions whose job is known to be small (read from
  * their code: when such a handler grows, widen its entry here), and hand the WhatsApp settings
- * and the search domain (default 'none' on every surface) only to the functions that use them.
+ * and the search domain (default 'none' on every surface) and the scheduler (default off) only to
+ * the functions that use them.
  * The overrides are keyed by the handler reference of functions/routes.ts and events/catalog.ts;
  * infra/app.test.ts fails when a key no longer matches a handler, so a renamed handler cannot
  * silently fall back to the defaults.
@@ -19,6 +21,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
+import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { CommandQueueName } from '../events/catalog.ts';
@@ -39,7 +42,16 @@ export interface FunctionAccess {
   readonly whatsapp: readonly WhatsAppSettingName[];
   /** SEARCH_ENDPOINT + es:ESHttp* on the OpenSearch domain (see SEARCH_ACTIONS) */
   readonly search: 'none' | 'read' | 'readWrite';
+  /**
+   * SCHEDULER_GROUP_NAME / SCHEDULER_ROLE_ARN / SCHEDULER_TARGET_QUEUE_ARNS + create, update,
+   * delete and get schedules in the Chorus group, and iam:PassRole of the scheduler role to
+   * EventBridge Scheduler (see SCHEDULER_ACTIONS)
+   */
+  readonly scheduler: boolean;
 }
+
+/** What a `scheduler: true` function may do to schedules, on `schedule/<group>/*` only. */
+export const SCHEDULER_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'] as const;
 
 /**
  * OpenSearch HTTP actions per search access level, on the domain's subresources (`arn/*`).
@@ -51,9 +63,9 @@ export const SEARCH_ACTIONS = {
 } as const;
 
 const SURFACE_DEFAULTS: Record<Surface, FunctionAccess> = {
-  http: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [], search: 'none' },
-  ws: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [], search: 'none' },
-  consumer: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: false, whatsapp: [], search: 'none' },
+  http: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [], search: 'none', scheduler: false },
+  ws: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [], search: 'none', scheduler: false },
+  consumer: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: false, whatsapp: [], search: 'none', scheduler: false },
 };
 
 /** Narrower (or extra) access for specific handlers, keyed by handler reference. */
@@ -84,6 +96,13 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'events/consumers/search-indexing.ts#handler': { search: 'readWrite', table: 'none', publishEvents: false, enqueue: [] },
   // Stamps first_response_at on tickets (table) and publishes ticket.updated; enqueues nothing.
   'events/consumers/ticket-first-response.ts#handler': { enqueue: [] },
+  // Tasks with a remind_at: create, move or cancel the task's reminder schedule.
+  'functions/http/tasks/create-task.ts#handler': { scheduler: true },
+  'functions/http/tasks/update-task.ts#handler': { scheduler: true },
+  'functions/http/tasks/bulk-update-tasks.ts#handler': { scheduler: true },
+  'functions/http/tasks/remind-in-task.ts#handler': { scheduler: true },
+  // The reminder wake-up: a stale or repeating reminder is scheduled again or cancelled.
+  'functions/scheduled/task-reminder.ts#handler': { scheduler: true },
 };
 
 /** The access profile of one handler. */
@@ -100,6 +119,14 @@ export interface WhatsAppSettings {
   readonly graphVersion: string;
 }
 
+/** EventBridge Scheduler: the schedule group, the role schedules run as, and the queues they may target. */
+export interface SchedulerResources {
+  readonly group: scheduler.IScheduleGroup;
+  readonly role: iam.IRole;
+  /** command queue name -> queue (SCHEDULER_TARGET_QUEUE_ARNS) */
+  readonly targetQueues: ReadonlyMap<string, sqs.IQueue>;
+}
+
 /** The resources a function may be wired to; absent ones must not be needed by its profile. */
 export interface WiringResources {
   readonly table?: dynamodb.ITable;
@@ -109,6 +136,7 @@ export interface WiringResources {
   readonly wsStage?: WebSocketStage;
   readonly whatsapp?: WhatsAppSettings;
   readonly searchDomain?: opensearch.IDomain;
+  readonly scheduler?: SchedulerResources;
 }
 
 /** Apply a profile: environment variables (shared/config.ts names) plus matching IAM grants. */
@@ -173,6 +201,27 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
     setEnv('SEARCH_ENDPOINT', `https://${domain.domainEndpoint}`);
     fn.addToRolePolicy(
       new iam.PolicyStatement({ actions: [...SEARCH_ACTIONS[access.search]], resources: [`${domain.domainArn}/*`] }),
+    );
+  }
+  if (access.scheduler) {
+    const sch = need(res.scheduler, 'the scheduler');
+    const stack = Stack.of(fn);
+    setEnv('SCHEDULER_GROUP_NAME', sch.group.scheduleGroupName);
+    setEnv('SCHEDULER_ROLE_ARN', sch.role.roleArn);
+    setEnv('SCHEDULER_TARGET_QUEUE_ARNS', stack.toJsonString(Object.fromEntries([...sch.targetQueues].map(([name, q]) => [name, q.queueArn]))));
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [...SCHEDULER_ACTIONS],
+        resources: [stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${sch.group.scheduleGroupName}/*` })],
+      }),
+    );
+    // CreateSchedule/UpdateSchedule pass the role to the service; nothing else may receive it
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['iam:PassRole'],
+        resources: [sch.role.roleArn],
+        conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } },
+      }),
     );
   }
 }

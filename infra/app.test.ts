@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../events/catalog.ts';
 import { HTTP_ROUTES, WS_ROUTES } from '../functions/routes.ts';
 import { TABLE_DEFINITION } from '../shared/db/table-definition.ts';
-import { ACCESS_OVERRIDES, SEARCH_ACTIONS } from './access.ts';
+import { ACCESS_OVERRIDES, SCHEDULER_ACTIONS, SEARCH_ACTIONS } from './access.ts';
 import { allHandlerRefs, buildApp, type ChorusAppProps, type ChorusStacks, missingHandlerFiles, propsFromContext } from './build.ts';
 import { REPO_ROOT } from './constructs/handler-function.ts';
 
@@ -37,7 +37,8 @@ function build(props: ChorusAppProps, context: Record<string, unknown> = {}): Ch
 const CONFIG_ENV = new Set([
   'TABLE_NAME', 'COGNITO_ISSUER', 'COGNITO_JWKS_URL', 'COGNITO_CLIENT_ID', 'WHATSAPP_APP_SECRET',
   'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_GRAPH_URL', 'WHATSAPP_GRAPH_VERSION',
-  'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'WS_MANAGEMENT_URL', 'SEARCH_ENDPOINT',
+  'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'TASK_REMINDERS_QUEUE_URL', 'WS_MANAGEMENT_URL',
+  'SEARCH_ENDPOINT', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
   'NODE_OPTIONS',
 ]);
 
@@ -49,6 +50,12 @@ const lambdaFor = (t: Template, handler: string): Resource => {
   return found[0]!;
 };
 const policiesOf = (t: Template) => Object.values(t.findResources('AWS::IAM::Policy')) as Resource[];
+const statementsOfRole = (t: Template, fn: Resource): any[] => {
+  const roleId = fn.Properties.Role['Fn::GetAtt'][0];
+  return policiesOf(t)
+    .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+    .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
+};
 const actionsOfRole = (t: Template, fn: Resource): string[] => {
   const roleId = fn.Properties.Role['Fn::GetAtt'][0];
   return policiesOf(t)
@@ -320,6 +327,80 @@ describe('events', () => {
         RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: entry.maxReceiveCount },
       });
     }
+  });
+});
+
+describe('scheduler', () => {
+  const schedulerUsers = [
+    { handler: 'functions/http/tasks/create-task.ts#handler', stack: () => api },
+    { handler: 'functions/http/tasks/update-task.ts#handler', stack: () => api },
+    { handler: 'functions/http/tasks/bulk-update-tasks.ts#handler', stack: () => api },
+    { handler: 'functions/http/tasks/remind-in-task.ts#handler', stack: () => api },
+    { handler: 'functions/scheduled/task-reminder.ts#handler', stack: () => workers },
+  ] as const;
+  const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
+
+  it('has one schedule group, deleted with the stack', () => {
+    events.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    events.hasResource('AWS::Scheduler::ScheduleGroup', { DeletionPolicy: 'Delete', Properties: { Name: Match.stringLikeRegexp('^[0-9A-Za-z_.-]{1,64}$') } });
+  });
+
+  it('has a role only EventBridge Scheduler (this account, this group) may assume, sending to the task-reminders queue only', () => {
+    const roles = Object.entries(events.findResources('AWS::IAM::Role', {
+      Properties: { AssumeRolePolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })]) } },
+    })) as Array<[string, Resource]>;
+    expect(roles).toHaveLength(1);
+    const [roleId, role] = roles[0]!;
+    const trust = role.Properties.AssumeRolePolicyDocument.Statement[0];
+    expect(trust).toMatchObject({ Action: 'sts:AssumeRole', Effect: 'Allow', Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } } });
+    expect(JSON.stringify(trust.Condition.ArnLike['aws:SourceArn'])).toContain('Schedules');
+    const statements = policiesOf(events)
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
+    expect(statements).toEqual([{ Action: 'sqs:SendMessage', Effect: 'Allow', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^TaskRemindersCommands/), 'Arn'] } }]);
+  });
+
+  for (const { handler, stack } of schedulerUsers) {
+    it(`lets ${handler} manage schedules in the group and pass the scheduler role`, () => {
+      const t = stack();
+      const fn = lambdaFor(t, handler);
+      const env = fn.Properties.Environment.Variables;
+      expect(env.SCHEDULER_GROUP_NAME).toBe(groupName());
+      expect(JSON.stringify(env.SCHEDULER_ROLE_ARN)).toMatch(/SchedulerRole/);
+      // {"task-reminders": <queue arn>} rendered at deploy time
+      const targets = JSON.stringify(env.SCHEDULER_TARGET_QUEUE_ARNS);
+      expect(targets).toContain('task-reminders');
+      expect(targets).toMatch(/TaskRemindersCommands/);
+      expect(env).toHaveProperty('TASK_REMINDERS_QUEUE_URL');
+      const statements = statementsOfRole(t, fn);
+      const sched = statements.filter((st) => [st.Action].flat().some((a: string) => a.startsWith('scheduler:')));
+      expect(sched).toHaveLength(1);
+      expect([sched[0].Action].flat().sort()).toEqual([...SCHEDULER_ACTIONS].sort());
+      const arn = JSON.stringify(sched[0].Resource);
+      expect(arn).toContain(`:schedule/${groupName()}/*`);
+      const pass = statements.filter((st) => [st.Action].flat().includes('iam:PassRole'));
+      expect(pass).toHaveLength(1);
+      expect(pass[0].Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } });
+      expect(JSON.stringify(pass[0].Resource)).toMatch(/SchedulerRole/);
+    });
+  }
+
+  it('leaves every other function without scheduler settings or grants', () => {
+    const users = new Set<string>(schedulerUsers.map((u) => u.handler));
+    let others = 0;
+    for (const t of [api, workers]) {
+      for (const fn of lambdasOf(t)) {
+        if ([...users].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
+        others++;
+        const env = fn.Properties.Environment?.Variables ?? {};
+        expect(Object.keys(env).filter((k) => k.startsWith('SCHEDULER_')), fn.Properties.Description).toEqual([]);
+        const actions = actionsOfRole(t, fn);
+        expect(actions.filter((a) => a.startsWith('scheduler:') || a === 'iam:PassRole'), fn.Properties.Description).toEqual([]);
+      }
+    }
+    expect(others).toBeGreaterThan(0);
+    const receiver = lambdaFor(api, 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler');
+    expect(Object.keys(receiver.Properties.Environment.Variables).sort()).toEqual(['NODE_OPTIONS', 'WHATSAPP_INBOUND_QUEUE_URL']);
   });
 });
 

@@ -8,6 +8,7 @@
  *   Search   OpenSearch domain                               (nothing)
  *   Auth     Cognito user pool + web client (+ Google)       (nothing)
  *   Events   EventBridge bus + archive, rules, SQS + DLQs    (nothing)
+ *            + EventBridge Scheduler group and role
  *   Api      HTTP API, WebSocket API, route Lambdas          Data, Search, Auth, Events
  *   Workers  queue consumer Lambdas                          Data, Search, Events, Api
  *   Web      S3 + CloudFront, web bundle + config.json       Api, Auth
@@ -150,6 +151,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     searchDomain: search.domain,
     bus: events.bus,
     commandQueues: events.commandQueues,
+    scheduler: events.scheduler,
     issuer: auth.issuer,
     userPoolClientId: auth.userPoolClient.userPoolClientId,
     whatsapp,
@@ -164,6 +166,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     bus: events.bus,
     subscriptionQueues: events.subscriptionQueues,
     commandQueues: events.commandQueues,
+    scheduler: events.scheduler,
     webSocketStage: api.webSocketStage,
     whatsapp,
     bundle,

@@ -22,7 +22,7 @@ import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { HTTP_ROUTES, WS_ROUTES } from '../../functions/routes.ts';
-import { accessFor, type Surface, type WhatsAppSettings, wireFunction } from '../access.ts';
+import { accessFor, type SchedulerResources, type Surface, type WhatsAppSettings, wireFunction } from '../access.ts';
 import { createHandlerFunction, handlerConstructId } from '../constructs/handler-function.ts';
 import { pascalCase } from '../names.ts';
 
@@ -33,6 +33,7 @@ export interface ApiStackProps extends StackProps {
   readonly searchDomain: opensearch.IDomain;
   readonly bus: events.IEventBus;
   readonly commandQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue; readonly env: string }>;
+  readonly scheduler: SchedulerResources;
   readonly issuer: string;
   readonly userPoolClientId: string;
   readonly whatsapp: WhatsAppSettings;
@@ -69,6 +70,7 @@ export class ApiStack extends Stack {
         searchDomain: props.searchDomain,
         bus: props.bus,
         commandQueues: props.commandQueues,
+        scheduler: props.scheduler,
         cognito: { issuer: props.issuer, clientId: props.userPoolClientId },
         wsStage: this.webSocketStage,
         whatsapp: props.whatsapp,

@@ -6,14 +6,26 @@
  * realtime fan-out consumer needs the WebSocket API, so putting consumers here would make
  * Events <-> Api a cycle. Consumers live in the Workers stack, which depends on both.
  * Events that EventBridge cannot deliver to a queue go to that subscription's DLQ as well.
+ *
+ * Also the EventBridge Scheduler side of the scheduler port (shared/scheduler/): one schedule group
+ * for Chorus's one-time wake-ups (task reminders) and the role the service assumes to put a fired
+ * schedule's body on its command queue (sqs:SendMessage on SCHEDULER_TARGET_QUEUES only). Functions
+ * that create schedules get the group, the role and the target ARNs through their access profile
+ * (infra/access.ts, field `scheduler`).
  */
-import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
-import { COMMAND_QUEUES, EVENT_SOURCE, SUBSCRIPTIONS } from '../../events/catalog.ts';
+import { COMMAND_QUEUES, type CommandQueueName, EVENT_SOURCE, SUBSCRIPTIONS } from '../../events/catalog.ts';
+import type { SchedulerResources } from '../access.ts';
 import { CatalogQueue } from '../constructs/queue-consumer.ts';
 import { pascalCase } from '../names.ts';
+
+/** Command queues EventBridge Scheduler may put wake-ups on (the scheduler role can send to these only). */
+export const SCHEDULER_TARGET_QUEUES: readonly CommandQueueName[] = ['task-reminders'];
 
 export interface EventsStackProps extends StackProps {
   /** @default 'chorus' */
@@ -26,6 +38,8 @@ export class EventsStack extends Stack {
   readonly subscriptionQueues = new Map<string, CatalogQueue>();
   /** command queue name -> its queue and the env var that carries its URL to producers */
   readonly commandQueues = new Map<string, { readonly queue: CatalogQueue['queue']; readonly env: string }>();
+  /** the schedule group, the role schedules run as and their target queues */
+  readonly scheduler: SchedulerResources;
 
   constructor(scope: Construct, id: string, props: EventsStackProps = {}) {
     super(scope, id, props);
@@ -54,5 +68,27 @@ export class EventsStack extends Stack {
       const q = new CatalogQueue(this, `${pascalCase(cmd.name)}Commands`, { name: cmd.name, maxReceiveCount: cmd.maxReceiveCount });
       this.commandQueues.set(cmd.name, { queue: q.queue, env: cmd.env });
     }
+
+    // Schedules point at this stack's queues and role: they go with the stack (deleting a group
+    // deletes its schedules), so RETAIN would only leave wake-ups that can no longer be delivered.
+    const group = new scheduler.ScheduleGroup(this, 'Schedules', { removalPolicy: RemovalPolicy.DESTROY });
+    const role = new iam.Role(this, 'SchedulerRole', {
+      description: 'Assumed by EventBridge Scheduler to put fired Chorus schedules on their command queue',
+      // confused-deputy guard: only schedules of this account's group may use it
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': this.account },
+          ArnLike: { 'aws:SourceArn': group.scheduleGroupArn },
+        },
+      }),
+    });
+    const targetQueues = new Map<string, CatalogQueue['queue']>();
+    for (const name of SCHEDULER_TARGET_QUEUES) {
+      const entry = this.commandQueues.get(name);
+      if (!entry) throw new Error(`Scheduler target ${name} is not a command queue`);
+      role.addToPolicy(new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [entry.queue.queueArn] }));
+      targetQueues.set(name, entry.queue);
+    }
+    this.scheduler = { group, role, targetQueues };
   }
 }

@@ -13,7 +13,7 @@ import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../../events/catalog.ts';
-import { accessFor, type WhatsAppSettings, wireFunction } from '../access.ts';
+import { accessFor, type SchedulerResources, type WhatsAppSettings, wireFunction } from '../access.ts';
 import { QueueConsumer } from '../constructs/queue-consumer.ts';
 import { pascalCase } from '../names.ts';
 
@@ -23,6 +23,7 @@ export interface WorkersStackProps extends StackProps {
   readonly bus: events.IEventBus;
   readonly subscriptionQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue }>;
   readonly commandQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue; readonly env: string }>;
+  readonly scheduler: SchedulerResources;
   readonly webSocketStage: WebSocketStage;
   readonly whatsapp: WhatsAppSettings;
   readonly bundle: boolean;
@@ -40,6 +41,7 @@ export class WorkersStack extends Stack {
       searchDomain: props.searchDomain,
       bus: props.bus,
       commandQueues: props.commandQueues,
+      scheduler: props.scheduler,
       wsStage: props.webSocketStage,
       whatsapp: props.whatsapp,
     };

@@ -7,8 +7,10 @@ import { resetConfig } from '../../shared/config.ts';
 import { resetDb } from '../../shared/db/service.ts';
 import { resetDocumentClient } from '../../shared/db/client.ts';
 import { resetRealtimeClient } from '../../shared/ports/realtime.ts';
+import { setSchedulerPort } from '../../shared/ports/scheduler.ts';
 import { setSearchPort } from '../../shared/ports/search.ts';
 import { allTicketSearchDocs } from '../../shared/ticket/ticket-search.ts';
+import { startLocalScheduler } from './scheduler.ts';
 import { startLocalSearch } from './search.ts';
 import { startDynamoDb } from './dynamodb.ts';
 import { startCognito, ensurePool, ensureUser, LOCAL_ISSUER_DOMAIN } from './cognito.ts';
@@ -132,6 +134,30 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       },
     });
 
+    // the local scheduler, installed before the gateway serves anything that schedules; what it
+    // fires waits until the queues have started (start() reloads the queue files, so nothing may be
+    // sent into a queue before it)
+    let openQueues!: () => void;
+    let closeQueues!: (e: Error) => void;
+    const queuesOpen = new Promise<void>((res, rej) => {
+      openQueues = res;
+      closeQueues = rej;
+    });
+    queuesOpen.catch(() => undefined);
+    const scheduler = await startLocalScheduler(dataDir, async (q, body) => {
+      await queuesOpen;
+      const queue = queues.get(q);
+      if (!queue) throw new Error(`no local queue ${q}`);
+      await queue.send(body);
+    });
+    setSchedulerPort(scheduler);
+    const stopScheduler = async () => {
+      closeQueues(new Error('the runtime is stopping'));
+      await scheduler.stop();
+      setSchedulerPort(undefined);
+    };
+    stops.unshift(stopScheduler);
+
     const demo = opts.demo ?? {
       adminEmail: (process.env.CHORUS_DEMO_ADMIN_EMAIL || DEMO_DEFAULTS.adminEmail).toLowerCase(),
       memberEmail: (process.env.CHORUS_DEMO_MEMBER_EMAIL || DEMO_DEFAULTS.memberEmail).toLowerCase(),
@@ -170,9 +196,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await gateway.start();
     stops.unshift(() => gateway.stop());
     for (const q of queues.values()) await q.start();
+    openQueues();
     stops.unshift(async () => {
       for (const q of queues.values()) await q.stop();
     });
+    // the scheduler sends into the queues: it stops first (a wake-up fired then stays in its file)
+    stops.unshift(...stops.splice(stops.indexOf(stopScheduler), 1));
 
     return {
       url,
