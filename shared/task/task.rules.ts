@@ -231,7 +231,7 @@ export function sortTasks<T extends Pick<Task, 'due_date' | 'created_at' | 'prio
   return [...tasks].sort(cmp[sort]);
 }
 
-/** Dropdown search (spec §9): name or email contains the text, case-insensitive. */
+/** Dropdown search (tasks issue, spec §5 selectors): name or email contains the text, case-insensitive. */
 export const matchesMember = (m: { email: string; member_name?: string | null }, text: string) => {
   const q = text.trim().toLowerCase();
   return !q || m.email.toLowerCase().includes(q) || (m.member_name ?? '').toLowerCase().includes(q);

@@ -5,12 +5,14 @@
  * - the realtime socket: chat snapshots of events are merged into the list here, and every event is
  *   re-broadcast to subscribers (the open thread upserts its messages from them);
  * - after a reconnect the list is refetched and subscribers get a `resync` to refetch their thread;
- * - ticket.created / ticket.updated / ticket.closed are re-broadcast as `ticket` events (lists upsert them).
+ * - ticket.created / ticket.updated / ticket.closed are re-broadcast as `ticket` events (lists upsert them);
+ * - task.created / task.updated / task.reminder_due are re-broadcast as `task` events (the task panel).
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
+import type { Task } from '#shared/task/task.schemas.ts';
 import { api, errorMessage, withTicketField } from '../lib/api.ts';
 import { getConfig } from '../lib/config.ts';
 import { getIdToken } from '../lib/auth.ts';
@@ -22,6 +24,8 @@ export type InboxEvent =
   | { kind: 'message'; type: string; chatId: string; message: Message }
   | { kind: 'chat'; type: string; chat: Chat }
   | { kind: 'ticket'; type: string; ticket: Ticket }
+  /** task.created / task.updated (actions) and task.reminder_due (remind_at) */
+  | { kind: 'task'; type: string; task: Task; actions?: string[]; remindAt?: number | null }
   | { kind: 'resync' };
 
 export interface Inbox {
@@ -54,6 +58,7 @@ export function useInbox(): Inbox {
 const MESSAGE_WITH_CHAT = new Set(['message.received', 'message.sent']);
 const MESSAGE_ONLY = new Set(['message.status_updated', 'message.updated']);
 const TICKET_EVENTS = new Set(['ticket.created', 'ticket.updated', 'ticket.closed']);
+const TASK_EVENTS = new Set(['task.created', 'task.updated', 'task.reminder_due']);
 
 export function InboxProvider({ orgId, children }: { orgId: string; children: ReactNode }) {
   const [chats, setChats] = useState<Chat[]>([]);
@@ -136,7 +141,7 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
   reloadRef.current = reload;
   useEffect(() => {
     const onEvent = (ev: RealtimeEvent) => {
-      const p = ev.properties as { org_id?: string; chat?: Chat; chat_id?: string; message?: Message; ticket?: Ticket };
+      const p = ev.properties as { org_id?: string; chat?: Chat; chat_id?: string; message?: Message; ticket?: Ticket; task?: Task; actions?: unknown; remind_at?: unknown };
       if (p.org_id && p.org_id !== orgId) return;
       if (MESSAGE_WITH_CHAT.has(ev.type) && p.chat && p.message) {
         const chat = p.chat;
@@ -159,6 +164,14 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
         emit({ kind: 'chat', type: ev.type, chat });
       } else if (TICKET_EVENTS.has(ev.type) && p.ticket && typeof p.ticket === 'object') {
         emit({ kind: 'ticket', type: ev.type, ticket: p.ticket });
+      } else if (TASK_EVENTS.has(ev.type) && p.task && typeof p.task === 'object') {
+        emit({
+          kind: 'task',
+          type: ev.type,
+          task: p.task,
+          actions: Array.isArray(p.actions) ? p.actions.map(String) : undefined,
+          remindAt: typeof p.remind_at === 'number' ? p.remind_at : null,
+        });
       }
     };
     const socket = new RealtimeSocket({

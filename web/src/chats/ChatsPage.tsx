@@ -32,6 +32,8 @@ export function ChatsPage() {
       // read the URL, not render state: Esc right after opening a chat must close it too
       if (e.key === 'Escape' && /^\/chats\/.+/.test(window.location.pathname)) {
         if (document.querySelector('.sidebar.open')) return;
+        // the open task panel takes Esc first (it closes itself)
+        if (document.querySelector('[data-testid="task-panel"]:not([hidden])')) return;
         e.preventDefault();
         navigate('/chats');
         requestAnimationFrame(() => listRef.current?.focus());

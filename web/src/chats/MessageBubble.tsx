@@ -3,7 +3,8 @@
  * forwarded label, quoted reply, content, time and ticks; reactions as chips under it; the failure
  * reason under failed outgoing messages; a Reply action on hover/focus when the message has a wamid;
  * the ticket chip when the message belongs to a ticket; the "⋯" menu (also right click, Shift+F10)
- * with Reply, Create ticket and Attach to ticket when the spec §5 rules (ticket.rules.ts) allow them.
+ * with Reply, Create ticket and Attach to ticket when the spec §5 rules (ticket.rules.ts) allow them,
+ * and Create task (opens the task panel's New Task linked to this message).
  */
 import { memo, useCallback, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -12,13 +13,15 @@ import { canAttachToTicket, canCreateTicket } from '#shared/ticket/ticket.rules.
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { ACK } from '#shared/message/message.schemas.ts';
-import { authorName, bubbleTime, exactTime, formatPhone, isGroupChat } from '../lib/format.ts';
+import { authorName, bubbleTime, exactTime, formatPhone, isGroupChat, previewText } from '../lib/format.ts';
 import { Ack } from './Ack.tsx';
 import { MessageContent } from './MessageContent.tsx';
 import { Icon } from '../layout/Icon.tsx';
 import { isLocal } from '../lib/messages.ts';
 import { TicketChip } from '../tickets/TicketChip.tsx';
 import { MessageMenu, type MenuItem } from './MessageMenu.tsx';
+import { useTaskActions } from '../app/tasks.tsx';
+import { MAX_TITLE } from '#shared/task/task.schemas.ts';
 
 export type TicketAction = 'create' | 'attach';
 
@@ -56,6 +59,7 @@ export const MessageBubble = memo(function MessageBubble({
   onTicketAction?: (kind: TicketAction, m: Message) => void;
 }) {
   const navigate = useNavigate();
+  const { openNew } = useTaskActions();
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
   const menuBtn = useRef<HTMLButtonElement>(null);
   const out = m.from_me;
@@ -75,6 +79,28 @@ export const MessageBubble = memo(function MessageBubble({
     if (chatTickets && canAttachToTicket(m, chatTickets).allowed)
       items.push({ id: 'attach', label: 'Attach to ticket', testId: 'message-menu-attach-ticket', onSelect: () => onTicketAction('attach', m) });
   }
+  if (!local && !m.is_deleted)
+    items.push({
+      id: 'create-task',
+      label: 'Create task',
+      testId: 'message-menu-create-task',
+      onSelect: () =>
+        openNew({
+          title: (previewText(m) || '').split('\n')[0].trim().slice(0, MAX_TITLE),
+          associated: {
+            id: m.unique_id,
+            type: 'message',
+            object: {
+              chat_id: m.chat_id,
+              org_id: m.org_id,
+              org_phone: m.org_phone ?? null,
+              message_id: m.message_id ?? null,
+              sender_phone: m.sender_phone ?? null,
+              is_private_note: m.is_private_note ?? false,
+            },
+          },
+        }),
+    });
   if (ticketId) items.push({ id: 'open', label: 'Open ticket', testId: 'message-menu-open-ticket', onSelect: () => navigate(`/tickets?ticket=${encodeURIComponent(ticketId)}`) });
   const hasMenu = !local && items.length > 0;
 

@@ -2,7 +2,7 @@
  * A message's action menu (WAI-ARIA menu pattern): opened by the bubble's "⋯" button, a right
  * click or Shift+F10 / the context-menu key on a focused bubble. Arrow keys / Home / End move,
  * Enter activates, Esc or Tab closes (focus returns to the button). Rendered in a portal with fixed
- * positioning so the thread's scroll box never clips it.
+ * positioning so the thread's scroll box never clips it. Also the task rows' menu (testId 'task-menu').
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
@@ -14,7 +14,19 @@ export interface MenuItem {
   onSelect: () => void;
 }
 
-export function MessageMenu({ at, items, onClose, label }: { at: { x: number; y: number }; items: MenuItem[]; onClose: (restoreFocus: boolean) => void; label: string }) {
+export function MessageMenu({
+  at,
+  items,
+  onClose,
+  label,
+  testId = 'message-menu',
+}: {
+  at: { x: number; y: number };
+  items: MenuItem[];
+  onClose: (restoreFocus: boolean) => void;
+  label: string;
+  testId?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState(at);
 
@@ -58,7 +70,7 @@ export function MessageMenu({ at, items, onClose, label }: { at: { x: number; y:
       className="menu"
       role="menu"
       aria-label={label}
-      data-testid="message-menu"
+      data-testid={testId}
       style={{ left: pos.x, top: pos.y }}
       onKeyDown={(e) => {
         if (e.key === 'ArrowDown') move(1);

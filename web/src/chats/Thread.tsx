@@ -8,6 +8,7 @@
  * Scroll stays at the bottom on new messages only if the agent was already there.
  * Tickets: the chat's tickets (GET /chats/{id}/tickets, kept live from ticket.* events) feed the
  * message menus (create / attach) and the closable details panel beside the thread.
+ * Tasks: the header's 'Create task' opens the task panel's New Task linked to this chat.
  */
 import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -29,6 +30,7 @@ import { upsertChatTicket } from '../lib/tickets.ts';
 import type { TicketAction } from './MessageBubble.tsx';
 import { AttachTicketDialog, CreateTicketDialog } from '../tickets/TicketDialogs.tsx';
 import { ChatTicketsPanel } from '../tickets/ChatTicketsPanel.tsx';
+import { useTaskActions } from '../app/tasks.tsx';
 
 const PANEL_KEY = 'chorus.chat_details_open';
 function initialPanelOpen(): boolean {
@@ -67,6 +69,7 @@ const localId = (): string =>
 export function Thread({ chatId }: { chatId: string }) {
   const navigate = useNavigate();
   const { org } = useSession();
+  const { openNew: openNewTask } = useTaskActions();
   const inbox = useInbox();
   const { subscribe, upsertChat, noteMessage } = inbox;
   const listChat = inbox.chats.find((c) => c.chat_id === chatId) ?? null;
@@ -360,7 +363,22 @@ export function Thread({ chatId }: { chatId: string }) {
             {chat?.org_phone && <span className="phone-tag" title="Your WhatsApp number in this chat">via {formatPhone(chat.org_phone)}</span>}
           </div>
         </div>
- <button
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Create a task for this chat"
+          title="Create task"
+          data-testid="chat-create-task"
+          onClick={() =>
+            openNewTask({
+              title: `Follow up with ${name}`.slice(0, 150),
+              associated: { id: chatId, type: 'chat', object: { chat_id: chatId, org_id: org.org_id, org_phone: chat?.org_phone ?? null } },
+            })
+          }
+        >
+          <Icon name="task-add" />
+        </button>
+        <button
           ref={panelToggle}
           type="button"
           className={`icon-btn panel-toggle ${panelOpen ? 'active' : ''}`}

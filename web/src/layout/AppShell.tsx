@@ -1,12 +1,17 @@
 /**
  * The signed-in frame: live inbox state for the current org (keyed by org, so switching org starts
  * afresh), the sidebar, the page outlet, the socket status pill and, on phones, the bottom tab bar.
+ * The tasks button (sidebar header on wide screens, floating top right on phones) opens the task panel.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../app/session.tsx';
 import { InboxProvider, useInbox } from '../app/inbox.tsx';
 import { TicketsProvider, useTickets } from '../app/tickets.tsx';
+import { TasksProvider } from '../app/tasks.tsx';
+import { TaskPanel } from '../tasks/TaskPanel.tsx';
+import { TasksButton } from '../tasks/TasksButton.tsx';
+import { PHONE_QUERY, useMediaQuery } from './useMediaQuery.ts';
 import { badgeText as ticketBadgeText } from '#shared/ticket/ticket.schemas.ts';
 import { unreadChatCount } from '../lib/chats.ts';
 import { Sidebar, badgeText } from './Sidebar.tsx';
@@ -21,7 +26,9 @@ export function AppShell() {
   return (
     <InboxProvider key={org.org_id} orgId={org.org_id}>
       <TicketsProvider>
-        <Shell />
+        <TasksProvider>
+          <Shell />
+        </TasksProvider>
       </TicketsProvider>
     </InboxProvider>
   );
@@ -69,13 +76,14 @@ function Shell() {
     document.title = unread > 0 ? `(${badgeText(unread)}) Chorus` : 'Chorus';
   }, [unread]);
 
+  const phone = useMediaQuery(PHONE_QUERY);
   const shell = useMemo(() => ({ drawerOpen, setDrawerOpen }), [drawerOpen]);
   const showTabs = MOBILE_TABS.some((t) => t.path === location.pathname);
 
   return (
     <ShellContext.Provider value={shell}>
       <div className={`shell ${collapsed ? 'collapsed' : ''} ${showTabs ? 'with-tabs' : ''}`}>
-        <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} />
+        <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} tasksButton={!phone} />
         {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
         <main className="shell-main">
           <Outlet />
@@ -100,6 +108,8 @@ function Shell() {
             ))}
           </nav>
         )}
+        {phone && <TasksButton variant="floating" />}
+        <TaskPanel />
         <SocketStatus />
       </div>
     </ShellContext.Provider>

@@ -12,10 +12,11 @@ import { unreadChatCount } from '../lib/chats.ts';
 import { NAV } from './nav.ts';
 import { Icon } from './Icon.tsx';
 import { useShell } from './shellContext.ts';
+import { TasksButton } from '../tasks/TasksButton.tsx';
 
 export const badgeText = (n: number): string => (n > 99 ? '99+' : String(n));
 
-export function Sidebar({ collapsed, onToggleCollapsed }: { collapsed: boolean; onToggleCollapsed: () => void }) {
+export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { collapsed: boolean; onToggleCollapsed: () => void; tasksButton?: boolean }) {
   const { user, org, orgs, switchOrg, signOut } = useSession();
   const { chats } = useInbox();
   const { drawerOpen, setDrawerOpen } = useShell();
@@ -34,6 +35,11 @@ export function Sidebar({ collapsed, onToggleCollapsed }: { collapsed: boolean; 
           <Icon name="close" />
         </button>
       </div>
+      {tasksButton && (
+        <div className="sidebar-tasks">
+          <TasksButton variant="sidebar" />
+        </div>
+      )}
       <ul className="nav-list">
         {NAV.map((item) => {
           const badge = item.path === '/chats' && unreadChats > 0 ? unreadChats : 0;

@@ -17,6 +17,15 @@ import type {
   TicketSettingsInput,
   UpdateTicketInput,
 } from '#shared/ticket/ticket.schemas.ts';
+import type {
+  BulkUpdateTasksInput,
+  CreateTaskInput,
+  RemindInInput,
+  Task,
+  TaskAuditLogRow,
+  UpdateTaskInput,
+} from '#shared/task/task.schemas.ts';
+import { TASK_FETCH_LIMIT } from '#shared/task/task.schemas.ts';
 import { MeResponse } from '#shared/me.schemas.ts';
 import { getConfig } from './config.ts';
 import { getIdToken, SESSION_EXPIRED_MESSAGE } from './auth.ts';
@@ -115,6 +124,21 @@ export interface TicketListParams {
   sort?: string;
   limit?: number;
   cursor?: string | null;
+}
+
+/** A member of the org as GET /members lists it (assignee pickers). */
+export interface OrgMember {
+  email: string;
+  member_name: string | null;
+  role: string;
+}
+
+/** `details` of an API error as field reasons (`[{ field, reason }]`), when it has them. */
+export function fieldErrors(e: unknown): Array<{ field: string; reason: string }> {
+  if (!(e instanceof ApiError) || !Array.isArray(e.details)) return [];
+  return (e.details as unknown[])
+    .filter((d): d is { field: string; reason: string } => !!d && typeof d === 'object' && typeof (d as { field?: unknown }).field === 'string' && typeof (d as { reason?: unknown }).reason === 'string')
+    .map((d) => ({ field: d.field, reason: d.reason }));
 }
 
 export interface Page<T> {
@@ -224,5 +248,47 @@ export const api = {
   async saveTicketSettings(orgId: string, input: TicketSettingsInput): Promise<TicketSettings> {
     const out = await request<{ settings: TicketSettings }>('PUT', `/api/orgs/${enc(orgId)}/settings/tickets`, input);
     return out.settings;
+  },
+
+  // ---- tasks (shared/task/task.schemas.ts) -----------------------------------------------
+  async listTasks(orgId: string, scope: 'mine' | 'all', cursor?: string | null, limit = TASK_FETCH_LIMIT): Promise<Page<Task>> {
+    const out = await request<{ tasks: Task[]; cursor?: string | null }>('GET', `/api/orgs/${enc(orgId)}/tasks${query({ scope, limit, cursor })}`);
+    return { items: out.tasks ?? [], cursor: out.cursor ?? null };
+  },
+
+  async createTask(orgId: string, input: Partial<CreateTaskInput> & { title: string }): Promise<Task> {
+    const out = await request<{ task: Task }>('POST', `/api/orgs/${enc(orgId)}/tasks`, input);
+    return out.task;
+  },
+
+  async getTask(orgId: string, taskId: string): Promise<Task> {
+    const out = await request<{ task: Task }>('GET', `/api/orgs/${enc(orgId)}/tasks/${enc(taskId)}`);
+    return out.task;
+  },
+
+  /** The whole editable task (spec §7). */
+  async updateTask(orgId: string, taskId: string, input: UpdateTaskInput): Promise<Task> {
+    const out = await request<{ task: Task }>('PUT', `/api/orgs/${enc(orgId)}/tasks/${enc(taskId)}`, input);
+    return out.task;
+  },
+
+  async remindTaskIn(orgId: string, taskId: string, input: RemindInInput): Promise<Task> {
+    const out = await request<{ task: Task }>('POST', `/api/orgs/${enc(orgId)}/tasks/${enc(taskId)}/remind-in`, input);
+    return out.task;
+  },
+
+  async bulkUpdateTasks(orgId: string, input: BulkUpdateTasksInput): Promise<{ updated: Task[]; failed: Array<{ task_id: string; reason: string }> }> {
+    const out = await request<{ updated?: Task[]; failed?: Array<{ task_id: string; reason: string }> }>('POST', `/api/orgs/${enc(orgId)}/tasks/bulk`, input);
+    return { updated: out.updated ?? [], failed: out.failed ?? [] };
+  },
+
+  async taskAudit(orgId: string, taskId: string, cursor?: string | null): Promise<Page<TaskAuditLogRow>> {
+    const out = await request<{ entries: TaskAuditLogRow[]; cursor?: string | null }>('GET', `/api/orgs/${enc(orgId)}/tasks/${enc(taskId)}/audit${query({ cursor })}`);
+    return { items: out.entries ?? [], cursor: out.cursor ?? null };
+  },
+
+  async members(orgId: string): Promise<OrgMember[]> {
+    const out = await request<{ members: OrgMember[] }>('GET', `/api/orgs/${enc(orgId)}/members`);
+    return (out.members ?? []).map((m) => ({ email: m.email, member_name: m.member_name ?? null, role: m.role }));
   },
 };

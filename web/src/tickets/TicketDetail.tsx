@@ -2,7 +2,8 @@
  * The ticket detail panel on /tickets?ticket=<id>: subject (editable), status, priority, assignee,
  * due date, labels (each saved at once with PATCH, optimistic with rollback and the API's message
  * in a toast), the attached messages (each with 'Jump to chat' and 'Detach'), and the audit log.
- * Kept live from ticket.* events (messages refetched when the count changes).
+ * Kept live from ticket.* events (messages refetched when the count changes). 'Create task' opens
+ * the task panel's New Task linked to the ticket.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -17,6 +18,7 @@ import { chatNumber, exactTime, formatPhone, previewText } from '../lib/format.t
 import { PRIORITY_OPTIONS, STATUS_OPTIONS, durationText, dueFromDay, isOverdue, msToDay, relTime, shortDate, ticketRef } from '../lib/tickets.ts';
 import { AssigneeInput, LabelPicker } from './fields.tsx';
 import { AuditLog } from './AuditLog.tsx';
+import { useTaskActions } from '../app/tasks.tsx';
 
 export function TicketDetail({
   ticketId,
@@ -33,6 +35,7 @@ export function TicketDetail({
   const { org } = useSession();
   const { subscribe } = useInbox();
   const toast = useToast();
+  const { openNew: openNewTask } = useTaskActions();
   const [ticket, setTicket] = useState<Ticket | null>(null);
   const [messages, setMessages] = useState<TicketMessage[]>([]);
   const [state, setState] = useState<'loading' | 'ready' | 'error' | 'missing'>('loading');
@@ -161,6 +164,22 @@ export function TicketDetail({
         <h2 ref={headingRef} tabIndex={-1}>
           Ticket <span className="mono">{ticketRef(ticketId)}</span>
         </h2>
+        {ticket && (
+          <button
+            type="button"
+            className="btn btn-ghost small-btn"
+            data-testid="ticket-create-task"
+            onClick={() =>
+              openNewTask({
+                title: ticket.subject.slice(0, 150),
+                associated: { id: ticket.ticket_id, type: 'ticket', object: { ticket_id: ticket.ticket_id, chat_id: ticket.chat_id, quoted_message_id: ticket.quoted_message_id } },
+              })
+            }
+          >
+            <Icon name="task-add" size={16} />
+            <span>Create task</span>
+          </button>
+        )}
         {ticket && (
           <Link className="btn btn-ghost small-btn" to={`/chats/${encodeURIComponent(ticket.chat_id)}`}>
             <Icon name="chats" size={16} />
