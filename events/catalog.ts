@@ -64,12 +64,28 @@ export const SUBSCRIPTIONS = [
     batchSize: 10,
   },
   {
+    name: 'flag-responses',
+    description: 'Marks flagged messages answered when a member replies on that number',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.sent'] },
+    handler: 'events/consumers/flag-responses.ts#handler',
+    maxReceiveCount: 5,
+    batchSize: 10,
+  },
+  {
     name: 'ticket-first-response',
     description: "Stamps first_response_at on a chat's tickets when a member first answers the customer after the ticket was made",
     pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.sent'] },
     handler: 'events/consumers/ticket-first-response.ts#handler',
     maxReceiveCount: 5,
     batchSize: 10,
+  },
+  {
+    name: 'media-download',
+    description: 'Downloads the file of an inbound image, video, audio, voice, document or sticker message from the Graph API into the media store (with thumbnails of images)',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.received'] },
+    handler: 'events/consumers/media-download.ts#handler',
+    maxReceiveCount: 5,
+    batchSize: 5,
   },
 ] as const satisfies ReadonlyArray<{
   name: string;

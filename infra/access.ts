@@ -1,7 +1,7 @@
 /**
  * What each Lambda may touch: table access, publishing to the bus, sending to command queues,
  * PostToConnection, Cognito settings, which WhatsApp settings it receives, search access and
- * creating EventBridge Scheduler schedules.
+ * creating EventBridge Scheduler schedules, and the media bucket.
  * `wireFunction` turns a profile into environment variables (the names shared/config.ts reads)
  * and IAM grants, so every role holds only what its profile lists.
  *
@@ -21,6 +21,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -48,6 +49,11 @@ export interface FunctionAccess {
    * EventBridge Scheduler (see SCHEDULER_ACTIONS)
    */
   readonly scheduler: boolean;
+  /**
+   * MEDIA_BUCKET + object access on the media bucket: 'read' (s3:GetObject*, which presigned GET
+   * URLs need) or 'readWrite' (plus put and delete)
+   */
+  readonly media: 'none' | 'read' | 'readWrite';
 }
 
 /** What a `scheduler: true` function may do to schedules, on `schedule/<group>/*` only. */
@@ -63,9 +69,9 @@ export const SEARCH_ACTIONS = {
 } as const;
 
 const SURFACE_DEFAULTS: Record<Surface, FunctionAccess> = {
-  http: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [], search: 'none', scheduler: false },
-  ws: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [], search: 'none', scheduler: false },
-  consumer: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: false, whatsapp: [], search: 'none', scheduler: false },
+  http: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [], search: 'none', scheduler: false, media: 'none' },
+  ws: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: true, whatsapp: [], search: 'none', scheduler: false, media: 'none' },
+  consumer: { table: 'readWrite', publishEvents: true, enqueue: 'all', wsManagement: false, cognito: false, whatsapp: [], search: 'none', scheduler: false, media: 'none' },
 };
 
 /** Narrower (or extra) access for specific handlers, keyed by handler reference. */
@@ -96,6 +102,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'events/consumers/search-indexing.ts#handler': { search: 'readWrite', table: 'none', publishEvents: false, enqueue: [] },
   // Stamps first_response_at on tickets (table) and publishes ticket.updated; enqueues nothing.
   'events/consumers/ticket-first-response.ts#handler': { enqueue: [] },
+  // Marks flagged messages answered (table) and publishes message.updated; enqueues nothing.
+  'events/consumers/flag-responses.ts#handler': { enqueue: [] },
   // Tasks with a remind_at: create, move or cancel the task's reminder schedule.
   'functions/http/tasks/create-task.ts#handler': { scheduler: true },
   'functions/http/tasks/update-task.ts#handler': { scheduler: true },
@@ -103,6 +111,10 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/tasks/remind-in-task.ts#handler': { scheduler: true },
   // The reminder wake-up: a stale or repeating reminder is scheduled again or cancelled.
   'functions/scheduled/task-reminder.ts#handler': { scheduler: true },
+  // Inbound media: resolves and downloads from the Graph API, stores file + thumbnail, patches the message, publishes message.updated.
+  'events/consumers/media-download.ts#handler': { media: 'readWrite', whatsapp: ['accessToken', 'graph'], enqueue: [] },
+  // Presigned GET URLs of a message's media after a read of the message.
+  'functions/http/media/get-media-url.ts#handler': { media: 'read', table: 'read', publishEvents: false, enqueue: [] },
 };
 
 /** The access profile of one handler. */
@@ -137,6 +149,7 @@ export interface WiringResources {
   readonly whatsapp?: WhatsAppSettings;
   readonly searchDomain?: opensearch.IDomain;
   readonly scheduler?: SchedulerResources;
+  readonly mediaBucket?: s3.IBucket;
 }
 
 /** Apply a profile: environment variables (shared/config.ts names) plus matching IAM grants. */
@@ -202,6 +215,12 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
     fn.addToRolePolicy(
       new iam.PolicyStatement({ actions: [...SEARCH_ACTIONS[access.search]], resources: [`${domain.domainArn}/*`] }),
     );
+  }
+  if (access.media !== 'none') {
+    const bucket = need(res.mediaBucket, 'the media bucket');
+    setEnv('MEDIA_BUCKET', bucket.bucketName);
+    if (access.media === 'read') bucket.grantRead(fn);
+    else bucket.grantReadWrite(fn);
   }
   if (access.scheduler) {
     const sch = need(res.scheduler, 'the scheduler');

@@ -39,7 +39,7 @@ const CONFIG_ENV = new Set([
   'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_GRAPH_URL', 'WHATSAPP_GRAPH_VERSION',
   'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'TASK_REMINDERS_QUEUE_URL', 'WS_MANAGEMENT_URL',
   'SEARCH_ENDPOINT', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
-  'NODE_OPTIONS',
+  'MEDIA_BUCKET', 'NODE_OPTIONS',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -112,6 +112,73 @@ describe('data', () => {
     const table = Object.values(data.findResources('AWS::DynamoDB::Table'))[0] as Resource;
     expect(table.Properties.GlobalSecondaryIndexes).toHaveLength(TABLE_DEFINITION.globalIndexes.length);
     data.hasOutput('TableName', {});
+  });
+});
+
+const MEDIA_DOWNLOAD = 'events/consumers/media-download.ts#handler';
+const MEDIA_URL = 'functions/http/media/get-media-url.ts#handler';
+
+describe('media', () => {
+  const bucketId = () => Object.keys(data.findResources('AWS::S3::Bucket'))[0]!;
+  /** s3: actions of a function's statements whose resources name the media bucket */
+  const mediaActions = (t: Template, fn: Resource): string[] =>
+    statementsOfRole(t, fn)
+      .filter((st) => JSON.stringify(st.Resource).includes(bucketId()))
+      .flatMap((st) => [st.Action].flat() as string[]);
+
+  it('keeps media in a private, encrypted, TLS-only, retained bucket that web origins may GET', () => {
+    data.resourceCountIs('AWS::S3::Bucket', 1);
+    data.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
+        CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedMethods: ['GET', 'HEAD'], AllowedOrigins: ['*'] })] },
+      }),
+    });
+    data.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    data.hasOutput('MediaBucketName', {});
+  });
+
+  it('lets the web origins of the context GET media', () => {
+    const t = Template.fromStack(build({ webDist: '/nonexistent', corsOrigins: ['https://app.example.com'] }).data);
+    t.hasResourceProperties('AWS::S3::Bucket', { CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: ['https://app.example.com'] })] } });
+  });
+
+  it('lets the media-download consumer read and write the bucket, with room for 100 MB files', () => {
+    const fn = lambdaFor(workers, MEDIA_DOWNLOAD);
+    expect(JSON.stringify(fn.Properties.Environment.Variables.MEDIA_BUCKET)).toContain('MediaBucket');
+    const actions = mediaActions(workers, fn);
+    expect(actions).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject', 's3:DeleteObject*']));
+    expect(fn.Properties.Timeout).toBe(150);
+    expect(fn.Properties.MemorySize).toBe(1536);
+    expect(fn.Properties.Timeout).toBeLessThanOrEqual(180); // the queue's visibility timeout
+  });
+
+  it('lets the media URL handler only read the bucket (presigned GETs) and the table', () => {
+    const fn = lambdaFor(api, MEDIA_URL);
+    expect(JSON.stringify(fn.Properties.Environment.Variables.MEDIA_BUCKET)).toContain('MediaBucket');
+    const actions = mediaActions(api, fn);
+    expect(actions).toContain('s3:GetObject*');
+    expect(actions.filter((a) => /Put|Delete/.test(a))).toEqual([]);
+    expect(actionsOfRole(api, fn).filter((a) => /dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)/.test(a))).toEqual([]);
+    expect(fn.Properties.Environment.Variables).not.toHaveProperty('EVENT_BUS_NAME');
+  });
+
+  it('leaves every other function without MEDIA_BUCKET or access to it', () => {
+    let others = 0;
+    for (const t of [api, workers]) {
+      for (const fn of lambdasOf(t)) {
+        if ([MEDIA_DOWNLOAD, MEDIA_URL].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
+        others++;
+        expect(fn.Properties.Environment?.Variables ?? {}, fn.Properties.Description).not.toHaveProperty('MEDIA_BUCKET');
+        expect(mediaActions(t, fn), fn.Properties.Description).toEqual([]);
+      }
+    }
+    expect(others).toBeGreaterThan(0);
   });
 });
 
@@ -432,10 +499,11 @@ describe('workers', () => {
     const a = Template.fromStack(built.api);
     for (const fn of [...lambdasOf(t), ...lambdasOf(a)]) {
       const env = fn.Properties.Environment.Variables as Record<string, unknown>;
-      const isChannel = String(fn.Properties.Description).includes('functions/channels/whatsapp-cloud/');
+      const isChannel = String(fn.Properties.Description).includes('functions/channels/whatsapp-cloud/') || String(fn.Properties.Description).endsWith(MEDIA_DOWNLOAD);
       if (!isChannel) expect(Object.keys(env).filter((k) => k.startsWith('WHATSAPP_') && !k.endsWith('_QUEUE_URL'))).toEqual([]);
     }
     expect(lambdaFor(t, 'functions/channels/whatsapp-cloud/send-message.ts#handler').Properties.Environment.Variables.WHATSAPP_ACCESS_TOKEN).toBe('token');
+    expect(lambdaFor(t, MEDIA_DOWNLOAD).Properties.Environment.Variables.WHATSAPP_ACCESS_TOKEN).toBe('token');
     expect(lambdaFor(a, 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler').Properties.Environment.Variables.WHATSAPP_APP_SECRET).toBe('secret');
     expect(lambdaFor(a, 'functions/channels/whatsapp-cloud/verify-webhook.ts#handler').Properties.Environment.Variables.WHATSAPP_VERIFY_TOKEN).toBe('verify');
   });

@@ -4,7 +4,7 @@
  * infra/app.test.ts calls `buildApp` directly, without the CLI.
  *
  * Stacks, in deploy order, and what each uses:
- *   Data     DynamoDB table                                  (nothing)
+ *   Data     DynamoDB table, S3 media bucket                 (nothing)
  *   Search   OpenSearch domain                               (nothing)
  *   Auth     Cognito user pool + web client (+ Google)       (nothing)
  *   Events   EventBridge bus + archive, rules, SQS + DLQs    (nothing)
@@ -38,7 +38,7 @@
  *   cognitoDomainPrefix       Cognito hosted domain prefix (Google sign-in; default 'chorus-{account}')
  *   oauthCallbackUrls         comma-separated (default 'http://localhost:5173/login/callback')
  *   oauthLogoutUrls           comma-separated (default 'http://localhost:5173/login')
- *   corsOrigins               comma-separated allowed origins of the HTTP API (default '*')
+ *   corsOrigins               comma-separated allowed origins of the HTTP API and of media GETs (default '*')
  * An empty WhatsApp value leaves the variable unset, so the handler sees shared/config.ts's default.
  */
 import * as fs from 'node:fs';
@@ -125,7 +125,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     graphVersion: props.whatsapp?.graphVersion ?? '',
   };
 
-  const data = new DataStack(app, `${prefix}Data`, { env, description: 'Chorus: DynamoDB single table' });
+  const data = new DataStack(app, `${prefix}Data`, { env, description: 'Chorus: DynamoDB single table and media bucket', corsOrigins: props.corsOrigins ?? ['*'] });
   const search = new SearchStack(app, `${prefix}Search`, {
     env,
     description: 'Chorus: OpenSearch domain',
@@ -148,6 +148,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     env,
     description: 'Chorus: HTTP API, WebSocket API and their Lambdas',
     table: data.table,
+    mediaBucket: data.mediaBucket,
     searchDomain: search.domain,
     bus: events.bus,
     commandQueues: events.commandQueues,
@@ -162,6 +163,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     env,
     description: 'Chorus: queue consumer Lambdas',
     table: data.table,
+    mediaBucket: data.mediaBucket,
     searchDomain: search.domain,
     bus: events.bus,
     subscriptionQueues: events.subscriptionQueues,

@@ -33,6 +33,8 @@ const ConfigSchema = z.object({
   WS_MANAGEMENT_URL: z.string().default(''),
   /** OpenSearch domain endpoint, `https://search-….{region}.es.amazonaws.com` (AWS). Locally the runtime installs an embedded index. */
   SEARCH_ENDPOINT: z.string().default(''),
+  /** S3 bucket of inbound media and thumbnails (AWS). Locally the runtime installs a file-backed blob store under `.data/blobs/`. */
+  MEDIA_BUCKET: z.string().default(''),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

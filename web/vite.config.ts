@@ -33,6 +33,7 @@ export default defineConfig({
     proxy: {
       '/api': { target: localUrl, changeOrigin: true },
       '/config.json': { target: localUrl, changeOrigin: true },
+      '/media': { target: localUrl, changeOrigin: true },
       '/ws': { target: localUrl.replace(/^http/, 'ws'), ws: true, changeOrigin: true },
     },
   },

@@ -62,7 +62,19 @@ export interface HandlerFunctionProps {
   readonly timeout?: Duration;
   /** @default 512 MB: arm64 Node with the bundled SDK cold-starts noticeably faster than at 128-256 MB */
   readonly memorySize?: number;
+  /**
+   * packages shipped as installed node_modules instead of bundled (native add-ons such as sharp),
+   * installed for Lambda's platform (linux, arm64, glibc) whatever machine synthesizes
+   */
+  readonly nodeModules?: string[];
 }
+
+/**
+ * Never bundled: sharp is a native add-on (libvips) that esbuild cannot inline. Functions that
+ * make thumbnails list it in `nodeModules`; elsewhere the media code's dynamic import fails and
+ * it skips thumbnails (shared/media/media.ts), which only the media-download consumer makes.
+ */
+export const NATIVE_MODULES = ['sharp'] as const;
 
 /** Create the Lambda for one handler reference with Chorus's defaults. */
 export function createHandlerFunction(scope: Construct, id: string, props: HandlerFunctionProps): lambda.Function {
@@ -106,6 +118,14 @@ export function createHandlerFunction(scope: Construct, id: string, props: Handl
       sourceMap: true,
       tsconfig: path.join(REPO_ROOT, 'tsconfig.json'),
       bundleAwsSDK: true,
+      externalModules: [...NATIVE_MODULES],
+      ...(props.nodeModules?.length
+        ? {
+            nodeModules: props.nodeModules,
+            // npm picks optional platform packages (sharp's @img/sharp-linux-arm64) by these
+            environment: { npm_config_os: 'linux', npm_config_cpu: 'arm64', npm_config_libc: 'glibc' },
+          }
+        : {}),
     },
   });
 }

@@ -73,6 +73,12 @@ export interface QueueConsumerProps {
   readonly bundle: boolean;
   readonly description?: string;
   readonly environment?: Record<string, string>;
+  /** @default CONSUMER_TIMEOUT; at most the queue's visibility timeout (QUEUE_VISIBILITY_TIMEOUT) */
+  readonly timeout?: Duration;
+  /** MB @default the function default (512) */
+  readonly memorySize?: number;
+  /** see HandlerFunctionProps.nodeModules */
+  readonly nodeModules?: string[];
 }
 
 /** The consumer Lambda of one queue; grants it receive/delete on the queue (nothing else). */
@@ -86,8 +92,13 @@ export class QueueConsumer extends Construct {
       bundle: props.bundle,
       description: props.description ?? props.handler,
       environment: props.environment,
-      timeout: CONSUMER_TIMEOUT,
+      timeout: props.timeout ?? CONSUMER_TIMEOUT,
+      memorySize: props.memorySize,
+      nodeModules: props.nodeModules,
     });
+    if ((props.timeout ?? CONSUMER_TIMEOUT).toSeconds() > QUEUE_VISIBILITY_TIMEOUT.toSeconds()) {
+      throw new Error(`${props.handler}: timeout must not exceed the queue visibility timeout (${QUEUE_VISIBILITY_TIMEOUT.toSeconds()} s)`);
+    }
     this.fn.addEventSource(
       new SqsEventSource(props.queue, {
         batchSize: props.batchSize,

@@ -19,6 +19,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { HTTP_ROUTES, WS_ROUTES } from '../../functions/routes.ts';
@@ -30,6 +31,7 @@ export const WEBSOCKET_STAGE = 'prod';
 
 export interface ApiStackProps extends StackProps {
   readonly table: dynamodb.ITable;
+  readonly mediaBucket: s3.IBucket;
   readonly searchDomain: opensearch.IDomain;
   readonly bus: events.IEventBus;
   readonly commandQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue; readonly env: string }>;
@@ -67,6 +69,7 @@ export class ApiStack extends Stack {
       const fn = createHandlerFunction(this, handlerConstructId(handler), { handler, bundle: props.bundle });
       wireFunction(fn, accessFor(handler, surface), {
         table: props.table,
+        mediaBucket: props.mediaBucket,
         searchDomain: props.searchDomain,
         bus: props.bus,
         commandQueues: props.commandQueues,

@@ -3,18 +3,31 @@
  * definition the local runtime feeds to DynamoDB Local), so keys, GSIs and TTL cannot drift.
  * On-demand billing, point-in-time recovery, deletion protection and RemovalPolicy.RETAIN: the
  * table holds every organization's chats, so deleting the stack must never delete the data.
+ *
+ * Also the media bucket (the blob port's S3 adapter, shared/blobs/s3.ts): inbound WhatsApp files
+ * and their thumbnails under `media/<org_id>/...`. Private (all public access blocked, bucket
+ * owner enforced, TLS only, SSE-S3), read by browsers only through presigned GET URLs made by the
+ * media endpoint; CORS allows GET/HEAD from the web origins so the app may also fetch() them.
+ * Retained like the table: customers' files are data, not build output.
  */
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../../shared/db/table-definition.ts';
 
 const stringKey = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
 
+export interface DataStackProps extends StackProps {
+  /** origins allowed to GET media with CORS (the web app's) @default ['*'] */
+  readonly corsOrigins?: string[];
+}
+
 export class DataStack extends Stack {
   readonly table: dynamodb.Table;
+  readonly mediaBucket: s3.Bucket;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  constructor(scope: Construct, id: string, props?: DataStackProps) {
     super(scope, id, props);
 
     this.table = new dynamodb.Table(this, 'Table', {
@@ -37,6 +50,25 @@ export class DataStack extends Stack {
       });
     }
 
+    this.mediaBucket = new s3.Bucket(this, 'MediaBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      cors: [
+        {
+          allowedMethods: [s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+          allowedOrigins: props?.corsOrigins ?? ['*'],
+          allowedHeaders: ['*'],
+          maxAge: 3600,
+        },
+      ],
+      // objects are written whole (PutObject); an interrupted multipart upload is litter
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
+
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB single table' });
+    new CfnOutput(this, 'MediaBucketName', { value: this.mediaBucket.bucketName, description: 'S3 bucket of inbound media (MEDIA_BUCKET)' });
   }
 }

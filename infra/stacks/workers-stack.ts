@@ -4,12 +4,13 @@
  * and partial batch failures. Depends on Data (table), Search (domain), Events (bus, queues) and Api
  * (the realtime fan-out posts to WebSocket connections); nothing depends on it, so it adds no cycle.
  */
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../../events/catalog.ts';
@@ -17,8 +18,18 @@ import { accessFor, type SchedulerResources, type WhatsAppSettings, wireFunction
 import { QueueConsumer } from '../constructs/queue-consumer.ts';
 import { pascalCase } from '../names.ts';
 
+/**
+ * Consumers that need more than the defaults (30 s, 512 MB). media-download holds up to a batch
+ * of 5 files in memory (documents up to 100 MB each), downloads them from Meta, and runs sharp
+ * (a native module, installed for Lambda rather than bundled) for thumbnails.
+ */
+export const CONSUMER_SIZING: Record<string, { timeout?: Duration; memorySize?: number; nodeModules?: string[] }> = {
+  'media-download': { timeout: Duration.seconds(150), memorySize: 1536, nodeModules: ['sharp'] },
+};
+
 export interface WorkersStackProps extends StackProps {
   readonly table: dynamodb.ITable;
+  readonly mediaBucket: s3.IBucket;
   readonly searchDomain: opensearch.IDomain;
   readonly bus: events.IEventBus;
   readonly subscriptionQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue }>;
@@ -38,6 +49,7 @@ export class WorkersStack extends Stack {
 
     const resources = {
       table: props.table,
+      mediaBucket: props.mediaBucket,
       searchDomain: props.searchDomain,
       bus: props.bus,
       commandQueues: props.commandQueues,
@@ -52,6 +64,7 @@ export class WorkersStack extends Stack {
         batchSize,
         bundle: props.bundle,
         description: `${name} consumer: ${handler}`,
+        ...CONSUMER_SIZING[name],
       });
       wireFunction(consumer.fn, accessFor(handler, 'consumer'), resources);
       this.consumers.set(name, consumer.fn);

@@ -9,6 +9,7 @@ import { verifyIdToken } from '../../shared/auth/jwt.ts';
 import { isAppError } from '../../shared/errors.ts';
 import { loadHandler } from './handlers.ts';
 import type { GraphStandIn } from './graph-standin.ts';
+import type { LocalBlobs } from './blobs.ts';
 
 /**
  * Local stand-in for API Gateway v2 (HTTP + WebSocket) on one port:
@@ -18,7 +19,8 @@ import type { GraphStandIn } from './graph-standin.ts';
  * - `/ws` upgrades to a WebSocket whose $connect/$default/$disconnect run the registry's handlers;
  * - `POST /_ws/@connections/{id}` is the management API (PostToConnection), 410 when gone;
  * - `/cognito/*` proxies to cognito-local (Amplify's `userPoolEndpoint`), `/__graph/*` is the Graph
- *   API stand-in, `/config.json` the web app's runtime config, anything else the built web app.
+ *   API stand-in, `/media/*` the blob store's signed URLs (the S3 presigned URLs of AWS),
+ *   `/config.json` the web app's runtime config, anything else the built web app.
  */
 export interface GatewayOptions {
   port: number;
@@ -27,6 +29,7 @@ export interface GatewayOptions {
   webConfig: (host: string) => unknown;
   cognitoEndpoint: string;
   graph: GraphStandIn;
+  blobs: LocalBlobs;
 }
 
 /** API Gateway's payload limit for HTTP APIs (10 MB); handlers apply their own, smaller limits. */
@@ -132,6 +135,7 @@ export class LocalGateway {
       const body = (await readBody(req, GATEWAY_MAX_BODY)) ?? Buffer.alloc(0);
       return this.opts.graph.handle(req, res, path.slice('/__graph'.length), body);
     }
+    if (path.startsWith('/media/')) return this.opts.blobs.serve(req, res, path.slice('/media/'.length), url.searchParams);
     const mgmt = /^\/_ws\/@connections\/([^/]+)$/.exec(path);
     if (mgmt) return this.management(req, res, decodeURIComponent(mgmt[1]));
     if (path === '/config.json') return send(res, 200, JSON.stringify(this.opts.webConfig(req.headers.host ?? `127.0.0.1:${this.opts.port}`)), { 'cache-control': 'no-store' });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
@@ -7,6 +7,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * (GET /__graph, an HTML page) or a test (GET /__graph/sent.json) can see what Chorus sent, and
  * answers like Meta: `{ messaging_product, contacts, messages: [{ id: wamid }] }`.
  * `failNext(code)` makes the next send fail with a Meta error body (tests of failure paths).
+ *
+ * Media (Meta "Media", whatsapp-protocols.md A.7): files registered with `addMedia` are resolved at
+ * `GET /{version}/{media_id}` (`{ messaging_product, url, mime_type, sha256 (base64), file_size, id }`)
+ * and downloaded from the URL it hands out (`GET /media-download/{token}`, bearer token required,
+ * 404 once the URL has expired, by default after 5 minutes like Meta's). An unknown media id answers
+ * 404 with Meta's "object does not exist" error (code 100, subcode 33).
  */
 export interface SentRecord {
   at: number;
@@ -24,10 +30,45 @@ const META_ERRORS: Record<number, { status: number; message: string; details: st
   131026: { status: 400, message: '(#131026) Message Undeliverable', details: 'Unable to deliver message.' },
 };
 
+export interface MediaOptions {
+  /** sha256 to announce instead of the real one (tests of a corrupt download) */
+  sha256?: string;
+  /** file_size to announce instead of the real one */
+  fileSize?: number;
+  /** lifetime of the download URLs, ms @default 300000 (Meta: 5 minutes) */
+  expireUrlAfterMs?: number;
+  /** the first N download URLs handed out are already expired (tests of re-resolving) */
+  expiredUrls?: number;
+  /** HTTP statuses the next resolves of this id answer with, in order (e.g. 500 = retryable) */
+  failResolves?: number[];
+}
+
+interface MediaEntry {
+  bytes: Buffer;
+  mime: string;
+  opts: MediaOptions;
+  /** resolves and downloads seen (tests) */
+  resolves: number;
+  downloads: number;
+}
+
 export class GraphStandIn {
   readonly sent: SentRecord[] = [];
   private failures: number[] = [];
   private presetWamids: string[] = [];
+  private media = new Map<string, MediaEntry>();
+  private urls = new Map<string, { id: string; expiresAt: number }>();
+
+  /** Register a file under a media id, as if a customer had sent it to WhatsApp. */
+  addMedia(id: string, bytes: Uint8Array, mime: string, opts: MediaOptions = {}): void {
+    this.media.set(id, { bytes: Buffer.from(bytes), mime, opts: { ...opts, failResolves: [...(opts.failResolves ?? [])] }, resolves: 0, downloads: 0 });
+  }
+
+  /** How often a media id was resolved and downloaded. */
+  mediaStats(id: string): { resolves: number; downloads: number } | undefined {
+    const m = this.media.get(id);
+    return m && { resolves: m.resolves, downloads: m.downloads };
+  }
 
   /** Answer the next successful sends with these wamids (tests of statuses that arrive first). */
   nextWamids(...ids: string[]): void {
@@ -46,6 +87,9 @@ export class GraphStandIn {
       res.end(JSON.stringify(this.sent));
       return;
     }
+    if (req.method === 'GET' && path.startsWith('/media-download/')) return this.download(req, res, path.slice('/media-download/'.length));
+    const media = /^\/(v\d+\.\d+)\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && media) return this.resolveMedia(req, res, decodeURIComponent(media[2]));
     const m = /^\/(v\d+\.\d+)\/([^/]+)\/messages$/.exec(path);
     if (req.method !== 'POST' || !m) {
       res.writeHead(404, { 'content-type': 'application/json' });
@@ -77,6 +121,57 @@ export class GraphStandIn {
     rec.wamid = this.presetWamids.shift() ?? `wamid.${Buffer.from(randomBytes(24)).toString('base64')}`;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: parsed.to, wa_id: parsed.to.replace(/^\+/, '') }], messages: [{ id: rec.wamid }] }));
+  }
+
+  private resolveMedia(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const entry = this.media.get(id);
+    if (!req.headers.authorization?.startsWith('Bearer ')) return json(401, { error: { message: 'An access token is required to request this resource.', type: 'OAuthException', code: 104 } });
+    if (!entry) {
+      return json(404, {
+        error: {
+          message: `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+          type: 'GraphMethodException',
+          code: 100,
+          error_subcode: 33,
+          fbtrace_id: randomBytes(8).toString('hex'),
+        },
+      });
+    }
+    entry.resolves++;
+    const fail = entry.opts.failResolves?.shift();
+    if (fail != null) return json(fail, { error: { message: 'An unexpected error has occurred. Please retry your request later.', type: 'OAuthException', code: 2, is_transient: true } });
+    const token = randomBytes(16).toString('hex');
+    const expired = (entry.opts.expiredUrls ?? 0) > 0;
+    if (expired) entry.opts.expiredUrls! -= 1;
+    this.urls.set(token, { id, expiresAt: expired ? 0 : Date.now() + (entry.opts.expireUrlAfterMs ?? 300_000) });
+    return json(200, {
+      messaging_product: 'whatsapp',
+      url: `http://${req.headers.host ?? '127.0.0.1'}/__graph/media-download/${token}`,
+      mime_type: entry.mime,
+      sha256: entry.opts.sha256 ?? createHash('sha256').update(entry.bytes).digest('base64'),
+      file_size: entry.opts.fileSize ?? entry.bytes.length,
+      id,
+    });
+  }
+
+  private download(req: IncomingMessage, res: ServerResponse, token: string): void {
+    const url = this.urls.get(token);
+    const entry = url && this.media.get(url.id);
+    if (!req.headers.authorization?.startsWith('Bearer ')) {
+      res.writeHead(401, { 'content-type': 'text/plain' });
+      return void res.end('Unauthorized');
+    }
+    if (!url || !entry || url.expiresAt < Date.now()) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      return void res.end('URL signature expired');
+    }
+    entry.downloads++;
+    res.writeHead(200, { 'content-type': entry.mime, 'content-length': String(entry.bytes.length) });
+    res.end(entry.bytes);
   }
 
   private page(res: ServerResponse): void {

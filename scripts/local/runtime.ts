@@ -9,9 +9,11 @@ import { resetDocumentClient } from '../../shared/db/client.ts';
 import { resetRealtimeClient } from '../../shared/ports/realtime.ts';
 import { setSchedulerPort } from '../../shared/ports/scheduler.ts';
 import { setSearchPort } from '../../shared/ports/search.ts';
+import { setBlobPort } from '../../shared/ports/blobs.ts';
 import { allTicketSearchDocs } from '../../shared/ticket/ticket-search.ts';
 import { startLocalScheduler } from './scheduler.ts';
 import { startLocalSearch } from './search.ts';
+import { startLocalBlobs, type LocalBlobs } from './blobs.ts';
 import { startDynamoDb } from './dynamodb.ts';
 import { startCognito, ensurePool, ensureUser, LOCAL_ISSUER_DOMAIN } from './cognito.ts';
 import { LocalQueue, type SqsHandler } from './queue.ts';
@@ -45,6 +47,8 @@ export interface Runtime {
   cognitoEndpoint: string;
   dynamoEndpoint: string;
   graph: GraphStandIn;
+  /** the blob store (media files) under `<dataDir>/blobs/` */
+  blobs: LocalBlobs;
   queues: Map<string, LocalQueue>;
   gateway: LocalGateway;
   env: Record<string, string>;
@@ -121,6 +125,14 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       setSearchPort(undefined);
     });
 
+    // the file-backed blob store (media), installed before the media consumer can ask for it
+    const blobs = await startLocalBlobs(dataDir);
+    setBlobPort(blobs);
+    stops.push(async () => {
+      await blobs.stop();
+      setBlobPort(undefined);
+    });
+
     const queues = new Map<string, LocalQueue>();
     const lazy = (ref: string): SqsHandler => async (event) => (await loadHandler<SqsHandler>(ref))(event);
     for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, concurrency: 4 }));
@@ -183,6 +195,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       webDist: join(REPO_ROOT, 'web', 'dist'),
       cognitoEndpoint: cognito.endpoint,
       graph,
+      blobs,
       webConfig: (host: string) => ({
         apiUrl: '',
         wsUrl: `ws://${host}/ws`,
@@ -212,6 +225,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       cognitoEndpoint: cognito.endpoint,
       dynamoEndpoint: dynamo.endpoint,
       graph,
+      blobs,
       queues,
       gateway,
       env,

@@ -34,6 +34,12 @@ export const ChatEntity = new Entity({
     /** members keyed by phone: { contact_name, contact_id } */
     members: { type: 'any' },
     label_ids: { type: 'list', items: { type: 'string' } },
+    /** spec §3 flag_count_map: flagged messages waiting for a reply, per org phone */
+    flag_count_map: { type: 'any' },
+    /** flagged messages waiting for a reply: { [unique_id]: org_phone } (cleared when we answer) */
+    flagged_messages: { type: 'any' },
+    /** pinned messages: { [unique_id]: { expires_at, pinned_by, pinned_at, body } } (epoch ms; expired ones are dropped on the next write) */
+    pinned_messages: { type: 'any' },
     assigned_to: { type: 'string' },
     closed_at: { type: 'number' },
     is_muted: { type: 'boolean', default: false },

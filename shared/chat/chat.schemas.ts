@@ -31,6 +31,11 @@ export const Chat = z.object({
   last_customer_message_at: z.record(z.number()).nullish(),
   members: z.record(z.object({ contact_name: z.string().nullish(), contact_id: z.string() })).nullish(),
   label_ids: z.array(z.string()).nullish(),
+  /** per org phone: flagged messages waiting for a reply */
+  flag_count_map: z.record(z.number()).nullish(),
+  flagged_messages: z.record(z.string()).nullish(),
+  /** { [unique_id]: { expires_at, pinned_by, pinned_at, body } } */
+  pinned_messages: z.record(z.object({ expires_at: z.number(), pinned_by: z.string(), pinned_at: z.number(), body: z.string().nullish() })).nullish(),
   assigned_to: z.string().nullish(),
   closed_at: z.number().nullish(),
   is_muted: z.boolean().nullish(),

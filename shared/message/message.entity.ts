@@ -31,6 +31,14 @@ export const MessageEntity = new Entity({
     delivery_error: { type: 'any' },
     is_deleted: { type: 'boolean', default: false },
     is_private_note: { type: 'boolean', default: false },
+    /** spec §3/§4 message flag: true flagged (needs a reply), false answered, absent/null none */
+    flag_status: { type: 'boolean' },
+    /** { status, flagged_by, flagged_at, responded_by, responded_at } (epoch ms) */
+    flag_metadata: { type: 'any' },
+    /** epoch ms until which the message is pinned (spec §3 Pinned message expires_at) */
+    pinned_until: { type: 'number' },
+    /** the last reaction of ours WhatsApp refused: { reaction, reason, at } */
+    reaction_error: { type: 'any' },
     /** ticket this message belongs to (spec §3); at most one */
     message_ticket_id: { type: 'string' },
     message_type: { type: 'string', required: true },

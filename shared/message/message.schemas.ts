@@ -37,6 +37,15 @@ export const Message = z.object({
   delivery_error: DeliveryError.nullish(),
   is_deleted: z.boolean().nullish(),
   is_private_note: z.boolean().nullish(),
+  /** spec §4 message flag: true flagged (needs a reply), false answered, null none */
+  flag_status: z.boolean().nullish(),
+  flag_metadata: z
+    .object({ status: z.boolean().nullable(), flagged_by: z.string().nullish(), flagged_at: z.number().nullish(), responded_by: z.string().nullish(), responded_at: z.number().nullish() })
+    .nullish(),
+  /** epoch ms until which the message is pinned */
+  pinned_until: z.number().nullish(),
+  /** our last reaction WhatsApp refused (the UI says 'Failed to send reaction!' and shows the reverted state) */
+  reaction_error: z.object({ reaction: z.string(), reason: z.string(), at: z.number() }).nullish(),
   /** ticket this message belongs to (spec §3; set by create ticket / attach, cleared by detach) */
   message_ticket_id: z.string().nullish(),
   /** text, image, video, audio, ptt, document, sticker, location, contacts, button, interactive, reaction, unsupported, order, system */
@@ -50,6 +59,16 @@ export const Message = z.object({
       caption: z.string().nullish(),
       voice: z.boolean().nullish(),
       animated: z.boolean().nullish(),
+      /** download state of the file (shared/media/media.schemas.ts MediaStatus); absent = not tried yet */
+      status: z.enum(['pending', 'retrying', 'stored', 'failed']).nullish(),
+      /** why it is retrying or failed, in words a person understands */
+      error: z.string().nullish(),
+      /** bytes, once stored */
+      size: z.number().nullish(),
+      /** blob keys of the stored file and its 120x80 thumbnail (fetch URLs from the media endpoint) */
+      path: z.string().nullish(),
+      thumbnail: z.string().nullish(),
+      attempts: z.number().nullish(),
     })
     .nullish(),
   /** type-specific content (location, contacts, interactive, button, unsupported, referral) */
@@ -58,8 +77,8 @@ export const Message = z.object({
     .object({ message_id: z.string(), unique_id: z.string().nullish(), body: z.string().nullish(), author: z.string().nullish(), from_me: z.boolean().nullish() })
     .nullish(),
   forwarded: z.string().nullish(),
-  /** { [sender_id]: { reaction, timestamp } } */
-  reactions: z.record(z.object({ reaction: z.string(), timestamp: z.number() })).nullish(),
+  /** { [sender_id]: { reaction, timestamp } }; ours (keyed by our number) also carry `by` (member email) and `ack` (0 pending, 1 sent) */
+  reactions: z.record(z.object({ reaction: z.string(), timestamp: z.number(), by: z.string().nullish(), ack: z.number().nullish() })).nullish(),
 });
 export type Message = z.infer<typeof Message>;
 

@@ -68,3 +68,128 @@ export async function sendToGraph(phoneNumberId: string, payload: unknown): Prom
   const retryable = info.retryable || res.status >= 500;
   throw new GraphApiError(code, title, json.error?.error_data?.details ?? null, info.reason, retryable, res.status);
 }
+
+/** What Meta answers for a media id (whatsapp-protocols.md A.7 "Resolve"). The URL lives 5 minutes. */
+export interface ResolvedMedia {
+  id: string;
+  url: string;
+  mime_type?: string;
+  /** SHA-256 of the file, base64 (Meta's docs); hex is accepted by the checkers too */
+  sha256?: string;
+  /** bytes */
+  file_size?: number;
+}
+
+/** The media id is unknown to Meta: expired (ids from webhooks live 7 days), deleted, or of another number. */
+export class MediaGoneError extends GraphApiError {
+  constructor(code: number | null, title: string | null, httpStatus: number) {
+    super(code, title, null, 'WhatsApp no longer has this file (media ids expire after 7 days).', false, httpStatus);
+    this.name = 'MediaGoneError';
+  }
+}
+
+/** A download stopped because the file is larger than the caller allows. */
+export class MediaTooLargeError extends Error {
+  constructor(readonly limitBytes: number, readonly sizeBytes: number | null) {
+    super(`media larger than ${limitBytes} bytes`);
+    this.name = 'MediaTooLargeError';
+  }
+}
+
+/** The download URL no longer works (expired after 5 minutes, or refused): resolve the id again. */
+export class MediaUrlExpiredError extends GraphApiError {
+  constructor(httpStatus: number) {
+    super(null, null, null, 'The download link from WhatsApp expired before Chorus could use it. It will try again.', true, httpStatus);
+    this.name = 'MediaUrlExpiredError';
+  }
+}
+
+const unreachable = (e: unknown) =>
+  new GraphApiError(null, null, String((e as Error)?.message ?? e), 'Chorus could not reach WhatsApp to download this file. It will try again.', true, 0);
+
+/**
+ * Resolve a media id: `GET {WHATSAPP_GRAPH_URL}/{version}/{media_id}?phone_number_id=…` (Meta
+ * "Media": retrieve URL). Passing phone_number_id makes Meta refuse media of another number.
+ * @throws MediaGoneError when Meta does not know the id (HTTP 404, or code 100 subcode 33 "object does not exist")
+ * @throws GraphApiError otherwise (network, 5xx and rate limits are retryable)
+ */
+export async function resolveMedia(mediaId: string, phoneNumberId: string): Promise<ResolvedMedia> {
+  const { WHATSAPP_GRAPH_URL, WHATSAPP_GRAPH_VERSION, WHATSAPP_ACCESS_TOKEN } = config();
+  const url = `${WHATSAPP_GRAPH_URL.replace(/\/$/, '')}/${WHATSAPP_GRAPH_VERSION}/${encodeURIComponent(mediaId)}?phone_number_id=${encodeURIComponent(phoneNumberId)}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { authorization: `Bearer ${WHATSAPP_ACCESS_TOKEN}` }, signal: AbortSignal.timeout(15_000) });
+  } catch (e) {
+    throw unreachable(e);
+  }
+  const json = (await res.json().catch(() => ({}))) as Partial<ResolvedMedia> & {
+    error?: { code?: number; error_subcode?: number; message?: string; error_data?: { details?: string } };
+  };
+  if (res.ok && typeof json.url === 'string') {
+    return { id: json.id ?? mediaId, url: json.url, mime_type: json.mime_type, sha256: json.sha256, file_size: json.file_size != null ? Number(json.file_size) : undefined };
+  }
+  const code = json.error?.code ?? null;
+  const title = json.error?.message ?? null;
+  if (res.status === 404 || (code === 100 && json.error?.error_subcode === 33)) throw new MediaGoneError(code, title, res.status);
+  const info = explainGraphError(code, title);
+  const retryable = info.retryable || res.status >= 500 || res.status === 429;
+  const reason = retryable ? 'WhatsApp could not hand over this file just now. Chorus will try again.' : info.reason;
+  throw new GraphApiError(code, title, json.error?.error_data?.details ?? null, reason, retryable, res.status);
+}
+
+/**
+ * Download a resolved media URL with the same bearer token (Meta: "If you omit your token, the
+ * request will fail"), reading at most `maxBytes`: a larger `Content-Length` is refused before
+ * reading, and reading stops as soon as the body grows past the limit.
+ * @throws MediaTooLargeError past the limit; MediaUrlExpiredError on 401/403/404/410 (resolve again);
+ *   GraphApiError otherwise (network and 5xx retryable)
+ */
+export async function downloadMedia(url: string, maxBytes: number): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  const { WHATSAPP_ACCESS_TOKEN } = config();
+  let res: Response;
+  try {
+    // large documents (100 MB) on a slow link: generous, but below the consumer's timeout
+    res = await fetch(url, { headers: { authorization: `Bearer ${WHATSAPP_ACCESS_TOKEN}` }, signal: AbortSignal.timeout(120_000) });
+  } catch (e) {
+    throw unreachable(e);
+  }
+  if ([401, 403, 404, 410].includes(res.status)) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new MediaUrlExpiredError(res.status);
+  }
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    const retryable = res.status >= 500 || res.status === 429;
+    throw new GraphApiError(null, null, `download answered HTTP ${res.status}`, retryable ? 'WhatsApp could not hand over this file just now. Chorus will try again.' : 'WhatsApp refused to hand over this file.', retryable, res.status);
+  }
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new MediaTooLargeError(maxBytes, declared);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    const reader = res.body?.getReader();
+    while (reader) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new MediaTooLargeError(maxBytes, null);
+      }
+      chunks.push(value);
+    }
+  } catch (e) {
+    if (e instanceof MediaTooLargeError) throw e;
+    throw unreachable(e);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return { bytes, contentType: res.headers.get('content-type') };
+}

@@ -44,6 +44,34 @@ export function inboundMessage(
 export const inboundText = (phone: PhoneMeta, from: string, body: string, extra: { name?: string; id?: string; timestampS?: number } = {}) =>
   inboundMessage(phone, { from, name: extra.name, id: extra.id, timestampS: extra.timestampS, type: 'text', fields: { text: { body } } });
 
+/** Fields of an inbound media object as Meta sends them (whatsapp-protocols.md A.5). */
+export interface InboundMediaFields {
+  id: string;
+  mime_type: string;
+  /** base64 SHA-256 of the file */
+  sha256?: string;
+  caption?: string;
+  /** documents */
+  filename?: string;
+  /** audio: true for a voice note */
+  voice?: boolean;
+  /** stickers */
+  animated?: boolean;
+}
+
+/** An inbound image, video, audio (voice with `voice: true`), document or sticker message. */
+export const inboundMedia = (
+  phone: PhoneMeta,
+  from: string,
+  type: 'image' | 'video' | 'audio' | 'document' | 'sticker',
+  media: InboundMediaFields,
+  extra: { name?: string; id?: string; timestampS?: number } = {},
+) => inboundMessage(phone, { from, name: extra.name, id: extra.id, timestampS: extra.timestampS, type, fields: { [type]: media } });
+
+/** An inbound image message. */
+export const inboundImage = (phone: PhoneMeta, from: string, media: Omit<InboundMediaFields, 'mime_type'> & { mime_type?: string }, extra: { name?: string; id?: string; timestampS?: number } = {}) =>
+  inboundMedia(phone, from, 'image', { mime_type: 'image/jpeg', ...media }, extra);
+
 /** A status update for an outbound wamid. */
 export function statusUpdate(phone: PhoneMeta, opts: { id: string; status: 'sent' | 'delivered' | 'read' | 'failed' | 'played'; recipient: string; timestampS?: number; errors?: unknown[] }) {
   return envelope(phone, {

@@ -1,0 +1,21 @@
+import { receiveCount, sqsHandler } from '../../functions/lib/sqs.ts';
+import { EVENTS, SUBSCRIPTIONS } from '../catalog.ts';
+import { downloadMessageMedia } from '../../shared/media/media.ts';
+
+/** Receives before the queue dead-letters a record (the catalogue's maxReceiveCount). */
+const MAX_RECEIVES = SUBSCRIPTIONS.find((s) => s.name === 'media-download')?.maxReceiveCount ?? 5;
+
+/**
+ * media-download consumer: on `message.received` with a file (image, video, audio, voice,
+ * document, sticker), downloads it from the Graph API into the blob store (downloadMessageMedia).
+ * Other messages are dropped after a glance at the body. A retryable failure fails the record so
+ * the queue retries it with backoff; on its last receive the message is marked failed instead,
+ * so a person sees why rather than a file that never arrives. Idempotent (a stored file is skipped).
+ */
+export const handler = sqsHandler('media-download', async (record) => {
+  const event = JSON.parse(record.body) as { 'detail-type'?: string; detail: { properties: { message?: { media?: { media_id?: unknown } | null; from_me?: unknown } } } };
+  const quick = event.detail?.properties?.message;
+  if (event['detail-type'] !== 'message.received' || !quick?.media?.media_id || quick.from_me === true) return;
+  const { org_id, message } = EVENTS['message.received'].properties.parse(event.detail.properties);
+  await downloadMessageMedia(org_id, message.chat_id, message.unique_id, { finalAttempt: receiveCount(record) >= MAX_RECEIVES });
+});

@@ -1,0 +1,121 @@
+/**
+ * Pure rules of inbound media (whatsapp-protocols.md A.7): per-type size limits, which sniffed
+ * types a declared type accepts, checksum comparison, storage keys, and the words shown when a
+ * file cannot be kept.
+ */
+
+/** Message types that carry a downloadable file. */
+export const MEDIA_MESSAGE_TYPES = ['image', 'video', 'audio', 'ptt', 'document', 'sticker'] as const;
+export type MediaMessageType = (typeof MEDIA_MESSAGE_TYPES)[number];
+
+export const isMediaMessageType = (t: string): t is MediaMessageType => (MEDIA_MESSAGE_TYPES as readonly string[]).includes(t);
+
+const KB = 1024;
+const MB = 1024 * 1024;
+
+/**
+ * Largest file kept per message type, bytes (Meta "Media": image 5 MB, video and audio 16 MB,
+ * document 100 MB, sticker 500 KB, the animated-sticker limit, static ones are 100 KB).
+ * `label` and `noun` make the refusal readable.
+ */
+export const MEDIA_LIMITS: Record<MediaMessageType, { bytes: number; label: string; noun: string; plural: string }> = {
+  image: { bytes: 5 * MB, label: '5 MB', noun: 'image', plural: 'images' },
+  video: { bytes: 16 * MB, label: '16 MB', noun: 'video', plural: 'videos' },
+  audio: { bytes: 16 * MB, label: '16 MB', noun: 'audio file', plural: 'audio' },
+  ptt: { bytes: 16 * MB, label: '16 MB', noun: 'voice message', plural: 'voice messages' },
+  document: { bytes: 100 * MB, label: '100 MB', noun: 'document', plural: 'documents' },
+  sticker: { bytes: 500 * KB, label: '500 KB', noun: 'sticker', plural: 'stickers' },
+};
+
+/** Words shown on a media message that could not be kept (or is being retried). */
+export const MEDIA_WORDS = {
+  tooLarge: (t: MediaMessageType) => `The file is larger than WhatsApp allows (${MEDIA_LIMITS[t].label} for ${MEDIA_LIMITS[t].plural}).`,
+  gone: 'WhatsApp no longer has this file (media ids expire after 7 days).',
+  checksum: 'The file WhatsApp sent does not match its checksum, so Chorus did not keep it.',
+  empty: 'WhatsApp sent an empty file, so there is nothing to show.',
+  mismatch: (t: MediaMessageType, sniffedExt: string) => `The file is not the ${MEDIA_LIMITS[t].noun} it claims to be (it looks like a .${sniffedExt} file), so Chorus did not keep it.`,
+  retrying: 'Chorus could not download this file from WhatsApp yet. It will try again.',
+  gaveUp: (tries: number) => `Chorus could not download this file from WhatsApp after ${tries} tries.`,
+} as const;
+
+/** The top-level MIME type a message type's file must have ('any' for documents). */
+export function familyOf(t: MediaMessageType): 'image' | 'video' | 'audio' | 'any' {
+  if (t === 'image' || t === 'sticker') return 'image';
+  if (t === 'video') return 'video';
+  if (t === 'audio' || t === 'ptt') return 'audio';
+  return 'any';
+}
+
+/**
+ * Is a file whose bytes look like `sniffed` (file-type's MIME type; undefined when the bytes
+ * carry no known signature) acceptable as a message of type `t`? Documents take any file.
+ * Audio in an MP4 container (m4a) may sniff as video/mp4, so audio accepts it.
+ * Undetectable bytes are accepted with the declared type: file-type knows every format WhatsApp
+ * allows for images, video and audio, so this only lets odd-but-harmless files through, and they
+ * are served with `nosniff` and never inline as a page.
+ */
+export function acceptsSniffed(t: MediaMessageType, sniffed: string | undefined): boolean {
+  const family = familyOf(t);
+  if (family === 'any' || !sniffed) return true;
+  if (sniffed.startsWith(`${family}/`)) return true;
+  return family === 'audio' && (sniffed === 'video/mp4' || sniffed === 'video/3gpp');
+}
+
+/**
+ * Does a SHA-256 digest (given as hex and base64) match Meta's value? Meta documents base64;
+ * hex (some answers show it) and unpadded or URL-safe base64 are accepted too.
+ */
+export function checksumMatches(digest: { hex: string; base64: string }, expected: string): boolean {
+  const e = expected.trim();
+  if (/^[0-9a-f]{64}$/i.test(e)) return digest.hex === e.toLowerCase();
+  const norm = (b64: string) => b64.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
+  return norm(digest.base64) === norm(e);
+}
+
+/** A key segment from an id: characters safe in S3 keys, URLs and file names; never '.' or '..'. */
+export function safeSegment(s: string, max = 120): string {
+  const cleaned = s.replace(/[^A-Za-z0-9@._+-]/g, '_').slice(0, max);
+  return /^\.*$/.test(cleaned) ? cleaned.replace(/\./g, '_') || '_' : cleaned;
+}
+
+/** A customer's file name made safe as the last key segment (keeps the extension when it can). */
+export function safeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  const ext = dot > 0 ? base.slice(dot + 1).replace(/[^A-Za-z0-9]/g, '').slice(0, 10) : '';
+  const stem = safeSegment(dot > 0 ? base.slice(0, dot) : base, 100).replace(/^\.+/, '');
+  return ext ? `${stem || 'file'}.${ext}` : stem || 'file';
+}
+
+/** File extensions of the MIME types WhatsApp carries (for files without a name). */
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',
+  'video/mp4': 'mp4', 'video/3gpp': '3gp',
+  'audio/ogg': 'ogg', 'audio/opus': 'opus', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'audio/x-m4a': 'm4a', 'audio/aac': 'aac', 'audio/amr': 'amr',
+  'application/pdf': 'pdf', 'text/plain': 'txt',
+};
+
+/** Extension for a MIME type (parameters ignored), 'bin' when unknown. */
+export function extensionFor(mime: string | null | undefined): string {
+  const base = (mime ?? '').split(';')[0].trim().toLowerCase();
+  return EXTENSIONS[base] ?? (/^[a-z]+\/([a-z0-9]{1,6})$/.exec(base)?.[1] ?? 'bin');
+}
+
+/** Folder of a message's files: `media/<org_id>/<chat_id>/<unique_id>`. */
+export function mediaFolder(orgId: string, chatId: string, uniqueId: string): string {
+  return ['media', safeSegment(orgId), safeSegment(chatId), safeSegment(uniqueId)].join('/');
+}
+
+/** Key of a message's file: `media/<org_id>/<chat_id>/<unique_id>/<filename or unique_id.ext>`. */
+export function mediaKey(orgId: string, chatId: string, uniqueId: string, filename: string | null | undefined, ext: string): string {
+  const name = filename ? safeFilename(filename) : `${safeSegment(uniqueId)}.${ext}`;
+  return `${mediaFolder(orgId, chatId, uniqueId)}/${name}`;
+}
+
+/** Thumbnail size (spec §9): 120 by 80 pixels, cropped to fill. */
+export const THUMBNAIL = { width: 120, height: 80 } as const;
+
+/** Key of a message's thumbnail (in a sub-folder, so no customer file name can collide with it). */
+export function thumbnailKey(orgId: string, chatId: string, uniqueId: string): string {
+  return `${mediaFolder(orgId, chatId, uniqueId)}/thumbnail/${THUMBNAIL.width}x${THUMBNAIL.height}.jpg`;
+}

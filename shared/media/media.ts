@@ -1,0 +1,237 @@
+import { createHash } from 'node:crypto';
+import { fileTypeFromBuffer } from 'file-type';
+import { db } from '../db/service.ts';
+import { notFound } from '../errors.ts';
+import { log } from '../log.ts';
+import { publish } from '../../events/publish.ts';
+import { toMessageWire } from '../inbox/wire.ts';
+import { getMessageItem, messageKey } from '../message/message.ts';
+import { blobPort } from '../ports/blobs.ts';
+import type { Actor } from '../auth/actor.ts';
+import { downloadMedia, GraphApiError, MediaGoneError, MediaTooLargeError, MediaUrlExpiredError, resolveMedia, type ResolvedMedia } from '../whatsapp/cloud/graph-client.ts';
+import { acceptsSniffed, checksumMatches, extensionFor, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, THUMBNAIL, thumbnailKey, type MediaMessageType } from './media.rules.ts';
+import type { MediaStatus, MediaUrlResponse } from './media.schemas.ts';
+
+/**
+ * Inbound media (issue 5, whatsapp-protocols.md A.7): a media message arrives with Meta's media
+ * id only; the media-download consumer resolves it, downloads the file, checks it (size limit per
+ * type, real type sniffed from the bytes, SHA-256), stores it and, for images, a 120x80 thumbnail
+ * through the blob port, then records the outcome on the message's `media` and publishes
+ * `message.updated` so open browsers redraw it.
+ */
+
+/** What `media` holds on a message item (ingest writes the first seven; this module the rest). */
+export interface StoredMedia {
+  media_id?: string | null;
+  mimetype?: string | null;
+  sha256?: string | null;
+  filename?: string | null;
+  caption?: string | null;
+  voice?: boolean | null;
+  animated?: boolean | null;
+  /** blob key of the file, once stored */
+  path?: string;
+  /** blob key of the 120x80 JPEG thumbnail (images) */
+  thumbnail?: string;
+  /** bytes */
+  size?: number;
+  status?: MediaStatus;
+  /** why it is retrying or failed, in words a person understands */
+  error?: string;
+  /** download attempts so far */
+  attempts?: number;
+}
+
+/** How long a media URL handed to a browser works, seconds (like Meta's own 5-minute URLs). */
+export const MEDIA_URL_TTL_S = 300;
+
+export type MediaOutcome = 'stored' | 'failed' | 'skipped';
+
+type Outcome = { status: 'stored'; fields: Pick<StoredMedia, 'path' | 'thumbnail' | 'size' | 'mimetype'> } | { status: 'failed'; error: string };
+
+/**
+ * Download, check and store the file of one inbound media message. Idempotent: a message whose
+ * file is stored (or that has failed for good) is skipped, so redelivery is harmless.
+ * Permanent problems (Meta no longer has the id, too large, wrong checksum, not the type it
+ * claims) are recorded as `failed` and not retried. Retryable ones (network, 5xx, rate limits, a
+ * download link that expired even after resolving the id again) are recorded as `retrying` and
+ * thrown, so the queue tries again; with `finalAttempt` they are recorded as `failed` instead.
+ * @param opts.finalAttempt the queue will not deliver this again (its last receive)
+ * @returns 'stored', 'failed' or 'skipped' (no such message, not media, already done)
+ * @throws the retryable error (GraphApiError) or an infrastructure error (table, blob store)
+ */
+export async function downloadMessageMedia(orgId: string, chatId: string, uniqueId: string, opts: { finalAttempt?: boolean } = {}): Promise<MediaOutcome> {
+  const key = messageKey(orgId, chatId, uniqueId);
+  const item = key ? (await db().entities.message.get(key).go()).data : null;
+  if (!key || !item || item.from_me || !isMediaMessageType(item.message_type)) return 'skipped';
+  const media = item.media as StoredMedia | undefined;
+  if (!media?.media_id || media.path || media.status === 'stored' || media.status === 'failed') return 'skipped';
+  const type = item.message_type;
+  const attempts = (media.attempts ?? 0) + 1;
+
+  let outcome: Outcome;
+  try {
+    outcome = await fetchAndStore({ org_id: orgId, chat_id: chatId, unique_id: uniqueId, phone_id: item.phone_id }, type, media);
+  } catch (e) {
+    const retryable = !(e instanceof GraphApiError) || e.retryable;
+    if (!retryable) {
+      outcome = { status: 'failed', error: `Chorus could not download this file: ${(e as GraphApiError).reason}` };
+    } else {
+      log('warn', 'media.download_failed', { org_id: orgId, chat_id: chatId, unique_id: uniqueId, attempts, final: Boolean(opts.finalAttempt), error: String((e as Error)?.message ?? e) });
+      const status: MediaStatus = opts.finalAttempt ? 'failed' : 'retrying';
+      await saveMedia(key, (m) => (m.path ? undefined : { ...m, status, error: opts.finalAttempt ? MEDIA_WORDS.gaveUp(attempts) : MEDIA_WORDS.retrying, attempts }));
+      if (opts.finalAttempt) return 'failed';
+      throw e;
+    }
+  }
+  if (outcome.status === 'failed') log('info', 'media.refused', { org_id: orgId, chat_id: chatId, unique_id: uniqueId, reason: outcome.error });
+  const done = outcome;
+  await saveMedia(key, (m) => {
+    if (m.path) return undefined; // a concurrent delivery stored it first
+    const { error: _e, ...rest } = m;
+    return done.status === 'stored' ? { ...rest, ...done.fields, status: 'stored', attempts } : { ...rest, status: 'failed', error: done.error, attempts };
+  });
+  return done.status;
+}
+
+/** Resolve, download (re-resolving once when the link expired), check and store. */
+async function fetchAndStore(msg: { org_id: string; chat_id: string; unique_id: string; phone_id: string }, type: MediaMessageType, media: StoredMedia): Promise<Outcome> {
+  const limit = MEDIA_LIMITS[type].bytes;
+  let resolved: ResolvedMedia;
+  let download: { bytes: Uint8Array; contentType: string | null };
+  try {
+    resolved = await resolveMedia(media.media_id!, msg.phone_id);
+    if (resolved.file_size != null && resolved.file_size > limit) return { status: 'failed', error: MEDIA_WORDS.tooLarge(type) };
+    try {
+      download = await downloadMedia(resolved.url, limit);
+    } catch (e) {
+      if (!(e instanceof MediaUrlExpiredError)) throw e;
+      // Meta: "On 404, re-resolve the id" (the URL lives 5 minutes); a second failure is retried later
+      resolved = await resolveMedia(media.media_id!, msg.phone_id);
+      download = await downloadMedia(resolved.url, limit);
+    }
+  } catch (e) {
+    if (e instanceof MediaGoneError) return { status: 'failed', error: MEDIA_WORDS.gone };
+    if (e instanceof MediaTooLargeError) return { status: 'failed', error: MEDIA_WORDS.tooLarge(type) };
+    throw e;
+  }
+  const bytes = download.bytes;
+  if (bytes.byteLength === 0) return { status: 'failed', error: MEDIA_WORDS.empty };
+
+  const hash = createHash('sha256').update(bytes).digest();
+  const digest = { hex: hash.toString('hex'), base64: hash.toString('base64') };
+  for (const expected of [resolved.sha256, media.sha256]) {
+    if (expected && !checksumMatches(digest, expected)) return { status: 'failed', error: MEDIA_WORDS.checksum };
+  }
+
+  const sniffed = await fileTypeFromBuffer(bytes);
+  if (!acceptsSniffed(type, sniffed?.mime)) return { status: 'failed', error: MEDIA_WORDS.mismatch(type, sniffed!.ext) };
+  const mimetype = sniffed?.mime ?? resolved.mime_type ?? media.mimetype ?? download.contentType ?? 'application/octet-stream';
+  const path = mediaKey(msg.org_id, msg.chat_id, msg.unique_id, media.filename, sniffed?.ext ?? extensionFor(mimetype));
+
+  const blobs = await blobPort();
+  await blobs.put(path, bytes, mimetype);
+  let thumbnail: string | undefined;
+  if (type === 'image') {
+    const jpeg = await makeThumbnail(bytes);
+    if (jpeg) {
+      thumbnail = thumbnailKey(msg.org_id, msg.chat_id, msg.unique_id);
+      await blobs.put(thumbnail, jpeg, 'image/jpeg');
+    }
+  }
+  return { status: 'stored', fields: { path, size: bytes.byteLength, mimetype, ...(thumbnail ? { thumbnail } : {}) } };
+}
+
+type Sharp = typeof import('sharp').default;
+let sharpModule: Promise<Sharp | undefined> | undefined;
+
+/** sharp, loaded on first use; undefined (thumbnails skipped, logged once) where its binary cannot load. */
+function loadSharp(): Promise<Sharp | undefined> {
+  sharpModule ??= import('sharp')
+    .then((m) => m.default)
+    .catch((e: unknown) => {
+      log('warn', 'media.thumbnails_unavailable', { error: String((e as Error)?.message ?? e) });
+      return undefined;
+    });
+  return sharpModule;
+}
+
+/**
+ * A 120x80 JPEG of an image (EXIF orientation applied, cropped to fill; first frame of animated
+ * images). Video has no thumbnail: sharp (libvips) does not decode video, and a first frame would
+ * need ffmpeg. @returns undefined when the image cannot be decoded or sharp is unavailable
+ */
+export async function makeThumbnail(bytes: Uint8Array): Promise<Buffer | undefined> {
+  const sharp = await loadSharp();
+  if (!sharp) return undefined;
+  try {
+    // limitInputPixels: a decompression bomb (tiny file, huge canvas) is refused, not decoded
+    return await sharp(bytes, { limitInputPixels: 50_000_000 })
+      .rotate()
+      .resize(THUMBNAIL.width, THUMBNAIL.height, { fit: 'cover' })
+      .jpeg({ quality: 70 })
+      .toBuffer();
+  } catch (e) {
+    log('warn', 'media.thumbnail_failed', { error: String((e as Error)?.message ?? e) });
+    return undefined;
+  }
+}
+
+type MessageKey = NonNullable<ReturnType<typeof messageKey>>;
+
+/**
+ * Apply `change` to the message's media (optimistic `version` check, re-read on a race) and
+ * publish `message.updated`. `change` returning undefined leaves the message as it is.
+ */
+async function saveMedia(key: MessageKey, change: (m: StoredMedia) => StoredMedia | undefined): Promise<void> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const msg = (await db().entities.message.get(key).go()).data;
+    if (!msg) return;
+    const next = change((msg.media as StoredMedia | undefined) ?? {});
+    if (!next) return;
+    const v = msg.version;
+    try {
+      await db().entities.message.patch(key).set({ media: next, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).go();
+    } catch (e) {
+      if (String((e as Error).message).includes('conditional')) continue;
+      throw e;
+    }
+    await publish('message.updated', { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, media: next, version: v + 1 }) }, { actor: 'system' });
+    return;
+  }
+  throw new Error(`could not update media of ${key.unique_id}: the message kept changing`);
+}
+
+/**
+ * Short-lived URLs of a media message's file and thumbnail for the browser, with its state.
+ * The message is looked up in the actor's org only, so another org's message is a 404.
+ * @throws AppError 404 message.not_found, media.not_found (the message has no file)
+ */
+export async function mediaUrl(actor: Actor, chatId: string, uniqueId: string): Promise<MediaUrlResponse> {
+  const item = await getMessageItem(actor.org_id, chatId, uniqueId);
+  const media = item.media as StoredMedia | undefined;
+  if (!media?.media_id || !isMediaMessageType(item.message_type)) throw notFound('media');
+  const status: MediaStatus = media.status ?? (media.path ? 'stored' : 'pending');
+  const filename = media.filename ?? (media.path ? media.path.slice(media.path.lastIndexOf('/') + 1) : null);
+  let url: string | null = null;
+  let thumbnailUrl: string | null = null;
+  let expiresAt: number | null = null;
+  if (media.path) {
+    const blobs = await blobPort();
+    expiresAt = Date.now() + MEDIA_URL_TTL_S * 1000;
+    [url, thumbnailUrl] = await Promise.all([
+      blobs.url(media.path, { expiresInS: MEDIA_URL_TTL_S, ...(item.message_type === 'document' && filename ? { downloadAs: filename } : {}) }),
+      media.thumbnail ? blobs.url(media.thumbnail, { expiresInS: MEDIA_URL_TTL_S }) : Promise.resolve(null),
+    ]);
+  }
+  return {
+    url,
+    thumbnail_url: thumbnailUrl,
+    mimetype: media.mimetype ?? null,
+    filename,
+    size: media.size ?? null,
+    status,
+    error: status === 'stored' ? null : (media.error ?? null),
+    expires_at: expiresAt,
+  };
+}

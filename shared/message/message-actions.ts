@@ -1,0 +1,323 @@
+import { z } from 'zod';
+import { db } from '../db/service.ts';
+import { AppError, notFound } from '../errors.ts';
+import { publish } from '../../events/publish.ts';
+import { enqueue } from '../ports/commands.ts';
+import { toChatWire, toMessageWire } from '../inbox/wire.ts';
+import { applyStatuses } from '../inbox/statuses.ts';
+import { sendMessage } from '../inbox/send.ts';
+import { getMessageItem } from './message.ts';
+import { capabilitiesOf } from '../whatsapp/capabilities.ts';
+import { sendToGraph, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
+import { reactionMessageBody } from '../whatsapp/cloud/reaction-body.ts';
+import { MESSAGE_ACTIONS, type ActionContext, type MessageAction } from './message-actions.rules.ts';
+import { log } from '../log.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { Chat } from '../chat/chat.schemas.ts';
+import type { Message } from './message.schemas.ts';
+
+/**
+ * Message actions (issue 5; spec §5 rules, §7 message calls, §8 words): react, flag, pin, refresh,
+ * forward. Every call builds the rule context from the table and asks
+ * message-actions.rules.ts, so the API refuses exactly what the menu hides. Each change is
+ * written with the message's (or chat's) optimistic `version` and published as `message.updated`
+ * (and `chat.updated`-style snapshots through `message.updated` consumers). Times epoch **ms**.
+ */
+
+type MessageItem = Awaited<ReturnType<typeof getMessageItem>>;
+
+/** Pin durations (issue 5: 24 hours, 7 days, 30 days). */
+export const PIN_DURATIONS = { '24h': 24 * 3_600_000, '7d': 7 * 24 * 3_600_000, '30d': 30 * 24 * 3_600_000 } as const;
+
+export const ReactionInput = z.object({
+  /** one emoji; '' removes our reaction */
+  reaction: z.string({ required_error: 'is required' }).max(32, 'must be one emoji'),
+});
+export const FlagInput = z.object({ flag_status: z.union([z.boolean(), z.null()], { errorMap: () => ({ message: 'must be true, false or null' }) }) });
+export const PinInput = z.object({
+  pin: z.boolean({ required_error: 'is required', invalid_type_error: 'must be true or false' }),
+  duration: z.enum(['24h', '7d', '30d'], { errorMap: () => ({ message: 'must be 24h, 7d or 30d' }) }).default('7d'),
+});
+export const ForwardInput = z.object({
+  chat_ids: z.array(z.string().min(1)).min(1, 'pick at least one chat').max(5, 'must be at most 5 chats'),
+});
+
+async function context(actor: Actor, chatId: string, uniqueId: string): Promise<{ ctx: ActionContext; message: MessageItem; chat: NonNullable<Awaited<ReturnType<typeof loadChat>>> }> {
+  const [message, chat, org, phones] = await Promise.all([
+    getMessageItem(actor.org_id, chatId, uniqueId),
+    loadChat(actor.org_id, chatId),
+    db().entities.organization.get({ org_id: actor.org_id }).go().then((r) => r.data),
+    db().entities.phone.query.byOrg({ org_id: actor.org_id }).go({ pages: 'all' }).then((r) => r.data),
+  ]);
+  if (!chat) throw notFound('chat');
+  const phone = phones.find((p) => p.phone_id === message.phone_id);
+  const prefs = (org?.org_metadata as { preferences?: { mask_phone_numbers?: boolean } } | undefined)?.preferences;
+  const ctx: ActionContext = {
+    message: { ...message, flag_status: message.flag_status ?? null, pinned_until: message.pinned_until ?? null, media: message.media as ActionContext['message']['media'] },
+    chat: { chat_type: chat.chat_type },
+    actor: { email: actor.email, role: actor.role },
+    maskPhoneNumbers: !!prefs?.mask_phone_numbers,
+    capabilities: capabilitiesOf(phone?.connection_type),
+    ownPhones: phones.map((p) => p.org_phone),
+    chatTickets: [],
+    now: Date.now(),
+  };
+  return { ctx, message, chat };
+}
+
+const loadChat = (orgId: string, chatId: string) => db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go().then((r) => r.data);
+
+function allow(ctx: ActionContext, action: MessageAction): void {
+  const r = MESSAGE_ACTIONS[action](ctx);
+  if (!r.allowed) throw new AppError(`message.${action}_refused`, r.reason ?? 'This action is not allowed on this message.', { status: 400 });
+}
+
+const keyOf = (m: MessageItem) => ({ org_id: m.org_id, chat_id: m.chat_id, timestamp: m.timestamp, unique_id: m.unique_id });
+
+/** Patch a message under its version; retried by the caller on a lost race. @returns false when another write won */
+async function patchMessage(m: MessageItem, set: Record<string, unknown>, remove: string[] = []): Promise<boolean> {
+  try {
+    let q = db().entities.message.patch(keyOf(m)).set({ ...set, version: m.version + 1 } as never);
+    if (remove.length) q = q.remove(remove as never) as typeof q;
+    await q.where(({ version }, { eq }) => eq(version, m.version)).go();
+    return true;
+  } catch (e) {
+    if (/conditional/i.test(String((e as Error).message))) return false;
+    throw e;
+  }
+}
+
+async function publishMessage(actor: Actor, m: Record<string, unknown>): Promise<Message> {
+  const wire = toMessageWire(m);
+  await publish('message.updated', { org_id: actor.org_id, chat_id: wire.chat_id, message: wire }, { actor: `user:${actor.email}` });
+  return wire;
+}
+
+/** Outbound reaction command on the whatsapp-outbound queue (kind 'reaction'). */
+export interface ReactionCommand {
+  kind: 'reaction';
+  org_id: string;
+  chat_id: string;
+  unique_id: string;
+  /** what we set ('' = removed) and what was there before (restored if WhatsApp refuses) */
+  reaction: string;
+  previous: { reaction: string; timestamp: number; by?: string | null; ack?: number | null } | null;
+  /** epoch ms of this reaction (a newer one supersedes it) */
+  at: number;
+}
+
+/**
+ * POST …/messages/{unique_id}/reaction: our reaction (one per number, WhatsApp's rule), shown at
+ * once (ack 0) and sent through the outbound queue; if WhatsApp refuses it, the reaction is put
+ * back as it was and `reaction_error` tells the UI ('Failed to send reaction!', spec §8).
+ * @throws AppError 400 message.react_refused (spec §5 / capabilities), 404 chat/message
+ */
+export async function reactToMessage(actor: Actor, chatId: string, uniqueId: string, reaction: string): Promise<Message> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const { ctx, message, chat } = await context(actor, chatId, uniqueId);
+    allow(ctx, 'react');
+    const key = chat.org_phone;
+    const reactions = { ...((message.reactions as Record<string, ReactionCommand['previous'] & object>) ?? {}) };
+    const previous = reactions[key] ?? null;
+    const at = Date.now();
+    if (reaction) reactions[key] = { reaction, timestamp: at, by: actor.email, ack: 0 };
+    else delete reactions[key];
+    if (!(await patchMessage(message, { reactions }, ['reaction_error']))) continue;
+    const cmd: ReactionCommand = { kind: 'reaction', org_id: actor.org_id, chat_id: chatId, unique_id: uniqueId, reaction, previous, at };
+    await enqueue('whatsapp-outbound', cmd);
+    return publishMessage(actor, { ...message, reactions, reaction_error: null, version: message.version + 1 });
+  }
+  throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+}
+
+/**
+ * whatsapp-outbound consumer, kind 'reaction': send it through the Graph API; on success mark it
+ * sent (ack 1); on a refusal (or the last attempt of a retryable error) restore the previous
+ * reaction and record `reaction_error`. A reaction superseded by a newer one is not sent.
+ * @throws GraphApiError when retryable and attempts remain
+ */
+export async function deliverReaction(cmd: ReactionCommand, attempt: number, maxAttempts: number): Promise<void> {
+  const message = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id).catch(() => null);
+  const chat = await loadChat(cmd.org_id, cmd.chat_id);
+  if (!message || !chat || !message.message_id) return;
+  const mine = () => (message.reactions as Record<string, { timestamp: number }> | undefined)?.[chat.org_phone];
+  if (cmd.reaction && mine()?.timestamp !== cmd.at) return; // superseded
+  const [to, server] = cmd.chat_id.split('@');
+  const system: Actor = { email: 'system', user_id: 'system', org_id: cmd.org_id, role: 'admin' };
+  try {
+    await sendToGraph(message.phone_id, reactionMessageBody(to!, message.message_id, cmd.reaction, server === 'g.us' ? 'group' : 'individual'));
+    if (!cmd.reaction) return;
+    for (let i = 0; i < 5; i++) {
+      const m = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id);
+      const reactions = { ...((m.reactions as Record<string, { timestamp: number; ack?: number }>) ?? {}) };
+      if (reactions[chat.org_phone]?.timestamp !== cmd.at) return;
+      reactions[chat.org_phone] = { ...reactions[chat.org_phone]!, ack: 1 };
+      if (await patchMessage(m, { reactions })) {
+        await publishMessage(system, { ...m, reactions, version: m.version + 1 });
+        return;
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof GraphApiError)) throw e;
+    if (e.retryable && attempt < maxAttempts) throw e;
+    log('warn', 'reaction.refused', { org_id: cmd.org_id, unique_id: cmd.unique_id, code: e.code });
+    for (let i = 0; i < 5; i++) {
+      const m = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id);
+      const reactions = { ...((m.reactions as Record<string, { timestamp: number }>) ?? {}) };
+      const current = reactions[chat.org_phone];
+      if (cmd.reaction && current?.timestamp !== cmd.at) return; // superseded meanwhile
+      if (cmd.previous) reactions[chat.org_phone] = cmd.previous;
+      else delete reactions[chat.org_phone];
+      const reaction_error = { reaction: cmd.reaction, reason: e.reason, at: Date.now() };
+      if (await patchMessage(m, { reactions, reaction_error })) {
+        await publishMessage(system, { ...m, reactions, reaction_error, version: m.version + 1 });
+        return;
+      }
+    }
+  }
+}
+
+/**
+ * PUT …/flag (spec §7 flag update; §4 true / false / null). Flagging marks the chat as needing a
+ * reply on that number (`flag_count_map`, `flagged_messages`) until a member answers
+ * (answerFlags, on message.sent); false = answered, null = no flag.
+ * @throws AppError 400 message.flag_refused / unflag / remove_flag per the rules
+ */
+export async function setMessageFlag(actor: Actor, chatId: string, uniqueId: string, flag: boolean | null): Promise<{ message: Message; chat: Chat }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const { ctx, message, chat } = await context(actor, chatId, uniqueId);
+    allow(ctx, flag === true ? 'flag' : flag === false ? 'unflag' : 'remove_flag');
+    const now = Date.now();
+    const meta = (message.flag_metadata as Record<string, unknown> | undefined) ?? {};
+    const flag_metadata = flag === true ? { status: true, flagged_by: actor.email, flagged_at: now, responded_by: null, responded_at: null } : flag === false ? { ...meta, status: false, responded_by: actor.email, responded_at: now } : { status: null };
+    const flagged = { ...((chat.flagged_messages as Record<string, string>) ?? {}) };
+    if (flag === true) flagged[uniqueId] = message.org_phone;
+    else delete flagged[uniqueId];
+    const flag_count_map = countFlags(flagged);
+    const ok = await db()
+      .transaction.write(({ message: m, chat: c }) => [
+        m
+          .patch(keyOf(message))
+          .set({ flag_status: flag ?? undefined, flag_metadata, version: message.version + 1 } as never)
+          .where(({ version }, { eq }) => eq(version, message.version))
+          .commit(),
+        c
+          .patch({ org_id: actor.org_id, chat_id: chatId })
+          .set({ flagged_messages: flagged, flag_count_map, version: chat.version + 1 })
+          .where(({ version }, { eq }) => eq(version, chat.version))
+          .commit(),
+      ])
+      .go();
+    if (ok.canceled) continue;
+    if (flag === null) await db().entities.message.patch(keyOf(message)).remove(['flag_status']).go();
+    const wire = await publishMessage(actor, { ...message, flag_status: flag, flag_metadata, version: message.version + 1 });
+    const chatWire = toChatWire({ ...chat, flagged_messages: flagged, flag_count_map, version: chat.version + 1 });
+    return { message: wire, chat: chatWire };
+  }
+  throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+}
+
+const countFlags = (flagged: Record<string, string>) => Object.values(flagged).reduce<Record<string, number>>((acc, phone) => ({ ...acc, [phone]: (acc[phone] ?? 0) + 1 }), {});
+
+/**
+ * A member answered on a number (flag-responses consumer, on message.sent): every message
+ * flagged on that number in the chat becomes answered (flag_status false, responded_by/at).
+ * Idempotent: nothing flagged, nothing done.
+ */
+export async function answerFlags(orgId: string, chatId: string, answer: { org_phone: string; author?: string | null; timestamp: number; is_private_note?: boolean | null }): Promise<number> {
+  if (answer.is_private_note) return 0;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const chat = await loadChat(orgId, chatId);
+    const flagged = { ...((chat?.flagged_messages as Record<string, string>) ?? {}) };
+    const answered = Object.entries(flagged).filter(([, phone]) => phone === answer.org_phone).map(([id]) => id);
+    if (!chat || !answered.length) return 0;
+    for (const id of answered) delete flagged[id];
+    try {
+      await db()
+        .entities.chat.patch({ org_id: orgId, chat_id: chatId })
+        .set({ flagged_messages: flagged, flag_count_map: countFlags(flagged), version: chat.version + 1 })
+        .where(({ version }, { eq }) => eq(version, chat.version))
+        .go();
+    } catch (e) {
+      if (/conditional/i.test(String((e as Error).message))) continue;
+      throw e;
+    }
+    const system: Actor = { email: 'system', user_id: 'system', org_id: orgId, role: 'admin' };
+    for (const id of answered) {
+      const m = await getMessageItem(orgId, chatId, id).catch(() => null);
+      if (!m || m.flag_status !== true) continue;
+      const flag_metadata = { ...((m.flag_metadata as Record<string, unknown>) ?? {}), status: false, responded_by: answer.author ?? null, responded_at: answer.timestamp };
+      await db().entities.message.patch(keyOf(m)).set({ flag_status: false, flag_metadata, version: m.version + 1 }).go();
+      await publishMessage(system, { ...m, flag_status: false, flag_metadata, version: m.version + 1 });
+    }
+    return answered.length;
+  }
+  throw new Error(`chat ${chatId} kept changing while answering its flags; retry`);
+}
+
+/**
+ * PUT …/pin (spec §7 pin/unpin; §3 Pinned message expires_at): pinned for 24 hours, 7 days or
+ * 30 days; listed on the chat (`pinned_messages`) so the thread shows them on top until they
+ * expire. Expired pins are dropped on the next pin write.
+ */
+export async function setMessagePin(actor: Actor, chatId: string, uniqueId: string, pin: boolean, duration: keyof typeof PIN_DURATIONS): Promise<{ message: Message; chat: Chat }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const { ctx, message, chat } = await context(actor, chatId, uniqueId);
+    allow(ctx, pin ? 'pin' : 'unpin');
+    const now = Date.now();
+    const pins = Object.fromEntries(Object.entries((chat.pinned_messages as Record<string, { expires_at: number }>) ?? {}).filter(([, p]) => p.expires_at > now));
+    const expires_at = now + PIN_DURATIONS[duration];
+    if (pin) pins[uniqueId] = { expires_at, pinned_by: actor.email, pinned_at: now, body: (message.body ?? '').slice(0, 200) } as never;
+    else delete pins[uniqueId];
+    const res = await db()
+      .transaction.write(({ message: m, chat: c }) => [
+        (pin ? m.patch(keyOf(message)).set({ pinned_until: expires_at, version: message.version + 1 }) : m.patch(keyOf(message)).set({ version: message.version + 1 }).remove(['pinned_until']))
+          .where(({ version }, { eq }) => eq(version, message.version))
+          .commit(),
+        c
+          .patch({ org_id: actor.org_id, chat_id: chatId })
+          .set({ pinned_messages: pins, version: chat.version + 1 })
+          .where(({ version }, { eq }) => eq(version, chat.version))
+          .commit(),
+      ])
+      .go();
+    if (res.canceled) continue;
+    const wire = await publishMessage(actor, { ...message, pinned_until: pin ? expires_at : null, version: message.version + 1 });
+    return { message: wire, chat: toChatWire({ ...chat, pinned_messages: pins, version: chat.version + 1 }) };
+  }
+  throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+}
+
+/**
+ * POST …/refresh (spec §7 refresh message: returns delivery_info): applies any statuses that
+ * arrived for the message's wamid but were not applied yet, then returns the message.
+ */
+export async function refreshMessage(actor: Actor, chatId: string, uniqueId: string): Promise<Message> {
+  const { ctx, message } = await context(actor, chatId, uniqueId);
+  allow(ctx, 'refresh');
+  if (message.message_id) {
+    const ref = (await db().entities.waMessageRef.get({ org_id: actor.org_id, message_id: message.message_id }).go()).data;
+    if (ref) await applyStatuses(actor.org_id, ref as Record<string, unknown>);
+  }
+  return toMessageWire(await getMessageItem(actor.org_id, chatId, uniqueId));
+}
+
+/**
+ * POST …/forward: the message's text sent as a new message to each chosen chat of the org
+ * (spec §5: not private notes or polls). Media forwarding comes with sending media.
+ * @returns the new messages, one per chat, in order
+ * @throws AppError 400 message.forward_refused; 404 when a target chat is not in the org
+ */
+export async function forwardMessage(actor: Actor, chatId: string, uniqueId: string, chatIds: string[]): Promise<Message[]> {
+  const { ctx, message } = await context(actor, chatId, uniqueId);
+  allow(ctx, 'forward');
+  const text = message.message_type === 'text' ? message.body : null;
+  if (!text) throw new AppError('message.forward_refused', 'Only text messages can be forwarded for now.', { status: 400 });
+  const targets = [...new Set(chatIds)];
+  const chats = await Promise.all(targets.map((id) => loadChat(actor.org_id, id)));
+  const missing = targets.find((_, i) => !chats[i]);
+  if (missing) throw notFound('chat');
+  const out: Message[] = [];
+  for (const target of targets) out.push(await sendMessage(actor, target, { body: text }));
+  return out;
+}
