@@ -14,6 +14,7 @@ const FIXTURES: Record<EventName, unknown> = {
   'message.status_updated': { org_id: 'o', chat_id: '1@c.us', message: { ...message, ack: 2 } },
   'message.updated': { org_id: 'o', chat_id: '1@c.us', message },
   'chat.read': { org_id: 'o', chat, email: 'a@b.c' },
+  'chat.updated': { org_id: 'o', chat, changes: ['pinned_messages'] },
   'ticket.created': { org_id: 'o', ticket },
   'ticket.updated': { org_id: 'o', ticket: { ...ticket, status: 'inprogress' }, changes: ['status'] },
   'ticket.closed': { org_id: 'o', ticket: { ...ticket, status: 'closed', closed_at: 2 }, changes: ['status'] },

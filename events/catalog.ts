@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { detailOf } from './contracts/envelope.ts';
 import { MessageReceivedV1, MessageSentV1, MessageStatusUpdatedV1, MessageUpdatedV1 } from './contracts/message.ts';
-import { ChatReadV1 } from './contracts/chat.ts';
+import { ChatReadV1, ChatUpdatedV1 } from './contracts/chat.ts';
 import { TicketClosedV1, TicketCreatedV1, TicketUpdatedV1 } from './contracts/ticket.ts';
 import { TaskCreatedV1, TaskReminderDueV1, TaskUpdatedV1 } from './contracts/task.ts';
 
@@ -18,6 +18,7 @@ export const EVENTS = {
   'message.status_updated': { version: 1, properties: MessageStatusUpdatedV1 },
   'message.updated': { version: 1, properties: MessageUpdatedV1 },
   'chat.read': { version: 1, properties: ChatReadV1 },
+  'chat.updated': { version: 1, properties: ChatUpdatedV1 },
   'ticket.created': { version: 1, properties: TicketCreatedV1 },
   'ticket.updated': { version: 1, properties: TicketUpdatedV1 },
   'ticket.closed': { version: 1, properties: TicketClosedV1 },
@@ -49,7 +50,7 @@ export const SUBSCRIPTIONS = [
     description: 'Pushes message, chat, ticket and task events to the org members connected over WebSocket (task events: admins, assignee, creator)',
     pattern: {
       source: [EVENT_SOURCE],
-      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.updated', 'task.reminder_due'],
+      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.updated', 'task.reminder_due'],
     },
     handler: 'events/consumers/realtime-fanout.ts#handler',
     maxReceiveCount: 3,

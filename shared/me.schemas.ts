@@ -9,7 +9,10 @@ export const MeResponse = z.object({
       org_name: z.string(),
       role: z.enum(['admin', 'member']),
       member_name: z.string().nullish(),
-      phones: z.array(z.object({ phone_id: z.string(), org_phone: z.string() })),
+      /** spec §6 org preference: numbers masked for members */
+      mask_phone_numbers: z.boolean().optional(),
+      /** connection_type tells the web app what each number can do (shared/whatsapp/capabilities.ts) */
+      phones: z.array(z.object({ phone_id: z.string(), org_phone: z.string(), connection_type: z.string().optional() })),
     }),
   ),
 });

@@ -3,3 +3,6 @@ import { ChatSnapshot } from './message.ts';
 
 /** chat.read v1: a member marked a chat read; unread counters were reset. */
 export const ChatReadV1 = z.object({ org_id: z.string(), chat: ChatSnapshot, email: z.string() });
+
+/** chat.updated v1: chat fields other than messages changed (`changes` names them: flags, pins, ...). */
+export const ChatUpdatedV1 = z.object({ org_id: z.string(), chat: ChatSnapshot, changes: z.array(z.string()) });

@@ -17,7 +17,8 @@ export async function getMe(claims: Claims): Promise<MeResponse> {
         org_name: org.data?.org_name ?? m.org_id,
         role: m.role,
         member_name: m.member_name ?? null,
-        phones: phones.data.map((p) => ({ phone_id: p.phone_id, org_phone: p.org_phone })),
+        mask_phone_numbers: !!(org.data?.org_metadata as { preferences?: { mask_phone_numbers?: boolean } } | undefined)?.preferences?.mask_phone_numbers,
+        phones: phones.data.map((p) => ({ phone_id: p.phone_id, org_phone: p.org_phone, connection_type: p.connection_type })),
       };
     }),
   );

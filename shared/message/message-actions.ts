@@ -93,6 +93,10 @@ async function publishMessage(actor: Actor, m: Record<string, unknown>): Promise
   return wire;
 }
 
+async function publishChat(actor: Actor, chat: Chat, changes: string[]): Promise<void> {
+  await publish('chat.updated', { org_id: actor.org_id, chat, changes }, { actor: actor.email === 'system' ? 'system' : `user:${actor.email}` });
+}
+
 /** Outbound reaction command on the whatsapp-outbound queue (kind 'reaction'). */
 export interface ReactionCommand {
   kind: 'reaction';
@@ -196,9 +200,10 @@ export async function setMessageFlag(actor: Actor, chatId: string, uniqueId: str
     const flag_count_map = countFlags(flagged);
     const ok = await db()
       .transaction.write(({ message: m, chat: c }) => [
-        m
-          .patch(keyOf(message))
-          .set({ flag_status: flag ?? undefined, flag_metadata, version: message.version + 1 } as never)
+        (flag === null
+          ? m.patch(keyOf(message)).set({ flag_metadata, version: message.version + 1 }).remove(['flag_status'])
+          : m.patch(keyOf(message)).set({ flag_status: flag, flag_metadata, version: message.version + 1 })
+        )
           .where(({ version }, { eq }) => eq(version, message.version))
           .commit(),
         c
@@ -209,9 +214,9 @@ export async function setMessageFlag(actor: Actor, chatId: string, uniqueId: str
       ])
       .go();
     if (ok.canceled) continue;
-    if (flag === null) await db().entities.message.patch(keyOf(message)).remove(['flag_status']).go();
     const wire = await publishMessage(actor, { ...message, flag_status: flag, flag_metadata, version: message.version + 1 });
     const chatWire = toChatWire({ ...chat, flagged_messages: flagged, flag_count_map, version: chat.version + 1 });
+    await publishChat(actor, chatWire, ['flag_count_map', 'flagged_messages']);
     return { message: wire, chat: chatWire };
   }
   throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
@@ -243,6 +248,7 @@ export async function answerFlags(orgId: string, chatId: string, answer: { org_p
       throw e;
     }
     const system: Actor = { email: 'system', user_id: 'system', org_id: orgId, role: 'admin' };
+    await publishChat(system, toChatWire({ ...chat, flagged_messages: flagged, flag_count_map: countFlags(flagged), version: chat.version + 1 }), ['flag_count_map', 'flagged_messages']);
     for (const id of answered) {
       const m = await getMessageItem(orgId, chatId, id).catch(() => null);
       if (!m || m.flag_status !== true) continue;
@@ -283,7 +289,9 @@ export async function setMessagePin(actor: Actor, chatId: string, uniqueId: stri
       .go();
     if (res.canceled) continue;
     const wire = await publishMessage(actor, { ...message, pinned_until: pin ? expires_at : null, version: message.version + 1 });
-    return { message: wire, chat: toChatWire({ ...chat, pinned_messages: pins, version: chat.version + 1 }) };
+    const chatWire = toChatWire({ ...chat, pinned_messages: pins, version: chat.version + 1 });
+    await publishChat(actor, chatWire, ['pinned_messages']);
+    return { message: wire, chat: chatWire };
   }
   throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
 }

@@ -61,7 +61,7 @@ describe('organization membership', () => {
   it('GET /api/me lists only my orgs, with role and phones', async () => {
     const me = (await (await rt.api(member, '/api/me')).json()) as { user: { email: string }; orgs: Array<{ org_id: string; role: string; phones: unknown[] }> };
     expect(me.user.email).toBe(rt.memberEmail);
-    expect(me.orgs).toEqual([expect.objectContaining({ org_id: rt.orgId, role: 'member', phones: [{ phone_id: rt.phone.phone_number_id, org_phone: rt.phone.display_phone_number }] })]);
+    expect(me.orgs).toEqual([expect.objectContaining({ org_id: rt.orgId, role: 'member', phones: [{ phone_id: rt.phone.phone_number_id, org_phone: rt.phone.display_phone_number, connection_type: 'wa_cloud' }], mask_phone_numbers: false })]);
   });
 
   it.each(routes('ORG', otherChat))('%s %s of another org is 404 and leaks nothing', async (method, template) => {

@@ -6,7 +6,9 @@
  *   re-broadcast to subscribers (the open thread upserts its messages from them);
  * - after a reconnect the list is refetched and subscribers get a `resync` to refetch their thread;
  * - ticket.created / ticket.updated / ticket.closed are re-broadcast as `ticket` events (lists upsert them);
- * - task.created / task.updated / task.reminder_due are re-broadcast as `task` events (the task panel).
+ * - task.created / task.updated / task.reminder_due are re-broadcast as `task` events (the task panel);
+ * - a message.updated whose flag or pin disagrees with the chat we hold (the server changes both but
+ *   publishes only the message) fetches that chat again, so 'needs reply' flags and pins stay live.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
@@ -18,6 +20,7 @@ import { getConfig } from '../lib/config.ts';
 import { getIdToken } from '../lib/auth.ts';
 import { RealtimeSocket, type RealtimeEvent, type SocketState } from '../lib/socket.ts';
 import { patchLatestMessage, upsertChats } from '../lib/chats.ts';
+import { chatIsStaleFor } from '../lib/messageActions.ts';
 import { triggerSessionExpired } from './sessionExpiry.ts';
 
 export type InboxEvent =
@@ -73,6 +76,9 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
   /** bumps on every full reload so stale pages are dropped */
   const generation = useRef(0);
   const loadingMoreRef = useRef(false);
+  const chatsRef = useRef<Chat[]>([]);
+  chatsRef.current = chats;
+  const refetchTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
 
   const emit = useCallback((e: InboxEvent) => {
     for (const fn of listeners.current) {
@@ -129,6 +135,32 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
   }, [orgId, cursor]);
 
   const upsertChat = useCallback((chat: Chat) => setChats((prev) => upsertChats(prev, [chat])), []);
+
+  /** Fetch one chat again (debounced per chat), e.g. when a message event shows our copy is stale. */
+  const refetchChat = useCallback(
+    (chatId: string) => {
+      const timers = refetchTimers.current;
+      if (timers.has(chatId)) return;
+      timers.set(
+        chatId,
+        setTimeout(() => {
+          timers.delete(chatId);
+          api
+            .getChat(orgId, chatId)
+            .then((c) => setChats((prev) => upsertChats(prev, [c])))
+            .catch((e) => console.warn('chat refetch failed', errorMessage(e)));
+        }, 250),
+      );
+    },
+    [orgId],
+  );
+  useEffect(() => {
+    const timers = refetchTimers.current;
+    return () => {
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+    };
+  }, []);
   const noteMessage = useCallback((chatId: string, m: Message) => setChats((prev) => patchLatestMessage(prev, chatId, m)), []);
 
   // first page
@@ -157,8 +189,12 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
           // only touch the preview when this message is the chat's latest one
           return chat?.latest_message?.unique_id === message.unique_id ? patchLatestMessage(prev, chatId, message) : prev;
         });
+        if (ev.type === 'message.updated') {
+          const known = chatsRef.current.find((c) => c.chat_id === chatId);
+          if (known && chatIsStaleFor(known, message)) refetchChat(chatId);
+        }
         emit({ kind: 'message', type: ev.type, chatId, message });
-      } else if (ev.type === 'chat.read' && p.chat) {
+      } else if ((ev.type === 'chat.read' || ev.type === 'chat.updated') && p.chat) {
         const chat = p.chat;
         setChats((prev) => upsertChats(prev, [chat]));
         emit({ kind: 'chat', type: ev.type, chat });
@@ -191,7 +227,7 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
     });
     socket.start();
     return () => socket.stop();
-  }, [orgId, emit]);
+  }, [orgId, emit, refetchChat]);
 
   const subscribe = useCallback((fn: (e: InboxEvent) => void) => {
     listeners.current.add(fn);

@@ -12,6 +12,8 @@ import { useSession } from '../app/session.tsx';
 import { chatDisplayName, exactTime, formatPhone, listTime, previewText, isGroupChat, authorName } from '../lib/format.ts';
 import { Avatar } from './Avatar.tsx';
 import { Ack } from './Ack.tsx';
+import { Icon } from '../layout/Icon.tsx';
+import { needsReplyCount } from '../lib/messageActions.ts';
 
 const ROW_HEIGHT = 72;
 
@@ -42,6 +44,7 @@ const ChatRow = memo(function ChatRow({
   if (lm?.from_me) prefix = 'You: ';
   else if (lm && isGroupChat(chat) && lm.author) prefix = `${authorName(chat, { author: lm.author, sender_phone: null })}: `;
   const preview = lm ? previewText(lm) : 'No messages yet';
+  const flagged = needsReplyCount(chat);
   return (
     <div
       id={`chat-option-${index}`}
@@ -73,6 +76,11 @@ const ChatRow = memo(function ChatRow({
           {chat.org_phone && (
             <span className="phone-tag" title={`Your number: ${formatPhone(chat.org_phone)}`}>
               {formatPhone(chat.org_phone)}
+            </span>
+          )}
+          {flagged > 0 && (
+            <span className="chat-flag" data-testid="chat-flag" title={`${flagged} flagged message${flagged === 1 ? '' : 's'} need${flagged === 1 ? 's' : ''} a reply`} aria-label={`Needs reply: ${flagged} flagged`}>
+              <Icon name="flag" size={14} />
             </span>
           )}
           {unread > 0 && (

@@ -3,17 +3,22 @@
  * forwarded label, quoted reply, content, time and ticks; reactions as chips under it; the failure
  * reason under failed outgoing messages; a Reply action on hover/focus when the message has a wamid;
  * the ticket chip when the message belongs to a ticket; the "⋯" menu (also right click, Shift+F10)
- * with Reply, Create ticket and Attach to ticket when the spec §5 rules (ticket.rules.ts) allow them,
- * and Create task (opens the task panel's New Task linked to this message).
+ * (also right click, Shift+F10 / the context-menu key, and a long press on touch screens) with the
+ * actions shared/message/message-actions.rules.ts allows (`messageMenu`): Reply, React, Forward,
+ * Copy Id, Pin/Unpin, Flag/Unflag/Remove flag, Refresh, Download, Create ticket, Attach to ticket;
+ * plus Create task and Open ticket. The thread carries the actions out (`onAction`); the reaction
+ * picker opens here. Reactions show as emoji + count chips (tooltip: who), a flag marker while the
+ * message waits for a reply, a pin marker while it is pinned.
  */
-import { memo, useCallback, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
-import { canAttachToTicket, canCreateTicket } from '#shared/ticket/ticket.rules.ts';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { ACK } from '#shared/message/message.schemas.ts';
-import { authorName, bubbleTime, exactTime, formatPhone, isGroupChat, previewText } from '../lib/format.ts';
+import { authorName, bubbleTime, exactTime, isGroupChat, previewText } from '../lib/format.ts';
+import { actionContext, allowedActions, groupReactions, ourReaction, type ActorInfo } from '../lib/messageActions.ts';
+import { ReactionPicker } from './MessageActionsUI.tsx';
 import { Ack } from './Ack.tsx';
 import { MessageContent } from './MessageContent.tsx';
 import { Icon } from '../layout/Icon.tsx';
@@ -24,6 +29,10 @@ import { useTaskActions } from '../app/tasks.tsx';
 import { MAX_TITLE } from '#shared/task/task.schemas.ts';
 
 export type TicketAction = 'create' | 'attach';
+/** What the thread does for a bubble (`react` carries the emoji, '' removes ours). */
+export type BubbleAction = 'react' | 'forward' | 'copy_id' | 'pin' | 'unpin' | 'flag' | 'unflag' | 'remove_flag' | 'refresh' | 'download';
+
+const LONG_PRESS_MS = 500;
 
 function scrollToMessage(messageId: string) {
   const el = document.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
@@ -50,6 +59,8 @@ export const MessageBubble = memo(function MessageBubble({
   onReply,
   chatTickets = null,
   onTicketAction,
+  actor,
+  onAction,
 }: {
   m: Message;
   chat: Chat | null;
@@ -57,26 +68,67 @@ export const MessageBubble = memo(function MessageBubble({
   /** the chat's tickets (null while loading: attach is not offered yet) */
   chatTickets?: Ticket[] | null;
   onTicketAction?: (kind: TicketAction, m: Message) => void;
+  /** the signed-in member (rule context); without it only the ticket and task actions are offered */
+  actor?: ActorInfo;
+  onAction?: (action: BubbleAction, m: Message, emoji?: string) => void;
 }) {
   const navigate = useNavigate();
   const { openNew } = useTaskActions();
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
-  const menuBtn = useRef<HTMLButtonElement>(null);
   const out = m.from_me;
   const group = chat ? isGroupChat(chat) : false;
-  const reactions = Object.entries(m.reactions ?? {}).filter(([, r]) => r.reaction);
+  const [pickerAt, setPickerAt] = useState<{ x: number; y: number } | null>(null);
+  const menuBtn = useRef<HTMLButtonElement>(null);
+  const bubbleRef = useRef<HTMLDivElement>(null);
+  const longPress = useRef<{ timer: ReturnType<typeof setTimeout>; x: number; y: number } | null>(null);
+  const ours = chat?.org_phone ?? m.org_phone;
+  const reactions = groupReactions(m, chat, ours);
+  const mine = ourReaction(m, ours);
   const failed = out && m.ack === ACK.FAILED;
-  const canReply = !!m.message_id && !m.is_deleted;
   const system = m.message_type === 'system';
   const local = isLocal(m);
   const ticketId = m.message_ticket_id ?? null;
   const ticket = ticketId ? (chatTickets?.find((t) => t.ticket_id === ticketId) ?? null) : null;
+  const now = Date.now();
+  const flagged = m.flag_status === true;
+  const pinned = m.pinned_until != null && m.pinned_until > now;
+
+  // the rules decide (spec §5); chatTickets null while loading: Attach is not offered yet
+  const allowed = allowedActions(
+    actor
+      ? actionContext(m, chat, actor, chatTickets, now)
+      : actionContext(m, chat, { email: '', role: 'member', phones: [] }, chatTickets, now),
+  );
+  if (!actor) for (const a of ['react', 'forward', 'copy_id', 'pin', 'unpin', 'flag', 'unflag', 'remove_flag', 'refresh', 'download'] as const) allowed.delete(a);
+  if (!onAction) for (const a of ['react', 'forward', 'copy_id', 'pin', 'unpin', 'flag', 'unflag', 'remove_flag', 'refresh', 'download'] as const) allowed.delete(a);
+  // forwarding sends the text again: the API forwards text messages only (for now)
+  if (m.message_type !== 'text') allowed.delete('forward');
+  const canReply = allowed.has('reply');
+  const canReact = allowed.has('react') && !local;
+
+  const openPicker = () => {
+    const r = bubbleRef.current?.getBoundingClientRect();
+    setPickerAt(r ? { x: out ? r.right - 260 : r.left, y: r.top - 52 < 8 ? r.bottom + 6 : r.top - 52 } : { x: 100, y: 100 });
+  };
+  const act = (a: BubbleAction) => () => onAction?.(a, m);
 
   const items: MenuItem[] = [];
   if (canReply) items.push({ id: 'reply', label: 'Reply', onSelect: () => onReply(m) });
+  if (!local) {
+    if (canReact) items.push({ id: 'react', label: 'React', testId: 'menu-react', onSelect: openPicker });
+    if (allowed.has('forward')) items.push({ id: 'forward', label: 'Forward', testId: 'menu-forward', onSelect: act('forward') });
+    if (allowed.has('copy_id')) items.push({ id: 'copy_id', label: 'Copy Id', testId: 'menu-copy-id', onSelect: act('copy_id') });
+    if (allowed.has('pin')) items.push({ id: 'pin', label: 'Pin', testId: 'menu-pin', onSelect: act('pin') });
+    if (allowed.has('unpin')) items.push({ id: 'unpin', label: 'Unpin', testId: 'menu-unpin', onSelect: act('unpin') });
+    if (allowed.has('flag')) items.push({ id: 'flag', label: 'Flag (needs reply)', testId: 'menu-flag', onSelect: act('flag') });
+    if (allowed.has('unflag')) items.push({ id: 'unflag', label: 'Unflag (mark answered)', testId: 'menu-unflag', onSelect: act('unflag') });
+    if (allowed.has('remove_flag')) items.push({ id: 'remove_flag', label: 'Remove flag', testId: 'menu-remove-flag', onSelect: act('remove_flag') });
+    if (allowed.has('refresh')) items.push({ id: 'refresh', label: 'Refresh', testId: 'menu-refresh', onSelect: act('refresh') });
+    if (allowed.has('download')) items.push({ id: 'download', label: 'Download', testId: 'menu-download', onSelect: act('download') });
+  }
   if (!local && onTicketAction) {
-    if (canCreateTicket(m).allowed) items.push({ id: 'create', label: 'Create ticket', testId: 'message-menu-create-ticket', onSelect: () => onTicketAction('create', m) });
-    if (chatTickets && canAttachToTicket(m, chatTickets).allowed)
+    if (allowed.has('create_ticket')) items.push({ id: 'create', label: 'Create ticket', testId: 'message-menu-create-ticket', onSelect: () => onTicketAction('create', m) });
+    if (chatTickets && allowed.has('attach_to_ticket'))
       items.push({ id: 'attach', label: 'Attach to ticket', testId: 'message-menu-attach-ticket', onSelect: () => onTicketAction('attach', m) });
   }
   if (!local && !m.is_deleted)
@@ -124,6 +176,35 @@ export const MessageBubble = memo(function MessageBubble({
     setMenuAt(null);
     if (restore) menuBtn.current?.focus();
   }, []);
+  const closePicker = useCallback((restore: boolean) => {
+    setPickerAt(null);
+    if (restore) menuBtn.current?.focus();
+  }, []);
+
+  // long press (touch screens) opens the menu where the finger is
+  const cancelLongPress = () => {
+    if (longPress.current) clearTimeout(longPress.current.timer);
+    longPress.current = null;
+  };
+  useEffect(() => cancelLongPress, []);
+  const onPointerDown = (e: PointerEvent) => {
+    if (!hasMenu || e.pointerType === 'mouse') return;
+    const { clientX: x, clientY: y } = e;
+    cancelLongPress();
+    longPress.current = {
+      x,
+      y,
+      timer: setTimeout(() => {
+        longPress.current = null;
+        navigator.vibrate?.(10);
+        setMenuAt({ x, y });
+      }, LONG_PRESS_MS),
+    };
+  };
+  const onPointerMove = (e: PointerEvent) => {
+    const lp = longPress.current;
+    if (lp && Math.hypot(e.clientX - lp.x, e.clientY - lp.y) > 10) cancelLongPress();
+  };
 
   if (system) {
     return (
@@ -143,20 +224,45 @@ export const MessageBubble = memo(function MessageBubble({
       data-from-me={String(out)}
       data-ticket-id={ticketId ?? undefined}
     >
-      <div className="bubble" onContextMenu={onContextMenu} onKeyDown={onKeyDown}>
+      <div
+        ref={bubbleRef}
+        className="bubble"
+        onContextMenu={onContextMenu}
+        onKeyDown={onKeyDown}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={cancelLongPress}
+        onPointerCancel={cancelLongPress}
+        onPointerLeave={cancelLongPress}
+      >
         {m.is_private_note && <div className="note-label">Private note</div>}
         {group && !out && <div className="msg-author">{authorName(chat, m)}</div>}
         {m.forwarded && <div className="forwarded">↪ {m.forwarded === 'frequently_forwarded' ? 'Forwarded many times' : 'Forwarded'}</div>}
         {m.quoted_message && <Quoted q={m.quoted_message} chat={chat} />}
         <MessageContent m={m} />
         <div className="msg-meta">
+          {flagged && (
+            <span className="flag-marker" data-testid="flag-marker" title={`Flagged${m.flag_metadata?.flagged_by ? ` by ${m.flag_metadata.flagged_by}` : ''}: waiting for a reply`} aria-label="Flagged: needs a reply">
+              <Icon name="flag" size={13} />
+            </span>
+          )}
+          {pinned && (
+            <span className="pin-marker" data-testid="pin-marker" title={`Pinned until ${exactTime(m.pinned_until!)}`} aria-label="Pinned">
+              <Icon name="pushpin" size={13} />
+            </span>
+          )}
           <time dateTime={new Date(m.timestamp).toISOString()} title={exactTime(m.timestamp)}>
             {bubbleTime(m.timestamp)}
           </time>
           {out && <Ack ack={m.ack} />}
         </div>
-        {(canReply || hasMenu) && (
+        {(canReply || hasMenu || canReact) && (
           <div className="msg-tools">
+            {canReact && (
+              <button type="button" className={`msg-action msg-react ${pickerAt ? 'open' : ''}`} onClick={() => (pickerAt ? closePicker(false) : openPicker())} aria-label="React to this message" title="React" data-testid="message-react-button" aria-haspopup="true" aria-expanded={pickerAt !== null}>
+                <Icon name="smile" size={16} />
+              </button>
+            )}
             {canReply && (
               <button type="button" className="msg-action" onClick={() => onReply(m)} aria-label="Reply to this message" title="Reply">
                 <Icon name="reply" size={16} />
@@ -183,13 +289,26 @@ export const MessageBubble = memo(function MessageBubble({
       </div>
       {ticketId && <TicketChip ticketId={ticketId} ticket={ticket} />}
       {menuAt && <MessageMenu at={menuAt} items={items} onClose={closeMenu} label="Message actions" />}
+      {pickerAt && <ReactionPicker at={pickerAt} current={mine} onClose={closePicker} onPick={(emoji) => onAction?.('react', m, emoji)} />}
       {reactions.length > 0 && (
-        <ul className="reactions" aria-label="Reactions">
-          {reactions.map(([sender, r]) => (
-            <li key={sender} className="reaction" title={`${r.reaction} from ${formatPhone(sender)}`}>
-              {r.reaction}
-            </li>
-          ))}
+        <ul className="reactions" aria-label="Reactions" data-testid="message-reactions">
+          {reactions.map((g) => {
+            const who = g.who.join(', ');
+            return (
+              <li
+                key={g.emoji}
+                className={`reaction ${g.mine ? 'mine' : ''} ${g.pending ? 'pending' : ''}`}
+                data-testid="reaction"
+                data-emoji={g.emoji}
+                data-mine={String(g.mine)}
+                title={`${g.emoji} ${who}${g.pending ? ' (sending…)' : ''}`}
+                aria-label={`${g.emoji} from ${who}`}
+              >
+                <span className="reaction-emoji">{g.emoji}</span>
+                {g.count > 1 && <span className="reaction-count">{g.count}</span>}
+              </li>
+            );
+          })}
         </ul>
       )}
       {failed && (

@@ -1,12 +1,12 @@
 /**
  * The body of a bubble for every message_type. Everything is rendered as text (React escapes it);
- * media is a placeholder card until downloads exist. `content` is the type-specific object the
+ * media is drawn by Media.tsx (thumbnail, player or file row by download state). `content` is the type-specific object the
  * API keeps (Cloud API shapes: content.location, content.contacts, content.button, content.interactive,
  * content.unsupported), read defensively since it is free-form.
  */
 import type { Message } from '#shared/message/message.schemas.ts';
-import { MEDIA_NAMES } from '../lib/format.ts';
 import { Icon } from '../layout/Icon.tsx';
+import { MediaBody } from './Media.tsx';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -16,38 +16,9 @@ const num = (v: unknown): number | undefined => {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 };
 
-const MEDIA_EMOJI: Record<string, string> = { image: '📷', video: '🎥', audio: '🎵', ptt: '🎤', document: '📄', sticker: '💟' };
-
 function Text({ text }: { text: string | null | undefined }) {
   if (!text) return null;
   return <p className="msg-text">{text}</p>;
-}
-
-function MediaCard({ m }: { m: Message }) {
-  const type = m.message_type;
-  const media = m.media ?? {};
-  const name = MEDIA_NAMES[type] ?? type;
-  const detail = media.filename ?? media.mimetype ?? null;
-  const caption = media.caption ?? m.body;
-  return (
-    <>
-      <div className="media-card">
-        <span className="media-icon" aria-hidden="true">
-          {MEDIA_EMOJI[type] ?? <Icon name="file" />}
-        </span>
-        <div className="media-info">
-          <div className="media-type">
-            {name}
-            {media.animated ? ' (animated)' : ''}
-          </div>
-          {detail && <div className="media-detail">{detail}</div>}
-          {media.filename && media.mimetype && <div className="media-detail">{media.mimetype}</div>}
-          <div className="media-note">Media not downloaded yet</div>
-        </div>
-      </div>
-      <Text text={caption} />
-    </>
-  );
 }
 
 function LocationCard({ m }: { m: Message }) {
@@ -139,7 +110,7 @@ export function MessageContent({ m }: { m: Message }) {
     case 'ptt':
     case 'document':
     case 'sticker':
-      return <MediaCard m={m} />;
+      return <MediaBody m={m} />;
     case 'location':
       return <LocationCard m={m} />;
     case 'contacts':

@@ -9,6 +9,10 @@
  * Tickets: the chat's tickets (GET /chats/{id}/tickets, kept live from ticket.* events) feed the
  * message menus (create / attach) and the closable details panel beside the thread.
  * Tasks: the header's 'Create task' opens the task panel's New Task linked to this chat.
+ * Message actions (spec §5, §8): react (optimistic; reverted with 'Failed to send reaction!' when
+ * the call fails or a later `reaction_error` says WhatsApp refused it), flag / unflag / remove flag,
+ * pin (with a duration) / unpin, refresh, copy id, forward (dialog), download; the chat's live pins
+ * are listed above the messages and jump to the message when clicked.
  */
 import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -17,6 +21,11 @@ import { totalUnread } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { ACK } from '#shared/message/message.schemas.ts';
 import { api, ApiError, errorMessage } from '../lib/api.ts';
+import { useToast } from '../app/toast.tsx';
+import { livePins, withOurReaction, withReactionRestored, type ActorInfo } from '../lib/messageActions.ts';
+import type { BubbleAction } from './MessageBubble.tsx';
+import { ForwardDialog, PinDialog, PinnedBar, type PinDuration } from './MessageActionsUI.tsx';
+import { useDownload } from './Media.tsx';
 import { LOCAL_PREFIX, removeMessage, settleOptimistic, upsertMessages, isLocal } from '../lib/messages.ts';
 import { chatDisplayName, chatNumber, dayKey, dayLabel, formatPhone, isGroupChat } from '../lib/format.ts';
 import { useInbox, type InboxEvent } from '../app/inbox.tsx';
@@ -44,6 +53,38 @@ function initialPanelOpen(): boolean {
 }
 
 const PAGE = 50;
+/** spec §8 */
+const REACTION_FAILED = 'Failed to send reaction!';
+/** spec §8 'Flag': flagged, and the unflag and remove-flag equivalents */
+const FLAG_WORDS = {
+  flag: { ok: 'Message flagged successfully!', error: 'Error while flagging message' },
+  unflag: { ok: 'Message unflagged successfully!', error: 'Error while unflagging message' },
+  remove: { ok: 'Message flag removed successfully!', error: 'Error while removing message flag' },
+} as const;
+
+/** Copy text (Clipboard API, else the old execCommand route). @returns whether it worked */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const ta = document.createElement('textarea');
+    ta.value = text;
+    ta.setAttribute('readonly', '');
+    ta.style.position = 'fixed';
+    ta.style.opacity = '0';
+    document.body.appendChild(ta);
+    ta.select();
+    let ok = false;
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+    ta.remove();
+    return ok;
+  }
+}
 const NEAR_BOTTOM_PX = 48;
 const NEAR_TOP_PX = 120;
 
@@ -68,7 +109,9 @@ const localId = (): string =>
 
 export function Thread({ chatId }: { chatId: string }) {
   const navigate = useNavigate();
-  const { org } = useSession();
+  const { org, user } = useSession();
+  const toast = useToast();
+  const download = useDownload();
   const { openNew: openNewTask } = useTaskActions();
   const inbox = useInbox();
   const { subscribe, upsertChat, noteMessage } = inbox;
@@ -91,6 +134,8 @@ export function Thread({ chatId }: { chatId: string }) {
   const [ticketsError, setTicketsError] = useState<string | null>(null);
   const [ticketDialog, setTicketDialog] = useState<{ kind: TicketAction; message: Message } | null>(null);
   const [panelOpen, setPanelOpen] = useState(initialPanelOpen);
+  const [pinFor, setPinFor] = useState<Message | null>(null);
+  const [forwardFor, setForwardFor] = useState<Message | null>(null);
   const panelToggle = useRef<HTMLButtonElement>(null);
 
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -162,6 +207,30 @@ export function Thread({ chatId }: { chatId: string }) {
     }
   }, [org.org_id, chatId]);
 
+  // ---- reactions in flight -----------------------------------------------------------------
+  /** our reactions sent from this browser and not settled yet: when sent, the server's time, the last error known then */
+  const pendingReactions = useRef(new Map<string, { startedAt: number; serverAt: number | null; errAt: number | null }>());
+  /**
+   * A message.updated for a message we reacted to: a `reaction_error` newer than our action means
+   * WhatsApp refused it (the server has already put the reaction back; the snapshot shows that);
+   * our reaction marked sent (ack 1) settles it.
+   */
+  const settleReaction = useCallback(
+    (m: Message) => {
+      const p = pendingReactions.current.get(m.unique_id);
+      if (!p) return;
+      const err = m.reaction_error;
+      if (err && err.at !== p.errAt && err.at >= (p.serverAt ?? p.startedAt - 60_000)) {
+        pendingReactions.current.delete(m.unique_id);
+        toast.show(REACTION_FAILED, 'error');
+        return;
+      }
+      const ours = Object.values(m.reactions ?? {}).find((r) => r.timestamp === p.serverAt);
+      if (p.serverAt !== null && ours?.ack === 1) pendingReactions.current.delete(m.unique_id);
+    },
+    [toast],
+  );
+
   // ---- realtime --------------------------------------------------------------------------
   useEffect(
     () =>
@@ -169,9 +238,10 @@ export function Thread({ chatId }: { chatId: string }) {
         if (e.kind === 'resync') void loadNewest('resync');
         else if (e.kind === 'message' && e.chatId === chatId) {
           setMessages((prev) => upsertMessages(prev, [e.message]));
+          if (e.type === 'message.updated') settleReaction(e.message);
         }
       }),
-    [subscribe, chatId, loadNewest],
+    [subscribe, chatId, loadNewest, settleReaction],
   );
 
   // ---- tickets of this chat -------------------------------------------------------------
@@ -340,6 +410,154 @@ export function Thread({ chatId }: { chatId: string }) {
     composerRef.current?.focus();
   }, []);
 
+  // ---- message actions -------------------------------------------------------------------
+  const actor = useMemo<ActorInfo>(() => ({ email: user.email, role: org.role, phones: org.phones, maskPhoneNumbers: org.mask_phone_numbers ?? false }), [user.email, org.role, org.phones, org.mask_phone_numbers]);
+  const chatRef = useRef(chat);
+  chatRef.current = chat;
+  const applyChat = useCallback(
+    (c: Chat) => {
+      upsertChat(c);
+      setFetchedChat((prev) => (prev ? c : prev));
+    },
+    [upsertChat],
+  );
+  const applyMessage = useCallback((m: Message) => setMessages((prev) => upsertMessages(prev, [m])), []);
+
+  const react = useCallback(
+    async (m: Message, emoji: string) => {
+      const ours = chatRef.current?.org_phone ?? m.org_phone;
+      const cur = messagesRef.current.find((x) => x.unique_id === m.unique_id) ?? m;
+      const previous = cur.reactions?.[ours] ?? null;
+      if ((previous?.reaction ?? '') === emoji) return;
+      const at = Date.now();
+      pendingReactions.current.set(m.unique_id, { startedAt: at, serverAt: null, errAt: cur.reaction_error?.at ?? null });
+      // still showing what this action put there (no newer snapshot arrived meanwhile)?
+      const untouched = (x: Message | undefined) => !!x && (emoji ? x.reactions?.[ours]?.timestamp === at : !x.reactions?.[ours]);
+      setMessages((prev) => prev.map((x) => (x.unique_id === m.unique_id ? withOurReaction(x, ours, emoji, user.email, at) : x)));
+      try {
+        const stored = await api.reactToMessage(org.org_id, chatId, m.unique_id, emoji);
+        const p = pendingReactions.current.get(m.unique_id);
+        if (p?.startedAt === at) p.serverAt = stored.reactions?.[ours]?.timestamp ?? at;
+        if (!emoji) pendingReactions.current.delete(m.unique_id);
+        setMessages((prev) => (untouched(prev.find((x) => x.unique_id === m.unique_id)) ? upsertMessages(prev, [stored]) : prev));
+      } catch (e) {
+        console.warn('reaction failed', errorMessage(e));
+        if (pendingReactions.current.get(m.unique_id)?.startedAt === at) pendingReactions.current.delete(m.unique_id);
+        setMessages((prev) => prev.map((x) => (x.unique_id === m.unique_id && untouched(x) ? withReactionRestored(x, ours, previous) : x)));
+        toast.show(REACTION_FAILED, 'error');
+      }
+    },
+    [org.org_id, chatId, user.email, toast],
+  );
+
+  const setFlag = useCallback(
+    async (m: Message, status: boolean | null) => {
+      const words = status === true ? FLAG_WORDS.flag : status === false ? FLAG_WORDS.unflag : FLAG_WORDS.remove;
+      try {
+        const r = await api.flagMessage(org.org_id, chatId, m.unique_id, status);
+        applyMessage(r.message);
+        applyChat(r.chat);
+        toast.show(words.ok, 'success');
+      } catch (e) {
+        console.warn('flag failed', errorMessage(e));
+        toast.show(words.error, 'error');
+      }
+    },
+    [org.org_id, chatId, applyMessage, applyChat, toast],
+  );
+
+  const setPin = useCallback(
+    async (m: Message, pin: boolean, duration: PinDuration = '7d'): Promise<boolean> => {
+      try {
+        const r = await api.pinMessage(org.org_id, chatId, m.unique_id, pin, duration);
+        applyMessage(r.message);
+        applyChat(r.chat);
+        toast.show(pin ? 'Message pinned successfully!' : 'Message unpinned successfully!', 'success');
+        return true;
+      } catch (e) {
+        console.warn('pin failed', errorMessage(e));
+        toast.show(pin ? 'Error while pinning message' : 'Error while unpinning message', 'error');
+        return false;
+      }
+    },
+    [org.org_id, chatId, applyMessage, applyChat, toast],
+  );
+
+  const onAction = useCallback(
+    (action: BubbleAction, m: Message, emoji?: string) => {
+      switch (action) {
+        case 'react':
+          void react(m, emoji ?? '');
+          break;
+        case 'flag':
+          void setFlag(m, true);
+          break;
+        case 'unflag':
+          void setFlag(m, false);
+          break;
+        case 'remove_flag':
+          void setFlag(m, null);
+          break;
+        case 'pin':
+          setPinFor(m);
+          break;
+        case 'unpin':
+          void setPin(m, false);
+          break;
+        case 'forward':
+          setForwardFor(m);
+          break;
+        case 'download':
+          void download(m);
+          break;
+        case 'copy_id': {
+          const id = m.message_id || m.unique_id;
+          void copyText(id).then((ok) => toast.show(ok ? `Message ID - ${id} copied to clipboard` : 'Could not copy the message ID', ok ? 'success' : 'error'));
+          break;
+        }
+        case 'refresh':
+          api
+            .refreshMessage(org.org_id, chatId, m.unique_id)
+            .then((fresh) => {
+              applyMessage(fresh);
+              toast.show('Message refreshed successfully!', 'success');
+            })
+            .catch((e) => {
+              console.warn('refresh failed', errorMessage(e));
+              toast.show('Error while refreshing message', 'error');
+            });
+          break;
+      }
+    },
+    [react, setFlag, setPin, download, toast, org.org_id, chatId, applyMessage],
+  );
+
+  const forward = useCallback(
+    async (m: Message, chatIds: string[]): Promise<string | null> => {
+      try {
+        const sent = await api.forwardMessage(org.org_id, chatId, m.unique_id, chatIds);
+        for (const x of sent) {
+          noteMessage(x.chat_id, x);
+          if (x.chat_id === chatId) applyMessage(x);
+        }
+        toast.show(sent.length > 1 ? `Message forwarded to ${sent.length} chats` : 'Message forwarded', 'success');
+        return null;
+      } catch (e) {
+        return errorMessage(e);
+      }
+    },
+    [org.org_id, chatId, noteMessage, applyMessage, toast],
+  );
+
+  // pins: listed until they expire (re-checked every minute)
+  const [clock, setClock] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setClock(Date.now()), 60_000);
+    return () => clearInterval(t);
+  }, []);
+  const pins = useMemo(() => livePins(chat, clock), [chat, clock]);
+  const jumpToMessage = useCallback((uniqueId: string) => setSearch({ message: uniqueId }, { replace: true }), [setSearch]);
+
   // ---- render ----------------------------------------------------------------------------
   const visible = useMemo(() => messages.filter((m) => m.message_type !== 'reaction'), [messages]);
   const name = chat ? chatDisplayName(chat) : formatPhone(chatNumber(chatId));
@@ -397,6 +615,7 @@ export function Thread({ chatId }: { chatId: string }) {
         </button>
       </header>
 
+      <PinnedBar pins={pins} onJump={jumpToMessage} />
       <div className="thread-body">
         <div className="thread-scroll" ref={scrollRef} onScroll={onScroll} role="log" aria-label="Messages" aria-busy={status === 'loading'}>
           {status === 'loading' && (
@@ -444,7 +663,7 @@ export function Thread({ chatId }: { chatId: string }) {
                         <span>{dayLabel(m.timestamp)}</span>
                       </div>
                     )}
-                    <MessageBubble m={m} chat={chat} onReply={onReply} chatTickets={chatTickets} onTicketAction={onTicketAction} />
+                    <MessageBubble m={m} chat={chat} onReply={onReply} chatTickets={chatTickets} onTicketAction={onTicketAction} actor={actor} onAction={onAction} />
                   </Fragment>
                 );
               })}
@@ -473,6 +692,8 @@ export function Thread({ chatId }: { chatId: string }) {
     {panelOpen && (
       <ChatTicketsPanel tickets={chatTickets} status={ticketsStatus} error={ticketsError} onRetry={loadTickets} onClose={() => setPanel(false)} onChange={replaceTicket} />
     )}
+    {pinFor && <PinDialog message={pinFor} onClose={() => setPinFor(null)} onPin={(d) => setPin(pinFor, true, d)} />}
+    {forwardFor && <ForwardDialog message={forwardFor} chats={inbox.chats} onClose={() => setForwardFor(null)} onForward={(ids) => forward(forwardFor, ids)} />}
     {ticketDialog?.kind === 'create' && (
       <CreateTicketDialog
         message={ticketDialog.message}

@@ -1,7 +1,7 @@
 /** Small stroke icons (24x24 grid, currentColor) for the sidebar and buttons. Decorative: always aria-hidden. */
 import type { IconName } from './nav.ts';
 
-type Name = IconName | 'menu' | 'back' | 'close' | 'send' | 'reply' | 'collapse' | 'expand' | 'logout' | 'file' | 'pin' | 'more' | 'panel' | 'unlink' | 'external' | 'plus' | 'trash' | 'filter' | 'tasks' | 'bell' | 'task-add';
+type Name = IconName | 'menu' | 'back' | 'close' | 'send' | 'reply' | 'collapse' | 'expand' | 'logout' | 'file' | 'pin' | 'more' | 'panel' | 'unlink' | 'external' | 'plus' | 'trash' | 'filter' | 'tasks' | 'bell' | 'task-add' | 'flag' | 'smile' | 'pushpin' | 'download';
 
 const PATHS: Record<Name, string[]> = {
   dashboard: ['M3 3h7v9H3z', 'M14 3h7v5h-7z', 'M14 12h7v9h-7z', 'M3 16h7v5H3z'],
@@ -39,6 +39,10 @@ const PATHS: Record<Name, string[]> = {
   'task-add': ['M21 12v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h7', 'M19 2v6', 'M16 5h6', 'M8 12l3 3 4-4'],
   bell: ['M18 8A6 6 0 0 0 6 8c0 7-3 9-3 9h18s-3-2-3-9', 'M13.73 21a2 2 0 0 1-3.46 0'],
   pin: ['M12 2a7 7 0 0 0-7 7c0 5 7 13 7 13s7-8 7-13a7 7 0 0 0-7-7z', 'M12 7a2 2 0 1 0 0 4 2 2 0 0 0 0-4z'],
+  flag: ['M4 15s1-1 4-1 5 2 8 2 4-1 4-1V3s-1 1-4 1-5-2-8-2-4 1-4 1z', 'M4 22v-7'],
+  smile: ['M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20z', 'M8 14s1.5 2 4 2 4-2 4-2', 'M9 9h.01', 'M15 9h.01'],
+  pushpin: ['M12 17v5', 'M9 10.76a2 2 0 0 1-1.11 1.79l-1.78.9A2 2 0 0 0 5 15.24V16a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1v-.76a2 2 0 0 0-1.11-1.79l-1.78-.9A2 2 0 0 1 15 10.76V7a1 1 0 0 1 1-1 2 2 0 0 0 0-4H8a2 2 0 0 0 0 4 1 1 0 0 1 1 1z'],
+  download: ['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M7 10l5 5 5-5', 'M12 15V3'],
 };
 
 export function Icon({ name, size = 20 }: { name: Name; size?: number }) {

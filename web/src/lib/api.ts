@@ -27,6 +27,7 @@ import type {
 } from '#shared/task/task.schemas.ts';
 import { TASK_FETCH_LIMIT } from '#shared/task/task.schemas.ts';
 import { MeResponse } from '#shared/me.schemas.ts';
+import type { MediaUrlResponse } from '#shared/media/media.schemas.ts';
 import { getConfig } from './config.ts';
 import { getIdToken, SESSION_EXPIRED_MESSAGE } from './auth.ts';
 
@@ -97,6 +98,7 @@ async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', p
 }
 
 const enc = encodeURIComponent;
+const messagePath = (orgId: string, chatId: string, uniqueId: string): string => `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/messages/${enc(uniqueId)}`;
 
 const query = (params: Record<string, string | number | null | undefined>): string => {
   const q = new URLSearchParams();
@@ -107,9 +109,18 @@ const query = (params: Record<string, string | number | null | undefined>): stri
 
 /**
  * Server snapshots of a message are complete: a missing `message_ticket_id` means "no ticket"
- * (the API omits unset attributes), so it is made explicit for merges to clear a detached ticket.
+ * (the API omits unset attributes), so it is made explicit for merges to clear a detached ticket;
+ * the same for a pin, a flag and a reaction error.
  */
-export const withTicketField = (m: Message): Message => ({ ...m, message_ticket_id: m.message_ticket_id ?? null });
+export const withTicketField = (m: Message): Message => ({
+  ...m,
+  message_ticket_id: m.message_ticket_id ?? null,
+  // likewise a removed pin, flag or reaction error must clear what an older snapshot had
+  pinned_until: m.pinned_until ?? null,
+  flag_status: m.flag_status ?? null,
+  reaction_error: m.reaction_error ?? null,
+  reactions: m.reactions ?? null,
+});
 
 /** Filters of GET /tickets as the web app sends them (all optional; see ListTicketsQuery). */
 export interface TicketListParams {
@@ -179,6 +190,38 @@ export const api = {
   async sendMessage(orgId: string, chatId: string, input: { body: string; quoted_message_id?: string }): Promise<Message> {
     const out = await request<{ message: Message }>('POST', `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/messages`, input);
     return out.message;
+  },
+
+  // ---- message actions (shared/message/message-actions.ts) ------------------------------
+  /** Our reaction ('' removes it); sent in the background (202), a refusal comes back as `reaction_error`. */
+  async reactToMessage(orgId: string, chatId: string, uniqueId: string, reaction: string): Promise<Message> {
+    const out = await request<{ message: Message }>('POST', `${messagePath(orgId, chatId, uniqueId)}/reaction`, { reaction });
+    return withTicketField(out.message);
+  },
+
+  async flagMessage(orgId: string, chatId: string, uniqueId: string, flagStatus: boolean | null): Promise<{ message: Message; chat: Chat }> {
+    const out = await request<{ message: Message; chat: Chat }>('PUT', `${messagePath(orgId, chatId, uniqueId)}/flag`, { flag_status: flagStatus });
+    return { message: withTicketField(out.message), chat: out.chat };
+  },
+
+  async pinMessage(orgId: string, chatId: string, uniqueId: string, pin: boolean, duration: '24h' | '7d' | '30d' = '7d'): Promise<{ message: Message; chat: Chat }> {
+    const out = await request<{ message: Message; chat: Chat }>('PUT', `${messagePath(orgId, chatId, uniqueId)}/pin`, { pin, duration });
+    return { message: withTicketField(out.message), chat: out.chat };
+  },
+
+  async refreshMessage(orgId: string, chatId: string, uniqueId: string): Promise<Message> {
+    const out = await request<{ message: Message }>('POST', `${messagePath(orgId, chatId, uniqueId)}/refresh`, {});
+    return withTicketField(out.message);
+  },
+
+  async forwardMessage(orgId: string, chatId: string, uniqueId: string, chatIds: string[]): Promise<Message[]> {
+    const out = await request<{ messages: Message[] }>('POST', `${messagePath(orgId, chatId, uniqueId)}/forward`, { chat_ids: chatIds });
+    return out.messages ?? [];
+  },
+
+  /** Short-lived URLs of a media message's file and thumbnail, with its download state. */
+  async mediaUrl(orgId: string, chatId: string, uniqueId: string): Promise<MediaUrlResponse> {
+    return request<MediaUrlResponse>('GET', `${messagePath(orgId, chatId, uniqueId)}/media`);
   },
 
   async markRead(orgId: string, chatId: string): Promise<Chat> {
