@@ -43,6 +43,7 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'PUT', path: '/api/orgs/{org_id}/tasks/{task_id}', handler: 'functions/http/tasks/update-task.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/tasks/{task_id}/remind-in', handler: 'functions/http/tasks/remind-in-task.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/tasks/{task_id}/audit', handler: 'functions/http/tasks/list-task-audit.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/uploads', handler: 'functions/http/media/create-upload.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/media', handler: 'functions/http/media/get-media-url.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/verify-webhook.ts#handler', auth: 'none' },
   { method: 'POST', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler', auth: 'none' },

@@ -51,9 +51,10 @@ export interface FunctionAccess {
   readonly scheduler: boolean;
   /**
    * MEDIA_BUCKET + object access on the media bucket: 'read' (s3:GetObject*, which presigned GET
-   * URLs need) or 'readWrite' (plus put and delete)
+   * URLs need), 'put' (s3:PutObject* only, which presigned upload PUTs need) or 'readWrite'
+   * (read, put and delete)
    */
-  readonly media: 'none' | 'read' | 'readWrite';
+  readonly media: 'none' | 'read' | 'put' | 'readWrite';
 }
 
 /** What a `scheduler: true` function may do to schedules, on `schedule/<group>/*` only. */
@@ -86,8 +87,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   },
   // Stores inbound messages and statuses, publishes message events; no Graph API call (yet).
   'functions/channels/whatsapp-cloud/process-webhook.ts#handler': { enqueue: [] },
-  // Sends through the Graph API, records the WhatsApp message id and status.
-  'functions/channels/whatsapp-cloud/send-message.ts#handler': { enqueue: [], whatsapp: ['accessToken', 'graph'] },
+  // Sends through the Graph API (reading a member's file from the bucket to upload it first), records the WhatsApp message id and status.
+  'functions/channels/whatsapp-cloud/send-message.ts#handler': { enqueue: [], whatsapp: ['accessToken', 'graph'], media: 'read' },
   // Reads connections, pushes to sockets, deletes gone connections.
   'events/consumers/realtime-fanout.ts#handler': { enqueue: [], wsManagement: true },
   // Verifies the ID token (?token=), checks membership, stores the connection.
@@ -113,6 +114,10 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/scheduled/task-reminder.ts#handler': { scheduler: true },
   // Inbound media: resolves and downloads from the Graph API, stores file + thumbnail, patches the message, publishes message.updated.
   'events/consumers/media-download.ts#handler': { media: 'readWrite', whatsapp: ['accessToken', 'graph'], enqueue: [] },
+  // Presigned PUT URLs for a member's file after a read of the chat.
+  'functions/http/media/create-upload.ts#handler': { media: 'put', table: 'read', publishEvents: false, enqueue: [] },
+  // Text and media messages: checks an uploaded file (head, read, sniff), writes its thumbnail, deletes a refused one.
+  'functions/http/messages/send-message.ts#handler': { media: 'readWrite' },
   // Presigned GET URLs of a message's media after a read of the message.
   'functions/http/media/get-media-url.ts#handler': { media: 'read', table: 'read', publishEvents: false, enqueue: [] },
 };
@@ -220,6 +225,7 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
     const bucket = need(res.mediaBucket, 'the media bucket');
     setEnv('MEDIA_BUCKET', bucket.bucketName);
     if (access.media === 'read') bucket.grantRead(fn);
+    else if (access.media === 'put') bucket.grantPut(fn);
     else bucket.grantReadWrite(fn);
   }
   if (access.scheduler) {

@@ -117,6 +117,9 @@ describe('data', () => {
 
 const MEDIA_DOWNLOAD = 'events/consumers/media-download.ts#handler';
 const MEDIA_URL = 'functions/http/media/get-media-url.ts#handler';
+const CREATE_UPLOAD = 'functions/http/media/create-upload.ts#handler';
+const SEND_MESSAGE = 'functions/http/messages/send-message.ts#handler';
+const OUTBOUND = 'functions/channels/whatsapp-cloud/send-message.ts#handler';
 
 describe('media', () => {
   const bucketId = () => Object.keys(data.findResources('AWS::S3::Bucket'))[0]!;
@@ -134,7 +137,7 @@ describe('media', () => {
         PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
         BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
         OwnershipControls: { Rules: [{ ObjectOwnership: 'BucketOwnerEnforced' }] },
-        CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedMethods: ['GET', 'HEAD'], AllowedOrigins: ['*'] })] },
+        CorsConfiguration: { CorsRules: Match.arrayWith([Match.objectLike({ AllowedMethods: ['GET', 'HEAD'], AllowedOrigins: ['*'] })]) },
       }),
     });
     data.hasResourceProperties('AWS::S3::BucketPolicy', {
@@ -145,7 +148,7 @@ describe('media', () => {
 
   it('lets the web origins of the context GET media', () => {
     const t = Template.fromStack(build({ webDist: '/nonexistent', corsOrigins: ['https://app.example.com'] }).data);
-    t.hasResourceProperties('AWS::S3::Bucket', { CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedOrigins: ['https://app.example.com'] })] } });
+    t.hasResourceProperties('AWS::S3::Bucket', { CorsConfiguration: { CorsRules: Match.arrayWith([Match.objectLike({ AllowedOrigins: ['https://app.example.com'] })]) } });
   });
 
   it('lets the media-download consumer read and write the bucket, with room for 100 MB files', () => {
@@ -168,11 +171,41 @@ describe('media', () => {
     expect(fn.Properties.Environment.Variables).not.toHaveProperty('EVENT_BUS_NAME');
   });
 
+  it('lets browsers PUT members\' files to the bucket from the web origins', () => {
+    data.hasResourceProperties('AWS::S3::Bucket', {
+      CorsConfiguration: { CorsRules: Match.arrayWith([Match.objectLike({ AllowedMethods: ['PUT'], AllowedOrigins: ['*'], AllowedHeaders: ['content-type'] })]) },
+    });
+  });
+
+  it('lets the upload handler only presign PUTs (put, no read or delete) after a read of the table', () => {
+    const fn = lambdaFor(api, CREATE_UPLOAD);
+    expect(JSON.stringify(fn.Properties.Environment.Variables.MEDIA_BUCKET)).toContain('MediaBucket');
+    const actions = mediaActions(api, fn);
+    expect(actions).toContain('s3:PutObject');
+    expect(actions.filter((a) => /Get|Delete/.test(a))).toEqual([]);
+    expect(actionsOfRole(api, fn).filter((a) => /dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)/.test(a))).toEqual([]);
+  });
+
+  it('lets the send-message handler check uploads, write thumbnails (with sharp) and delete refused files', () => {
+    const fn = lambdaFor(api, SEND_MESSAGE);
+    expect(mediaActions(api, fn)).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject', 's3:DeleteObject*']));
+    expect(fn.Properties.MemorySize).toBe(1024);
+  });
+
+  it('lets the whatsapp-outbound consumer read members\' files to upload them to Meta, with time for 100 MB', () => {
+    const fn = lambdaFor(workers, OUTBOUND);
+    const actions = mediaActions(workers, fn);
+    expect(actions).toContain('s3:GetObject*');
+    expect(actions.filter((a) => /Put|Delete/.test(a))).toEqual([]);
+    expect(fn.Properties.Timeout).toBe(150);
+    expect(fn.Properties.Timeout).toBeLessThanOrEqual(180); // the queue's visibility timeout
+  });
+
   it('leaves every other function without MEDIA_BUCKET or access to it', () => {
     let others = 0;
     for (const t of [api, workers]) {
       for (const fn of lambdasOf(t)) {
-        if ([MEDIA_DOWNLOAD, MEDIA_URL].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
+        if ([MEDIA_DOWNLOAD, MEDIA_URL, CREATE_UPLOAD, SEND_MESSAGE, OUTBOUND].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
         others++;
         expect(fn.Properties.Environment?.Variables ?? {}, fn.Properties.Description).not.toHaveProperty('MEDIA_BUCKET');
         expect(mediaActions(t, fn), fn.Properties.Description).toEqual([]);

@@ -29,6 +29,15 @@ import { pascalCase } from '../names.ts';
 
 export const WEBSOCKET_STAGE = 'prod';
 
+/**
+ * HTTP handlers that need more than the function defaults: sending a message checks a member's
+ * uploaded file (an image read whole, up to 5 MB) and makes its thumbnail with sharp (a native
+ * module, installed for Lambda rather than bundled).
+ */
+export const HANDLER_SIZING: Record<string, { memorySize?: number; nodeModules?: string[] }> = {
+  'functions/http/messages/send-message.ts#handler': { memorySize: 1024, nodeModules: ['sharp'] },
+};
+
 export interface ApiStackProps extends StackProps {
   readonly table: dynamodb.ITable;
   readonly mediaBucket: s3.IBucket;
@@ -66,7 +75,7 @@ export class ApiStack extends Stack {
     const fnFor = (handler: string, surface: Surface): lambda.Function => {
       const existing = this.functions.get(handler);
       if (existing) return existing;
-      const fn = createHandlerFunction(this, handlerConstructId(handler), { handler, bundle: props.bundle });
+      const fn = createHandlerFunction(this, handlerConstructId(handler), { handler, bundle: props.bundle, ...HANDLER_SIZING[handler] });
       wireFunction(fn, accessFor(handler, surface), {
         table: props.table,
         mediaBucket: props.mediaBucket,

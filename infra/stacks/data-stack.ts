@@ -63,6 +63,13 @@ export class DataStack extends Stack {
           allowedHeaders: ['*'],
           maxAge: 3600,
         },
+        {
+          // members' files go straight from the browser to the bucket (presigned PUT, shared/media/outbound.ts)
+          allowedMethods: [s3.HttpMethods.PUT],
+          allowedOrigins: props?.corsOrigins ?? ['*'],
+          allowedHeaders: ['content-type'],
+          maxAge: 3600,
+        },
       ],
       // objects are written whole (PutObject); an interrupted multipart upload is litter
       lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],

@@ -21,10 +21,13 @@ import { pascalCase } from '../names.ts';
 /**
  * Consumers that need more than the defaults (30 s, 512 MB). media-download holds up to a batch
  * of 5 files in memory (documents up to 100 MB each), downloads them from Meta, and runs sharp
- * (a native module, installed for Lambda rather than bundled) for thumbnails.
+ * (a native module, installed for Lambda rather than bundled) for thumbnails. whatsapp-outbound
+ * uploads members' files to Meta.
  */
 export const CONSUMER_SIZING: Record<string, { timeout?: Duration; memorySize?: number; nodeModules?: string[] }> = {
   'media-download': { timeout: Duration.seconds(150), memorySize: 1536, nodeModules: ['sharp'] },
+  // members' files: reads one (documents up to 100 MB) from the bucket and uploads it to Meta before sending
+  'whatsapp-outbound': { timeout: Duration.seconds(150), memorySize: 1024 },
 };
 
 export interface WorkersStackProps extends StackProps {

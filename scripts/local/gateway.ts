@@ -19,7 +19,8 @@ import type { LocalBlobs } from './blobs.ts';
  * - `/ws` upgrades to a WebSocket whose $connect/$default/$disconnect run the registry's handlers;
  * - `POST /_ws/@connections/{id}` is the management API (PostToConnection), 410 when gone;
  * - `/cognito/*` proxies to cognito-local (Amplify's `userPoolEndpoint`), `/__graph/*` is the Graph
- *   API stand-in, `/media/*` the blob store's signed URLs (the S3 presigned URLs of AWS),
+ *   API stand-in, `/media/*` the blob store's signed URLs (the S3 presigned URLs of AWS), `/media-upload/*`
+ *   its signed PUTs of uploads (presigned S3 PUTs),
  *   `/config.json` the web app's runtime config, anything else the built web app.
  */
 export interface GatewayOptions {
@@ -34,6 +35,8 @@ export interface GatewayOptions {
 
 /** API Gateway's payload limit for HTTP APIs (10 MB); handlers apply their own, smaller limits. */
 const GATEWAY_MAX_BODY = 10 * 1024 * 1024;
+/** Largest request to the Graph stand-in: a 100 MB document (Meta's limit) plus multipart framing. */
+const GRAPH_MAX_BODY = 101 * 1024 * 1024;
 
 interface Compiled {
   route: HttpRoute;
@@ -132,10 +135,13 @@ export class LocalGateway {
     const path = url.pathname;
     if (path.startsWith('/cognito')) return this.proxyCognito(req, res, path.slice('/cognito'.length) || '/', url.search);
     if (path === '/__graph' || path.startsWith('/__graph/')) {
-      const body = (await readBody(req, GATEWAY_MAX_BODY)) ?? Buffer.alloc(0);
+      // media uploads to the Graph stand-in carry documents up to 100 MB
+      const body = (await readBody(req, GRAPH_MAX_BODY)) ?? Buffer.alloc(0);
       return this.opts.graph.handle(req, res, path.slice('/__graph'.length), body);
     }
     if (path.startsWith('/media/')) return this.opts.blobs.serve(req, res, path.slice('/media/'.length), url.searchParams);
+    // the presigned S3 PUT of uploads: streamed to the blob store, not through the 10 MB API limit
+    if (path.startsWith('/media-upload/')) return this.opts.blobs.receive(req, res, path.slice('/media-upload/'.length), url.searchParams);
     const mgmt = /^\/_ws\/@connections\/([^/]+)$/.exec(path);
     if (mgmt) return this.management(req, res, decodeURIComponent(mgmt[1]));
     if (path === '/config.json') return send(res, 200, JSON.stringify(this.opts.webConfig(req.headers.host ?? `127.0.0.1:${this.opts.port}`)), { 'cache-control': 'no-store' });

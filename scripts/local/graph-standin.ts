@@ -13,6 +13,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * and downloaded from the URL it hands out (`GET /media-download/{token}`, bearer token required,
  * 404 once the URL has expired, by default after 5 minutes like Meta's). An unknown media id answers
  * 404 with Meta's "object does not exist" error (code 100, subcode 33).
+ * Uploads (`POST /{version}/{phone_number_id}/media`, multipart `messaging_product`, `type`, `file`)
+ * are kept like `addMedia` files under a new id (listed in `uploads`, and in `sent` with the file's
+ * name, type, size and sha256 instead of its bytes) and answer `{ id }`. A media message whose
+ * `<type>.id` is not a known media id is refused like Meta does (code 100).
  */
 export interface SentRecord {
   at: number;
@@ -52,8 +56,24 @@ interface MediaEntry {
   downloads: number;
 }
 
+/** A file uploaded for sending (`POST /{version}/{phone_number_id}/media`). */
+export interface UploadRecord {
+  id: string;
+  phone_number_id: string;
+  messaging_product: string | null;
+  /** the multipart `type` field */
+  type: string | null;
+  filename: string | null;
+  /** the file part's own content type */
+  file_type: string | null;
+  bytes: Buffer;
+}
+
+const OUTBOUND_MEDIA = new Set(['image', 'video', 'audio', 'document', 'sticker']);
+
 export class GraphStandIn {
   readonly sent: SentRecord[] = [];
+  readonly uploads: UploadRecord[] = [];
   private failures: number[] = [];
   private presetWamids: string[] = [];
   private media = new Map<string, MediaEntry>();
@@ -90,6 +110,8 @@ export class GraphStandIn {
     if (req.method === 'GET' && path.startsWith('/media-download/')) return this.download(req, res, path.slice('/media-download/'.length));
     const media = /^\/(v\d+\.\d+)\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && media) return this.resolveMedia(req, res, decodeURIComponent(media[2]));
+    const upload = /^\/(v\d+\.\d+)\/([^/]+)\/media$/.exec(path);
+    if (req.method === 'POST' && upload) return this.upload(req, res, path, decodeURIComponent(upload[2]), body);
     const m = /^\/(v\d+\.\d+)\/([^/]+)\/messages$/.exec(path);
     if (req.method !== 'POST' || !m) {
       res.writeHead(404, { 'content-type': 'application/json' });
@@ -118,9 +140,55 @@ export class GraphStandIn {
       res.end(JSON.stringify({ error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100 } }));
       return;
     }
+    const type = (parsed as { type?: string }).type;
+    const mediaRef = type && OUTBOUND_MEDIA.has(type) ? (parsed as Record<string, { id?: string; link?: string } | undefined>)[type] : undefined;
+    if (type && OUTBOUND_MEDIA.has(type) && !mediaRef?.link && !(mediaRef?.id && this.media.has(mediaRef.id))) {
+      rec.error = { code: 100, message: '(#100) Invalid parameter' };
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, error_data: { messaging_product: 'whatsapp', details: `Param ${type}['id'] is not a valid whatsapp business account media attachment ID` } } }));
+      return;
+    }
     rec.wamid = this.presetWamids.shift() ?? `wamid.${Buffer.from(randomBytes(24)).toString('base64')}`;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: parsed.to, wa_id: parsed.to.replace(/^\+/, '') }], messages: [{ id: rec.wamid }] }));
+  }
+
+  private async upload(req: IncomingMessage, res: ServerResponse, path: string, phoneNumberId: string, body: Buffer): Promise<void> {
+    const json = (status: number, payload: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(payload));
+    };
+    const invalid = (details: string) => json(400, { error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, error_data: { messaging_product: 'whatsapp', details } } });
+    if (!req.headers.authorization?.startsWith('Bearer ')) return json(401, { error: { message: 'An access token is required to request this resource.', type: 'OAuthException', code: 104 } });
+    let form: FormData;
+    try {
+      form = await new Request('http://graph.local/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: new Uint8Array(body) }).formData();
+    } catch {
+      return invalid('The request is not multipart/form-data.');
+    }
+    const file = form.get('file');
+    const field = (name: string) => {
+      const v = form.get(name);
+      return typeof v === 'string' ? v : null;
+    };
+    if (field('messaging_product') !== 'whatsapp') return invalid('Param messaging_product must be whatsapp.');
+    if (!file || typeof file === 'string') return invalid('Param file must be a file.');
+    const bytes = Buffer.from(await file.arrayBuffer());
+    const id = String(Date.now()) + String(Math.floor(Math.random() * 1e6)).padStart(6, '0');
+    const type = field('type');
+    const rec: UploadRecord = { id, phone_number_id: phoneNumberId, messaging_product: field('messaging_product'), type, filename: file.name || null, file_type: file.type || null, bytes };
+    this.uploads.push(rec);
+    if (this.uploads.length > 100) this.uploads.shift();
+    this.addMedia(id, bytes, type ?? file.type ?? 'application/octet-stream');
+    this.sent.push({
+      at: Date.now(),
+      path,
+      phone_number_id: phoneNumberId,
+      authorization: req.headers.authorization,
+      body: { messaging_product: rec.messaging_product, type, file: { filename: rec.filename, type: rec.file_type, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('base64') } },
+    });
+    if (this.sent.length > 1000) this.sent.shift();
+    return json(200, { id });
   }
 
   private resolveMedia(req: IncomingMessage, res: ServerResponse, id: string): void {

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.ts';
 import { attachmentDisposition, type BlobPort } from '../ports/blobs.ts';
@@ -32,6 +32,20 @@ export function s3BlobPort(bucket: string): BlobPort {
         ...(opts.downloadAs ? { ResponseContentDisposition: attachmentDisposition(opts.downloadAs) } : {}),
       });
       return getSignedUrl(s3, cmd, { expiresIn: opts.expiresInS });
+    },
+    async head(key) {
+      try {
+        const res = await s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        return { size: res.ContentLength ?? 0, contentType: res.ContentType ?? 'application/octet-stream' };
+      } catch (e) {
+        if (e instanceof S3ServiceException && (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata.httpStatusCode === 404)) return undefined;
+        throw e;
+      }
+    },
+    async uploadUrl(key, contentType, maxBytes, expiresInS) {
+      // a presigned PUT cannot say "at most": signing content-length makes S3 refuse any other size
+      const cmd = new PutObjectCommand({ Bucket: bucket, Key: key, ContentType: contentType, ContentLength: maxBytes });
+      return getSignedUrl(s3, cmd, { expiresIn: expiresInS, signableHeaders: new Set(['content-type', 'content-length']) });
     },
     async delete(key) {
       await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));

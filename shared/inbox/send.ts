@@ -6,7 +6,11 @@ import { applyMessageToChat, isServiceWindowOpen } from '../chat/chat.rules.ts';
 import { toChatWire, toMessageWire, latestOf } from './wire.ts';
 import { applyStatuses, syncLatestAck } from './statuses.ts';
 import { AppError, notFound } from '../errors.ts';
-import { sendToGraph, textMessageBody, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
+import { sendToGraph, textMessageBody, mediaMessageBody, uploadMedia, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
+import { prepareOutboundMedia, type PreparedMedia } from '../media/outbound.ts';
+import { OUTBOUND_MEDIA_TYPES, type OutboundMediaType } from '../media/media.rules.ts';
+import type { StoredMedia } from '../media/media.ts';
+import { blobPort } from '../ports/blobs.ts';
 import { explainGraphError } from '../whatsapp/cloud/errors.ts';
 import { deliveryInfoFor } from '../message/ack.rules.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -15,7 +19,8 @@ import type { Chat } from '../chat/chat.schemas.ts';
 import { log } from '../log.ts';
 
 /**
- * Outbound text messages (spec §7 message calls; Meta "Send messages").
+ * Outbound messages (spec §7 message calls; Meta "Send messages"): text, and image, video,
+ * audio and document files uploaded beforehand (shared/media/outbound.ts).
  * `sendMessage` stores the member's message (ack 0, pending) with the chat row update in one
  * transaction, queues it for WhatsApp and publishes `message.sent`. `deliverMessage` is the
  * queue consumer's use case: it calls the Graph API once per message (idempotent on the stored
@@ -32,7 +37,10 @@ export interface OutboundCommand {
 }
 
 /**
- * @throws AppError 404 chat.not_found; 400 validation.failed when quoted_message_id is not a message of this chat
+ * Store a member's message and queue it for WhatsApp: text (`body`) or an uploaded file
+ * (`media`, checked by prepareOutboundMedia, with `caption` as its text).
+ * @throws AppError 404 chat.not_found; 400 validation.failed when quoted_message_id is not a message of
+ *   this chat, or the uploaded file is missing, too large or not what it claims to be
  */
 export async function sendMessage(actor: Actor, chatId: string, input: SendMessageInput): Promise<Message> {
   const orgId = actor.org_id;
@@ -47,24 +55,37 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
     const q = (await db().entities.message.get({ org_id: orgId, chat_id: chatId, timestamp: ref.timestamp, unique_id: ref.unique_id }).go()).data;
     quoted = { message_id: input.quoted_message_id, unique_id: ref.unique_id, body: q?.body ?? null, author: q?.author ?? null, from_me: q?.from_me ?? null };
   }
+  // a file's id (and so its timestamp: the key is decoded from the ulid) is fixed up front, because
+  // its thumbnail is stored under the message's folder
+  let prepared: PreparedMedia | undefined;
+  let mediaUniqueId: string | undefined;
+  let mediaAt: number | undefined;
+  if (input.media) {
+    if (!(await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data) throw notFound('chat');
+    mediaAt = Date.now();
+    mediaUniqueId = ulid(mediaAt);
+    prepared = await prepareOutboundMedia(orgId, chatId, mediaUniqueId, input.media, input.caption?.trim() || undefined);
+  }
   for (let attempt = 0; attempt < 8; attempt++) {
     const chat = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
     if (!chat) throw notFound('chat');
-    const now = Date.now();
+    const now = mediaAt ?? Date.now();
     const message = {
       org_id: orgId,
       chat_id: chatId,
-      unique_id: ulid(now),
+      unique_id: mediaUniqueId ?? ulid(now),
       timestamp: now,
       org_phone: chat.org_phone,
       phone_id: chat.phone_id,
       sender_phone: chat.org_phone,
       author: actor.email,
-      body: input.body,
+      // a media message's text is its caption, as on inbound media
+      body: prepared ? (prepared.media.caption ?? undefined) : input.body,
       from_me: true,
       ack: 0,
       delivery_info: deliveryInfoFor(0),
-      message_type: 'text',
+      message_type: prepared?.message_type ?? 'text',
+      ...(prepared ? { media: prepared.media } : {}),
       quoted_message: quoted,
       version: 0,
     };
@@ -128,8 +149,12 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
     await markFailed(key, msg, { code: null, title: null, details: 'Checked by Chorus before sending: no customer message in the last 24 hours.', reason: info.reason });
     return;
   }
+  const recipientType = server === 'g.us' ? 'group' : 'individual';
   try {
-    const { wamid } = await sendToGraph(msg.phone_id, textMessageBody(to, msg.body ?? '', msg.quoted_message?.message_id, server === 'g.us' ? 'group' : 'individual'));
+    const payload = isOutboundMedia(msg.message_type)
+      ? mediaMessageBody(to, msg.message_type, await graphMediaRef(key, msg.phone_id, msg.media as StoredMedia | undefined), msg.quoted_message?.message_id, recipientType)
+      : textMessageBody(to, msg.body ?? '', msg.quoted_message?.message_id, recipientType);
+    const { wamid } = await sendToGraph(msg.phone_id, payload);
     await db().entities.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).go();
     // The ref may already hold statuses that beat us here; upsert and apply whatever is there.
     const ref = await db()
@@ -143,6 +168,24 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
     if (e.retryable && attempt < maxAttempts) throw e;
     await markFailed(key, msg, { code: e.code, title: e.title, details: e.details, reason: e.reason });
   }
+}
+
+const isOutboundMedia = (t: string): t is OutboundMediaType => (OUTBOUND_MEDIA_TYPES as readonly string[]).includes(t);
+
+/**
+ * Meta's media id of a member's file: uploaded from the blob store on the first attempt and kept on
+ * the message (`media.media_id`; Meta keeps uploads 30 days), so a retried send does not upload again.
+ * @throws GraphApiError (not retryable) when the file is no longer stored; the upload's GraphApiError otherwise
+ */
+async function graphMediaRef(key: { org_id: string; chat_id: string; timestamp: number; unique_id: string }, phoneId: string, media: StoredMedia | undefined) {
+  const ref = { caption: media?.caption ?? null, filename: media?.filename ?? null };
+  if (media?.media_id) return { id: media.media_id, ...ref };
+  const blob = media?.path ? await (await blobPort()).get(media.path) : undefined;
+  if (!media?.path || !blob) throw new GraphApiError(null, null, 'The file is no longer in the media store.', 'The file of this message is no longer available. Please attach it again.', false, 0);
+  const name = media.filename ?? media.path.slice(media.path.lastIndexOf('/') + 1);
+  const { id } = await uploadMedia(phoneId, blob.bytes, media.mimetype ?? blob.contentType, name);
+  await db().entities.message.patch(key).set({ media: { ...media, media_id: id } }).go();
+  return { id, ...ref };
 }
 
 async function markFailed(

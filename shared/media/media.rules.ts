@@ -119,3 +119,74 @@ export const THUMBNAIL = { width: 120, height: 80 } as const;
 export function thumbnailKey(orgId: string, chatId: string, uniqueId: string): string {
   return `${mediaFolder(orgId, chatId, uniqueId)}/thumbnail/${THUMBNAIL.width}x${THUMBNAIL.height}.jpg`;
 }
+
+/** Message types a member can send with a file (Meta "Send messages"; stickers and voice notes are not offered). */
+export const OUTBOUND_MEDIA_TYPES = ['image', 'video', 'audio', 'document'] as const;
+export type OutboundMediaType = (typeof OUTBOUND_MEDIA_TYPES)[number];
+
+/**
+ * MIME types WhatsApp accepts per outbound type (Meta "Media" supported types, whatsapp-protocols.md
+ * A.7): images JPEG/PNG; video MP4/3GPP; audio AAC, AMR, MP3, M4A, OGG (Opus); documents text, PDF
+ * and Office files.
+ */
+export const OUTBOUND_MIME_TYPES: Record<OutboundMediaType, readonly string[]> = {
+  image: ['image/jpeg', 'image/png'],
+  video: ['video/mp4', 'video/3gpp'],
+  audio: ['audio/aac', 'audio/amr', 'audio/mpeg', 'audio/mp4', 'audio/x-m4a', 'audio/ogg'],
+  document: [
+    'text/plain',
+    'application/pdf',
+    'application/msword',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'application/vnd.ms-excel',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    'application/vnd.ms-powerpoint',
+    'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  ],
+};
+
+/** `accept` value of the composer's file picker. */
+export const OUTBOUND_ACCEPT = Object.values(OUTBOUND_MIME_TYPES).flat().join(',');
+
+/** The outbound message type of a declared MIME type (parameters ignored), undefined when WhatsApp cannot send it. */
+export function outboundTypeFor(mimetype: string): OutboundMediaType | undefined {
+  const base = mimetype.split(';')[0].trim().toLowerCase();
+  return OUTBOUND_MEDIA_TYPES.find((t) => OUTBOUND_MIME_TYPES[t].includes(base));
+}
+
+/**
+ * Is a file whose bytes sniff as `sniffed` sendable as `t`? Images and video must be one of the
+ * types WhatsApp takes (file-type recognises all of them, so an unrecognised file is refused);
+ * audio takes any audio (m4a may sniff as video/mp4) and unrecognised bytes; documents take any file.
+ */
+export function outboundAcceptsSniffed(t: OutboundMediaType, sniffed: string | undefined): boolean {
+  if (t === 'image' || t === 'video') return Boolean(sniffed && OUTBOUND_MIME_TYPES[t].includes(sniffed));
+  return acceptsSniffed(t, sniffed);
+}
+
+/** Words shown when a member's file cannot be sent (upload and send refusals). */
+export const OUTBOUND_WORDS = {
+  unsupported: 'is not a file type WhatsApp can send (images: JPEG or PNG; video: MP4 or 3GP; audio: AAC, AMR, MP3, M4A or OGG; documents: TXT, PDF, Word, Excel or PowerPoint)',
+  tooLarge: (t: OutboundMediaType) => `is larger than WhatsApp allows (${MEDIA_LIMITS[t].label} for ${MEDIA_LIMITS[t].plural})`,
+  empty: 'is an empty file',
+  notUploaded: 'was not uploaded, or the upload expired; please attach the file again',
+  notThisChat: 'is not an upload of this chat',
+  mismatch: (t: OutboundMediaType, sniffedExt: string | undefined) =>
+    `is not the ${MEDIA_LIMITS[t].noun} it claims to be (it looks like ${sniffedExt ? `a .${sniffedExt} file` : 'an unknown kind of file'})`,
+} as const;
+
+/** Prefix of upload folders (`media/<org_id>/<chat_id>/up-<ulid>/`), so they never collide with a message's folder. */
+const UPLOAD_PREFIX = 'up-';
+
+/** Key of a member's upload: `media/<org_id>/<chat_id>/up-<upload_id>/<safe filename>`. */
+export function uploadKey(orgId: string, chatId: string, uploadId: string, filename: string): string {
+  return `${mediaFolder(orgId, chatId, `${UPLOAD_PREFIX}${uploadId}`)}/${safeFilename(filename)}`;
+}
+
+/** Is `key` an upload key of this org's chat (and nothing else: no other org, chat, or message file)? */
+export function isUploadKeyOf(orgId: string, chatId: string, key: string): boolean {
+  const prefix = `${['media', safeSegment(orgId), safeSegment(chatId)].join('/')}/${UPLOAD_PREFIX}`;
+  if (!key.startsWith(prefix)) return false;
+  const rest = key.slice(prefix.length).split('/');
+  return rest.length === 2 && /^[0-9A-Z]{26}$/.test(rest[0]) && rest[1] === safeFilename(rest[1]);
+}

@@ -26,3 +26,26 @@ export const MediaUrlResponse = z.object({
   expires_at: z.number().nullable(),
 });
 export type MediaUrlResponse = z.infer<typeof MediaUrlResponse>;
+
+/** POST /api/orgs/{org_id}/chats/{chat_id}/uploads: the file a member is about to attach. */
+export const CreateUploadInput = z.object({
+  filename: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+  mimetype: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(255, 'is too long'),
+  /** bytes */
+  size: z.number({ required_error: 'is required', invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'is an empty file'),
+});
+export type CreateUploadInput = z.infer<typeof CreateUploadInput>;
+
+/**
+ * Where to PUT the file: `upload_url` (presigned S3 PUT in AWS) with exactly `headers`; the file
+ * must be `size` bytes. `key` goes into POST …/messages `{ media: { key, filename, mimetype } }`.
+ */
+export const CreateUploadResponse = z.object({
+  upload_url: z.string(),
+  key: z.string(),
+  /** headers the PUT must carry (the signature covers them) */
+  headers: z.record(z.string()),
+  /** epoch ms after which the URL stops working */
+  expires_at: z.number(),
+});
+export type CreateUploadResponse = z.infer<typeof CreateUploadResponse>;

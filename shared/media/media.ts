@@ -210,7 +210,8 @@ async function saveMedia(key: MessageKey, change: (m: StoredMedia) => StoredMedi
 export async function mediaUrl(actor: Actor, chatId: string, uniqueId: string): Promise<MediaUrlResponse> {
   const item = await getMessageItem(actor.org_id, chatId, uniqueId);
   const media = item.media as StoredMedia | undefined;
-  if (!media?.media_id || !isMediaMessageType(item.message_type)) throw notFound('media');
+  // inbound files carry Meta's media id from the start; a member's file has its blob key
+  if ((!media?.media_id && !media?.path) || !isMediaMessageType(item.message_type)) throw notFound('media');
   const status: MediaStatus = media.status ?? (media.path ? 'stored' : 'pending');
   const filename = media.filename ?? (media.path ? media.path.slice(media.path.lastIndexOf('/') + 1) : null);
   let url: string | null = null;

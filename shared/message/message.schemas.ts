@@ -85,14 +85,36 @@ export type Message = z.infer<typeof Message>;
 /** Longest text body Meta accepts (send-messages: 4096 characters). */
 export const MAX_TEXT_BODY = 4096;
 
-/** POST /api/orgs/{org_id}/chats/{chat_id}/messages */
-export const SendMessageInput = z.object({
-  body: z
-    .string({ required_error: 'is required', invalid_type_error: 'must be text' })
-    .refine((s) => s.trim().length > 0, 'must not be empty')
-    .refine((s) => s.length <= MAX_TEXT_BODY, `must be at most ${MAX_TEXT_BODY} characters`),
-  quoted_message_id: z.string().min(1, 'must not be empty').optional(),
-});
+/** Longest caption Meta accepts on images, video and documents (send-messages: 1024 characters). */
+export const MAX_CAPTION = 1024;
+
+/**
+ * POST /api/orgs/{org_id}/chats/{chat_id}/messages: text `{ body }`, or a file uploaded through
+ * POST …/uploads `{ media: { key, filename, mimetype }, caption? }`. `body` is required unless
+ * `media` is given (and is not sent with it: the text of a media message is its caption).
+ */
+export const SendMessageInput = z
+  .object({
+    body: z
+      .string({ required_error: 'is required', invalid_type_error: 'must be text' })
+      .refine((s) => s.trim().length > 0, 'must not be empty')
+      .refine((s) => s.length <= MAX_TEXT_BODY, `must be at most ${MAX_TEXT_BODY} characters`)
+      .optional(),
+    media: z
+      .object({
+        key: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).min(1, 'must not be empty').max(1024, 'is too long'),
+        filename: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+        mimetype: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(255, 'is too long'),
+      })
+      .optional(),
+    caption: z.string({ invalid_type_error: 'must be text' }).max(MAX_CAPTION, `must be at most ${MAX_CAPTION} characters`).optional(),
+    quoted_message_id: z.string().min(1, 'must not be empty').optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.media && v.body === undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['body'], message: 'is required' });
+    if (v.media && v.body !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['body'], message: 'must not be sent with media (send the text as caption)' });
+    if (!v.media && v.caption !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['caption'], message: 'is only for media messages' });
+  });
 export type SendMessageInput = z.infer<typeof SendMessageInput>;
 
 /** Page query of list endpoints: `limit` (1..1000, spec §7) and an opaque `cursor`. */

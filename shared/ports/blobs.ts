@@ -27,6 +27,15 @@ export interface BlobPort {
   get(key: string): Promise<Blob | undefined>;
   /** A URL the browser can GET for a while without other credentials (presigned in S3, signed locally). */
   url(key: string, opts: BlobUrlOptions): Promise<string>;
+  /** Size and content type of the object, without reading it; undefined when there is none. */
+  head(key: string): Promise<{ size: number; contentType: string } | undefined>;
+  /**
+   * A URL the browser can PUT one file to for a while without other credentials, with the
+   * `content-type` header `contentType` (the signature covers it). At most `maxBytes` are accepted:
+   * S3 signs `content-length`, so the PUT must be exactly `maxBytes` long (callers pass the
+   * declared size); the local store refuses a body past it with 413.
+   */
+  uploadUrl(key: string, contentType: string, maxBytes: number, expiresInS: number): Promise<string>;
   /** Remove the object; an unknown key is not an error. */
   delete(key: string): Promise<void>;
 }

@@ -23,6 +23,37 @@ export function textMessageBody(to: string, body: string, replyToWamid?: string,
   };
 }
 
+/** What a media message refers to: Meta's media id from `uploadMedia`, plus caption and (documents) file name. */
+export interface OutboundMediaRef {
+  id: string;
+  caption?: string | null;
+  filename?: string | null;
+}
+
+/**
+ * The request body for an image, video, audio or document message by uploaded media id, per
+ * Meta's docs (whatsapp-protocols.md A.6): caption on image, video and document (audio has none),
+ * filename on documents only; a reply adds `context.message_id` like text.
+ */
+export function mediaMessageBody(
+  to: string,
+  type: 'image' | 'video' | 'audio' | 'document',
+  media: OutboundMediaRef,
+  replyToWamid?: string,
+  recipientType: 'individual' | 'group' = 'individual',
+) {
+  const caption = type !== 'audio' && media.caption ? { caption: media.caption } : {};
+  const filename = type === 'document' && media.filename ? { filename: media.filename } : {};
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: recipientType,
+    to,
+    ...(replyToWamid ? { context: { message_id: replyToWamid } } : {}),
+    type,
+    [type]: { id: media.id, ...caption, ...filename },
+  };
+}
+
 /** A failed Graph call: Meta's code/title/details plus our reading of it. */
 export class GraphApiError extends Error {
   constructor(
@@ -66,6 +97,36 @@ export async function sendToGraph(phoneNumberId: string, payload: unknown): Prom
   const title = json.error?.message ?? null;
   const info = explainGraphError(code, title);
   const retryable = info.retryable || res.status >= 500;
+  throw new GraphApiError(code, title, json.error?.error_data?.details ?? null, info.reason, retryable, res.status);
+}
+
+/**
+ * Upload a file for sending: `POST {WHATSAPP_GRAPH_URL}/{version}/{phone_number_id}/media`,
+ * multipart `messaging_product=whatsapp`, `type=<mime>`, `file` (Meta "Media": upload; the id
+ * works for 30 days).
+ * @returns Meta's media id
+ * @throws GraphApiError on a Graph error response or a network failure (network, 5xx and rate limits are retryable)
+ */
+export async function uploadMedia(phoneNumberId: string, bytes: Uint8Array, mime: string, filename: string): Promise<{ id: string }> {
+  const { WHATSAPP_GRAPH_URL, WHATSAPP_GRAPH_VERSION, WHATSAPP_ACCESS_TOKEN } = config();
+  const url = `${WHATSAPP_GRAPH_URL.replace(/\/$/, '')}/${WHATSAPP_GRAPH_VERSION}/${encodeURIComponent(phoneNumberId)}/media`;
+  const form = new FormData();
+  form.set('messaging_product', 'whatsapp');
+  form.set('type', mime);
+  form.set('file', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }), filename);
+  let res: Response;
+  try {
+    // a 100 MB document on a slow link: generous, but below the consumer's timeout
+    res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${WHATSAPP_ACCESS_TOKEN}` }, body: form, signal: AbortSignal.timeout(120_000) });
+  } catch (e) {
+    throw new GraphApiError(null, null, String((e as Error).message), 'Chorus could not reach WhatsApp to upload the file. It will retry.', true, 0);
+  }
+  const json = (await res.json().catch(() => ({}))) as { id?: string; error?: { code?: number; message?: string; error_data?: { details?: string } } };
+  if (res.ok && typeof json.id === 'string') return { id: json.id };
+  const code = json.error?.code ?? null;
+  const title = json.error?.message ?? null;
+  const info = explainGraphError(code, title);
+  const retryable = info.retryable || res.status >= 500 || res.status === 429;
   throw new GraphApiError(code, title, json.error?.error_data?.details ?? null, info.reason, retryable, res.status);
 }
 

@@ -2,14 +2,20 @@
  * Message composer: Enter sends, Shift+Enter breaks the line, Esc cancels a reply. The text is
  * cleared optimistically; when sending fails the error is shown and the text comes back.
  * Drafts are kept per chat for the life of the tab.
+ * A file (paperclip, or pasted / dropped) is checked against WhatsApp's limits, previewed above the
+ * input, whose text becomes its caption, and sent with upload progress (lib/uploads.ts); the sent
+ * message reaches the thread through the `message.sent` event like a message from another tab.
  */
-import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
-import { MAX_TEXT_BODY } from '#shared/message/message.schemas.ts';
+import { MAX_CAPTION, MAX_TEXT_BODY } from '#shared/message/message.schemas.ts';
 import { errorMessage } from '../lib/api.ts';
 import { authorName, chatDisplayName, typeLabel } from '../lib/format.ts';
+import { checkFile, sendFile, UploadCancelled } from '../lib/uploads.ts';
+import { useSession } from '../app/session.tsx';
 import { Icon } from '../layout/Icon.tsx';
+import { AttachButton, AttachmentPreview, type Attachment } from './Attachments.tsx';
 
 const drafts = new Map<string, string>();
 
@@ -28,7 +34,16 @@ interface Props {
 export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ chatId, chat, replyTo, onCancelReply, onSend }, ref) {
   const [value, setValue] = useState(() => drafts.get(chatId) ?? '');
   const [error, setError] = useState<string | null>(null);
+  const [attachment, setAttachment] = useState<Attachment | null>(null);
+  /** upload progress 0..1 while a file is being sent */
+  const [progress, setProgress] = useState<number | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const abortRef = useRef<AbortController | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const { org } = useSession();
+
+  // leaving the chat stops an upload in flight
+  useEffect(() => () => abortRef.current?.abort(), []);
 
   useImperativeHandle(ref, () => ({ focus: () => inputRef.current?.focus() }), []);
 
@@ -45,10 +60,49 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
     el.style.height = `${Math.min(el.scrollHeight, 160)}px`;
   }, [value]);
 
-  const tooLong = value.length > MAX_TEXT_BODY;
-  const canSend = value.trim().length > 0 && !tooLong;
+  const maxLength = attachment ? MAX_CAPTION : MAX_TEXT_BODY;
+  const tooLong = value.length > maxLength;
+  const uploading = progress !== null;
+  const canSend = attachment ? !tooLong && !uploading : value.trim().length > 0 && !tooLong;
+
+  function attach(file: File) {
+    if (uploading) return;
+    const checked = checkFile(file);
+    if ('error' in checked) {
+      setError(checked.error);
+      return;
+    }
+    setError(null);
+    setAttachment({ file, type: checked.type });
+    inputRef.current?.focus();
+  }
+
+  async function submitFile(a: Attachment) {
+    if (tooLong) {
+      setError(`Captions can be at most ${MAX_CAPTION} characters.`);
+      return;
+    }
+    const controller = new AbortController();
+    abortRef.current = controller;
+    setError(null);
+    setProgress(0);
+    try {
+      // WhatsApp shows no caption on audio
+      const caption = a.type === 'audio' ? undefined : value;
+      await sendFile(org.org_id, chatId, a.file, { caption, quotedMessageId: replyTo?.message_id ?? undefined, onProgress: setProgress, signal: controller.signal });
+      setAttachment(null);
+      if (caption !== undefined) setValue('');
+      if (replyTo) onCancelReply();
+    } catch (e) {
+      if (!(e instanceof UploadCancelled)) setError(`Message not sent: ${errorMessage(e)}`);
+    } finally {
+      if (abortRef.current === controller) abortRef.current = null;
+      setProgress(null);
+    }
+  }
 
   async function submit() {
+    if (attachment) return submitFile(attachment);
     const text = value;
     if (!text.trim()) return;
     if (tooLong) {
@@ -76,8 +130,27 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
     }
   }
 
+  const dropFile = (e: DragEvent) => {
+    if (!Array.from(e.dataTransfer.types).includes('Files')) return;
+    e.preventDefault();
+    setDragging(false);
+    const file = e.dataTransfer.files[0];
+    if (file) attach(file);
+  };
+
   return (
-    <div className="composer-wrap">
+    <div
+      className={`composer-wrap${dragging ? ' dragging' : ''}`}
+      onDragOver={(e) => {
+        if (!Array.from(e.dataTransfer.types).includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={dropFile}
+    >
       {replyTo && (
         <div className="composer-quote" aria-label="Replying to a message">
           <div className="composer-quote-text">
@@ -97,6 +170,17 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
           </button>
         </div>
       )}
+      {attachment && (
+        <AttachmentPreview
+          attachment={attachment}
+          progress={progress}
+          onRemove={() => {
+            setAttachment(null);
+            setError(null);
+          }}
+          onCancel={() => abortRef.current?.abort()}
+        />
+      )}
       <form
         className="composer"
         onSubmit={(e) => {
@@ -104,16 +188,25 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
           void submit();
         }}
       >
+        <AttachButton disabled={uploading} onPick={attach} />
         <label className="visually-hidden" htmlFor={`composer-${chatId}`}>
-          Type a message
+          {attachment ? 'Add a caption' : 'Type a message'}
         </label>
         <textarea
           id={`composer-${chatId}`}
           ref={inputRef}
           data-testid="composer-input"
           rows={1}
-          placeholder="Type a message"
+          placeholder={attachment ? (attachment.type === 'audio' ? 'Audio is sent without a caption' : 'Add a caption (optional)') : 'Type a message'}
           value={value}
+          disabled={uploading || attachment?.type === 'audio'}
+          onPaste={(e) => {
+            const file = e.clipboardData.files[0];
+            if (file) {
+              e.preventDefault();
+              attach(file);
+            }
+          }}
           onChange={(e) => {
             setValue(e.target.value);
             if (error) setError(null);
@@ -121,9 +214,9 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
           onKeyDown={onKeyDown}
           aria-invalid={tooLong || undefined}
         />
-        {value.length > MAX_TEXT_BODY - 200 && (
+        {value.length > maxLength - 200 && (
           <span className={`char-count ${tooLong ? 'over' : ''}`} aria-live="polite">
-            {value.length}/{MAX_TEXT_BODY}
+            {value.length}/{maxLength}
           </span>
         )}
         <button type="submit" className="send-btn" data-testid="composer-send" disabled={!canSend} aria-label="Send message" title="Send (Enter)">
