@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENTS, SUBSCRIPTIONS, COMMAND_QUEUES, matchesPattern, detailSchema, type EventName } from './catalog.ts';
 import { existsSync } from 'node:fs';
+import { MEDIA_MESSAGE_TYPES } from '../shared/media/media.rules.ts';
 import { join } from 'node:path';
 
 /** Contract tests of the event catalogue: fixtures parse, patterns name known events, handlers exist. */
@@ -38,10 +39,21 @@ describe('event catalogue', () => {
     for (const s of SUBSCRIPTIONS) {
       for (const name of s.pattern['detail-type']) {
         expect(EVENTS).toHaveProperty(name);
-        expect(matchesPattern(s.pattern, { source: 'chorus', 'detail-type': name })).toBe(true);
+        // a pattern that also filters on detail (media-download) is checked with an image message
+        const detail = 'detail' in s.pattern && s.pattern.detail ? { properties: { message: { message_type: 'image' } } } : undefined;
+        expect(matchesPattern(s.pattern, { source: 'chorus', 'detail-type': name, detail })).toBe(true);
       }
       expect(matchesPattern(s.pattern, { source: 'other', 'detail-type': s.pattern['detail-type'][0] })).toBe(false);
     }
+  });
+
+  it('content filters: media-download gets only messages with a file, the same types the media rules know', () => {
+    const sub = SUBSCRIPTIONS.find((s) => s.name === 'media-download')!;
+    const ev = (message_type: string) => ({ source: 'chorus', 'detail-type': 'message.received', detail: { properties: { message: { message_type } } } });
+    expect(matchesPattern(sub.pattern, ev('image'))).toBe(true);
+    expect(matchesPattern(sub.pattern, ev('text'))).toBe(false);
+    expect(matchesPattern(sub.pattern, { source: 'chorus', 'detail-type': 'message.received' })).toBe(false);
+    expect([...sub.pattern.detail.properties.message.message_type]).toEqual([...MEDIA_MESSAGE_TYPES]);
   });
 
   it('every consumer handler file exists', () => {

@@ -58,7 +58,7 @@ export class EventsStack extends Stack {
       new events.Rule(this, `${name}Rule`, {
         eventBus: this.bus,
         description: sub.description,
-        eventPattern: { source: [...sub.pattern.source], detailType: [...sub.pattern['detail-type']] },
+        eventPattern: { source: [...sub.pattern.source], detailType: [...sub.pattern['detail-type']], ...('detail' in sub.pattern && sub.pattern.detail ? { detail: sub.pattern.detail as Record<string, unknown> } : {}) },
         targets: [new targets.SqsQueue(q.queue, { deadLetterQueue: q.deadLetterQueue })],
       });
       this.subscriptionQueues.set(sub.name, q);
