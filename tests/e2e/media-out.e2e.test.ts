@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { DESKTOP, SHOTS, launchChromium, signIn as signInAs } from '../factories/browser.ts';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
-import { REPO_ROOT } from '../../scripts/local/handlers.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 
 /**
@@ -16,28 +15,16 @@ import type { Message } from '../../shared/message/message.schemas.ts';
  * received the upload and an image message with its id. A type WhatsApp cannot send is refused
  * before any upload. Screenshots go to test-results/screenshots.
  */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const SHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 let rt: TestRuntime;
 let browser: Browser;
 let adminToken: string;
 
-async function signIn(email: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  await page.goto(`${rt.url.replace('localhost', '127.0.0.1')}/login`);
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(rt.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/chats/, { timeout: 20_000 });
-  await page.locator('[data-testid="socket-status"][data-state="open"]').waitFor({ state: 'attached', timeout: 20_000 });
-  return page;
-}
+/** Sign in through the login page (tests/factories/browser.ts). */
+const signIn = (email: string, viewport = DESKTOP): Promise<Page> => signInAs(browser, rt, email, viewport);
 
 beforeAll(async () => {
   rt = await startTestRuntime();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
-  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
   adminToken = await rt.signIn(rt.adminEmail);
 });
 afterAll(async () => {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import { DESKTOP, PHONE, SHOTS, launchChromium, signIn as signInAs, openChat, toast } from '../factories/browser.ts';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { inboundImage, inboundMedia, inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
-import { REPO_ROOT } from '../../scripts/local/handlers.ts';
 
 /**
  * Message actions end to end, in Debian's Chromium: a reaction made in one browser shows in a
@@ -16,34 +15,13 @@ import { REPO_ROOT } from '../../scripts/local/handlers.ts';
  * a thumbnail opened in the viewer, a document downloaded, a file WhatsApp no longer has.
  * Screenshots (desktop 1440x900, phone 390x844) go to test-results/screenshots.
  */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const SHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
-const PHONE = { width: 390, height: 844 };
 let rt: TestRuntime;
 let browser: Browser;
 let adminToken: string;
 
-async function signIn(email: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
-  const phone = viewport.width < 600;
-  const context = await browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'], ...(phone ? { hasTouch: true, isMobile: true } : {}) });
-  const page = await context.newPage();
-  await page.goto(`${rt.url.replace('localhost', '127.0.0.1')}/login`);
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(rt.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/chats/, { timeout: 20_000 });
-  await page.locator('[data-testid="socket-status"][data-state="open"]').waitFor({ state: 'attached', timeout: 20_000 });
-  return page;
-}
+/** Sign in through the login page (tests/factories/browser.ts). */
+const signIn = (email: string, viewport = DESKTOP): Promise<Page> => signInAs(browser, rt, email, viewport, { permissions: ['clipboard-read', 'clipboard-write'], touch: true });
 
-async function openChat(page: Page, chatId: string): Promise<Locator> {
-  const row = page.locator(`[data-testid="chat-row"][data-chat-id="${chatId}"]`);
-  await row.waitFor({ timeout: 15_000 });
-  await row.click();
-  const thread = page.getByTestId('thread');
-  await thread.getByTestId('message').first().waitFor({ timeout: 15_000 });
-  return thread;
-}
 
 /** Open a message's "⋯" menu (hover shows the button). */
 async function openMenu(message: Locator): Promise<void> {
@@ -52,7 +30,6 @@ async function openMenu(message: Locator): Promise<void> {
   await message.page().getByTestId('message-menu').waitFor();
 }
 
-const toast = (page: Page, text: string): Locator => page.locator('.toast', { hasText: text });
 
 const api = async <T>(path: string): Promise<T> => {
   const res = await rt.api(adminToken, `/api/orgs/${rt.orgId}${path}`);
@@ -72,8 +49,7 @@ const reactionsSent = () => rt.graph.sent.filter((s) => (s.body as { type?: stri
 
 beforeAll(async () => {
   rt = await startTestRuntime();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
-  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
   adminToken = await rt.signIn(rt.adminEmail);
 });
 afterAll(async () => {

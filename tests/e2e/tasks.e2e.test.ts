@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { format } from 'date-fns';
+import { DESKTOP, PHONE, SHOTS, launchChromium, signIn as signInAs, openChat } from '../factories/browser.ts';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
-import { REPO_ROOT } from '../../scripts/local/handlers.ts';
 import type { Task, TaskAuditLogRow } from '../../shared/task/task.schemas.ts';
 
 /**
@@ -18,26 +17,14 @@ import type { Task, TaskAuditLogRow } from '../../shared/task/task.schemas.ts';
  * it; chat and ticket links; phone layout. Screenshots (desktop 1440x900, phone 390x844) go to
  * test-results/screenshots.
  */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const SHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
-const PHONE = { width: 390, height: 844 };
 const HOUR = 3_600_000;
 let rt: TestRuntime;
 let browser: Browser;
 let adminToken: string;
 let memberToken: string;
 
-async function signIn(email: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  await page.goto(`${rt.url.replace('localhost', '127.0.0.1')}/login`);
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(rt.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/chats/, { timeout: 20_000 });
-  await page.locator('[data-testid="socket-status"][data-state="open"]').waitFor({ state: 'attached', timeout: 20_000 });
-  return page;
-}
+/** Sign in through the login page (tests/factories/browser.ts). */
+const signIn = (email: string, viewport = DESKTOP): Promise<Page> => signInAs(browser, rt, email, viewport);
 
 const call = async <T>(token: string, path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> => {
   const res = await rt.api(token, `/api/orgs/${rt.orgId}${path}`, init);
@@ -49,14 +36,6 @@ const api = <T>(path: string, init: RequestInit & { json?: unknown } = {}) => ca
 const allTasks = async () => (await api<{ tasks: Task[] }>('/tasks?scope=all')).tasks;
 const findTask = async (title: string) => (await allTasks()).find((t) => t.title === title);
 
-async function openChat(page: Page, chatId: string): Promise<Locator> {
-  const row = page.locator(`[data-testid="chat-row"][data-chat-id="${chatId}"]`);
-  await row.waitFor({ timeout: 15_000 });
-  await row.click();
-  const thread = page.getByTestId('thread');
-  await thread.getByTestId('message').first().waitFor({ timeout: 15_000 });
-  return thread;
-}
 
 async function openMenu(message: Locator): Promise<void> {
   await message.locator('.bubble').hover();
@@ -78,8 +57,7 @@ const rowTitles = async (page: Page) => (await page.locator('[data-testid="task-
 
 beforeAll(async () => {
   rt = await startTestRuntime();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
-  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
   adminToken = await rt.signIn(rt.adminEmail);
   memberToken = await rt.signIn(rt.memberEmail);
 });

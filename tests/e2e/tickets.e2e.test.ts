@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
+import { DESKTOP, PHONE, SHOTS, launchChromium, signIn as signInAs, openChat } from '../factories/browser.ts';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { envelope, inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
-import { REPO_ROOT } from '../../scripts/local/handlers.ts';
 
 /**
  * Tickets end to end, in Debian's Chromium: the admin turns a customer message into a ticket
@@ -14,36 +13,16 @@ import { REPO_ROOT } from '../../scripts/local/handlers.ts';
  * show '99+'; list, filters, load more, bulk change and the settings page.
  * Screenshots (desktop 1440x900, phone 390x844) go to test-results/screenshots.
  */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const SHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
-const PHONE = { width: 390, height: 844 };
 let rt: TestRuntime;
 let browser: Browser;
 let adminToken: string;
 
-async function signIn(email: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  await page.goto(`${rt.url.replace('localhost', '127.0.0.1')}/login`);
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(rt.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/chats/, { timeout: 20_000 });
-  await page.locator('[data-testid="socket-status"][data-state="open"]').waitFor({ state: 'attached', timeout: 20_000 });
-  return page;
-}
+/** Sign in through the login page (tests/factories/browser.ts). */
+const signIn = (email: string, viewport = DESKTOP): Promise<Page> => signInAs(browser, rt, email, viewport);
 
 const badge = (page: Page): Locator => page.locator('#sidebar [data-testid="tickets-badge"]');
 const badgeCount = (page: Page) => badge(page).getAttribute('data-count');
 
-async function openChat(page: Page, chatId: string): Promise<Locator> {
-  const row = page.locator(`[data-testid="chat-row"][data-chat-id="${chatId}"]`);
-  await row.waitFor({ timeout: 15_000 });
-  await row.click();
-  const thread = page.getByTestId('thread');
-  await thread.getByTestId('message').first().waitFor({ timeout: 15_000 });
-  return thread;
-}
 
 /** Open a message's "⋯" menu (hover shows the button). */
 async function openMenu(message: Locator): Promise<void> {
@@ -90,8 +69,7 @@ async function seedTickets(wa: string, n: number, assignee: string): Promise<str
 
 beforeAll(async () => {
   rt = await startTestRuntime();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
-  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
   adminToken = await rt.signIn(rt.adminEmail);
 });
 afterAll(async () => {
