@@ -1,5 +1,7 @@
 /**
- * Message composer: Enter sends, Shift+Enter breaks the line, Esc cancels a reply. The text is
+ * Message composer: Enter sends, Shift+Enter breaks the line. A reply shows its quote above the
+ * input (author or 'You', the first line or the media type, × and Esc cancel); a file sent with a
+ * caption carries the quote too (SendMessageInput takes quoted_message_id with media). The text is
  * cleared optimistically; when sending fails the error is shown and the text comes back.
  * Drafts are kept per chat for the life of the tab.
  * A file (paperclip, or pasted / dropped) is checked against WhatsApp's limits, previewed above the
@@ -11,13 +13,27 @@ import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { MAX_CAPTION, MAX_TEXT_BODY } from '#shared/message/message.schemas.ts';
 import { errorMessage } from '../lib/api.ts';
-import { authorName, chatDisplayName, typeLabel } from '../lib/format.ts';
+import { authorName, chatDisplayName, isGroupChat, previewText, typeLabel } from '../lib/format.ts';
 import { checkFile, sendFile, UploadCancelled } from '../lib/uploads.ts';
 import { useSession } from '../app/session.tsx';
 import { Icon } from '../layout/Icon.tsx';
 import { AttachButton, AttachmentPreview, type Attachment } from './Attachments.tsx';
 
 const drafts = new Map<string, string>();
+
+/** Who wrote the message being replied to: 'You' for ours, else the author (groups) or the chat's name. */
+export function quoteAuthor(chat: Chat | null, m: Pick<Message, 'from_me' | 'author' | 'sender_phone'>): string {
+  if (m.from_me) return 'You';
+  if (chat && isGroupChat(chat)) return authorName(chat, m) || 'Group member';
+  return (chat ? chatDisplayName(chat) : '') || authorName(chat, m) || 'Customer';
+}
+
+/** The first line of the quoted message's text, or its type ('📷 Photo') when it has none. */
+export function quoteLine(m: Pick<Message, 'body' | 'message_type'>): string {
+  const first = (m.body ?? '').split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  if (first) return m.message_type === 'text' ? first : previewText({ message_type: m.message_type, body: first });
+  return typeLabel(m.message_type) || 'Message';
+}
 
 export interface ComposerHandle {
   focus: () => void;
@@ -123,10 +139,21 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
-    } else if (e.key === 'Escape' && replyTo) {
+    }
+  }
+
+  /** cancel the reply and give the input its focus back (the × button goes away with the preview) */
+  function cancelReply() {
+    onCancelReply();
+    inputRef.current?.focus();
+  }
+
+  // Esc anywhere in the composer (input, preview, × button) cancels the reply instead of closing the chat
+  function onWrapKeyDown(e: KeyboardEvent<HTMLDivElement>) {
+    if (e.key === 'Escape' && replyTo && !e.defaultPrevented && !e.nativeEvent.isComposing) {
       e.preventDefault();
       e.stopPropagation();
-      onCancelReply();
+      cancelReply();
     }
   }
 
@@ -141,6 +168,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
   return (
     <div
       className={`composer-wrap${dragging ? ' dragging' : ''}`}
+      onKeyDown={onWrapKeyDown}
       onDragOver={(e) => {
         if (!Array.from(e.dataTransfer.types).includes('Files')) return;
         e.preventDefault();
@@ -152,12 +180,16 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
       onDrop={dropFile}
     >
       {replyTo && (
-        <div className="composer-quote" aria-label="Replying to a message">
+        <div className="composer-quote" role="group" aria-label={`Replying to ${quoteAuthor(chat, replyTo)}`} data-testid="composer-quote">
           <div className="composer-quote-text">
-            <span className="quoted-author">Replying to {replyTo.from_me ? 'yourself' : authorName(chat, replyTo) || (chat ? chatDisplayName(chat) : 'the customer')}</span>
-            <span className="quoted-body">{replyTo.body || typeLabel(replyTo.message_type) || 'Message'}</span>
+            <span className="quoted-author" data-testid="composer-quote-author">
+              {quoteAuthor(chat, replyTo)}
+            </span>
+            <span className="quoted-body" data-testid="composer-quote-body">
+              {quoteLine(replyTo)}
+            </span>
           </div>
-          <button type="button" className="icon-btn" aria-label="Cancel reply" onClick={onCancelReply}>
+          <button type="button" className="icon-btn" aria-label="Cancel reply (Esc)" title="Cancel reply (Esc)" data-testid="composer-quote-cancel" onClick={cancelReply}>
             <Icon name="close" size={18} />
           </button>
         </div>

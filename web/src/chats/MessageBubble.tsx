@@ -1,7 +1,8 @@
 /**
  * One message in the thread: bubble (right for from_me, left otherwise) with author (groups),
  * forwarded label, quoted reply, content, time and ticks; reactions as chips under it; the failure
- * reason under failed outgoing messages; a Reply action on hover/focus when the message has a wamid;
+ * reason under failed outgoing messages; a Reply action on hover/focus when the message has a wamid
+ * (also in the menu, and R while the bubble has focus); the quote block of a reply jumps to the original;
  * the ticket chip when the message belongs to a ticket; the "⋯" menu (also right click, Shift+F10)
  * (also right click, Shift+F10 / the context-menu key, and a long press on touch screens) with the
  * actions shared/message/message-actions.rules.ts allows (`messageMenu`): Reply, React, Forward,
@@ -25,6 +26,7 @@ import { Icon } from '../layout/Icon.tsx';
 import { isLocal } from '../lib/messages.ts';
 import { TicketChip } from '../tickets/TicketChip.tsx';
 import { MessageMenu, type MenuItem } from './MessageMenu.tsx';
+import { quoteAuthor, quoteLine } from './Composer.tsx';
 import { useTaskActions } from '../app/tasks.tsx';
 import { MAX_TITLE } from '#shared/task/task.schemas.ts';
 
@@ -43,12 +45,32 @@ function scrollToMessage(messageId: string) {
   el.classList.add('flash');
 }
 
-function Quoted({ q, chat }: { q: NonNullable<Message['quoted_message']>; chat: Chat | null }) {
-  const who = q.from_me ? 'You' : q.author ? authorName(chat, { author: q.author, sender_phone: q.author }) : null;
+/**
+ * The quote block of a reply: who wrote the quoted message ('You' for ours) and its text (or, when
+ * the stored quote has none, the type of the original if it is loaded). Clicking it shows the
+ * original: through the thread (`onJump`, which loads older pages like the pinned bar) when its
+ * unique_id is known, else by scrolling to it when it is on screen.
+ */
+function Quoted({ q, chat, original, onJump }: { q: NonNullable<Message['quoted_message']>; chat: Chat | null; original?: Message; onJump?: (uniqueId: string) => void }) {
+  const who = quoteAuthor(chat, { from_me: !!q.from_me, author: q.author ?? original?.author ?? null, sender_phone: original?.sender_phone ?? q.author ?? null });
+  const body = q.body || (original ? quoteLine(original) : '');
+  const uniqueId = q.unique_id ?? original?.unique_id ?? null;
   return (
-    <button type="button" className="quoted" onClick={() => scrollToMessage(q.message_id)} title="Show the original message">
-      {who && <span className="quoted-author">{who}</span>}
-      <span className={`quoted-body ${q.body ? '' : 'muted'}`}>{q.body || 'Original message not available'}</span>
+    <button
+      type="button"
+      className="quoted"
+      data-testid="message-quote"
+      data-quoted-id={q.message_id}
+      onClick={(e) => {
+        e.stopPropagation();
+        if (uniqueId && onJump) onJump(uniqueId);
+        else scrollToMessage(q.message_id);
+      }}
+      title="Show the original message"
+      aria-label={`Reply to ${who}: ${body || 'original message not available'}. Show the original message`}
+    >
+      <span className="quoted-author">{who}</span>
+      <span className={`quoted-body ${body ? '' : 'muted'}`}>{body || 'Original message not available'}</span>
     </button>
   );
 }
@@ -61,10 +83,16 @@ export const MessageBubble = memo(function MessageBubble({
   onTicketAction,
   actor,
   onAction,
+  onJump,
+  quotedOriginal,
 }: {
   m: Message;
   chat: Chat | null;
   onReply: (m: Message) => void;
+  /** show a message of the thread by unique_id (loads older pages when needed), for the quote block */
+  onJump?: (uniqueId: string) => void;
+  /** the quoted message when it is loaded in the thread (names its type when the quote has no text) */
+  quotedOriginal?: Message;
   /** the chat's tickets (null while loading: attach is not offered yet) */
   chatTickets?: Ticket[] | null;
   onTicketAction?: (kind: TicketAction, m: Message) => void;
@@ -113,7 +141,7 @@ export const MessageBubble = memo(function MessageBubble({
   const act = (a: BubbleAction) => () => onAction?.(a, m);
 
   const items: MenuItem[] = [];
-  if (canReply) items.push({ id: 'reply', label: 'Reply', onSelect: () => onReply(m) });
+  if (canReply) items.push({ id: 'reply', label: 'Reply', testId: 'menu-reply', onSelect: () => onReply(m) });
   if (!local) {
     if (canReact) items.push({ id: 'react', label: 'React', testId: 'menu-react', onSelect: openPicker });
     if (allowed.has('forward')) items.push({ id: 'forward', label: 'Forward', testId: 'menu-forward', onSelect: act('forward') });
@@ -166,6 +194,12 @@ export const MessageBubble = memo(function MessageBubble({
     setMenuAt({ x: e.clientX, y: e.clientY });
   };
   const onKeyDown = (e: KeyboardEvent) => {
+    // R on the focused message replies to it (not while a control inside it takes keys)
+    if ((e.key === 'r' || e.key === 'R') && !e.ctrlKey && !e.metaKey && !e.altKey && canReply && e.target === e.currentTarget) {
+      e.preventDefault();
+      onReply(m);
+      return;
+    }
     if (!hasMenu) return;
     if (e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) {
       e.preventDefault();
@@ -227,6 +261,8 @@ export const MessageBubble = memo(function MessageBubble({
       <div
         ref={bubbleRef}
         className="bubble"
+        tabIndex={0}
+        aria-keyshortcuts={[canReply ? 'R' : '', hasMenu ? 'Shift+F10' : ''].filter(Boolean).join(' ') || undefined}
         onContextMenu={onContextMenu}
         onKeyDown={onKeyDown}
         onPointerDown={onPointerDown}
@@ -238,7 +274,7 @@ export const MessageBubble = memo(function MessageBubble({
         {m.is_private_note && <div className="note-label">Private note</div>}
         {group && !out && <div className="msg-author">{authorName(chat, m)}</div>}
         {m.forwarded && <div className="forwarded">↪ {m.forwarded === 'frequently_forwarded' ? 'Forwarded many times' : 'Forwarded'}</div>}
-        {m.quoted_message && <Quoted q={m.quoted_message} chat={chat} />}
+        {m.quoted_message && <Quoted q={m.quoted_message} chat={chat} original={quotedOriginal} onJump={onJump} />}
         <MessageContent m={m} />
         <div className="msg-meta">
           {flagged && (

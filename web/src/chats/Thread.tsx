@@ -13,6 +13,9 @@
  * the call fails or a later `reaction_error` says WhatsApp refused it), flag / unflag / remove flag,
  * pin (with a duration) / unpin, refresh, copy id, forward (dialog), download; the chat's live pins
  * are listed above the messages and jump to the message when clicked.
+ * Reply (menu, hover button, R on a focused message): the quote shows above the composer (Esc or ×
+ * cancels) and the send carries quoted_message_id = the quoted wamid; a reply's quote block jumps to
+ * the original like the pinned bar does.
  */
 import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -560,13 +563,28 @@ export function Thread({ chatId }: { chatId: string }) {
 
   // ---- render ----------------------------------------------------------------------------
   const visible = useMemo(() => messages.filter((m) => m.message_type !== 'reaction'), [messages]);
+  // quoted messages by wamid: the quote block names the original's type when the quote has no text
+  const byWamid = useMemo(() => new Map(messages.filter((m) => m.message_id).map((m) => [m.message_id!, m])), [messages]);
   const name = chat ? chatDisplayName(chat) : formatPhone(chatNumber(chatId));
   const group = chat ? isGroupChat(chat) : chatId.endsWith('@g.us');
   const number = group ? null : formatPhone(chatNumber(chatId));
 
  return (
     <div className={`thread-wrap ${panelOpen ? 'with-panel' : ''}`}>
-    <section className="thread" data-testid="thread" data-chat-id={chatId} aria-label={`Chat with ${name}`}>
+    <section
+      className="thread"
+      data-testid="thread"
+      data-chat-id={chatId}
+      aria-label={`Chat with ${name}`}
+      onKeyDown={(e) => {
+        // Esc cancels a pending reply first (from a focused message too); the next Esc closes the chat
+        if (e.key === 'Escape' && replyTo && !e.defaultPrevented) {
+          e.preventDefault();
+          setReplyTo(null);
+          composerRef.current?.focus();
+        }
+      }}
+    >
       <header className="thread-header">
         <button type="button" className="icon-btn back-btn" aria-label="Back to chats" onClick={() => navigate('/chats')}>
           <Icon name="back" />
@@ -663,7 +681,17 @@ export function Thread({ chatId }: { chatId: string }) {
                         <span>{dayLabel(m.timestamp)}</span>
                       </div>
                     )}
-                    <MessageBubble m={m} chat={chat} onReply={onReply} chatTickets={chatTickets} onTicketAction={onTicketAction} actor={actor} onAction={onAction} />
+                    <MessageBubble
+                      m={m}
+                      chat={chat}
+                      onReply={onReply}
+                      onJump={jumpToMessage}
+                      quotedOriginal={m.quoted_message ? byWamid.get(m.quoted_message.message_id) : undefined}
+                      chatTickets={chatTickets}
+                      onTicketAction={onTicketAction}
+                      actor={actor}
+                      onAction={onAction}
+                    />
                   </Fragment>
                 );
               })}
