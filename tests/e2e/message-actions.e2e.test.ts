@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { type Browser, type Locator, type Page } from 'playwright-core';
-import { DESKTOP, PHONE, SHOTS, launchChromium, signIn as signInAs, openChat, toast } from '../factories/browser.ts';
+import { type Browser, type Page } from 'playwright-core';
+import { openMenu, DESKTOP, PHONE, SHOTS, launchChromium, signIn as signInAs, openChat, toast } from '../factories/browser.ts';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { inboundImage, inboundMedia, inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
@@ -22,13 +22,6 @@ let adminToken: string;
 /** Sign in through the login page (tests/factories/browser.ts). */
 const signIn = (email: string, viewport = DESKTOP): Promise<Page> => signInAs(browser, rt, email, viewport, { permissions: ['clipboard-read', 'clipboard-write'], touch: true });
 
-
-/** Open a message's "⋯" menu (hover shows the button). */
-async function openMenu(message: Locator): Promise<void> {
-  await message.locator('.bubble').hover();
-  await message.getByTestId('message-menu-button').click();
-  await message.page().getByTestId('message-menu').waitFor();
-}
 
 
 const api = async <T>(path: string): Promise<T> => {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { DESKTOP, PHONE, SHOTS, launchChromium, openChat, openMenu, signIn as signInAs } from '../factories/browser.ts';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
-import { REPO_ROOT } from '../../scripts/local/handlers.ts';
 
 /**
  * Reply (issue 5) in Debian's Chromium: a customer message arrives, the agent picks Reply from the
@@ -16,40 +15,12 @@ import { REPO_ROOT } from '../../scripts/local/handlers.ts';
  * a photo with a caption carries the quote too. Phone 390x844 as well.
  * Screenshots go to test-results/screenshots.
  */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const SHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
-const PHONE = { width: 390, height: 844 };
 let rt: TestRuntime;
 let browser: Browser;
 let adminToken: string;
 
-async function signIn(email: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
-  const phone = viewport.width < 600;
-  const context = await browser.newContext({ viewport, ...(phone ? { hasTouch: true, isMobile: true } : {}) });
-  const page = await context.newPage();
-  await page.goto(`${rt.url.replace('localhost', '127.0.0.1')}/login`);
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-password').fill(rt.password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL(/\/chats/, { timeout: 20_000 });
-  await page.locator('[data-testid="socket-status"][data-state="open"]').waitFor({ state: 'attached', timeout: 20_000 });
-  return page;
-}
-
-async function openChat(page: Page, chatId: string): Promise<Locator> {
-  const row = page.locator(`[data-testid="chat-row"][data-chat-id="${chatId}"]`);
-  await row.waitFor({ timeout: 15_000 });
-  await row.click();
-  const thread = page.getByTestId('thread');
-  await thread.getByTestId('message').first().waitFor({ timeout: 15_000 });
-  return thread;
-}
-
-async function openMenu(message: Locator): Promise<void> {
-  await message.locator('.bubble').hover();
-  await message.getByTestId('message-menu-button').click();
-  await message.page().getByTestId('message-menu').waitFor();
-}
+/** Sign in through the login page (tests/factories/browser.ts). */
+const signIn = (email: string, viewport = DESKTOP): Promise<Page> => signInAs(browser, rt, email, viewport, { touch: true });
 
 const api = async <T>(path: string): Promise<T> => {
   const res = await rt.api(adminToken, `/api/orgs/${rt.orgId}${path}`);
@@ -69,8 +40,7 @@ const sentOfType = (type: string) => rt.graph.sent.map((s) => s.body as Sent).fi
 
 beforeAll(async () => {
   rt = await startTestRuntime();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
-  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
   adminToken = await rt.signIn(rt.adminEmail);
 });
 afterAll(async () => {

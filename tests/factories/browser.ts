@@ -47,5 +47,12 @@ export async function openChat(page: Page, chatId: string): Promise<Locator> {
   return thread;
 }
 
+/** Open a message's "⋯" menu (hovering the bubble shows the button). */
+export async function openMenu(message: Locator): Promise<void> {
+  await message.locator('.bubble').hover();
+  await message.getByTestId('message-menu-button').click();
+  await message.page().getByTestId('message-menu').waitFor();
+}
+
 /** A toast with this text. */
 export const toast = (page: Page, text: string): Locator => page.locator('.toast', { hasText: text });
