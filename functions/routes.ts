@@ -45,6 +45,7 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/tasks/{task_id}/audit', handler: 'functions/http/tasks/list-task-audit.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/uploads', handler: 'functions/http/media/create-upload.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/media', handler: 'functions/http/media/get-media-url.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/media', handler: 'functions/http/media/list-media.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/verify-webhook.ts#handler', auth: 'none' },
   { method: 'POST', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler', auth: 'none' },
 ];

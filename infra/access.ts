@@ -120,6 +120,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/messages/send-message.ts#handler': { media: 'readWrite' },
   // Presigned GET URLs of a message's media after a read of the message.
   'functions/http/media/get-media-url.ts#handler': { media: 'read', table: 'read', publishEvents: false, enqueue: [] },
+  // The media library: a Query of MediaItem rows and presigned GET URLs of their files.
+  'functions/http/media/list-media.ts#handler': { media: 'read', table: 'read', publishEvents: false, enqueue: [] },
 };
 
 /** The access profile of one handler. */

@@ -118,6 +118,7 @@ describe('data', () => {
 const MEDIA_DOWNLOAD = 'events/consumers/media-download.ts#handler';
 const MEDIA_URL = 'functions/http/media/get-media-url.ts#handler';
 const CREATE_UPLOAD = 'functions/http/media/create-upload.ts#handler';
+const LIST_MEDIA = 'functions/http/media/list-media.ts#handler';
 const SEND_MESSAGE = 'functions/http/messages/send-message.ts#handler';
 const OUTBOUND = 'functions/channels/whatsapp-cloud/send-message.ts#handler';
 
@@ -171,6 +172,15 @@ describe('media', () => {
     expect(fn.Properties.Environment.Variables).not.toHaveProperty('EVENT_BUS_NAME');
   });
 
+  it('lets the media library handler only read the bucket (presigned GETs) and the table', () => {
+    const fn = lambdaFor(api, LIST_MEDIA);
+    expect(JSON.stringify(fn.Properties.Environment.Variables.MEDIA_BUCKET)).toContain('MediaBucket');
+    const actions = mediaActions(api, fn);
+    expect(actions).toContain('s3:GetObject*');
+    expect(actions.filter((a) => /Put|Delete/.test(a))).toEqual([]);
+    expect(actionsOfRole(api, fn).filter((a) => /dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)/.test(a))).toEqual([]);
+  });
+
   it('lets browsers PUT members\' files to the bucket from the web origins', () => {
     data.hasResourceProperties('AWS::S3::Bucket', {
       CorsConfiguration: { CorsRules: Match.arrayWith([Match.objectLike({ AllowedMethods: ['PUT'], AllowedOrigins: ['*'], AllowedHeaders: ['content-type'] })]) },
@@ -205,7 +215,7 @@ describe('media', () => {
     let others = 0;
     for (const t of [api, workers]) {
       for (const fn of lambdasOf(t)) {
-        if ([MEDIA_DOWNLOAD, MEDIA_URL, CREATE_UPLOAD, SEND_MESSAGE, OUTBOUND].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
+        if ([MEDIA_DOWNLOAD, MEDIA_URL, LIST_MEDIA, CREATE_UPLOAD, SEND_MESSAGE, OUTBOUND].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
         others++;
         expect(fn.Properties.Environment?.Variables ?? {}, fn.Properties.Description).not.toHaveProperty('MEDIA_BUCKET');
         expect(mediaActions(t, fn), fn.Properties.Description).toEqual([]);

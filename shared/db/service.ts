@@ -11,6 +11,7 @@ import { WaMessageRefEntity } from '../message/wa-message-ref.entity.ts';
 import { ConnectionEntity } from '../realtime/connection.entity.ts';
 import { TicketAuditEntity, TicketCounterEntity, TicketEntity, TicketLabelLinkEntity, TicketMessageEntity, TicketSettingsEntity } from '../ticket/ticket.entity.ts';
 import { TaskAuditEntity, TaskEntity } from '../task/task.entity.ts';
+import { MediaItemEntity } from '../media/media-item.entity.ts';
 import { WebhookRejectionEntity } from '../whatsapp/webhook-rejection.entity.ts';
 
 const entities = {
@@ -31,6 +32,7 @@ const entities = {
   ticketSettings: TicketSettingsEntity,
   task: TaskEntity,
   taskAudit: TaskAuditEntity,
+  mediaItem: MediaItemEntity,
 };
 
 function build() {

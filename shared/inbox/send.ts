@@ -8,6 +8,7 @@ import { applyStatuses, syncLatestAck } from './statuses.ts';
 import { AppError, notFound } from '../errors.ts';
 import { sendToGraph, textMessageBody, mediaMessageBody, uploadMedia, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
 import { prepareOutboundMedia, type PreparedMedia } from '../media/outbound.ts';
+import { recordMediaItemSafely } from '../media/media-library.ts';
 import { OUTBOUND_MEDIA_TYPES, type OutboundMediaType } from '../media/media.rules.ts';
 import type { StoredMedia } from '../media/media.ts';
 import { blobPort } from '../ports/blobs.ts';
@@ -111,6 +112,8 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
       ])
       .go();
     if (res.canceled) continue;
+    // the media library's row of a member's file (idempotent put; its failure is logged, not thrown)
+    if (prepared) await recordMediaItemSafely(message, chat.chat_name ?? null);
     const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: message.unique_id, timestamp: now };
     try {
       await enqueue('whatsapp-outbound', command);

@@ -7,6 +7,7 @@ import { publish } from '../../events/publish.ts';
 import { toMessageWire } from '../inbox/wire.ts';
 import { getMessageItem, messageKey } from '../message/message.ts';
 import { blobPort } from '../ports/blobs.ts';
+import { recordMediaItemSafely } from './media-library.ts';
 import type { Actor } from '../auth/actor.ts';
 import { downloadMedia, GraphApiError, MediaGoneError, MediaTooLargeError, MediaUrlExpiredError, resolveMedia, type ResolvedMedia } from '../whatsapp/cloud/graph-client.ts';
 import { acceptsSniffed, checksumMatches, extensionFor, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, THUMBNAIL, thumbnailKey, type MediaMessageType } from './media.rules.ts';
@@ -197,6 +198,8 @@ async function saveMedia(key: MessageKey, change: (m: StoredMedia) => StoredMedi
       throw e;
     }
     await publish('message.updated', { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, media: next, version: v + 1 }) }, { actor: 'system' });
+    // the media library's row, once the file is kept (an idempotent put keyed by the message)
+    if (next.status === 'stored' && next.path) await recordMediaItemSafely({ ...msg, media: next });
     return;
   }
   throw new Error(`could not update media of ${key.unique_id}: the message kept changing`);

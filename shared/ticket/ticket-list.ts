@@ -1,4 +1,5 @@
 import { db } from '../db/service.ts';
+import { keyCursor } from '../db/cursor.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { searchPort } from '../ports/search.ts';
@@ -133,20 +134,6 @@ async function searchTickets(actor: Actor, q: string, others: Filters, sort: Lis
   const all = [...got.values()].filter((t) => matches(t, others)).sort(COMPARE[sort]);
   return { tickets: all.slice(offset, offset + limit).map(toTicketWire), cursor: next(all.length) };
 }
-
-/**
- * ElectroDB cursor (base64url JSON of DynamoDB's LastEvaluatedKey) that resumes right after `item`,
- * built from the item's physical keys (read with `data: 'includeKeys'`): the table keys plus,
- * for a GSI, that index's keys. ElectroDB 3.9 has no public composite-to-cursor conversion.
- */
-const keyCursor = (gsi: string | undefined) => (item: Record<string, unknown>): string => {
-  const key: Record<string, unknown> = { pk: item.pk, sk: item.sk };
-  if (gsi) {
-    key[`${gsi}pk`] = item[`${gsi}pk`];
-    key[`${gsi}sk`] = item[`${gsi}sk`];
-  }
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
-};
 
 /** Tickets of the actor's org for a filter/sort, cursor paged. `assignee: 'me'` is the actor. */
 export async function listTickets(actor: Actor, query: ListTicketsQuery): Promise<{ tickets: Ticket[]; cursor: string | null }> {

@@ -1,6 +1,6 @@
 /**
  * Routes (spec §2): /login, /login/callback, the inbox at /chats and /chats/:chatId, /tickets
- * (?ticket=<id> opens one), /settings/tickets, and every other
+ * (?ticket=<id> opens one), /settings/tickets, /media (the media library), and every other
  * sidebar section as an honest "not built yet" page. Unknown paths fall back to /chats.
  */
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
@@ -10,11 +10,15 @@ import { NotBuiltPage } from '../pages/NotBuiltPage.tsx';
 import { ChatsPage } from '../chats/ChatsPage.tsx';
 import { TicketsPage } from '../tickets/TicketsPage.tsx';
 import { TicketSettingsPage } from '../tickets/TicketSettingsPage.tsx';
+import { MediaPage } from '../media/MediaPage.tsx';
 import { AppShell } from '../layout/AppShell.tsx';
 import { NAV } from '../layout/nav.ts';
 import { RequireAuth } from './session.tsx';
 import { useSessionExpiryHandler } from './sessionExpiry.ts';
 import { ToastProvider } from './toast.tsx';
+
+/** Sidebar sections with a page of their own (the rest show the not-built page). */
+const BUILT = new Set(['/chats', '/tickets', '/media']);
 
 function AppRoutes() {
   useSessionExpiryHandler();
@@ -27,7 +31,8 @@ function AppRoutes() {
           <Route path="/chats/:chatId?" element={<ChatsPage />} />
           <Route path="/tickets" element={<TicketsPage />} />
           <Route path="/settings/tickets" element={<TicketSettingsPage />} />
-          {NAV.filter((n) => n.path !== '/chats' && n.path !== '/tickets').map((n) => (
+          <Route path="/media" element={<MediaPage />} />
+          {NAV.filter((n) => !BUILT.has(n.path)).map((n) => (
             <Route key={n.path} path={`${n.path}/*`} element={<NotBuiltPage title={n.label} description={n.description} links={n.path === '/settings' ? [{ to: '/settings/tickets', label: 'Ticket settings' }] : []} />} />
           ))}
           <Route path="*" element={<Navigate to="/chats" replace />} />

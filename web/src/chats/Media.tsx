@@ -9,15 +9,19 @@
  * - video: a 120x80 play tile opening the viewer with a player;
  * - audio / ptt: an inline <audio> player;
  * - document: a file row with Download (fetched and saved under its file name; spec §8 toasts).
+ * The viewer is a carousel: opened from a bubble it walks the chat's files (GET /media?chat_id=…,
+ * oldest on the left); the /media page opens it over its filtered list (web/src/media/MediaPage.tsx).
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import type { Message } from '#shared/message/message.schemas.ts';
 import type { MediaUrlResponse } from '#shared/media/media.schemas.ts';
+import type { MediaItem } from '#shared/media/media.schemas.ts';
 import { api, errorMessage } from '../lib/api.ts';
+import '../media/media.css';
 import { getConfig } from '../lib/config.ts';
 import { fileSize } from '../lib/messageActions.ts';
-import { MEDIA_NAMES } from '../lib/format.ts';
+import { exactTime, MEDIA_NAMES } from '../lib/format.ts';
 import { useSession } from '../app/session.tsx';
 import { useToast } from '../app/toast.tsx';
 import { Icon } from '../layout/Icon.tsx';
@@ -34,11 +38,18 @@ export function absoluteUrl(url: string): string {
   return new URL(url, base.endsWith('/') ? base : `${base}/`).toString();
 }
 
+/** What a download or URL fetch needs of a message (a Message, or a media library item). */
+export interface MediaRef {
+  chat_id: string;
+  unique_id: string;
+  media?: { status?: string | null; path?: string | null; filename?: string | null } | null;
+}
+
 const cache = new Map<string, Promise<MediaUrlResponse>>();
-const cacheKey = (m: Message) => `${m.chat_id}|${m.unique_id}|${m.media?.status ?? ''}|${m.media?.path ?? ''}`;
+const cacheKey = (m: MediaRef) => `${m.chat_id}|${m.unique_id}|${m.media?.status ?? ''}|${m.media?.path ?? ''}`;
 
 /** The media URLs of a message, shared between its bubble and viewer until they expire. */
-function mediaUrls(orgId: string, m: Message, fresh = false): Promise<MediaUrlResponse> {
+function mediaUrls(orgId: string, m: MediaRef, fresh = false): Promise<MediaUrlResponse> {
   const key = cacheKey(m);
   const hit = cache.get(key);
   if (hit && !fresh) return hit;
@@ -56,7 +67,7 @@ function mediaUrls(orgId: string, m: Message, fresh = false): Promise<MediaUrlRe
 }
 
 /** Fetch a message's file and save it under its name. @throws when there is no file or it cannot be fetched */
-export async function downloadMessageMedia(orgId: string, m: Message): Promise<void> {
+export async function downloadMessageMedia(orgId: string, m: MediaRef): Promise<void> {
   const r = await mediaUrls(orgId, m, true);
   if (!r.url) throw new Error(r.error ?? 'The file is not downloaded yet.');
   const res = await fetch(absoluteUrl(r.url));
@@ -74,11 +85,11 @@ export async function downloadMessageMedia(orgId: string, m: Message): Promise<v
 }
 
 /** Download with the spec §8 toasts. */
-export function useDownload(): (m: Message) => Promise<void> {
+export function useDownload(): (m: MediaRef) => Promise<void> {
   const { org } = useSession();
   const toast = useToast();
   return useCallback(
-    async (m: Message) => {
+    async (m: MediaRef) => {
       try {
         await downloadMessageMedia(org.org_id, m);
         toast.show(DOWNLOAD_OK, 'success');
@@ -259,33 +270,166 @@ export function MediaBody({ m }: { m: Message }) {
         {urlError}
       </div>
       <Caption text={caption} />
-      {viewer && r?.url && <MediaViewer m={m} urls={r} onClose={() => setViewer(false)} />}
+      {viewer && r?.url && <ChatMediaViewer m={m} urls={r} onClose={() => setViewer(false)} />}
     </>
   );
 }
 
+/** One file the viewer shows: a media library item, or a message with its URLs. */
+export interface ViewerItem {
+  chat_id: string;
+  unique_id: string;
+  message_type: string;
+  filename: string | null;
+  caption: string | null;
+  mimetype: string | null;
+  /** bytes */
+  size: number | null;
+  /** epoch ms of the message, when known */
+  timestamp: number | null;
+  chat_name: string | null;
+  url: string | null;
+  thumbnail_url: string | null;
+  /** epoch ms after which the URLs stop working (null: unknown, fetch again when shown) */
+  expires_at: number | null;
+}
+
+/** A media library item as the viewer shows it. */
+export const libraryViewerItem = (i: MediaItem): ViewerItem => ({
+  chat_id: i.chat_id,
+  unique_id: i.unique_id,
+  message_type: i.message_type,
+  filename: i.filename,
+  caption: i.caption,
+  mimetype: i.mimetype,
+  size: i.size,
+  timestamp: i.timestamp,
+  chat_name: i.chat_name,
+  url: i.url,
+  thumbnail_url: i.thumbnail_url,
+  expires_at: i.expires_at,
+});
+
+const messageViewerItem = (m: Message, r: MediaUrlResponse): ViewerItem => ({
+  chat_id: m.chat_id,
+  unique_id: m.unique_id,
+  message_type: m.message_type,
+  filename: r.filename ?? m.media?.filename ?? null,
+  caption: m.media?.caption ?? null,
+  mimetype: r.mimetype,
+  size: r.size,
+  timestamp: m.timestamp,
+  chat_name: null,
+  url: r.url,
+  thumbnail_url: r.thumbnail_url,
+  expires_at: r.expires_at,
+});
+
+/** Library pages read at most when the viewer gathers a chat's files around the one opened. */
+const CHAT_MEDIA_PAGES = 5;
+
 /**
- * Full-screen viewer: image (zoom with the buttons, +/-, the wheel or a double click, up to 4x the
- * device pixel ratio of the image's own pixels; pan by scrolling), video and audio players, and a
- * document's Download. Esc or the close button closes; focus returns to what opened it.
+ * The viewer opened from a chat bubble: a carousel over the chat's files (GET /media?chat_id=…),
+ * oldest on the left as in WhatsApp, starting at the message opened. Until the list arrives (or
+ * when the message is not in it) it shows just that message.
  */
-export function MediaViewer({ m, urls, onClose }: { m: Message; urls: MediaUrlResponse; onClose: () => void }) {
+export function ChatMediaViewer({ m, urls, onClose }: { m: Message; urls: MediaUrlResponse; onClose: () => void }) {
+  const { org } = useSession();
+  const first = messageViewerItem(m, urls);
+  const [items, setItems] = useState<ViewerItem[]>([first]);
+  const [index, setIndex] = useState(0);
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const all: MediaItem[] = [];
+      let cursor: string | null = null;
+      try {
+        for (let n = 0; n < CHAT_MEDIA_PAGES; n++) {
+          const page = await api.listMedia(org.org_id, { chat_id: m.chat_id, limit: 200, cursor });
+          all.push(...page.items);
+          cursor = page.cursor;
+          if (!cursor || all.some((i) => i.unique_id === m.unique_id)) break;
+        }
+      } catch (e) {
+        console.warn('chat media list failed', errorMessage(e));
+        return;
+      }
+      if (!live) return;
+      const list = all.reverse().map(libraryViewerItem);
+      const at = list.findIndex((i) => i.unique_id === m.unique_id);
+      if (at < 0) return; // not in the library (e.g. a sticker): the viewer shows just this file
+      list[at] = first;
+      setItems(list);
+      setIndex(at);
+    })();
+    return () => {
+      live = false;
+    };
+    // once per opening
+  }, []);
+  return <MediaViewer items={items} index={index} onIndex={setIndex} onClose={onClose} />;
+}
+
+/** The item's URLs, fetched again when they expired (or are about to) while the viewer is open. */
+function useFreshItem(item: ViewerItem): { item: ViewerItem; error: string | null } {
+  const { org } = useSession();
+  const stale = !item.url || item.expires_at == null || item.expires_at - Date.now() < 15_000;
+  const [fresh, setFresh] = useState<{ key: string; item: ViewerItem } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const key = `${item.chat_id}|${item.unique_id}`;
+  useEffect(() => {
+    if (!stale) return;
+    let live = true;
+    setError(null);
+    api
+      .mediaUrl(org.org_id, item.chat_id, item.unique_id)
+      .then((r) => live && setFresh({ key, item: { ...item, url: r.url, thumbnail_url: r.thumbnail_url, expires_at: r.expires_at, size: item.size ?? r.size, filename: item.filename ?? r.filename } }))
+      .catch((e) => live && setError(errorMessage(e)));
+    return () => {
+      live = false;
+    };
+    // the key names the item; staleness is checked when it is shown
+  }, [key, stale, org.org_id]);
+  if (!stale) return { item, error: null };
+  return { item: fresh?.key === key ? fresh.item : { ...item, url: null }, error };
+}
+
+/**
+ * Full-screen viewer and carousel: the previous and next buttons (and ← / →) move through
+ * `items`; `onEnd` asks for more when the last one is reached (the /media page's next page).
+ * Images zoom with the buttons, +/-, the wheel or a double click, up to 4x the device pixel ratio
+ * of the image's own pixels (pan by scrolling); video and audio play; every file has Download
+ * (spec §8 toasts). Esc or the close button closes; focus returns to what opened it.
+ */
+export function MediaViewer({ items, index, onIndex, onClose, onEnd }: { items: ViewerItem[]; index: number; onIndex: (i: number) => void; onClose: () => void; onEnd?: () => void }) {
   const ref = useRef<HTMLDivElement>(null);
   const imgRef = useRef<HTMLImageElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
   const [zoom, setZoom] = useState(1);
   const [fit, setFit] = useState<{ w: number; h: number; max: number } | null>(null);
   const download = useDownload();
-  const type = m.message_type;
+  const at = Math.min(Math.max(0, index), Math.max(0, items.length - 1));
+  const { item, error } = useFreshItem(items[at]);
+  const type = item.message_type;
   const isImage = type === 'image' || type === 'sticker';
   const name = MEDIA_NAMES[type] ?? type;
-  const url = absoluteUrl(urls.url!);
+  const url = item.url ? absoluteUrl(item.url) : null;
+  const hasPrev = at > 0;
+  const hasNext = at < items.length - 1;
+  const ref_ = { chat_id: item.chat_id, unique_id: item.unique_id, media: { filename: item.filename } };
 
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     ref.current?.querySelector<HTMLElement>('.viewer-close')?.focus();
     return () => opener?.focus?.();
   }, []);
+
+  // a new file starts unzoomed and is measured again once it loads
+  useEffect(() => {
+    setZoom(1);
+    setFit(null);
+    if (at === items.length - 1) onEnd?.();
+  }, [item.unique_id, item.chat_id]);
 
   // the image fitted to the stage; the largest zoom shows one image pixel on 4 device pixels
   const measure = useCallback(() => {
@@ -307,14 +451,21 @@ export function MediaViewer({ m, urls, onClose }: { m: Message; urls: MediaUrlRe
 
   const maxZoom = fit?.max ?? 1;
   const setClamped = useCallback((z: number) => setZoom(Math.min(maxZoom, Math.max(1, Math.round(z * 100) / 100))), [maxZoom]);
+  const go = useCallback((d: -1 | 1) => {
+    const next = at + d;
+    if (next >= 0 && next < items.length) onIndex(next);
+  }, [at, items.length, onIndex]);
 
   // keys work wherever focus is (a zoom button that became disabled drops it to the page), and Esc
-  // never reaches the page's own Esc (which would close the chat)
+  // never reaches the page's own Esc (which would close the chat); arrows inside a player seek it
   const zoomRef = useRef(zoom);
   zoomRef.current = zoom;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      const inPlayer = document.activeElement instanceof HTMLMediaElement;
       if (e.key === 'Escape') onClose();
+      else if (e.key === 'ArrowLeft' && !inPlayer) go(-1);
+      else if (e.key === 'ArrowRight' && !inPlayer) go(1);
       else if (isImage && (e.key === '+' || e.key === '=')) setClamped(zoomRef.current * 1.5);
       else if (isImage && e.key === '-') setClamped(zoomRef.current / 1.5);
       else if (isImage && e.key === '0') setZoom(1);
@@ -324,10 +475,12 @@ export function MediaViewer({ m, urls, onClose }: { m: Message; urls: MediaUrlRe
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [isImage, onClose, setClamped]);
+  }, [isImage, onClose, setClamped, go]);
   useEffect(() => {
     if (ref.current && !ref.current.contains(document.activeElement)) ref.current.focus();
-  }, [zoom]);
+  }, [zoom, at]);
+
+  const subtitle = [item.filename, item.chat_name, item.timestamp ? exactTime(item.timestamp) : null].filter(Boolean).join(' · ');
 
   return createPortal(
     <div
@@ -339,6 +492,9 @@ export function MediaViewer({ m, urls, onClose }: { m: Message; urls: MediaUrlRe
       data-testid="media-viewer"
       data-zoom={zoom}
       data-max-zoom={maxZoom.toFixed(2)}
+      data-index={at}
+      data-count={items.length}
+      data-unique-id={item.unique_id}
       tabIndex={-1}
       onKeyDown={(e) => {
         if (e.key === 'Tab') {
@@ -354,8 +510,16 @@ export function MediaViewer({ m, urls, onClose }: { m: Message; urls: MediaUrlRe
     >
       <div className="viewer-bar">
         <div className="viewer-title">
-          <strong>{name}</strong>
-          {m.media?.filename && <span className="muted small">{m.media.filename}</span>}
+          <strong>
+            {name}
+            {items.length > 1 && (
+              <span className="viewer-count" data-testid="media-viewer-position">
+                {' '}
+                {at + 1} of {items.length}
+              </span>
+            )}
+          </strong>
+          {subtitle && <span className="muted small">{subtitle}</span>}
         </div>
         {isImage && (
           <>
@@ -370,49 +534,75 @@ export function MediaViewer({ m, urls, onClose }: { m: Message; urls: MediaUrlRe
             </button>
           </>
         )}
-        <button type="button" className="icon-btn viewer-btn" aria-label="Download" title="Download" onClick={() => void download(m)}>
+        <button type="button" className="icon-btn viewer-btn" aria-label="Download" title="Download" data-testid="media-viewer-download" onClick={() => void download(ref_)}>
           ⤓
         </button>
         <button type="button" className="icon-btn viewer-btn viewer-close" aria-label="Close viewer (Esc)" title="Close (Esc)" data-testid="media-viewer-close" onClick={onClose}>
           <Icon name="close" />
         </button>
       </div>
-      <div
-        ref={stageRef}
-        className={`viewer-stage ${zoom > 1 ? 'zoomed' : ''}`}
-        onClick={(e) => {
-          if (e.target === stageRef.current) onClose();
-        }}
-        onWheel={(e) => {
-          if (!isImage || !(e.ctrlKey || e.metaKey || zoom === 1 || e.deltaY < 0)) return;
-          setClamped(zoom * (e.deltaY < 0 ? 1.2 : 1 / 1.2));
-        }}
-      >
-        {isImage && (
-          <img
-            ref={imgRef}
-            src={url}
-            alt={m.media?.caption ?? name}
-            onLoad={measure}
-            onDoubleClick={() => setClamped(zoom > 1 ? 1 : Math.min(2, maxZoom))}
-            style={fit ? { width: fit.w * zoom, height: fit.h * zoom } : { maxWidth: '100%', maxHeight: '100%' }}
-            draggable={false}
-          />
+      <div className="viewer-main">
+        {items.length > 1 && (
+          <button type="button" className="viewer-nav viewer-prev" aria-label="Previous file (←)" title="Previous (←)" data-testid="media-viewer-prev" disabled={!hasPrev} onClick={() => go(-1)}>
+            ‹
+          </button>
         )}
-        {type === 'video' && <video src={url} controls autoPlay playsInline className="viewer-video" />}
-        {(type === 'audio' || type === 'ptt') && <audio src={url} controls autoPlay />}
-        {type === 'document' && (
-          <div className="viewer-doc">
-            <Icon name="file" size={48} />
-            <div>{urls.filename ?? 'Document'}</div>
-            <div className="muted small">{fileSize(urls.size)}</div>
-            <button type="button" className="btn btn-primary" onClick={() => void download(m)}>
-              Download
-            </button>
-          </div>
+        <div
+          ref={stageRef}
+          className={`viewer-stage ${zoom > 1 ? 'zoomed' : ''}`}
+          onClick={(e) => {
+            if (e.target === stageRef.current) onClose();
+          }}
+          onWheel={(e) => {
+            if (!isImage || !(e.ctrlKey || e.metaKey || zoom === 1 || e.deltaY < 0)) return;
+            setClamped(zoom * (e.deltaY < 0 ? 1.2 : 1 / 1.2));
+          }}
+        >
+          {!url && !error && <span className="spinner" aria-label="Loading" />}
+          {!url && error && (
+            <div className="viewer-doc" role="alert">
+              Could not load this file: {error}
+            </div>
+          )}
+          {url && isImage && (
+            <img
+              key={item.unique_id}
+              ref={imgRef}
+              src={url}
+              alt={item.caption ?? name}
+              onLoad={measure}
+              onDoubleClick={() => setClamped(zoom > 1 ? 1 : Math.min(2, maxZoom))}
+              style={fit ? { width: fit.w * zoom, height: fit.h * zoom } : { maxWidth: '100%', maxHeight: '100%' }}
+              draggable={false}
+            />
+          )}
+          {url && type === 'video' && <video key={item.unique_id} src={url} controls autoPlay playsInline className="viewer-video" data-testid="media-viewer-video" />}
+          {url && (type === 'audio' || type === 'ptt') && (
+            <div className="viewer-doc">
+              <span className="viewer-audio-icon" aria-hidden="true">
+                {type === 'ptt' ? '🎤' : '🎵'}
+              </span>
+              <audio key={item.unique_id} src={url} controls autoPlay aria-label={name} data-testid="media-viewer-audio" />
+            </div>
+          )}
+          {url && type === 'document' && (
+            <div className="viewer-doc" data-testid="media-viewer-document">
+              <Icon name="file" size={48} />
+              <div>{item.filename ?? 'Document'}</div>
+              <div className="muted small">{[fileSize(item.size), (item.mimetype ?? '').split(';')[0]].filter(Boolean).join(' · ')}</div>
+              <button type="button" className="btn btn-primary" data-testid="media-viewer-document-download" onClick={() => void download(ref_)}>
+                Download
+              </button>
+            </div>
+          )}
+        </div>
+        {items.length > 1 && (
+          <button type="button" className="viewer-nav viewer-next" aria-label="Next file (→)" title="Next (→)" data-testid="media-viewer-next" disabled={!hasNext} onClick={() => go(1)}>
+            ›
+          </button>
         )}
       </div>
-      {m.media?.caption && <div className="viewer-caption">{m.media.caption}</div>}
+      {item.caption && <div className="viewer-caption">{item.caption}</div>}
     </div>,
     document.body,
   );

@@ -27,7 +27,7 @@ import type {
 } from '#shared/task/task.schemas.ts';
 import { TASK_FETCH_LIMIT } from '#shared/task/task.schemas.ts';
 import { MeResponse } from '#shared/me.schemas.ts';
-import type { MediaUrlResponse } from '#shared/media/media.schemas.ts';
+import type { LibraryMediaType, ListMediaResponse, MediaUrlResponse } from '#shared/media/media.schemas.ts';
 import { getConfig } from './config.ts';
 import { getIdToken, SESSION_EXPIRED_MESSAGE } from './auth.ts';
 
@@ -222,6 +222,12 @@ export const api = {
   /** Short-lived URLs of a media message's file and thumbnail, with its download state. */
   async mediaUrl(orgId: string, chatId: string, uniqueId: string): Promise<MediaUrlResponse> {
     return request<MediaUrlResponse>('GET', `${messagePath(orgId, chatId, uniqueId)}/media`);
+  },
+
+  /** The org's stored files newest first (GET /media), each with 5-minute URLs. */
+  async listMedia(orgId: string, params: { type?: LibraryMediaType; chat_id?: string; from?: number; to?: number; limit?: number; cursor?: string | null }): Promise<Page<ListMediaResponse['items'][number]>> {
+    const out = await request<ListMediaResponse>('GET', `/api/orgs/${enc(orgId)}/media${query({ ...params })}`);
+    return { items: out.items ?? [], cursor: out.cursor ?? null };
   },
 
   async markRead(orgId: string, chatId: string): Promise<Chat> {

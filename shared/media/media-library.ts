@@ -1,0 +1,177 @@
+import type { EntityItem } from 'electrodb';
+import { keyCursor } from '../db/cursor.ts';
+import { db } from '../db/service.ts';
+import type { MediaItemEntity } from './media-item.entity.ts';
+import { AppError } from '../errors.ts';
+import { log } from '../log.ts';
+import { blobPort } from '../ports/blobs.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { StoredMedia } from './media.ts';
+import { LIBRARY_MEDIA_TYPES, type ListMediaQuery, type ListMediaResponse, type LibraryMediaType, type MediaItem } from './media.schemas.ts';
+
+/**
+ * The media library (issue 5 "Media viewer"): MediaItem rows (ACCESS_PATTERNS.md 30-32), one per
+ * stored media message, listed newest first by org, by type or by chat, with a date range as a
+ * `between` on the sort key. Combined filters use the most selective index (chat, then type, then
+ * the org) and check the rest on its pages, reading at most READ_BUDGET items per call (like
+ * shared/ticket/ticket-list.ts); a short page then comes with a cursor and the UI offers 'Load more'.
+ */
+
+/** How long the URLs in a list live, seconds (as GET …/media of one message). */
+const URL_TTL_S = 300;
+/** Items read per call at most when filters are checked on an index's pages. */
+const READ_BUDGET = 5000;
+
+type MediaItemRow = EntityItem<typeof MediaItemEntity>;
+
+const isLibraryType = (t: string): t is LibraryMediaType => (LIBRARY_MEDIA_TYPES as readonly string[]).includes(t);
+
+/** What recordMediaItem needs of a message. */
+export interface MediaMessage {
+  org_id: string;
+  chat_id: string;
+  unique_id: string;
+  timestamp: number;
+  message_type: string;
+  from_me: boolean;
+  author?: string | null;
+  media?: unknown;
+}
+
+/**
+ * Put the library row of a message whose file is stored (idempotent: the same message always
+ * writes the same key, so redelivery or a retry overwrites it with the same values). Messages
+ * that are not a library type (stickers, text) or have no stored file are skipped.
+ * @param chatName the chat's name; read from the chat when not given
+ */
+export async function recordMediaItem(m: MediaMessage, chatName?: string | null): Promise<void> {
+  const media = (m.media ?? {}) as StoredMedia;
+  if (!isLibraryType(m.message_type) || !media.path || (media.status && media.status !== 'stored')) return;
+  let name = chatName;
+  if (name === undefined) name = (await db().entities.chat.get({ org_id: m.org_id, chat_id: m.chat_id }).go()).data?.chat_name ?? null;
+  await db()
+    .entities.mediaItem.put({
+      org_id: m.org_id,
+      chat_id: m.chat_id,
+      unique_id: m.unique_id,
+      timestamp: m.timestamp,
+      message_type: m.message_type,
+      path: media.path,
+      from_me: m.from_me,
+      ...(name ? { chat_name: name } : {}),
+      ...(media.mimetype ? { mimetype: media.mimetype } : {}),
+      ...(media.filename ? { filename: media.filename } : {}),
+      ...(media.size != null ? { size: media.size } : {}),
+      ...(media.thumbnail ? { thumbnail: media.thumbnail } : {}),
+      ...(media.caption ? { caption: media.caption } : {}),
+      ...(m.author ? { author: m.author } : {}),
+    })
+    .go();
+}
+
+/**
+ * recordMediaItem that never fails its caller: the message and its file are already stored, so a
+ * failed library write is logged (the file stays reachable from its chat) rather than undoing that.
+ */
+export async function recordMediaItemSafely(m: MediaMessage, chatName?: string | null): Promise<void> {
+  try {
+    await recordMediaItem(m, chatName);
+  } catch (e) {
+    log('error', 'media.library_write_failed', { org_id: m.org_id, chat_id: m.chat_id, unique_id: m.unique_id, error: String((e as Error)?.message ?? e) });
+  }
+}
+
+interface Filters {
+  type?: string;
+  chat_id?: string;
+  from?: number;
+  to?: number;
+}
+
+const matches = (r: MediaItemRow, f: Filters) =>
+  (!f.type || r.message_type === f.type) && (!f.chat_id || r.chat_id === f.chat_id) && (f.from === undefined || r.timestamp >= f.from) && (f.to === undefined || r.timestamp <= f.to);
+
+function checkCursor(c: string | undefined): string | null {
+  if (!c) return null;
+  try {
+    const key = JSON.parse(Buffer.from(c, 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (typeof key !== 'object' || key === null || typeof key.pk !== 'string' || typeof key.sk !== 'string') throw new Error('shape');
+    return c;
+  } catch {
+    throw new AppError('validation.failed', 'That page link is not valid. Reload the list.', { details: [{ field: 'cursor', reason: 'is not a cursor from this list' }] });
+  }
+}
+
+type Run = (cursor: string | null, limit: number) => Promise<{ data: MediaItemRow[]; cursor: string | null }>;
+
+/** Read one index until `want` matches, the index ends, or READ_BUDGET items were read. */
+async function collect(run: Run, toCursor: (r: Record<string, unknown>) => string, f: Filters, want: number, start: string | null) {
+  const filtered = Boolean(f.type || f.chat_id);
+  const items: MediaItemRow[] = [];
+  let cursor = start;
+  let read = 0;
+  for (;;) {
+    const res = await run(cursor, filtered ? Math.min(1000, Math.max(want * 4, 200)) : want - items.length);
+    read += res.data.length;
+    for (const r of res.data) {
+      if (!matches(r, f)) continue;
+      items.push(r);
+      if (items.length === want) return { items, cursor: toCursor(r as unknown as Record<string, unknown>) };
+    }
+    cursor = res.cursor;
+    if (!cursor || read >= READ_BUDGET) return { items, cursor };
+  }
+}
+
+/**
+ * Files of the actor's org, newest first, filtered by type, chat and date, cursor paged, each
+ * with 5-minute URLs of the file (documents download under their name) and thumbnail.
+ * @throws AppError 400 validation.failed (a cursor that is not from this list)
+ */
+export async function listMedia(actor: Actor, query: ListMediaQuery): Promise<ListMediaResponse> {
+  const org = actor.org_id;
+  const e = db().entities.mediaItem;
+  const start = checkCursor(query.cursor);
+  const { type, chat_id, from, to } = query;
+  const idx = e.schema.indexes;
+  // the most selective index: one chat, then one type, then the whole org
+  const [q, gsi, rest] = chat_id
+    ? [e.query.byChat({ org_id: org, chat_id }), idx.byChat.index, { type }]
+    : type
+      ? [e.query.byType({ org_id: org, message_type: type }), idx.byType.index, {}]
+      : [e.query.byOrg({ org_id: org }), undefined, {}];
+  // between on the sort key: [from, to + 1 ms) covers every unique_id of the last millisecond
+  const ranged = from !== undefined || to !== undefined ? q.between({ timestamp: from ?? 0 }, { timestamp: (to ?? 999_999_999_999_998) + 1 }) : q;
+  const run: Run = (cursor, limit) =>
+    ranged.go({ order: 'desc', cursor, limit, pages: 1, data: 'includeKeys' }) as unknown as Promise<{ data: MediaItemRow[]; cursor: string | null }>;
+  const page = await collect(run, keyCursor(gsi), { ...rest, from, to }, query.limit, start);
+
+  const blobs = await blobPort();
+  const expiresAt = Date.now() + URL_TTL_S * 1000;
+  const items = await Promise.all(page.items.map(async (r): Promise<MediaItem> => {
+    const [url, thumbnailUrl] = await Promise.all([
+      blobs.url(r.path, { expiresInS: URL_TTL_S, ...(r.message_type === 'document' && r.filename ? { downloadAs: r.filename } : {}) }),
+      r.thumbnail ? blobs.url(r.thumbnail, { expiresInS: URL_TTL_S }) : Promise.resolve(null),
+    ]);
+    return {
+      org_id: r.org_id,
+      chat_id: r.chat_id,
+      chat_name: r.chat_name ?? null,
+      unique_id: r.unique_id,
+      timestamp: r.timestamp,
+      message_type: r.message_type as LibraryMediaType,
+      mimetype: r.mimetype ?? null,
+      filename: r.filename ?? null,
+      size: r.size ?? null,
+      path: r.path,
+      thumbnail: r.thumbnail ?? null,
+      caption: r.caption ?? null,
+      from_me: r.from_me,
+      author: r.author ?? null,
+      url,
+      thumbnail_url: thumbnailUrl,
+      expires_at: expiresAt,
+    };
+  }));
+  return { items, cursor: page.cursor };
+}
