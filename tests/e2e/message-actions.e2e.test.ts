@@ -24,12 +24,7 @@ const signIn = (email: string, viewport = DESKTOP): Promise<Page> => signInAs(br
 
 
 
-const api = async <T>(path: string): Promise<T> => {
-  const res = await rt.api(adminToken, `/api/orgs/${rt.orgId}${path}`);
-  const text = await res.text();
-  if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-};
+const api = <T>(path: string): Promise<T> => rt.orgJson<T>(adminToken, path);
 
 /** A customer message, waited for in the API. */
 async function customerSays(wa: string, body: string, name: string, id = newWamid()): Promise<string> {

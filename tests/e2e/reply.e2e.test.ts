@@ -22,12 +22,7 @@ let adminToken: string;
 /** Sign in through the login page (tests/factories/browser.ts). */
 const signIn = (email: string, viewport = DESKTOP): Promise<Page> => signInAs(browser, rt, email, viewport, { touch: true });
 
-const api = async <T>(path: string): Promise<T> => {
-  const res = await rt.api(adminToken, `/api/orgs/${rt.orgId}${path}`);
-  const text = await res.text();
-  if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-};
+const api = <T>(path: string): Promise<T> => rt.orgJson<T>(adminToken, path);
 
 async function customerSays(wa: string, body: string, name: string, id = newWamid()): Promise<string> {
   expect((await rt.postWebhook(inboundText(rt.phone, wa, body, { name, id }))).status).toBe(200);

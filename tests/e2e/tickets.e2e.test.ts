@@ -31,12 +31,7 @@ async function openMenu(message: Locator): Promise<void> {
   await message.page().getByTestId('message-menu').waitFor();
 }
 
-const api = async <T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> => {
-  const res = await rt.api(adminToken, `/api/orgs/${rt.orgId}${path}`, init);
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: HTTP ${res.status} ${text}`);
-  return JSON.parse(text) as T;
-};
+const api = <T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> => rt.orgJson<T>(adminToken, path, init);
 
 /** n customer messages in one webhook, then a ticket from each (POST /tickets, 10 at a time). */
 async function seedTickets(wa: string, n: number, assignee: string): Promise<string[]> {

@@ -21,6 +21,8 @@ export interface TestRuntime extends Runtime {
   postWebhook(raw: string | object, signature?: string | null): Promise<Response>;
   /** fetch an API path with a bearer token */
   api(token: string | null, path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** JSON of an org API path (`/tickets`, …) as `token`; throws with the status and body unless 2xx */
+  orgJson<T>(token: string, path: string, init?: RequestInit & { json?: unknown }): Promise<T>;
   cleanup(): Promise<void>;
 }
 
@@ -62,6 +64,12 @@ export async function startTestRuntime(): Promise<TestRuntime> {
         body = JSON.stringify(init.json);
       }
       return fetch(`${base}${path}`, { ...init, headers, body });
+    },
+    async orgJson<T>(token: string, path: string, init: RequestInit & { json?: unknown } = {}): Promise<T> {
+      const res = await t.api(token, `/api/orgs/${rt.orgId}${path}`, init);
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: HTTP ${res.status} ${text}`);
+      return JSON.parse(text) as T;
     },
     async cleanup() {
       await rt.stop();

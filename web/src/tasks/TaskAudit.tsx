@@ -5,7 +5,8 @@
  * (auditTimeText, exact time on hover) and the task title shortened (shortenTitle). TASK_UPDATED
  * rows are hidden from the list and the count (isVisibleAuditAction).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect } from 'react';
+import { usePagedLog } from '../lib/usePagedLog.ts';
 import type { Task, TaskAuditLogRow } from '#shared/task/task.schemas.ts';
 import { auditTimeText, isVisibleAuditAction, shortenTitle } from '#shared/task/task.rules.ts';
 import { api } from '../lib/api.ts';
@@ -23,32 +24,11 @@ export function TaskAudit({ taskId, task }: { taskId: string | null; task: Task 
   const { open } = useTasks();
   const members = useAssignableMembers();
   const now = useNow(30_000, open);
-  const [rows, setRows] = useState<TaskAuditLogRow[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
-  const [more, setMore] = useState<'idle' | 'loading' | 'error'>('idle');
-  const seq = useRef(0);
-
-  const load = useCallback(
-    (quiet: boolean) => {
-      if (!taskId) return;
-      const n = ++seq.current;
-      if (!quiet) setState('loading');
-      api
-        .taskAudit(org.org_id, taskId)
-        .then((p) => {
-          if (n !== seq.current) return;
-          setRows(p.items);
-          setCursor(p.cursor);
-          setState('ready');
-        })
-        .catch(() => {
-          if (n === seq.current && !quiet) setState('error');
-        });
-    },
-    [org.org_id, taskId],
+  const { items: rows, cursor, state, more, reload: load, loadMore } = usePagedLog<TaskAuditLogRow>(
+    taskId,
+    (c) => api.taskAudit(org.org_id, taskId!, c),
+    (r) => r.log_id,
   );
-  useEffect(() => load(false), [load]);
 
   // the task changed while the log is shown: refetch (quietly)
   useEffect(() => {
@@ -65,18 +45,6 @@ export function TaskAudit({ taskId, task }: { taskId: string | null; task: Task 
     };
   }, [subscribe, taskId, load]);
 
-  const loadMore = () => {
-    if (!taskId || !cursor) return;
-    setMore('loading');
-    api
-      .taskAudit(org.org_id, taskId, cursor)
-      .then((p) => {
-        setRows((prev) => [...prev, ...p.items.filter((x) => !prev.some((y) => y.log_id === x.log_id))]);
-        setCursor(p.cursor);
-        setMore('idle');
-      })
-      .catch(() => setMore('error'));
-  };
 
   if (!taskId) return <p className="muted small task-audit-state">Select a ticket to view audit logs</p>;
   const shown = rows.filter((r) => isVisibleAuditAction(r.action)).sort((a, b) => b.timestamp - a.timestamp);

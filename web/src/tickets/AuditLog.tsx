@@ -1,5 +1,6 @@
 /** A ticket's audit log (GET /tickets/{id}/audit, cursor paged), with spec §8's words for its states. */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
+import { usePagedLog } from '../lib/usePagedLog.ts';
 import type { TicketAuditEntry, TicketLabel } from '#shared/ticket/ticket.schemas.ts';
 import { api } from '../lib/api.ts';
 import { useSession } from '../app/session.tsx';
@@ -46,33 +47,11 @@ function describe(e: TicketAuditEntry, labels: Map<string, TicketLabel>): string
 export function AuditLog({ ticketId, version }: { ticketId: string | null; /** bumps when the ticket changed */ version: number }) {
   const { org } = useSession();
   const { labelsById } = useTickets();
-  const [entries, setEntries] = useState<TicketAuditEntry[]>([]);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
-  const [more, setMore] = useState<'idle' | 'loading' | 'error'>('idle');
-  const seq = useRef(0);
-
-  const load = useCallback(
-    (quiet: boolean) => {
-      if (!ticketId) return;
-      const n = ++seq.current;
-      if (!quiet) setState('loading');
-      api
-        .ticketAudit(org.org_id, ticketId)
-        .then((p) => {
-          if (n !== seq.current) return;
-          setEntries(p.items);
-          setCursor(p.cursor);
-          setState('ready');
-        })
-        .catch(() => {
-          if (n === seq.current && !quiet) setState('error');
-        });
-    },
-    [org.org_id, ticketId],
+  const { items: entries, cursor, state, more, reload: load, loadMore } = usePagedLog<TicketAuditEntry>(
+    ticketId,
+    (c) => api.ticketAudit(org.org_id, ticketId!, c),
+    (e) => e.audit_id,
   );
-
-  useEffect(() => load(false), [load]);
   const first = useRef(true);
   useEffect(() => {
     if (first.current) {
@@ -83,18 +62,6 @@ export function AuditLog({ ticketId, version }: { ticketId: string | null; /** b
     return () => clearTimeout(t);
   }, [version, load]);
 
-  const loadMore = () => {
-    if (!ticketId || !cursor) return;
-    setMore('loading');
-    api
-      .ticketAudit(org.org_id, ticketId, cursor)
-      .then((p) => {
-        setEntries((prev) => [...prev, ...p.items.filter((x) => !prev.some((y) => y.audit_id === x.audit_id))]);
-        setCursor(p.cursor);
-        setMore('idle');
-      })
-      .catch(() => setMore('error'));
-  };
 
   if (!ticketId) return <p className="muted small">Select a ticket to view audit logs</p>;
   if (state === 'loading') return <p className="muted small" role="status">Loading logs...</p>;
