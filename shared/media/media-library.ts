@@ -1,5 +1,5 @@
 import type { EntityItem } from 'electrodb';
-import { keyCursor } from '../db/cursor.ts';
+import { collectFiltered, keyCursor } from '../db/paging.ts';
 import { db } from '../db/service.ts';
 import type { MediaItemEntity } from './media-item.entity.ts';
 import { AppError } from '../errors.ts';
@@ -20,7 +20,6 @@ import { LIBRARY_MEDIA_TYPES, type ListMediaQuery, type ListMediaResponse, type 
 /** How long the URLs in a list live, seconds (as GET …/media of one message). */
 const URL_TTL_S = 300;
 /** Items read per call at most when filters are checked on an index's pages. */
-const READ_BUDGET = 5000;
 
 type MediaItemRow = EntityItem<typeof MediaItemEntity>;
 
@@ -104,25 +103,6 @@ function checkCursor(c: string | undefined): string | null {
 
 type Run = (cursor: string | null, limit: number) => Promise<{ data: MediaItemRow[]; cursor: string | null }>;
 
-/** Read one index until `want` matches, the index ends, or READ_BUDGET items were read. */
-async function collect(run: Run, toCursor: (r: Record<string, unknown>) => string, f: Filters, want: number, start: string | null) {
-  const filtered = Boolean(f.type || f.chat_id);
-  const items: MediaItemRow[] = [];
-  let cursor = start;
-  let read = 0;
-  for (;;) {
-    const res = await run(cursor, filtered ? Math.min(1000, Math.max(want * 4, 200)) : want - items.length);
-    read += res.data.length;
-    for (const r of res.data) {
-      if (!matches(r, f)) continue;
-      items.push(r);
-      if (items.length === want) return { items, cursor: toCursor(r as unknown as Record<string, unknown>) };
-    }
-    cursor = res.cursor;
-    if (!cursor || read >= READ_BUDGET) return { items, cursor };
-  }
-}
-
 /**
  * Files of the actor's org, newest first, filtered by type, chat and date, cursor paged, each
  * with 5-minute URLs of the file (documents download under their name) and thumbnail.
@@ -144,7 +124,8 @@ export async function listMedia(actor: Actor, query: ListMediaQuery): Promise<Li
   const ranged = from !== undefined || to !== undefined ? q.between({ timestamp: from ?? 0 }, { timestamp: (to ?? 999_999_999_999_998) + 1 }) : q;
   const run: Run = (cursor, limit) =>
     ranged.go({ order: 'desc', cursor, limit, pages: 1, data: 'includeKeys' }) as unknown as Promise<{ data: MediaItemRow[]; cursor: string | null }>;
-  const page = await collect(run, keyCursor(gsi), { ...rest, from, to }, query.limit, start);
+  const f: Filters = { ...rest, from, to };
+  const page = await collectFiltered(run, keyCursor(gsi), f.type || f.chat_id ? (r) => matches(r, f) : null, query.limit, start);
 
   const blobs = await blobPort();
   const expiresAt = Date.now() + URL_TTL_S * 1000;

@@ -1,6 +1,6 @@
 import { addDays, addMonths, addWeeks, differenceInCalendarMonths, differenceInMonths, endOfDay, format, startOfDay, subDays } from 'date-fns';
 import { TZDate } from '@date-fns/tz';
-import type { FilterCondition, ReminderChoice, ReminderSetting, Repeat, Task, TaskAuditAction, TaskFilters, TaskSort } from './task.schemas.ts';
+import { DEFAULT_REPEAT, type FilterCondition, type ReminderChoice, type ReminderSetting, type Repeat, type Task, type TaskAuditAction, type TaskFilters, type TaskSort } from './task.schemas.ts';
 
 /**
  * Pure task rules (browser-safe), used by the API to refuse and recompute and by the task panel
@@ -65,10 +65,14 @@ export function withDueDate(state: ReminderState, dueDate: number | null, tz: st
   return { ...state, due_date: dueDate, remind_at: deriveRemindAt(choice, dueDate, state.remind_at, tz) };
 }
 
-/** Pick a reminder choice: repeat defaults to every 1 day, end never (spec §4, §9). */
+/** A reminder setting as stored: a repeat only with 'repeat', defaulting to every 1 day, end never (spec §4, §9). */
+export function normalizeReminderSetting(s: { remind_in: ReminderChoice; repeat?: Repeat | null }): ReminderSetting {
+  return { remind_in: s.remind_in, repeat: s.remind_in === 'repeat' ? (s.repeat ?? DEFAULT_REPEAT) : null };
+}
+
+/** Pick a reminder choice (spec §4); remind_at follows the choice. */
 export function withReminderChoice(state: ReminderState, choice: ReminderChoice, tz: string, customRemindAt?: number | null): ReminderState {
-  const repeat = choice === 'repeat' ? (state.reminder_setting.repeat ?? { frequency: 1, interval: 'days' as const, end: 'never' as const }) : null;
-  return { ...state, reminder_setting: { remind_in: choice, repeat }, remind_at: deriveRemindAt(choice, state.due_date, customRemindAt ?? state.remind_at, tz) };
+  return { ...state, reminder_setting: normalizeReminderSetting({ remind_in: choice, repeat: state.reminder_setting.repeat }), remind_at: deriveRemindAt(choice, state.due_date, customRemindAt ?? state.remind_at, tz) };
 }
 
 /** Context-menu 'Remind In': remind_at from now, choice custom_date (spec §4). */

@@ -10,7 +10,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { TaskEntity } from './task.entity.ts';
 import type { BulkUpdateTasksInput, CreateTaskInput, ListTasksQuery, RemindInInput, Task, TaskAuditAction, TaskAuditLogRow, UpdateTaskInput } from './task.schemas.ts';
 import { REMIND_IN_CHOICES } from './task.schemas.ts';
-import { auditActionsFor, deriveRemindAt, isVisibleAuditAction, nextOccurrence, remindIn, validateReminder, type FieldError } from './task.rules.ts';
+import { auditActionsFor, deriveRemindAt, normalizeReminderSetting, isVisibleAuditAction, nextOccurrence, remindIn, validateReminder, type FieldError } from './task.rules.ts';
 
 /**
  * Task use cases (tasks issue; spec §2-§5, §9). Every write is one transaction: the task
@@ -105,7 +105,7 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
   if (assignee && assignee !== actor.email) await assertActiveMember(actor.org_id, assignee);
   await assertLinked(actor, input.associated_object_metadata);
   const remind_at = deriveRemindAt(input.reminder_setting.remind_in, input.due_date, input.remind_at, input.time_zone);
-  const reminder_setting = { remind_in: input.reminder_setting.remind_in, repeat: input.reminder_setting.remind_in === 'repeat' ? (input.reminder_setting.repeat ?? { frequency: 1, interval: 'days' as const, end: 'never' as const }) : null };
+  const reminder_setting = normalizeReminderSetting(input.reminder_setting);
   const errors = validateReminder({ due_date: input.due_date, remind_at, reminder_setting }, now, { due_date: true, remind_at: true });
   if (errors.length) throw invalid(errors);
   const task: Task = {
@@ -198,7 +198,6 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
     taskId,
     (t) => {
       const tz = input.time_zone ?? t.time_zone;
-      const repeat = input.reminder_setting.remind_in === 'repeat' ? (input.reminder_setting.repeat ?? { frequency: 1, interval: 'days' as const, end: 'never' as const }) : null;
       return {
         ...t,
         title: input.title,
@@ -206,7 +205,7 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
         priority: input.priority,
         assignee: input.assignee,
         due_date: input.due_date,
-        reminder_setting: { remind_in: input.reminder_setting.remind_in, repeat },
+        reminder_setting: normalizeReminderSetting(input.reminder_setting),
         remind_at: deriveRemindAt(input.reminder_setting.remind_in, input.due_date, input.remind_at, tz),
         notes: input.notes,
         time_zone: tz,

@@ -1,5 +1,5 @@
 import { db } from '../db/service.ts';
-import { keyCursor } from '../db/cursor.ts';
+import { collectFiltered, keyCursor } from '../db/paging.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { searchPort } from '../ports/search.ts';
@@ -19,12 +19,10 @@ import type { ListTicketsQuery, Ticket } from './ticket.schemas.ts';
  *   sort priority_desc without a priority filter -> byPriority 3, then 2, then 1.
  *
  * A subject search (`q`) goes through the search port instead (searchTickets).
- * Filtered Queries read at most READ_BUDGET items per call; when the budget runs out before a
+ * Filtered Queries read at most READ_BUDGET (shared/db/paging.ts) items per call; when the budget runs out before a
  * page is full the answer has fewer tickets and a cursor, so a rare filter stays fast and the UI
  * offers 'Load more'. The cursor is opaque: base64url JSON `{ p?: priority, c: ElectroDB cursor }`.
  */
-
-const READ_BUDGET = 5000;
 
 type TicketItem = Parameters<typeof toTicketWire>[0];
 type Filters = Omit<ListTicketsQuery, 'sort' | 'limit' | 'cursor'> & { assignee?: string };
@@ -71,29 +69,9 @@ interface Page {
   cursor: string | null;
 }
 
-/**
- * Read one index until `want` matches, the index ends, or READ_BUDGET items were read.
- * `run(cursor, limit)` makes one Query request (pages: 1). When a request returns more matches
- * than needed the cursor is rebuilt at the last kept item (`toCursor`).
- */
-async function collect(run: (cursor: string | null, limit: number) => Promise<{ data: TicketItem[]; cursor: string | null }>, toCursor: (t: TicketItem & Record<string, unknown>) => string, f: Filters, want: number, start: string | null): Promise<Page> {
-  const isFiltered = filtered(f);
-  const items: TicketItem[] = [];
-  let cursor = start;
-  let read = 0;
-  for (;;) {
-    const limit = isFiltered ? Math.min(1000, Math.max(want * 4, 200)) : want - items.length;
-    const res = await run(cursor, limit);
-    read += res.data.length;
-    for (const t of res.data) {
-      if (!matches(t, f)) continue;
-      items.push(t);
-      if (items.length === want) return { items, cursor: toCursor(t) };
-    }
-    cursor = res.cursor;
-    if (!cursor || read >= READ_BUDGET) return { items, cursor };
-  }
-}
+/** collectFiltered over a ticket index with the filters the index did not apply. */
+const collect = (run: (cursor: string | null, limit: number) => Promise<{ data: TicketItem[]; cursor: string | null }>, toCursor: (item: Record<string, unknown>) => string, f: Filters, want: number, start: string | null): Promise<Page> =>
+  collectFiltered(run, toCursor, filtered(f) ? (t) => matches(t, f) : null, want, start);
 
 const COMPARE: Record<ListTicketsQuery['sort'], (a: TicketItem, b: TicketItem) => number> = {
   created_desc: (a, b) => (a.ticket_id < b.ticket_id ? 1 : -1),
@@ -138,7 +116,6 @@ async function searchTickets(actor: Actor, q: string, others: Filters, sort: Lis
 /** Tickets of the actor's org for a filter/sort, cursor paged. `assignee: 'me'` is the actor. */
 export async function listTickets(actor: Actor, query: ListTicketsQuery): Promise<{ tickets: Ticket[]; cursor: string | null }> {
   const { sort, limit, cursor: rawCursor, ...rest } = query;
-  if (rest.q === '') delete rest.q;
   const f: Filters = { ...rest, assignee: rest.assignee === 'me' ? actor.email : rest.assignee };
   for (const k of Object.keys(f) as Array<keyof Filters>) if (f[k] === undefined || f[k] === '') delete f[k];
   const cur = decode(rawCursor);
@@ -184,7 +161,7 @@ export async function listTickets(actor: Actor, query: ListTicketsQuery): Promis
       for (const l of res.data) linkKeys.set(l.ticket_id, keyCursor(undefined)(l as unknown as Record<string, unknown>));
       return { data: res.data.map((l) => l.ticket as TicketItem), cursor: res.cursor ?? null };
     };
-    const linkCursor = (item: TicketItem) => linkKeys.get(item.ticket_id)!;
+    const linkCursor = (item: Record<string, unknown>) => linkKeys.get(item.ticket_id as string)!;
     return done(await collect(runLinks, linkCursor, { ...f, label: undefined }, limit, cur?.c ?? null));
   }
   if (f.assignee) return done(await collect(go(t.query.byAssignee({ org_id: org, assignee_key: f.assignee })), cursorOf('byAssignee'), { ...f, assignee: undefined }, limit, cur?.c ?? null));

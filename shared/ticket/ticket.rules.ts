@@ -59,7 +59,7 @@ export function badgeDeltas(
 ): Record<string, number> {
   const out: Record<string, number> = {};
   const bump = (t: typeof before, d: number) => {
-    if (t && t.assignee && t.status !== 'closed') out[t.assignee] = (out[t.assignee] ?? 0) + d;
+    if (t?.assignee && countsForBadge(t, t.assignee)) out[t.assignee] = (out[t.assignee] ?? 0) + d;
   };
   bump(before, -1);
   bump(after, +1);

@@ -3,6 +3,7 @@
  * end comes into view. Keyboard (list focused): Up/Down or J/K move, Enter opens, Home/End jump.
  * Shows a skeleton while loading, an empty state, and an error state with Retry.
  */
+import { ListSkeleton, LoadError } from '../components/ui/ListStates.tsx';
 import { forwardRef, memo, useCallback, useEffect, useImperativeHandle, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
@@ -189,28 +190,9 @@ export const ChatList = forwardRef<ChatListHandle, { selectedId: string | null; 
 
   let body: ReactNode;
   if (status === 'loading') {
-    body = (
-      <div className="list-skeleton" aria-label="Loading chats">
-        {Array.from({ length: 9 }, (_, i) => (
-          <div className="skeleton-row" key={i}>
-            <span className="skeleton-avatar" />
-            <span className="skeleton-lines">
-              <span className="skeleton-line" style={{ width: `${55 + ((i * 17) % 30)}%` }} />
-              <span className="skeleton-line short" style={{ width: `${35 + ((i * 23) % 40)}%` }} />
-            </span>
-          </div>
-        ))}
-      </div>
-    );
+    body = <ListSkeleton rows={9} label="Loading chats" avatar />;
   } else if (status === 'error') {
-    body = (
-      <div className="state-box" role="alert">
-        <p>Could not load chats: {error}</p>
-        <button type="button" className="btn" onClick={reload}>
-          Retry
-        </button>
-      </div>
-    );
+    body = <LoadError what="chats" error={error} onRetry={reload} />;
   } else if (chats.length === 0) {
     body = (
       <div className="state-box empty">

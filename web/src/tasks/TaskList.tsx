@@ -11,9 +11,11 @@
  *   (POST /tasks/bulk, per-task failures listed);
  * - 'Load more tasks' once 500 or more are loaded (+500 with the cursor).
  */
+import { ListSkeleton, LoadError } from '../components/ui/ListStates.tsx';
 import { useCallback, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { FilterCondition, Task, TaskFilters, TaskPriority, TaskSort, TaskStatus } from '#shared/task/task.schemas.ts';
+import { DEFAULT_TASK_SORT } from '#shared/task/task.schemas.ts';
 import { MAX_BULK_TASKS, REMIND_IN_CHOICES, TASK_LOAD_MORE, TASK_SORTS } from '#shared/task/task.schemas.ts';
 import { filterTasks, formatDay, isOverdue, normalizeDateRange, sortTasks } from '#shared/task/task.rules.ts';
 import { api, errorMessage } from '../lib/api.ts';
@@ -106,7 +108,7 @@ export function TaskList() {
   const me = user.email.toLowerCase();
 
   const [ui, setUi] = useState<FilterUi>(EMPTY);
-  const [sort, setSort] = useState<TaskSort>('created_at_desc');
+  const [sort, setSort] = useState<TaskSort>(DEFAULT_TASK_SORT);
   const [showFilters, setShowFilters] = useState(false);
   const [selectMode, setSelectMode] = useState(false);
   const [checked, setChecked] = useState<Set<string>>(new Set());
@@ -467,26 +469,8 @@ export function TaskList() {
       </div>
 
       <div className="task-list-scroll" ref={scrollRef} data-testid="task-list">
-        {status === 'loading' && (
-          <div className="list-skeleton" aria-label="Loading tasks">
-            {[0, 1, 2, 3, 4].map((i) => (
-              <div className="skeleton-row" key={i}>
-                <span className="skeleton-lines">
-                  <span className="skeleton-line" style={{ width: `${50 + ((i * 17) % 35)}%` }} />
-                  <span className="skeleton-line short" style={{ width: `${30 + ((i * 23) % 40)}%` }} />
-                </span>
-              </div>
-            ))}
-          </div>
-        )}
-        {status === 'error' && (
-          <div className="state-box" role="alert">
-            <p>Could not load tasks: {error}</p>
-            <button type="button" className="btn" onClick={reload}>
-              Retry
-            </button>
-          </div>
-        )}
+        {status === 'loading' && <ListSkeleton rows={5} label="Loading tasks" />}
+        {status === 'error' && <LoadError what="tasks" error={error} onRetry={reload} />}
         {status === 'ready' && shown.length === 0 && (
           <div className="state-box empty" data-testid="task-empty">
             {tasks.length > 0 ? (

@@ -5,6 +5,7 @@
  * per ticket) and the detail panel (?ticket=<id>). Filters live in the URL. Kept live from
  * ticket.* events. On phones one pane at a time (list, or the open ticket).
  */
+import { ListSkeleton, LoadError } from '../components/ui/ListStates.tsx';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { BulkUpdateResult, Ticket, TicketStatus } from '#shared/ticket/ticket.schemas.ts';
@@ -410,26 +411,8 @@ export function TicketsPage() {
         )}
 
         <div className="ticket-list-wrap">
-          {status === 'loading' && (
-            <div className="list-skeleton" aria-label="Loading tickets">
-              {[0, 1, 2, 3, 4, 5].map((i) => (
-                <div className="skeleton-row" key={i}>
-                  <span className="skeleton-lines">
-                    <span className="skeleton-line" style={{ width: `${50 + ((i * 17) % 35)}%` }} />
-                    <span className="skeleton-line short" style={{ width: `${30 + ((i * 23) % 40)}%` }} />
-                  </span>
-                </div>
-              ))}
-            </div>
-          )}
-          {status === 'error' && (
-            <div className="state-box" role="alert">
-              <p>Could not load tickets: {error}</p>
-              <button type="button" className="btn" onClick={load}>
-                Retry
-              </button>
-            </div>
-          )}
+          {status === 'loading' && <ListSkeleton rows={6} label="Loading tickets" />}
+          {status === 'error' && <LoadError what="tickets" error={error} onRetry={load} />}
           {status === 'ready' && tickets.length === 0 && (
             <div className="state-box empty" data-testid="tickets-empty">
               {activeFilters > 0 || filters.q ? (
