@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'events/**/*.test.ts', 'functions/**/*.test.ts', 'infra/**/*.test.ts', 'tests/**/*.test.ts'],
+    include: ['shared/**/*.test.ts', 'web/src/**/*.test.ts', 'events/**/*.test.ts', 'functions/**/*.test.ts', 'infra/**/*.test.ts', 'tests/**/*.test.ts'],
     exclude: ['node_modules/**', 'web/dist/**', 'cdk.out/**', '.data/**'],
     pool: 'forks',
     maxWorkers: 2,

@@ -88,6 +88,7 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
       message_type: prepared?.message_type ?? 'text',
       ...(prepared ? { media: prepared.media } : {}),
       quoted_message: quoted,
+      ...(input.client_id ? { client_id: input.client_id } : {}),
       version: 0,
     };
     const next = applyMessageToChat(chat as unknown as Chat & { version: number }, {

@@ -42,6 +42,8 @@ export const MessageEntity = new Entity({
     /** ticket this message belongs to (spec §3); at most one */
     message_ticket_id: { type: 'string' },
     message_type: { type: 'string', required: true },
+    /** the sending browser's id for its optimistic bubble (SendMessageInput.client_id) */
+    client_id: { type: 'string' },
     /** { media_id, mimetype, sha256, filename, caption, voice, animated, url } for media types */
     media: { type: 'any' },
     /** type-specific content: location, contacts, interactive, button, reaction, unsupported, referral */

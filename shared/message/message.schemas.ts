@@ -48,6 +48,8 @@ export const Message = z.object({
   reaction_error: z.object({ reaction: z.string(), reason: z.string(), at: z.number() }).nullish(),
   /** ticket this message belongs to (spec §3; set by create ticket / attach, cleared by detach) */
   message_ticket_id: z.string().nullish(),
+  /** id the sending browser gave its optimistic bubble (POST …/messages `client_id`); lets the socket copy replace it */
+  client_id: z.string().nullish(),
   /** text, image, video, audio, ptt, document, sticker, location, contacts, button, interactive, reaction, unsupported, order, system */
   message_type: z.string(),
   media: z
@@ -109,6 +111,11 @@ export const SendMessageInput = z
       .optional(),
     caption: z.string({ invalid_type_error: 'must be text' }).max(MAX_CAPTION, `must be at most ${MAX_CAPTION} characters`).optional(),
     quoted_message_id: z.string().min(1, 'must not be empty').optional(),
+    /** the sending browser's id for its optimistic bubble, echoed on the stored message (and its events) */
+    client_id: z
+      .string({ invalid_type_error: 'must be text' })
+      .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be 1 to 64 letters, digits or dashes')
+      .optional(),
   })
   .superRefine((v, ctx) => {
     if (!v.media && v.body === undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['body'], message: 'is required' });

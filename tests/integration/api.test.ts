@@ -97,6 +97,7 @@ describe('validation', () => {
     [{ body: 'x'.repeat(4097) }, 'body', 'must be at most 4096 characters'],
     [{ body: 'ok', quoted_message_id: '' }, 'quoted_message_id', 'must not be empty'],
     [{ body: 'ok', quoted_message_id: 'wamid.nope' }, 'quoted_message_id', 'is not a message of this chat'],
+    [{ body: 'ok', client_id: 'a b' }, 'client_id', 'must be 1 to 64 letters, digits or dashes'],
   ])('%j -> 400 %s %s', async (json, field, reason) => {
     const r = await send(json);
     expect(r.status).toBe(400);
@@ -160,5 +161,14 @@ describe('lists and reads', () => {
     expect(m).toMatchObject({ from_me: true, ack: 0, body: '<script>alert(1)</script>', author: rt.memberEmail });
     const chats = (await (await rt.api(member, `/api/orgs/${rt.orgId}/chats?limit=1`)).json()) as { chats: Chat[] };
     expect(chats.chats[0].chat_id).toBe('15551110003@c.us');
+  });
+
+  it('echoes the browser’s client_id on the stored message, so its optimistic bubble is replaced', async () => {
+    const r = await rt.api(member, `/api/orgs/${rt.orgId}/chats/${enc('15551110003@c.us')}/messages`, { method: 'POST', json: { body: 'with an id', client_id: '3f2a9c1e-0b1d-4c55-9e1a-7d2b8e6f0a11' } });
+    expect(r.status).toBe(201);
+    const m = ((await r.json()) as { message: Message }).message;
+    expect(m.client_id).toBe('3f2a9c1e-0b1d-4c55-9e1a-7d2b8e6f0a11');
+    const page = (await (await rt.api(member, `/api/orgs/${rt.orgId}/chats/${enc('15551110003@c.us')}/messages?limit=1`)).json()) as { messages: Message[] };
+    expect(page.messages[0]).toMatchObject({ unique_id: m.unique_id, client_id: '3f2a9c1e-0b1d-4c55-9e1a-7d2b8e6f0a11' });
   });
 });

@@ -107,8 +107,9 @@ function useWindowFocused(): boolean {
   return focused;
 }
 
-const localId = (): string =>
-  LOCAL_PREFIX + (typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+/** id of an optimistic bubble, sent as `client_id` so the stored copy replaces it wherever it arrives first */
+const clientId = (): string =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 
 export function Thread({ chatId }: { chatId: string }) {
   const navigate = useNavigate();
@@ -372,7 +373,8 @@ export function Thread({ chatId }: { chatId: string }) {
   // ---- sending ---------------------------------------------------------------------------
   const send = useCallback(
     async (text: string) => {
-      const id = localId();
+      const cid = clientId();
+      const id = LOCAL_PREFIX + cid;
       const quoted = replyTo;
       const optimistic: Message = {
         org_id: org.org_id,
@@ -395,6 +397,7 @@ export function Thread({ chatId }: { chatId: string }) {
       try {
         const stored = await api.sendMessage(org.org_id, chatId, {
           body: text,
+          client_id: cid,
           ...(quoted?.message_id ? { quoted_message_id: quoted.message_id } : {}),
         });
         setMessages((prev) => settleOptimistic(prev, id, stored));

@@ -187,7 +187,7 @@ export const api = {
     return { items: (out.messages ?? []).map(withTicketField), cursor: out.cursor ?? null };
   },
 
-  async sendMessage(orgId: string, chatId: string, input: { body: string; quoted_message_id?: string }): Promise<Message> {
+  async sendMessage(orgId: string, chatId: string, input: { body: string; client_id?: string; quoted_message_id?: string }): Promise<Message> {
     const out = await request<{ message: Message }>('POST', `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/messages`, input);
     return out.message;
   },

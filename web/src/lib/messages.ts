@@ -35,7 +35,11 @@ export function mergeMessage(existing: Message | undefined, incoming: Message): 
 export function upsertMessages(list: Message[], incoming: Message[]): Message[] {
   if (incoming.length === 0) return list;
   const byId = new Map(list.map((m) => [m.unique_id, m]));
-  for (const m of incoming) byId.set(m.unique_id, mergeMessage(byId.get(m.unique_id), m));
+  for (const m of incoming) {
+    // the stored copy of this browser's optimistic bubble (over the socket, before the POST answers)
+    if (m.client_id) byId.delete(LOCAL_PREFIX + m.client_id);
+    byId.set(m.unique_id, mergeMessage(byId.get(m.unique_id), m));
+  }
   return [...byId.values()].sort(compareMessages);
 }
 
