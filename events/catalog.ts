@@ -4,6 +4,9 @@ import { MessageReceivedV1, MessageSentV1, MessageStatusUpdatedV1, MessageUpdate
 import { ChatReadV1, ChatUpdatedV1 } from './contracts/chat.ts';
 import { TicketClosedV1, TicketCreatedV1, TicketUpdatedV1 } from './contracts/ticket.ts';
 import { TaskCreatedV1, TaskReminderDueV1, TaskUpdatedV1 } from './contracts/task.ts';
+import { NoteCreatedV1, NoteDeletedV1 } from './contracts/note.ts';
+import { NotificationCreatedV1 } from './contracts/notification.ts';
+import { BulkJobUpdatedV1 } from './contracts/bulk.ts';
 
 /**
  * The one event catalogue. Read by the publisher (validation), the local bus (pattern matching,
@@ -25,6 +28,10 @@ export const EVENTS = {
   'task.created': { version: 1, properties: TaskCreatedV1 },
   'task.updated': { version: 1, properties: TaskUpdatedV1 },
   'task.reminder_due': { version: 1, properties: TaskReminderDueV1 },
+  'note.created': { version: 1, properties: NoteCreatedV1 },
+  'note.deleted': { version: 1, properties: NoteDeletedV1 },
+  'notification.created': { version: 1, properties: NotificationCreatedV1 },
+  'bulk_job.updated': { version: 1, properties: BulkJobUpdatedV1 },
 } as const satisfies Record<string, { version: number; properties: z.ZodTypeAny }>;
 
 export type EventName = keyof typeof EVENTS;
@@ -53,10 +60,10 @@ export interface EventPattern {
 export const SUBSCRIPTIONS = [
   {
     name: 'realtime-fanout',
-    description: 'Pushes message, chat, ticket and task events to the org members connected over WebSocket (task events: admins, assignee, creator)',
+    description: 'Pushes message, private note, chat, ticket, task and notification events to the org members connected over WebSocket (task events: admins, assignee, creator; notifications: their recipient only; bulk jobs: their creator only)',
     pattern: {
       source: [EVENT_SOURCE],
-      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.updated', 'task.reminder_due'],
+      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.updated', 'task.reminder_due', 'note.created', 'note.deleted', 'notification.created', 'bulk_job.updated'],
     },
     handler: 'events/consumers/realtime-fanout.ts#handler',
     maxReceiveCount: 3,
@@ -141,6 +148,25 @@ export const COMMAND_QUEUES = [
     env: 'TASK_REMINDERS_QUEUE_URL',
     maxReceiveCount: 5,
     batchSize: 10,
+    concurrency: 2,
+  },
+  {
+    name: 'chat-snooze',
+    description: 'Snooze wake-ups put here by the scheduler (EventBridge Scheduler in AWS) when snooze_until comes',
+    handler: 'functions/scheduled/chat-snooze.ts#handler',
+    env: 'CHAT_SNOOZE_QUEUE_URL',
+    maxReceiveCount: 5,
+    batchSize: 10,
+    concurrency: 2,
+  },
+  {
+    name: 'chat-bulk',
+    description: 'Steps of bulk jobs on chats (issue 4 part 11): read a filter into the job, then apply the action to up to 200 chats and enqueue the next step',
+    handler: 'functions/consumers/chat-bulk.ts#handler',
+    env: 'CHAT_BULK_QUEUE_URL',
+    maxReceiveCount: 5,
+    /** one step per invocation: a step is up to 200 chat writes */
+    batchSize: 1,
     concurrency: 2,
   },
 ] as const;

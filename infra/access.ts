@@ -95,8 +95,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/ws/connect.ts#handler': { publishEvents: false, enqueue: [] },
   // Forgets the connection.
   'functions/ws/disconnect.ts#handler': { publishEvents: false, enqueue: [], cognito: false },
-  // Keep-alive pings only.
-  'functions/ws/default.ts#handler': { table: 'none', publishEvents: false, enqueue: [], cognito: false },
+  // Pings, and typing indicators: reads the sender's connection, the chat and members, pushes to the org's other sockets (deletes gone ones).
+  'functions/ws/default.ts#handler': { publishEvents: false, enqueue: [], cognito: false, wsManagement: true },
   // Ticket list with free-text search: queries the search domain.
   'functions/http/tickets/list-tickets.ts#handler': { search: 'read' },
   // Keeps the search indexes in step with the table (creates indexes, index/bulk/delete).
@@ -112,6 +112,9 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/tasks/remind-in-task.ts#handler': { scheduler: true },
   // The reminder wake-up: a stale or repeating reminder is scheduled again or cancelled.
   'functions/scheduled/task-reminder.ts#handler': { scheduler: true },
+  // Snoozing chats schedules (or cancels) each chat's wake-up; the wake-up re-arms one that came early.
+  'functions/http/chats/snooze-chats.ts#handler': { scheduler: true },
+  'functions/scheduled/chat-snooze.ts#handler': { scheduler: true },
   // Inbound media: resolves and downloads from the Graph API, stores file + thumbnail, patches the message, publishes message.updated.
   'events/consumers/media-download.ts#handler': { media: 'readWrite', whatsapp: ['accessToken', 'graph'], enqueue: [] },
   // Presigned PUT URLs for a member's file after a read of the chat.
@@ -122,6 +125,12 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/media/get-media-url.ts#handler': { media: 'read', table: 'read', publishEvents: false, enqueue: [] },
   // The media library: a Query of MediaItem rows and presigned GET URLs of their files.
   'functions/http/media/list-media.ts#handler': { media: 'read', table: 'read', publishEvents: false, enqueue: [] },
+  // Bulk jobs: a job's progress and the CSV export only read; the consumer applies chat workflow writes and enqueues its next step.
+  'functions/http/bulk/get-bulk-job.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
+  'functions/http/bulk/export-chats.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
+  'functions/http/bulk/create-bulk-job.ts#handler': { publishEvents: false, enqueue: ['chat-bulk'] },
+  'functions/http/bulk/undo-bulk-job.ts#handler': { publishEvents: false, enqueue: ['chat-bulk'] },
+  'functions/consumers/chat-bulk.ts#handler': { enqueue: ['chat-bulk'] },
 };
 
 /** The access profile of one handler. */

@@ -37,7 +37,7 @@ function build(props: ChorusAppProps, context: Record<string, unknown> = {}): Ch
 const CONFIG_ENV = new Set([
   'TABLE_NAME', 'COGNITO_ISSUER', 'COGNITO_JWKS_URL', 'COGNITO_CLIENT_ID', 'WHATSAPP_APP_SECRET',
   'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_GRAPH_URL', 'WHATSAPP_GRAPH_VERSION',
-  'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'TASK_REMINDERS_QUEUE_URL', 'WS_MANAGEMENT_URL',
+  'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'TASK_REMINDERS_QUEUE_URL', 'CHAT_SNOOZE_QUEUE_URL', 'CHAT_BULK_QUEUE_URL', 'WS_MANAGEMENT_URL',
   'SEARCH_ENDPOINT', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
   'MEDIA_BUCKET', 'NODE_OPTIONS',
 ]);
@@ -447,6 +447,8 @@ describe('scheduler', () => {
     { handler: 'functions/http/tasks/bulk-update-tasks.ts#handler', stack: () => api },
     { handler: 'functions/http/tasks/remind-in-task.ts#handler', stack: () => api },
     { handler: 'functions/scheduled/task-reminder.ts#handler', stack: () => workers },
+    { handler: 'functions/http/chats/snooze-chats.ts#handler', stack: () => api },
+    { handler: 'functions/scheduled/chat-snooze.ts#handler', stack: () => workers },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
 
@@ -455,7 +457,7 @@ describe('scheduler', () => {
     events.hasResource('AWS::Scheduler::ScheduleGroup', { DeletionPolicy: 'Delete', Properties: { Name: Match.stringLikeRegexp('^[0-9A-Za-z_.-]{1,64}$') } });
   });
 
-  it('has a role only EventBridge Scheduler (this account, this group) may assume, sending to the task-reminders queue only', () => {
+  it('has a role only EventBridge Scheduler (this account, this group) may assume, sending to the task-reminders and chat-snooze queues only', () => {
     const roles = Object.entries(events.findResources('AWS::IAM::Role', {
       Properties: { AssumeRolePolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })]) } },
     })) as Array<[string, Resource]>;
@@ -467,7 +469,10 @@ describe('scheduler', () => {
     const statements = policiesOf(events)
       .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
       .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
-    expect(statements).toEqual([{ Action: 'sqs:SendMessage', Effect: 'Allow', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^TaskRemindersCommands/), 'Arn'] } }]);
+    expect(statements).toEqual([
+      { Action: 'sqs:SendMessage', Effect: 'Allow', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^TaskRemindersCommands/), 'Arn'] } },
+      { Action: 'sqs:SendMessage', Effect: 'Allow', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^ChatSnoozeCommands/), 'Arn'] } },
+    ]);
   });
 
   for (const { handler, stack } of schedulerUsers) {

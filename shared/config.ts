@@ -25,6 +25,8 @@ const ConfigSchema = z.object({
   WHATSAPP_INBOUND_QUEUE_URL: z.string().default(''),
   WHATSAPP_OUTBOUND_QUEUE_URL: z.string().default(''),
   TASK_REMINDERS_QUEUE_URL: z.string().default(''),
+  CHAT_SNOOZE_QUEUE_URL: z.string().default(''),
+  CHAT_BULK_QUEUE_URL: z.string().default(''),
   /** EventBridge Scheduler (AWS): the schedule group, the role it assumes to send to queues, and the target queue ARNs by command queue name (JSON object) */
   SCHEDULER_GROUP_NAME: z.string().default(''),
   SCHEDULER_ROLE_ARN: z.string().default(''),

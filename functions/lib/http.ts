@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import { z, type ZodTypeAny } from 'zod';
@@ -5,6 +6,8 @@ import { AppError, isAppError } from '../../shared/errors.ts';
 import { claimsFrom, type Claims } from '../../shared/auth/jwt.ts';
 import { resolveActor, type Actor } from '../../shared/auth/actor.ts';
 import { log } from '../../shared/log.ts';
+import { db } from '../../shared/db/service.ts';
+import { canSeeChat, NO_CHAT_ACCESS_MESSAGE } from '../../shared/chat/chat-access.rules.ts';
 
 /**
  * The one HTTP handler wrapper, composed from small middy middlewares (house style):
@@ -130,6 +133,35 @@ export const orgActor = (): Mw => ({
 });
 
 /**
+ * Every route under a chat (`{chat_id}` in the path) is refused with 403 'You do not have access
+ * to this chat' to a member the chat's chat_access does not list (spec §6). A missing chat is left
+ * to the handler (its own 404). Admins see every chat, so no read is made for them.
+ */
+export const chatAccess = (): Mw => ({
+  name: 'chat-access',
+  before: async (request) => {
+    const c = request.context.chorus;
+    const chatId = (c.params as { chat_id?: string } | undefined)?.chat_id;
+    if (!chatId || !c.actor || c.actor.role === 'admin') return;
+    const chat = (await db().entities.chat.get({ org_id: c.actor.org_id, chat_id: chatId }).go({ attributes: ['chat_access'] })).data;
+    if (chat && !canSeeChat(chat as { chat_access?: Record<string, boolean> }, c.actor)) throw new AppError('chat.no_access', NO_CHAT_ACCESS_MESSAGE, { status: 403 });
+  },
+});
+
+/** The middlewares every authenticated handler runs, in order (JSON and file answers alike). */
+const authenticated = (spec: { params?: ZodTypeAny; query?: ZodTypeAny; body?: ZodTypeAny }) =>
+  middy<Event, Result, Error, ChorusContext>()
+    .use(errorHandler())
+    .use(bodyLimit(MAX_BODY_BYTES))
+    .use(jwtClaims())
+    .use(validateInput(spec))
+    .use(orgActor())
+    .use(chatAccess());
+
+const contextOf = <P, Q, B>(event: Event, c: Parsed): HttpContext<P, Q, B> =>
+  ({ event, params: c.params, query: c.query, body: c.body, claims: c.claims!, actor: c.actor! }) as HttpContext<P, Q, B>;
+
+/**
  * Build an authenticated JSON handler.
  * @param spec.params/query/body zod schemas; failures are 400 with `details: [{ field, reason }]`
  */
@@ -137,15 +169,45 @@ export function httpHandler<PS extends ZodTypeAny | undefined = undefined, QS ex
   spec: { params?: PS; query?: QS; body?: BS },
   fn: (ctx: HttpContext<Infer<PS>, Infer<QS>, Infer<BS>>) => Promise<HttpResult>,
 ) {
-  return middy<Event, Result, Error, ChorusContext>()
-    .use(errorHandler())
-    .use(bodyLimit(MAX_BODY_BYTES))
-    .use(jwtClaims())
-    .use(validateInput(spec))
-    .use(orgActor())
-    .handler(async (event, context) => {
-      const c = context.chorus;
-      const out = await fn({ event, params: c.params, query: c.query, body: c.body, claims: c.claims!, actor: c.actor! } as HttpContext<Infer<PS>, Infer<QS>, Infer<BS>>);
-      return json(out.status ?? 200, out.body);
-    });
+  return authenticated(spec).handler(async (event, context) => {
+    const out = await fn(contextOf(event, context.chorus));
+    return json(out.status ?? 200, out.body);
+  });
+}
+
+/** A text file answer: its type, download name and text (whole, or chunk by chunk, e.g. CSV page by page). */
+export interface FileResult {
+  /** e.g. 'text/csv; charset=utf-8' */
+  contentType: string;
+  /** the download name (Content-Disposition: attachment) */
+  filename: string;
+  body: string | AsyncIterable<string>;
+}
+
+/**
+ * Build an authenticated handler that answers a text file instead of JSON (same middlewares, same
+ * JSON error bodies, also for an error thrown while the chunks are produced). API Gateway's Lambda
+ * integration takes one body of at most 6 MB, so the chunks are joined and, when the client accepts
+ * gzip, compressed (CSV shrinks about tenfold), which keeps large exports within the limit.
+ */
+export function httpFileHandler<PS extends ZodTypeAny | undefined = undefined, QS extends ZodTypeAny | undefined = undefined>(
+  spec: { params?: PS; query?: QS },
+  fn: (ctx: HttpContext<Infer<PS>, Infer<QS>, undefined>) => Promise<FileResult>,
+) {
+  return authenticated(spec).handler(async (event, context) => {
+    const out = await fn(contextOf(event, context.chorus));
+    let text = '';
+    if (typeof out.body === 'string') text = out.body;
+    else for await (const chunk of out.body) text += chunk;
+    const headers: Record<string, string> = {
+      'content-type': out.contentType,
+      'content-disposition': `attachment; filename="${out.filename.replace(/["\\\r\n]/g, '_')}"`,
+      'cache-control': 'no-store',
+      vary: 'accept-encoding',
+    };
+    if (/\bgzip\b/i.test(event.headers?.['accept-encoding'] ?? '')) {
+      return { statusCode: 200, headers: { ...headers, 'content-encoding': 'gzip' }, isBase64Encoded: true, body: gzipSync(text).toString('base64') };
+    }
+    return { statusCode: 200, headers, body: text };
+  });
 }

@@ -1,5 +1,19 @@
+import { handleClientFrame } from '../../shared/realtime/typing.ts';
+import { log } from '../../shared/log.ts';
+
 /**
- * WebSocket `$default`: clients only send keep-alive pings (`{"type":"ping"}`); nothing to do.
- * Client-to-server actions (typing) arrive in a later issue.
+ * WebSocket `$default`: frames sent by clients. Typing frames
+ * (`{"type":"typing","chat_id":"...","state":"start"|"stop"}`) are relayed to teammates who may see
+ * the chat (shared/realtime/typing.ts); keep-alive pings and anything else are ignored.
+ * Always answers 200: a failed relay of an ephemeral frame is logged, never surfaced to the client.
  */
-export const handler = async () => ({ statusCode: 200, body: '' });
+export const handler = async (event: { requestContext: { connectionId: string }; body?: string | null; isBase64Encoded?: boolean }) => {
+  const body = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    const outcome = await handleClientFrame(event.requestContext.connectionId, body);
+    if ('ignored' in outcome && outcome.ignored !== 'not_typing' && outcome.ignored !== 'throttled') log('debug', 'ws.typing_ignored', { reason: outcome.ignored });
+  } catch (e) {
+    log('error', 'ws.default_failed', { error: String(e) });
+  }
+  return { statusCode: 200, body: '' };
+};

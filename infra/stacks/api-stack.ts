@@ -32,10 +32,14 @@ export const WEBSOCKET_STAGE = 'prod';
 /**
  * HTTP handlers that need more than the function defaults: sending a message checks a member's
  * uploaded file (an image read whole, up to 5 MB) and makes its thumbnail with sharp (a native
- * module, installed for Lambda rather than bundled).
+ * module, installed for Lambda rather than bundled); the bulk routes below.
  */
-export const HANDLER_SIZING: Record<string, { memorySize?: number; nodeModules?: string[] }> = {
+export const HANDLER_SIZING: Record<string, { memorySize?: number; nodeModules?: string[]; timeout?: Duration }> = {
   'functions/http/messages/send-message.ts#handler': { memorySize: 1024, nodeModules: ['sharp'] },
+  // a CSV export reads up to 100 pages of 1,000 chats and gzips the file (API Gateway waits at most 30 s)
+  'functions/http/bulk/export-chats.ts#handler': { memorySize: 1024, timeout: Duration.seconds(29) },
+  // a bulk job of up to 10,000 chat ids stores one item per chat before answering 202
+  'functions/http/bulk/create-bulk-job.ts#handler': { timeout: Duration.seconds(29) },
 };
 
 export interface ApiStackProps extends StackProps {

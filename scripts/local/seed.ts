@@ -22,6 +22,14 @@ export async function seedDemo(input: SeedInput): Promise<string> {
   const existing = (await s.organization.get({ org_id: orgId }).go()).data;
   if (!existing) {
     await s.organization.create({ org_id: orgId, org_name: input.orgName, is_free_trial: true, org_metadata: { preferences: { mask_phone_numbers: false, member_permissions: {} } } }).go();
+    // a few chat labels to start from (/settings/labels)
+    for (const [name, color] of [
+      ['VIP', '#c2410c'],
+      ['Billing', '#1d4ed8'],
+      ['Lead', '#15803d'],
+    ] as const) {
+      await s.chatLabel.create({ org_id: orgId, label_id: `lbl_${ulid()}`, name, color, created_by: input.admin.email }).go();
+    }
   }
   for (const [who, role] of [
     [input.admin, 'admin'],

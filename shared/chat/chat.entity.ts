@@ -41,20 +41,134 @@ export const ChatEntity = new Entity({
     /** pinned messages: { [unique_id]: { expires_at, pinned_by, pinned_at, body } } (epoch ms; expired ones are dropped on the next write) */
     pinned_messages: { type: 'any' },
     assigned_to: { type: 'string' },
+    /** epoch ms of the last close; the chat is closed while this is later than its latest message */
     closed_at: { type: 'number' },
+    /** who closed it last */
+    closed_by: { type: 'string' },
     is_muted: { type: 'boolean', default: false },
     is_archived: { type: 'boolean', default: false },
+    /** { snooze_until (epoch ms), snoozed_by, snoozed_at }; cleared by a customer message */
+    snooze_metadata: { type: 'any' },
+    /** spec §6: member email -> may see the chat; unset = everyone (shared/chat/chat-access.rules.ts) */
+    chat_access: { type: 'any' },
+    /** a member marked the chat unread (cleared when it is read) */
+    marked_unread: { type: 'boolean', default: false },
+    /** index key: folder of the chat (chatStateFields, shared/chat/chat-state.rules.ts) */
+    inbox_state: { type: ['open', 'closed', 'snoozed', 'archived'] as const, required: true, default: 'open' },
+    /** index key: assigned_to lower-cased, or 'none' */
+    assignee_key: { type: 'string', required: true, default: 'none' },
+    /** index key: 'unread' | 'read' */
+    unread_key: { type: 'string', required: true, default: 'read' },
     created_at: { type: 'number', default: () => Date.now(), readOnly: true },
     version: { type: 'number', required: true, default: 0 },
   },
   indexes: {
     // chat by id
     byId: { pk: { field: 'pk', composite: ['org_id'] }, sk: { field: 'sk', composite: ['chat_id'] } },
-    // chats of an org, newest first (Query desc on gsi1)
+    // chats of an org, newest first (Query desc on gsi1), every folder (exports, rebuilds)
     byRecent: {
       index: 'gsi1',
       pk: { field: 'gsi1pk', composite: ['org_id'] },
       sk: { field: 'gsi1sk', composite: ['latest_message_timestamp', 'chat_id'] },
     },
+    // the list filters: one per filter, each inside a folder (open = 'All', closed, snoozed, archived), newest first
+    byState: {
+      index: 'gsi2',
+      pk: { field: 'gsi2pk', composite: ['org_id', 'inbox_state'] },
+      sk: { field: 'gsi2sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+    byAssignee: {
+      index: 'gsi3',
+      pk: { field: 'gsi3pk', composite: ['org_id', 'inbox_state', 'assignee_key'] },
+      sk: { field: 'gsi3sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+    byUnread: {
+      index: 'gsi4',
+      pk: { field: 'gsi4pk', composite: ['org_id', 'inbox_state', 'unread_key'] },
+      sk: { field: 'gsi4sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+    byType: {
+      index: 'gsi5',
+      pk: { field: 'gsi5pk', composite: ['org_id', 'inbox_state', 'chat_type'] },
+      sk: { field: 'gsi5sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+    byPhone: {
+      index: 'gsi6',
+      pk: { field: 'gsi6pk', composite: ['org_id', 'inbox_state', 'org_phone'] },
+      sk: { field: 'gsi6sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+  },
+});
+
+/**
+ * One row per (chat label, chat) in the chat's folder: the label filter's index (a chat has
+ * several labels; a GSI key holds one value). Holds a copy of the chat so a page is one Query.
+ * Rewritten in every transaction that writes a labelled chat (chatWriteItems).
+ */
+export const ChatLabelLinkEntity = new Entity({
+  model: { entity: 'chatLabelLink', version: '1', service: 'chorus' },
+  attributes: {
+    org_id: { type: 'string', required: true },
+    label_id: { type: 'string', required: true },
+    inbox_state: { type: 'string', required: true },
+    latest_message_timestamp: { type: 'number', required: true, padding: { length: 15, char: '0' } },
+    chat_id: { type: 'string', required: true },
+    chat: { type: 'any', required: true },
+  },
+  indexes: {
+    byLabel: {
+      pk: { field: 'pk', composite: ['org_id', 'label_id', 'inbox_state'] },
+      sk: { field: 'sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+  },
+});
+
+/**
+ * Filter counts of an org's chats: one item per bucket (chatBuckets in chat-state.rules.ts),
+ * changed with ADD in the same transaction as the chat. Never counted on read.
+ */
+export const ChatCounterEntity = new Entity({
+  model: { entity: 'chatCounter', version: '1', service: 'chorus' },
+  attributes: {
+    org_id: { type: 'string', required: true },
+    bucket: { type: 'string', required: true },
+    n: { type: 'number', default: 0 },
+  },
+  indexes: {
+    byOrg: { pk: { field: 'pk', composite: ['org_id'] }, sk: { field: 'sk', composite: ['bucket'] } },
+  },
+});
+
+/** A member's own state of a chat (data-model.md MemberChatState): pin, 'close for me'. Times epoch ms. */
+export const MemberChatStateEntity = new Entity({
+  model: { entity: 'memberChatState', version: '1', service: 'chorus' },
+  attributes: {
+    org_id: { type: 'string', required: true },
+    email: { type: 'string', required: true },
+    chat_id: { type: 'string', required: true },
+    pinned_at: { type: 'number' },
+    closed_for_me_at: { type: 'number' },
+    /** unique_id of the chat's latest message when the member closed it for themselves */
+    closed_for_me_message: { type: 'string' },
+  },
+  indexes: {
+    byMember: { pk: { field: 'pk', composite: ['org_id', 'email'] }, sk: { field: 'sk', composite: ['chat_id'] } },
+  },
+});
+
+/** An org's chat label (spec §2 /settings/labels): name and colour. */
+export const ChatLabelEntity = new Entity({
+  model: { entity: 'chatLabel', version: '1', service: 'chorus' },
+  attributes: {
+    org_id: { type: 'string', required: true },
+    label_id: { type: 'string', required: true },
+    name: { type: 'string', required: true },
+    /** #rrggbb */
+    color: { type: 'string', required: true },
+    created_by: { type: 'string' },
+    created_at: { type: 'number', default: () => Date.now(), readOnly: true },
+  },
+  indexes: {
+    byOrg: { pk: { field: 'pk', composite: ['org_id'] }, sk: { field: 'sk', composite: ['label_id'] } },
   },
 });

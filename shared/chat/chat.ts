@@ -3,51 +3,47 @@ import { notFound } from '../errors.ts';
 import { publish } from '../../events/publish.ts';
 import { markRead } from './chat.rules.ts';
 import { toChatWire } from '../inbox/wire.ts';
+import { updateChatRow, type ChatRow } from './chat-write.ts';
+import { viewContext } from './chat-list.ts';
+import { viewChat } from './chat-view.ts';
+import { assertChatAccess } from './chat-workflow.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Chat } from './chat.schemas.ts';
-import type { PageQuery } from '../message/message.schemas.ts';
 
-/** Chat use cases: list (newest first, cursor paged), get, mark read. Org scoping comes from the actor. */
+/** Chat reads: get one chat, mark it read. Lists live in chat-list.ts, workflow writes in chat-workflow.ts. */
 
-/** Chats of the actor's org by latest_message_timestamp desc (index byRecent). */
-export async function listChats(actor: Actor, page: PageQuery): Promise<{ chats: Chat[]; cursor: string | null }> {
-  const res = await db()
-    .entities.chat.query.byRecent({ org_id: actor.org_id })
-    .go({ order: 'desc', limit: page.limit, cursor: page.cursor ?? null });
-  return { chats: res.data.map((c) => toChatWire(c)), cursor: res.cursor ?? null };
+export { listChats } from './chat-list.ts';
+
+/**
+ * The chat row, if the actor may see it (spec §6).
+ * @throws AppError 404 chat.not_found; 403 chat.no_access ('You do not have access to this chat')
+ */
+export async function getChatRow(actor: Actor, chatId: string): Promise<ChatRow> {
+  const chat = (await db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go()).data as ChatRow | null;
+  if (!chat) throw notFound('chat');
+  assertChatAccess(actor, chat);
+  return chat;
 }
 
-/** @throws AppError 404 chat.not_found */
+/** @throws AppError 404 chat.not_found; 403 chat.no_access */
 export async function getChat(actor: Actor, chatId: string): Promise<Chat> {
-  const chat = (await db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go()).data;
-  if (!chat) throw notFound('chat');
-  return toChatWire(chat);
+  const [chat, ctx] = await Promise.all([getChatRow(actor, chatId), viewContext(actor)]);
+  return viewChat(chat, ctx);
 }
 
 /**
- * Reset the chat's unread counters (all phones). Publishes `chat.read` when something changed.
- * @throws AppError 404 chat.not_found
+ * Reset the chat's unread counters (all phones) and a 'marked unread'. Publishes `chat.read` when
+ * something changed.
+ * @throws AppError 404 chat.not_found; 403 chat.no_access
  */
 export async function markChatRead(actor: Actor, chatId: string): Promise<Chat> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const chat = (await db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go()).data;
-    if (!chat) throw notFound('chat');
-    if (!chat.message_unread_count) return toChatWire(chat);
+  await getChatRow(actor, chatId);
+  const res = await updateChatRow(actor.org_id, chatId, (chat) => {
+    if (!chat.message_unread_count && !chat.marked_unread) return null;
     const next = markRead(chat as unknown as Chat);
-    const v = chat.version;
-    try {
-      await db()
-        .entities.chat.patch({ org_id: actor.org_id, chat_id: chatId })
-        .set({ unread_count: next.unread_count ?? {}, message_unread_count: 0, version: v + 1 })
-        .where(({ version }, { eq }) => eq(version, v))
-        .go();
-    } catch (e) {
-      if (String((e as Error).message).toLowerCase().includes('conditional')) continue;
-      throw e;
-    }
-    const wire = toChatWire({ ...chat, unread_count: next.unread_count, message_unread_count: 0, version: v + 1 });
-    await publish('chat.read', { org_id: actor.org_id, chat: wire, email: actor.email }, { actor: `user:${actor.email}` });
-    return wire;
-  }
-  return getChat(actor, chatId);
+    return { ...chat, unread_count: next.unread_count ?? {}, message_unread_count: 0, marked_unread: false };
+  });
+  if (!res) throw notFound('chat');
+  if (res.after !== res.before) await publish('chat.read', { org_id: actor.org_id, chat: toChatWire(res.after), email: actor.email }, { actor: `user:${actor.email}` });
+  return viewChat(res.after, await viewContext(actor));
 }

@@ -5,7 +5,7 @@ import { OrganizationEntity } from '../org/organization.entity.ts';
 import { MemberEntity } from '../member/member.entity.ts';
 import { PhoneEntity } from '../phone/phone.entity.ts';
 import { ContactEntity } from '../contact/contact.entity.ts';
-import { ChatEntity } from '../chat/chat.entity.ts';
+import { ChatCounterEntity, ChatEntity, ChatLabelEntity, ChatLabelLinkEntity, MemberChatStateEntity } from '../chat/chat.entity.ts';
 import { MessageEntity } from '../message/message.entity.ts';
 import { WaMessageRefEntity } from '../message/wa-message-ref.entity.ts';
 import { ConnectionEntity } from '../realtime/connection.entity.ts';
@@ -13,6 +13,8 @@ import { TicketAuditEntity, TicketCounterEntity, TicketEntity, TicketLabelLinkEn
 import { TaskAuditEntity, TaskEntity } from '../task/task.entity.ts';
 import { MediaItemEntity } from '../media/media-item.entity.ts';
 import { WebhookRejectionEntity } from '../whatsapp/webhook-rejection.entity.ts';
+import { NotificationEntity } from '../notification/notification.entity.ts';
+import { BulkJobEntity, BulkJobItemEntity } from '../bulk/bulk-job.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -20,6 +22,10 @@ const entities = {
   phone: PhoneEntity,
   contact: ContactEntity,
   chat: ChatEntity,
+  chatLabelLink: ChatLabelLinkEntity,
+  chatCounter: ChatCounterEntity,
+  memberChatState: MemberChatStateEntity,
+  chatLabel: ChatLabelEntity,
   message: MessageEntity,
   waMessageRef: WaMessageRefEntity,
   connection: ConnectionEntity,
@@ -33,6 +39,9 @@ const entities = {
   task: TaskEntity,
   taskAudit: TaskAuditEntity,
   mediaItem: MediaItemEntity,
+  notification: NotificationEntity,
+  bulkJob: BulkJobEntity,
+  bulkJobItem: BulkJobItemEntity,
 };
 
 function build() {

@@ -3,6 +3,9 @@ import { db } from '../db/service.ts';
 import { publish, publishAll } from '../../events/publish.ts';
 import { normalizeWebhook, type NormalizedItem, type NormalizedMessage } from '../whatsapp/cloud/normalize.ts';
 import { applyMessageToChat } from '../chat/chat.rules.ts';
+import { isClosed, isSnoozed, mergeDeltas } from '../chat/chat-state.rules.ts';
+import { chatWriteItems, counterItems, type ChatRow as ChatWriteRow } from '../chat/chat-write.ts';
+import { notifyChatBack } from '../chat/chat-notify.ts';
 import { toChatWire, toMessageWire, latestOf } from './wire.ts';
 import { applyStatuses, type StatusRecord } from './statuses.ts';
 import { findPhoneByExternalId } from '../phone/phone.ts';
@@ -203,7 +206,14 @@ function planChat(phone: PhoneRow, existing: ChatRow | undefined, msgs: Array<{ 
     if (m.chat_type === 'user' && m.author && !next.chat_name) next = { ...next, chat_name: m.author };
     members[m.sender_phone] = { contact_name: m.author, contact_id: m.sender_phone };
   }
-  const fields = {
+  const now = Date.now();
+  // a customer message ends a snooze (issue 4: the chat comes back when the customer writes again)
+  const written = msgs.some(({ m }) => m.message_type !== 'reaction');
+  const snoozed = isSnoozed(base as never, now) && written;
+  // a closed chat reopens on a new customer message (spec §4), also one stamped in the close's second
+  const reopen = written && isClosed(base as never);
+  const row = {
+    ...base,
     chat_name: next.chat_name ?? undefined,
     latest_message: next.latest_message,
     latest_message_timestamp: next.latest_message_timestamp || first.timestamp,
@@ -213,33 +223,53 @@ function planChat(phone: PhoneRow, existing: ChatRow | undefined, msgs: Array<{ 
     chat_org_phones: next.chat_org_phones ?? [phone.org_phone],
     last_customer_message_at: next.last_customer_message_at ?? {},
     members,
-  };
-  const oldVersion = (existing?.version as number | undefined) ?? 0;
-  return { base, fields, oldVersion, contacts, isNew: !existing, row: { ...base, ...fields, version: oldVersion + 1 } };
+    ...(snoozed ? { snooze_metadata: undefined } : {}),
+    ...(reopen ? { closed_at: undefined } : {}),
+  } as unknown as ChatWriteRow;
+  return { before: (existing ?? null) as ChatWriteRow | null, row, now, woke: snoozed, contacts };
 }
 
 type Plan = ReturnType<typeof planChat>;
 type TxEntities = Parameters<Parameters<ReturnType<typeof db>['transaction']['write']>[0]>[0];
 
-/** Transaction items that store `msgs` of one chat and move its row as planned. */
+/**
+ * Transaction items that store `msgs` of one chat and move its row as planned (chatWriteItems:
+ * the row, its label rows), and the counter changes to add once per transaction.
+ * Sets `plan.row` to the row as stored.
+ */
 function txItems(e: TxEntities, phone: PhoneRow, plan: Plan, msgs: Array<{ m: NormalizedMessage; item: MessageItem }>) {
   const orgId = phone.org_id;
   const expires_at = Math.floor(Date.now() / 1000) + REF_TTL_S;
-  const v = plan.oldVersion;
-  return [
+  const w = chatWriteItems(e, plan.before, plan.row, plan.now);
+  plan.row = w.row;
+  const items = [
     ...msgs.flatMap(({ m, item }) => [
       e.waMessageRef.create({ org_id: orgId, message_id: m.message_id, chat_id: m.chat_id, unique_id: item.unique_id, timestamp: m.timestamp, expires_at }).commit(),
       e.message.create(item).commit(),
     ]),
-    plan.isNew
-      ? e.chat.create({ ...(plan.base as { chat_type: 'user' | 'group' }), ...plan.fields, version: 1 } as never).commit()
-      : e.chat
-          .update({ org_id: orgId, chat_id: msgs[0].m.chat_id })
-          .set({ ...plan.fields, version: v + 1 })
-          .where(({ version }, { eq }) => eq(version, v))
-          .commit(),
+    ...w.items,
     ...[...plan.contacts].map(([sender, name]) => e.contact.upsert({ org_id: orgId, contact_id: sender, contact_name: name, phone: sender }).commit()),
   ];
+  return { items, deltas: w.deltas };
+}
+
+/** Items of chats stored together, with their counters merged (one operation per counter item). */
+function groupTx(e: TxEntities, phone: PhoneRow, parts: Array<{ plan: Plan; msgs: Array<{ m: NormalizedMessage; item: MessageItem }> }>) {
+  const deltas: Record<string, number> = {};
+  const items = parts.flatMap(({ plan, msgs }) => {
+    const t = txItems(e, phone, plan, msgs);
+    mergeDeltas(deltas, t.deltas);
+    return t.items;
+  });
+  return [...items, ...counterItems(e, phone.org_id, deltas)] as never[];
+}
+
+/** A snoozed chat the customer wrote to: tell its assignee it is back (issue 4 part 3). */
+async function notifyWoken(plans: Plan[]): Promise<void> {
+  for (const p of plans) {
+    if (!p.woke || !p.row.assigned_to) continue;
+    await notifyChatBack(p.row, 'message').catch((err) => log('warn', 'snooze.notify_failed', { chat_id: p.row.chat_id, error: String(err) }));
+  }
 }
 
 const receivedEvent = (phone: PhoneRow, chat: Record<string, unknown>, item: MessageItem) => ({
@@ -262,10 +292,11 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
     const msgs = [{ m, item: messageItem(phone, m) }];
     const plan = planChat(phone, existing ?? undefined, msgs);
     const res = await db()
-      .transaction.write((e) => txItems(e, phone, plan, msgs))
+      .transaction.write((e) => groupTx(e, phone, [{ plan, msgs }]))
       .go();
     if (!res.canceled) {
       if (m.reaction) await applyReaction(orgId, m);
+      await notifyWoken([plan]);
       await publishAll([receivedEvent(phone, plan.row, msgs[0].item)]);
       return 'stored';
     }
@@ -315,13 +346,23 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     // Pack chats into transactions of at most TX_MAX_ITEMS items. A chat with many messages is
     // cut into chunks that go in successive transactions, each planned from the row the previous
     // one wrote; a transaction never holds two chunks of one chat (one item, one operation).
-    const PER_CHUNK = Math.floor((TX_MAX_ITEMS - 1) / 3); // ref + message (+ at most one contact) each, plus the chat
-    const chunks: Array<[string, Array<{ m: NormalizedMessage; item: MessageItem }>]> = [];
-    for (const [chatId, msgs] of byChat) for (let i = 0; i < msgs.length; i += PER_CHUNK) chunks.push([chatId, msgs.slice(i, i + PER_CHUNK)]);
+    // Besides ref + message (+ at most one contact) per message, a chat costs its row, two label
+    // rows per label (old key deleted, new key put) and at most one counter per bucket it leaves
+    // or enters (chatBuckets: 4 + 1 unread + labels, twice).
+    const overhead = (chatId: string) => {
+      const labels = ((rows.get(chatId)?.label_ids as string[] | undefined) ?? []).length;
+      return 1 + 2 * labels + 2 * (5 + labels);
+    };
+    const chunks: Array<[string, Array<{ m: NormalizedMessage; item: MessageItem }>, number]> = [];
+    for (const [chatId, msgs] of byChat) {
+      const extra = overhead(chatId);
+      const perChunk = Math.max(1, Math.floor((TX_MAX_ITEMS - extra) / 3));
+      for (let i = 0; i < msgs.length; i += perChunk) chunks.push([chatId, msgs.slice(i, i + perChunk), extra]);
+    }
     const groups: Array<typeof chunks> = [];
     let size = Infinity;
     for (const chunk of chunks) {
-      const n = chunk[1].length * 3 + 1;
+      const n = chunk[1].length * 3 + chunk[2];
       const current = groups[groups.length - 1];
       if (size + n > TX_MAX_ITEMS || current.some(([id]) => id === chunk[0])) {
         groups.push([chunk]);
@@ -334,13 +375,14 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     for (const group of groups) {
       const plans = group.map(([chatId, msgs]) => ({ chatId, msgs, plan: planChat(phone, rows.get(chatId), msgs) }));
       const res = await db()
-        .transaction.write((e) => plans.flatMap(({ plan, msgs }) => txItems(e, phone, plan, msgs)))
+        .transaction.write((e) => groupTx(e, phone, plans))
         .go();
       if (res.canceled) {
         single.push(...group.flatMap(([, msgs]) => msgs.map((x) => x.m)));
         continue;
       }
-      for (const { chatId, plan } of plans) rows.set(chatId, plan.row as ChatRow);
+      for (const { chatId, plan } of plans) rows.set(chatId, plan.row as unknown as ChatRow);
+      await notifyWoken(plans.map((p) => p.plan));
       await publishAll(plans.flatMap(({ plan, msgs }) => msgs.map(({ item }) => receivedEvent(phone, plan.row, item))));
       for (const [, msgs] of group) for (const { m } of msgs) out.set(m.message_id, 'stored');
     }

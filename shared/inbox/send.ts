@@ -16,6 +16,7 @@ import { explainGraphError } from '../whatsapp/cloud/errors.ts';
 import { deliveryInfoFor } from '../message/ack.rules.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { SendMessageInput, Message } from '../message/message.schemas.ts';
+import { chatWriteTx, type ChatRow } from '../chat/chat-write.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import { log } from '../log.ts';
 
@@ -98,19 +99,20 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
       countsAsUnread: false,
       fromCustomer: false,
     });
-    const v = chat.version;
     const fields = {
       latest_message: next.latest_message,
       latest_message_timestamp: next.latest_message_timestamp,
       latest_message_timestamp_map: next.latest_message_timestamp_map ?? {},
       chat_org_phones: next.chat_org_phones ?? [],
-      version: v + 1,
     };
+    const now2 = Date.now();
+    let stored: ChatRow = chat as ChatRow;
     const res = await db()
-      .transaction.write(({ message: m, chat: c }) => [
-        m.create(message).commit(),
-        c.update({ org_id: orgId, chat_id: chatId }).set(fields).where(({ version }, { eq }) => eq(version, v)).commit(),
-      ])
+      .transaction.write((e) => {
+        const w = chatWriteTx(e, chat as ChatRow, { ...chat, ...fields } as ChatRow, now2);
+        stored = w.row;
+        return [e.message.create(message).commit(), ...w.items] as never[];
+      })
       .go();
     if (res.canceled) continue;
     // the media library's row of a member's file (idempotent put; its failure is logged, not thrown)
@@ -125,7 +127,7 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
       throw new AppError('message.not_queued', 'The message could not be queued for WhatsApp. Please try again.', { status: 503 });
     }
     const wire = toMessageWire(message);
-    await publish('message.sent', { org_id: orgId, chat: toChatWire({ ...chat, ...fields }), message: wire }, { actor: `user:${actor.email}`, id: `message.sent:${orgId}:${message.unique_id}` });
+    await publish('message.sent', { org_id: orgId, chat: toChatWire(stored), message: wire }, { actor: `user:${actor.email}`, id: `message.sent:${orgId}:${message.unique_id}` });
     return wire;
   }
   throw new AppError('chat.busy', 'This chat is receiving many updates right now. Please try again.', { status: 409 });

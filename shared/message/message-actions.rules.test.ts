@@ -40,7 +40,14 @@ const rows: Row[] = [
   ['delete another member’s in a group, no admin', 'delete', ctx({ from_me: false }, { chat: { chat_type: 'group' }, group: { phoneIsAdmin: false, senderIsAdmin: false } }), false],
   ['delete on the Cloud API', 'delete', ctx({}, { capabilities: CAPABILITIES.wa_cloud }), false],
   ['delete my private note', 'delete', ctx({ is_private_note: true, message_id: null }, { capabilities: CAPABILITIES.wa_cloud }), true],
-  ['delete someone else’s private note', 'delete', ctx({ is_private_note: true, author: 'other@x.com' }), false, 'Only the author can delete a private note.'],
+  ['delete someone else’s private note', 'delete', ctx({ is_private_note: true, author: 'other@x.com' }), false, 'Only the author can delete this note'],
+  // delete note: the author only (admins too need to be the author), once, notes only
+  ['delete note, author', 'delete_note', ctx({ is_private_note: true, message_id: null, ack: 0 }), true],
+  ['delete note, author with another email case', 'delete_note', ctx({ is_private_note: true, author: 'Me@X.com' }), true],
+  ['delete note, another member', 'delete_note', ctx({ is_private_note: true, author: 'other@x.com' }), false, 'Only the author can delete this note'],
+  ['delete note, an admin who is not the author', 'delete_note', ctx({ is_private_note: true, author: 'other@x.com' }, { actor: { email: 'a@x.com', role: 'admin' } }), false, 'Only the author can delete this note'],
+  ['delete note, already deleted', 'delete_note', ctx({ is_private_note: true, is_deleted: true }), false],
+  ['delete note on a message that is not a note', 'delete_note', ctx(), false],
   // react
   ['react on the Cloud API', 'react', ctx({ from_me: false }, { capabilities: CAPABILITIES.wa_cloud }), true],
   ['react to a private note', 'react', ctx({ is_private_note: true }), false],

@@ -101,10 +101,17 @@ export function canDelete(c: ActionContext): Eligibility {
   return yes;
 }
 
-/** Private notes: deletable by their author (issue 4 'deletable by their author'). */
+/** Refusal when someone other than its author deletes a note (the API answers 403 with it). */
+export const NOTE_DELETE_NOT_AUTHOR = 'Only the author can delete this note';
+
+/**
+ * Private notes: deleted (soft, the row stays as 'This note was deleted') by their author only
+ * (issue 4 'deletable by their author'), admins included; never other messages, never twice.
+ */
 export function canDeletePrivateNote(c: ActionContext): Eligibility {
   const m = c.message;
-  return common(m) ?? (m.author === c.actor.email ? yes : no('Only the author can delete a private note.'));
+  if (!m.is_private_note) return no('Only private notes are deleted this way.');
+  return common(m) ?? (m.author?.toLowerCase() === c.actor.email.toLowerCase() ? yes : no(NOTE_DELETE_NOT_AUTHOR));
 }
 
 /** spec §5: not for private notes or poll creation. */
@@ -149,6 +156,7 @@ export const MESSAGE_ACTIONS = {
   react: canReact,
   edit: canEdit,
   delete: canDelete,
+  delete_note: canDeletePrivateNote,
   forward: canForward,
   reply_privately: canReplyPrivately,
   flag: canFlag,

@@ -31,6 +31,8 @@ export const MessageEntity = new Entity({
     delivery_error: { type: 'any' },
     is_deleted: { type: 'boolean', default: false },
     is_private_note: { type: 'boolean', default: false },
+    /** private notes: the members @mentioned, [{ email, name }] (name = the text after '@' in body) */
+    mentions: { type: 'list', items: { type: 'map', properties: { email: { type: 'string', required: true }, name: { type: 'string', required: true } } } },
     /** spec §3/§4 message flag: true flagged (needs a reply), false answered, absent/null none */
     flag_status: { type: 'boolean' },
     /** { status, flagged_by, flagged_at, responded_by, responded_at } (epoch ms) */

@@ -37,6 +37,8 @@ export const Message = z.object({
   delivery_error: DeliveryError.nullish(),
   is_deleted: z.boolean().nullish(),
   is_private_note: z.boolean().nullish(),
+  /** members @mentioned in a private note: email and the name shown after '@' in `body` */
+  mentions: z.array(z.object({ email: z.string(), name: z.string() })).nullish(),
   /** spec §4 message flag: true flagged (needs a reply), false answered, null none */
   flag_status: z.boolean().nullish(),
   flag_metadata: z
@@ -90,6 +92,15 @@ export const MAX_TEXT_BODY = 4096;
 /** Longest caption Meta accepts on images, video and documents (send-messages: 1024 characters). */
 export const MAX_CAPTION = 1024;
 
+/** Text of a message or private note: not blank, at most MAX_TEXT_BODY characters (field reasons as the API answers them). */
+export const MessageBody = z
+  .string({ required_error: 'is required', invalid_type_error: 'must be text' })
+  .refine((s) => s.trim().length > 0, 'must not be empty')
+  .refine((s) => s.length <= MAX_TEXT_BODY, `must be at most ${MAX_TEXT_BODY} characters`);
+
+/** The sending browser's id for its optimistic bubble (echoed on the stored message and its events). */
+export const ClientId = z.string({ invalid_type_error: 'must be text' }).regex(/^[A-Za-z0-9-]{1,64}$/, 'must be 1 to 64 letters, digits or dashes');
+
 /**
  * POST /api/orgs/{org_id}/chats/{chat_id}/messages: text `{ body }`, or a file uploaded through
  * POST …/uploads `{ media: { key, filename, mimetype }, caption? }`. `body` is required unless
@@ -97,11 +108,7 @@ export const MAX_CAPTION = 1024;
  */
 export const SendMessageInput = z
   .object({
-    body: z
-      .string({ required_error: 'is required', invalid_type_error: 'must be text' })
-      .refine((s) => s.trim().length > 0, 'must not be empty')
-      .refine((s) => s.length <= MAX_TEXT_BODY, `must be at most ${MAX_TEXT_BODY} characters`)
-      .optional(),
+    body: MessageBody.optional(),
     media: z
       .object({
         key: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).min(1, 'must not be empty').max(1024, 'is too long'),
@@ -112,10 +119,7 @@ export const SendMessageInput = z
     caption: z.string({ invalid_type_error: 'must be text' }).max(MAX_CAPTION, `must be at most ${MAX_CAPTION} characters`).optional(),
     quoted_message_id: z.string().min(1, 'must not be empty').optional(),
     /** the sending browser's id for its optimistic bubble, echoed on the stored message (and its events) */
-    client_id: z
-      .string({ invalid_type_error: 'must be text' })
-      .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be 1 to 64 letters, digits or dashes')
-      .optional(),
+    client_id: ClientId.optional(),
   })
   .superRefine((v, ctx) => {
     if (!v.media && v.body === undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['body'], message: 'is required' });

@@ -3,6 +3,8 @@ import { db } from '../db/service.ts';
 import { notFound } from '../errors.ts';
 import { toMessageWire } from '../inbox/wire.ts';
 import type { Actor } from '../auth/actor.ts';
+import { getOrgPreferences } from '../org/preferences.ts';
+import { viewMessage } from '../chat/chat-view.ts';
 import type { Message, PageQuery } from './message.schemas.ts';
 
 /**
@@ -14,10 +16,13 @@ export async function listMessages(actor: Actor, chatId: string, page: PageQuery
     const chat = (await db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go()).data;
     if (!chat) throw notFound('chat');
   }
-  const res = await db()
-    .entities.message.query.byChat({ org_id: actor.org_id, chat_id: chatId })
-    .go({ order: 'desc', limit: page.limit, cursor: page.cursor ?? null });
-  return { messages: res.data.map((m) => toMessageWire(m)), cursor: res.cursor ?? null };
+  const [res, prefs] = await Promise.all([
+    db().entities.message.query.byChat({ org_id: actor.org_id, chat_id: chatId }).go({ order: 'desc', limit: page.limit, cursor: page.cursor ?? null }),
+    getOrgPreferences(actor.org_id),
+  ]);
+  // chat access is checked for every {chat_id} route (functions/lib/http.ts chatAccess); numbers are masked here (spec §6)
+  const ctx = { viewer: { email: actor.email, role: actor.role }, maskPhoneNumbers: !!prefs.mask_phone_numbers };
+  return { messages: res.data.map((m) => viewMessage(toMessageWire(m), ctx)), cursor: res.cursor ?? null };
 }
 
 /**

@@ -6,7 +6,7 @@ import { config } from '../config.ts';
  * In AWS: SQS SendMessage to the queue URL from env. The local runtime installs its durable
  * file-backed queues with `setCommandTransport`.
  */
-export type CommandQueue = 'whatsapp-inbound' | 'whatsapp-outbound' | 'task-reminders';
+export type CommandQueue = 'whatsapp-inbound' | 'whatsapp-outbound' | 'task-reminders' | 'chat-snooze' | 'chat-bulk';
 
 export interface CommandTransport {
   send(queue: CommandQueue, body: string): Promise<void>;
@@ -20,10 +20,12 @@ export function setCommandTransport(t: CommandTransport | undefined): void {
   transport = t;
 }
 
-const URL_ENV: Record<CommandQueue, 'WHATSAPP_INBOUND_QUEUE_URL' | 'WHATSAPP_OUTBOUND_QUEUE_URL' | 'TASK_REMINDERS_QUEUE_URL'> = {
+const URL_ENV: Record<CommandQueue, 'WHATSAPP_INBOUND_QUEUE_URL' | 'WHATSAPP_OUTBOUND_QUEUE_URL' | 'TASK_REMINDERS_QUEUE_URL' | 'CHAT_SNOOZE_QUEUE_URL' | 'CHAT_BULK_QUEUE_URL'> = {
   'whatsapp-inbound': 'WHATSAPP_INBOUND_QUEUE_URL',
   'whatsapp-outbound': 'WHATSAPP_OUTBOUND_QUEUE_URL',
   'task-reminders': 'TASK_REMINDERS_QUEUE_URL',
+  'chat-snooze': 'CHAT_SNOOZE_QUEUE_URL',
+  'chat-bulk': 'CHAT_BULK_QUEUE_URL',
 };
 
 const sqsTransport: CommandTransport = {

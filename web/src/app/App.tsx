@@ -1,6 +1,6 @@
 /**
  * Routes (spec §2): /login, /login/callback, the inbox at /chats and /chats/:chatId, /tickets
- * (?ticket=<id> opens one), /settings/tickets, /media (the media library), and every other
+ * (?ticket=<id> opens one), /settings/tickets, /settings/labels, /media (the media library), and every other
  * sidebar section as an honest "not built yet" page. Unknown paths fall back to /chats.
  */
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
@@ -10,7 +10,9 @@ import { NotBuiltPage } from '../pages/NotBuiltPage.tsx';
 import { ChatsPage } from '../chats/ChatsPage.tsx';
 import { TicketsPage } from '../tickets/TicketsPage.tsx';
 import { TicketSettingsPage } from '../tickets/TicketSettingsPage.tsx';
+import { LabelsPage } from '../settings/LabelsPage.tsx';
 import { MediaPage } from '../media/MediaPage.tsx';
+import { ListPage } from '../list/ListPage.tsx';
 import { AppShell } from '../layout/AppShell.tsx';
 import { NAV } from '../layout/nav.ts';
 import { RequireAuth } from './session.tsx';
@@ -18,7 +20,7 @@ import { useSessionExpiryHandler } from './sessionExpiry.ts';
 import { ToastProvider } from './toast.tsx';
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
-const BUILT = new Set(['/chats', '/tickets', '/media']);
+const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);
 
 function AppRoutes() {
   useSessionExpiryHandler();
@@ -31,9 +33,11 @@ function AppRoutes() {
           <Route path="/chats/:chatId?" element={<ChatsPage />} />
           <Route path="/tickets" element={<TicketsPage />} />
           <Route path="/settings/tickets" element={<TicketSettingsPage />} />
+          <Route path="/settings/labels" element={<LabelsPage />} />
           <Route path="/media" element={<MediaPage />} />
+          <Route path="/list" element={<ListPage />} />
           {NAV.filter((n) => !BUILT.has(n.path)).map((n) => (
-            <Route key={n.path} path={`${n.path}/*`} element={<NotBuiltPage title={n.label} description={n.description} links={n.path === '/settings' ? [{ to: '/settings/tickets', label: 'Ticket settings' }] : []} />} />
+            <Route key={n.path} path={`${n.path}/*`} element={<NotBuiltPage title={n.label} description={n.description} links={n.path === '/settings' ? [{ to: '/settings/tickets', label: 'Ticket settings' }, { to: '/settings/labels', label: 'Labels' }] : []} />} />
           ))}
           <Route path="*" element={<Navigate to="/chats" replace />} />
         </Route>

@@ -7,19 +7,34 @@
  * - after a reconnect the list is refetched and subscribers get a `resync` to refetch their thread;
  * - ticket.created / ticket.updated / ticket.closed are re-broadcast as `ticket` events (lists upsert them);
  * - task.created / task.updated / task.reminder_due are re-broadcast as `task` events (the task panel);
+ * - note.created / note.deleted (private notes) go to the open thread like message.updated;
+ *   notification.created (mine only) is re-broadcast as a `notification` event (bell, toast);
+ * - bulk_job.updated (my bulk jobs only) is re-broadcast as a `bulk_job` event (the /list progress bar);
+ * - chat.typing (socket-only, shared/realtime/typing.ts) is re-broadcast as a `typing` event, and
+ *   `send` puts client frames (typing start/stop) on the socket;
  * - a message.updated whose flag or pin disagrees with the chat we hold (the server changes both but
- *   publishes only the message) fetches that chat again, so 'needs reply' flags and pins stay live.
+ *   publishes only the message) fetches that chat again, so 'needs reply' flags and pins stay live;
+ * - the list is one folder with filters (issue 4; `filter`, kept in the /chats URL by ChatsPage):
+ *   `listChats` holds the chats the server listed for it plus any pushed or changed since that
+ *   match it (a pushed chat that no longer matches leaves, one that now matches enters; pinned
+ *   first); `chats` every chat we know (any folder). Pushes carry no per-member fields, so ours are kept
+ *   (lib/chats.ts). The folder counts (GET /chats/counts) are refetched ~1 s after chat events,
+ *   and the org's chat labels are held here for the list, the thread and the filters.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
 import type { Task } from '#shared/task/task.schemas.ts';
-import { api, errorMessage, withTicketField } from '../lib/api.ts';
+import type { Notification } from '#shared/notification/notification.schemas.ts';
+import type { BulkJob } from '#shared/bulk/bulk-job.schemas.ts';
+import type { ChatLabel } from '#shared/chat/chat.schemas.ts';
+import { api, errorMessage, withTicketField, type ChatCounts } from '../lib/api.ts';
 import { getConfig } from '../lib/config.ts';
 import { getIdToken } from '../lib/auth.ts';
 import { RealtimeSocket, type RealtimeEvent, type SocketState } from '../lib/socket.ts';
-import { patchLatestMessage, upsertChats } from '../lib/chats.ts';
+import { chatMatchesFilter, filterFromSearch, filterKey, patchLatestMessage, upsertChats, type ChatFilter } from '../lib/chats.ts';
+import { useSession } from './session.tsx';
 import { chatIsStaleFor } from '../lib/messageActions.ts';
 import { triggerSessionExpired } from './sessionExpiry.ts';
 
@@ -29,11 +44,29 @@ export type InboxEvent =
   | { kind: 'ticket'; type: string; ticket: Ticket }
   /** task.created / task.updated (actions) and task.reminder_due (remind_at) */
   | { kind: 'task'; type: string; task: Task; actions?: string[]; remindAt?: number | null }
+  /** a teammate started or stopped typing in a chat (chat.typing; `at` epoch ms, server clock) */
+  | { kind: 'typing'; chatId: string; email: string; memberName: string | null; state: 'start' | 'stop'; at: number }
+  /** an in-app notification for me (notification.created: mentions, assignments, …) */
+  | { kind: 'notification'; notification: Notification }
+  /** progress of one of my bulk jobs (bulk_job.updated, sent to the job's creator only) */
+  | { kind: 'bulk_job'; job: BulkJob }
   | { kind: 'resync' };
 
 export interface Inbox {
   orgId: string;
+  /** every chat known in this session (any folder), newest first */
   chats: Chat[];
+  /** the chat list: chats of the current folder and filters, pinned first, then newest first */
+  listChats: Chat[];
+  filter: ChatFilter;
+  /** show another folder / filters (the list reloads) */
+  setFilter: (f: ChatFilter) => void;
+  /** GET /chats/counts (null until loaded) */
+  counts: ChatCounts | null;
+  reloadCounts: () => void;
+  /** the org's chat labels (GET /labels) */
+  labels: ChatLabel[];
+  reloadLabels: () => void;
   status: 'loading' | 'ready' | 'error';
   error: string | null;
   cursor: string | null;
@@ -42,12 +75,15 @@ export interface Inbox {
   socketState: SocketState;
   /** the socket has been open at least once */
   socketEverOpen: boolean;
-  reload: () => void;
+  /** fetch the list's first page again; resolves false when that failed */
+  reload: () => Promise<boolean>;
   loadMore: () => void;
   upsertChat: (chat: Chat) => void;
   /** reflect a message (e.g. just sent) in its chat's preview */
   noteMessage: (chatId: string, message: Message) => void;
   subscribe: (fn: (e: InboxEvent) => void) => () => void;
+  /** put a client frame on the socket (dropped, returning false, while it is not open) */
+  send: (frame: unknown) => boolean;
 }
 
 const InboxContext = createContext<Inbox | null>(null);
@@ -59,7 +95,17 @@ export function useInbox(): Inbox {
 }
 
 const MESSAGE_WITH_CHAT = new Set(['message.received', 'message.sent']);
-const MESSAGE_ONLY = new Set(['message.status_updated', 'message.updated']);
+/** spec §9: chats are first fetched 1000 at a time */
+const FIRST_PAGE = 1000;
+const NEXT_PAGE = 500;
+
+/** The filters of a /chats URL the app was opened at (so a reload keeps them), else All. */
+function initialFilter(): ChatFilter {
+  if (typeof window === 'undefined' || !window.location.pathname.startsWith('/chats')) return { state: 'open' };
+  return filterFromSearch(new URLSearchParams(window.location.search));
+}
+// private notes carry only the message (they never move the chat in the list)
+const MESSAGE_ONLY = new Set(['message.status_updated', 'message.updated', 'note.created', 'note.deleted']);
 const TICKET_EVENTS = new Set(['ticket.created', 'ticket.updated', 'ticket.closed']);
 const TASK_EVENTS = new Set(['task.created', 'task.updated', 'task.reminder_due']);
 
@@ -79,6 +125,76 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
   const chatsRef = useRef<Chat[]>([]);
   chatsRef.current = chats;
   const refetchTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const socketRef = useRef<RealtimeSocket | null>(null);
+  const { user } = useSession();
+  const [filter, setFilterState] = useState<ChatFilter>(initialFilter);
+  /** chats the server listed for the current filter */
+  const [pageIds, setPageIds] = useState<ReadonlySet<string>>(() => new Set());
+  /** chats pushed or changed since the filter was set (they are in the list while they match it) */
+  const [liveIds, setLiveIds] = useState<ReadonlySet<string>>(() => new Set());
+  const [counts, setCounts] = useState<ChatCounts | null>(null);
+  const [labels, setLabels] = useState<ChatLabel[]>([]);
+  const countsTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  const reloadCounts = useCallback(() => {
+    if (countsTimer.current) clearTimeout(countsTimer.current);
+    countsTimer.current = null;
+    api
+      .chatCounts(orgId)
+      .then(setCounts)
+      .catch((e) => console.warn('chat counts:', errorMessage(e)));
+  }, [orgId]);
+  /** counts again ~1 s after the last burst of chat events starts (one request per burst) */
+  const refreshCountsSoon = useCallback(() => {
+    if (countsTimer.current) return;
+    countsTimer.current = setTimeout(reloadCounts, 1000);
+  }, [reloadCounts]);
+  useEffect(() => () => {
+    if (countsTimer.current) clearTimeout(countsTimer.current);
+  }, []);
+
+  const reloadLabels = useCallback(() => {
+    api
+      .chatLabels(orgId)
+      .then(setLabels)
+      .catch((e) => console.warn('chat labels:', errorMessage(e)));
+  }, [orgId]);
+  useEffect(() => {
+    reloadCounts();
+    reloadLabels();
+  }, [reloadCounts, reloadLabels]);
+
+  // a chat pushed with a label created since we loaded them: fetch the labels again (once at a time)
+  const labelsRef = useRef(labels);
+  labelsRef.current = labels;
+  const labelsAsked = useRef(new Set<string>());
+  /** Merge live snapshots (socket, our own writes) and let them into the list while they match. */
+  const mergeLive = useCallback(
+    (incoming: Chat[]) => {
+      if (incoming.length === 0) return;
+      setChats((prev) => upsertChats(prev, incoming));
+      setLiveIds((prev) => (incoming.every((c) => prev.has(c.chat_id)) ? prev : new Set([...prev, ...incoming.map((c) => c.chat_id)])));
+      const unknown = incoming.flatMap((c) => c.label_ids ?? []).filter((id) => !labelsRef.current.some((l) => l.label_id === id) && !labelsAsked.current.has(id));
+      if (unknown.length) {
+        for (const id of unknown) labelsAsked.current.add(id);
+        reloadLabels();
+      }
+    },
+    [reloadLabels],
+  );
+
+  const filterRef = useRef(filter);
+  filterRef.current = filter;
+  const setFilter = useCallback((f: ChatFilter) => {
+    if (filterKey(filterRef.current) === filterKey(f)) return;
+    filterRef.current = f;
+    setFilterState(f);
+    setPageIds(new Set());
+    setLiveIds(new Set());
+    setCursor(null);
+    setLoadMoreError(null);
+    setStatus('loading');
+  }, []);
 
   const emit = useCallback((e: InboxEvent) => {
     for (const fn of listeners.current) {
@@ -90,27 +206,30 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
     }
   }, []);
 
-  const reload = useCallback(() => {
+  const reload = useCallback((): Promise<boolean> => {
     const gen = ++generation.current;
     setStatus((s) => (s === 'ready' ? s : 'loading'));
     setError(null);
-    api
-      .listChats(orgId)
+    return api
+      .listChats(orgId, null, FIRST_PAGE, filter)
       .then((page) => {
-        if (gen !== generation.current) return;
+        if (gen !== generation.current) return true;
         // merge: chats pushed over the socket while the page was in flight (or loaded from later
         // pages) are kept; the fresh page wins over older snapshots of the same chats
-        setChats((prev) => upsertChats(prev, page.items));
+        setChats((prev) => upsertChats(prev, [...page.pinned, ...page.items]));
+        setPageIds(new Set([...page.pinned, ...page.items].map((c) => c.chat_id)));
         setCursor(page.cursor);
         setLoadMoreError(null);
         setStatus('ready');
+        return true;
       })
       .catch((e) => {
-        if (gen !== generation.current) return;
+        if (gen !== generation.current) return false;
         setError(errorMessage(e));
         setStatus((s) => (s === 'ready' ? s : 'error'));
+        return false;
       });
-  }, [orgId]);
+  }, [orgId, filter]);
 
   const loadMore = useCallback(() => {
     if (!cursor || loadingMoreRef.current) return;
@@ -119,10 +238,11 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
     setLoadingMore(true);
     setLoadMoreError(null);
     api
-      .listChats(orgId, cursor)
+      .listChats(orgId, cursor, NEXT_PAGE, filter)
       .then((page) => {
         if (gen !== generation.current) return;
         setChats((prev) => upsertChats(prev, page.items));
+        setPageIds((prev) => new Set([...prev, ...page.items.map((c) => c.chat_id)]));
         setCursor(page.cursor);
       })
       .catch((e) => {
@@ -132,9 +252,9 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
         loadingMoreRef.current = false;
         setLoadingMore(false);
       });
-  }, [orgId, cursor]);
+  }, [orgId, cursor, filter]);
 
-  const upsertChat = useCallback((chat: Chat) => setChats((prev) => upsertChats(prev, [chat])), []);
+  const upsertChat = useCallback((chat: Chat) => mergeLive([chat]), [mergeLive]);
 
   /** Fetch one chat again (debounced per chat), e.g. when a message event shows our copy is stale. */
   const refetchChat = useCallback(
@@ -147,12 +267,12 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
           timers.delete(chatId);
           api
             .getChat(orgId, chatId)
-            .then((c) => setChats((prev) => upsertChats(prev, [c])))
+            .then((c) => mergeLive([c]))
             .catch((e) => console.warn('chat refetch failed', errorMessage(e)));
         }, 250),
       );
     },
-    [orgId],
+    [orgId, mergeLive],
   );
   useEffect(() => {
     const timers = refetchTimers.current;
@@ -171,13 +291,16 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
   // realtime
   const reloadRef = useRef(reload);
   reloadRef.current = reload;
+  const reloadCountsRef = useRef(reloadCounts);
+  reloadCountsRef.current = reloadCounts;
   useEffect(() => {
     const onEvent = (ev: RealtimeEvent) => {
       const p = ev.properties as { org_id?: string; chat?: Chat; chat_id?: string; message?: Message; ticket?: Ticket; task?: Task; actions?: unknown; remind_at?: unknown };
       if (p.org_id && p.org_id !== orgId) return;
       if (MESSAGE_WITH_CHAT.has(ev.type) && p.chat && p.message) {
         const chat = p.chat;
-        setChats((prev) => upsertChats(prev, [chat]));
+        mergeLive([chat]);
+        refreshCountsSoon();
         emit({ kind: 'message', type: ev.type, chatId: chat.chat_id, message: withTicketField(p.message) });
       } else if (MESSAGE_ONLY.has(ev.type) && p.message) {
         const chatId = p.chat_id ?? p.message.chat_id;
@@ -196,10 +319,22 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
         emit({ kind: 'message', type: ev.type, chatId, message });
       } else if ((ev.type === 'chat.read' || ev.type === 'chat.updated') && p.chat) {
         const chat = p.chat;
-        setChats((prev) => upsertChats(prev, [chat]));
+        mergeLive([chat]);
+        refreshCountsSoon();
         emit({ kind: 'chat', type: ev.type, chat });
+      } else if (ev.type === 'bulk_job.updated') {
+        const job = (ev.properties as { job?: BulkJob }).job;
+        if (job && typeof job === 'object') emit({ kind: 'bulk_job', job });
+      } else if (ev.type === 'notification.created') {
+        const n = (ev.properties as { notification?: Notification }).notification;
+        if (n && typeof n === 'object') emit({ kind: 'notification', notification: n });
       } else if (TICKET_EVENTS.has(ev.type) && p.ticket && typeof p.ticket === 'object') {
         emit({ kind: 'ticket', type: ev.type, ticket: p.ticket });
+      } else if (ev.type === 'chat.typing' && typeof p.chat_id === 'string') {
+        const t = ev.properties as { email?: unknown; member_name?: unknown; state?: unknown; at?: unknown };
+        if (typeof t.email === 'string' && (t.state === 'start' || t.state === 'stop')) {
+          emit({ kind: 'typing', chatId: p.chat_id, email: t.email, memberName: typeof t.member_name === 'string' ? t.member_name : null, state: t.state, at: typeof t.at === 'number' ? t.at : Date.now() });
+        }
       } else if (TASK_EVENTS.has(ev.type) && p.task && typeof p.task === 'object') {
         emit({
           kind: 'task',
@@ -221,13 +356,18 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
       },
       onReconnected: () => {
         reloadRef.current();
+        reloadCountsRef.current();
         emit({ kind: 'resync' });
       },
       onAuthLost: triggerSessionExpired,
     });
+    socketRef.current = socket;
     socket.start();
-    return () => socket.stop();
-  }, [orgId, emit, refetchChat]);
+    return () => {
+      socket.stop();
+      if (socketRef.current === socket) socketRef.current = null;
+    };
+  }, [orgId, emit, refetchChat, mergeLive, refreshCountsSoon]);
 
   const subscribe = useCallback((fn: (e: InboxEvent) => void) => {
     listeners.current.add(fn);
@@ -235,11 +375,27 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
       listeners.current.delete(fn);
     };
   }, []);
+  const send = useCallback((frame: unknown) => socketRef.current?.send(frame) ?? false, []);
+
+  const me = user.email;
+  const listed = useMemo(() => {
+    const now = Date.now();
+    const inList = chats.filter((c) => (pageIds.has(c.chat_id) || liveIds.has(c.chat_id)) && chatMatchesFilter(c, filter, me, now));
+    // pinned on top (their own newest-first order), then the rest
+    return [...inList.filter((c) => c.is_pinned), ...inList.filter((c) => !c.is_pinned)];
+  }, [chats, pageIds, liveIds, filter, me]);
 
   const value = useMemo<Inbox>(
     () => ({
       orgId,
       chats,
+      listChats: listed,
+      filter,
+      setFilter,
+      counts,
+      reloadCounts,
+      labels,
+      reloadLabels,
       status,
       error,
       cursor,
@@ -252,8 +408,9 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
       upsertChat,
       noteMessage,
       subscribe,
+      send,
     }),
-    [orgId, chats, status, error, cursor, loadingMore, loadMoreError, socketState, socketEverOpen, reload, loadMore, upsertChat, noteMessage, subscribe],
+    [orgId, listed, chats, filter, setFilter, counts, reloadCounts, labels, reloadLabels, status, error, cursor, loadingMore, loadMoreError, socketState, socketEverOpen, reload, loadMore, upsertChat, noteMessage, subscribe, send],
   );
   return <InboxContext.Provider value={value}>{children}</InboxContext.Provider>;
 }

@@ -7,6 +7,8 @@
  * A file (paperclip, or pasted / dropped) is checked against WhatsApp's limits, previewed above the
  * input, whose text becomes its caption, and sent with upload progress (lib/uploads.ts); the sent
  * message reaches the thread through the `message.sent` event like a message from another tab.
+ * With `onSendNote` it also writes private notes (Reply / Private note toggle, Ctrl/Cmd+Shift+N,
+ * '@' mentions; notes/NoteComposer.tsx).
  */
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
@@ -18,6 +20,7 @@ import { checkFile, sendFile, UploadCancelled } from '../lib/uploads.ts';
 import { useSession } from '../app/session.tsx';
 import { Icon } from '../layout/Icon.tsx';
 import { AttachButton, AttachmentPreview, type Attachment } from './Attachments.tsx';
+import { MentionPicker, NOTE_PLACEHOLDER, NoteModeToggle, useNoteComposer } from '../notes/NoteComposer.tsx';
 
 const drafts = new Map<string, string>();
 
@@ -45,9 +48,13 @@ interface Props {
   replyTo: Message | null;
   onCancelReply: () => void;
   onSend: (text: string) => Promise<void>;
+  /** save a private note (issue 4); without it the composer offers no note mode */
+  onSendNote?: (text: string, mentions: string[]) => Promise<void>;
+  /** the input's text after each keystroke (typing indicator, chats/useTyping.ts) */
+  onTyping?: (text: string) => void;
 }
 
-export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ chatId, chat, replyTo, onCancelReply, onSend }, ref) {
+export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ chatId, chat, replyTo, onCancelReply, onSend, onTyping, onSendNote }, ref) {
   const [value, setValue] = useState(() => drafts.get(chatId) ?? '');
   const [error, setError] = useState<string | null>(null);
   const [attachment, setAttachment] = useState<Attachment | null>(null);
@@ -57,6 +64,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
   const abortRef = useRef<AbortController | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const { org } = useSession();
+  const note = useNoteComposer({ value, setValue, inputRef, setError, replyTo, onCancelReply, enabled: !!onSendNote });
 
   // leaving the chat stops an upload in flight
   useEffect(() => () => abortRef.current?.abort(), []);
@@ -82,7 +90,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
   const canSend = attachment ? !tooLong && !uploading : value.trim().length > 0 && !tooLong;
 
   function attach(file: File) {
-    if (uploading) return;
+    if (uploading || note.active) return;
     const checked = checkFile(file);
     if ('error' in checked) {
       setError(checked.error);
@@ -118,6 +126,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
   }
 
   async function submit() {
+    if (note.active && onSendNote) return note.submit(onSendNote);
     if (attachment) return submitFile(attachment);
     const text = value;
     if (!text.trim()) return;
@@ -136,6 +145,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (note.onInputKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
@@ -150,6 +160,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
 
   // Esc anywhere in the composer (input, preview, × button) cancels the reply instead of closing the chat
   function onWrapKeyDown(e: KeyboardEvent<HTMLDivElement>) {
+    if (note.onWrapKeyDown(e)) return;
     if (e.key === 'Escape' && replyTo && !e.defaultPrevented && !e.nativeEvent.isComposing) {
       e.preventDefault();
       e.stopPropagation();
@@ -213,23 +224,27 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
           onCancel={() => abortRef.current?.abort()}
         />
       )}
+      {onSendNote && <NoteModeToggle mode={note.mode} onChange={note.toggle} />}
+      {note.open && <MentionPicker id={note.listId} options={note.options} index={note.index} onPick={note.pick} onHover={note.setIndex} />}
       <form
-        className="composer"
+        className={`composer${note.active ? ' composer-note' : ''}`}
+        data-mode={note.mode}
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
         }}
       >
-        <AttachButton disabled={uploading} onPick={attach} />
+        <AttachButton disabled={uploading || note.active} onPick={attach} />
         <label className="visually-hidden" htmlFor={`composer-${chatId}`}>
-          {attachment ? 'Add a caption' : 'Type a message'}
+          {note.active ? 'Write a private note' : attachment ? 'Add a caption' : 'Type a message'}
         </label>
         <textarea
           id={`composer-${chatId}`}
           ref={inputRef}
           data-testid="composer-input"
           rows={1}
-          placeholder={attachment ? (attachment.type === 'audio' ? 'Audio is sent without a caption' : 'Add a caption (optional)') : 'Type a message'}
+          {...note.inputAria}
+          placeholder={note.active ? NOTE_PLACEHOLDER : attachment ? (attachment.type === 'audio' ? 'Audio is sent without a caption' : 'Add a caption (optional)') : 'Type a message'}
           value={value}
           disabled={uploading || attachment?.type === 'audio'}
           onPaste={(e) => {
@@ -241,9 +256,12 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
           }}
           onChange={(e) => {
             setValue(e.target.value);
+            onTyping?.(e.target.value);
+            note.sync(e.target.value, e.target.selectionStart);
             if (error) setError(null);
           }}
           onKeyDown={onKeyDown}
+          onSelect={(e) => note.sync(e.currentTarget.value, e.currentTarget.selectionStart)}
           aria-invalid={tooLong || undefined}
         />
         {value.length > maxLength - 200 && (
@@ -251,7 +269,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
             {value.length}/{maxLength}
           </span>
         )}
-        <button type="submit" className="send-btn" data-testid="composer-send" disabled={!canSend} aria-label="Send message" title="Send (Enter)">
+        <button type="submit" className="send-btn" data-testid="composer-send" disabled={!canSend} aria-label={note.active ? 'Save private note' : 'Send message'} title={note.active ? 'Save note (Enter)' : 'Send (Enter)'}>
           <Icon name="send" />
         </button>
       </form>

@@ -6,7 +6,7 @@
  * the ticket chip when the message belongs to a ticket; the "⋯" menu (also right click, Shift+F10)
  * (also right click, Shift+F10 / the context-menu key, and a long press on touch screens) with the
  * actions shared/message/message-actions.rules.ts allows (`messageMenu`): Reply, React, Forward,
- * Copy Id, Pin/Unpin, Flag/Unflag/Remove flag, Refresh, Download, Create ticket, Attach to ticket;
+ * Copy Id, Pin/Unpin, Flag/Unflag/Remove flag, Refresh, Download, Delete note (its author), Create ticket, Attach to ticket;
  * plus Create task and Open ticket. The thread carries the actions out (`onAction`); the reaction
  * picker opens here. Reactions show as emoji + count chips (tooltip: who), a flag marker while the
  * message waits for a reply, a pin marker while it is pinned.
@@ -29,10 +29,11 @@ import { MessageMenu, type MenuItem } from './MessageMenu.tsx';
 import { quoteAuthor, quoteLine } from './Composer.tsx';
 import { useTaskActions } from '../app/tasks.tsx';
 import { MAX_TITLE } from '#shared/task/task.schemas.ts';
+import { NoteLabel, NoteText } from '../notes/NoteText.tsx';
 
 export type TicketAction = 'create' | 'attach';
 /** What the thread does for a bubble (`react` carries the emoji, '' removes ours). */
-export type BubbleAction = 'react' | 'forward' | 'copy_id' | 'pin' | 'unpin' | 'flag' | 'unflag' | 'remove_flag' | 'refresh' | 'download';
+export type BubbleAction = 'react' | 'forward' | 'copy_id' | 'pin' | 'unpin' | 'flag' | 'unflag' | 'remove_flag' | 'refresh' | 'download' | 'delete_note';
 
 const LONG_PRESS_MS = 500;
 
@@ -153,6 +154,8 @@ export const MessageBubble = memo(function MessageBubble({
     if (allowed.has('remove_flag')) items.push({ id: 'remove_flag', label: 'Remove flag', testId: 'menu-remove-flag', onSelect: act('remove_flag') });
     if (allowed.has('refresh')) items.push({ id: 'refresh', label: 'Refresh', testId: 'menu-refresh', onSelect: act('refresh') });
     if (allowed.has('download')) items.push({ id: 'download', label: 'Download', testId: 'menu-download', onSelect: act('download') });
+    // private notes: their author only (rule delete_note)
+    if (actor && onAction && allowed.has('delete_note')) items.push({ id: 'delete_note', label: 'Delete note', testId: 'menu-delete-note', onSelect: act('delete_note') });
   }
   if (!local && onTicketAction) {
     if (allowed.has('create_ticket')) items.push({ id: 'create', label: 'Create ticket', testId: 'message-menu-create-ticket', onSelect: () => onTicketAction('create', m) });
@@ -271,11 +274,11 @@ export const MessageBubble = memo(function MessageBubble({
         onPointerCancel={cancelLongPress}
         onPointerLeave={cancelLongPress}
       >
-        {m.is_private_note && <div className="note-label">Private note</div>}
+        {m.is_private_note && <NoteLabel />}
         {group && !out && <div className="msg-author">{authorName(chat, m)}</div>}
         {m.forwarded && <div className="forwarded">↪ {m.forwarded === 'frequently_forwarded' ? 'Forwarded many times' : 'Forwarded'}</div>}
         {m.quoted_message && <Quoted q={m.quoted_message} chat={chat} original={quotedOriginal} onJump={onJump} />}
-        <MessageContent m={m} />
+        {m.is_private_note ? <NoteText m={m} me={actor?.email} /> : <MessageContent m={m} />}
         <div className="msg-meta">
           {flagged && (
             <span className="flag-marker" data-testid="flag-marker" title={`Flagged${m.flag_metadata?.flagged_by ? ` by ${m.flag_metadata.flagged_by}` : ''}: waiting for a reply`} aria-label="Flagged: needs a reply">
@@ -290,7 +293,8 @@ export const MessageBubble = memo(function MessageBubble({
           <time dateTime={new Date(m.timestamp).toISOString()} title={exactTime(m.timestamp)}>
             {bubbleTime(m.timestamp)}
           </time>
-          {out && <Ack ack={m.ack} />}
+          {/* a note never goes to WhatsApp: no ticks */}
+          {out && !m.is_private_note && <Ack ack={m.ack} />}
         </div>
         {(canReply || hasMenu || canReact) && (
           <div className="msg-tools">

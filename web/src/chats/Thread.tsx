@@ -36,6 +36,7 @@ import { useSession } from '../app/session.tsx';
 import { Avatar } from './Avatar.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
 import { Composer, type ComposerHandle } from './Composer.tsx';
+import { useTyping } from './useTyping.ts';
 import { Icon } from '../layout/Icon.tsx';
 import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
 import { upsertChatTicket } from '../lib/tickets.ts';
@@ -43,6 +44,9 @@ import type { TicketAction } from './MessageBubble.tsx';
 import { AttachTicketDialog, CreateTicketDialog } from '../tickets/TicketDialogs.tsx';
 import { ChatTicketsPanel } from '../tickets/ChatTicketsPanel.tsx';
 import { useTaskActions } from '../app/tasks.tsx';
+import { ChatActions } from './ChatActions.tsx';
+import { maskPhone } from '#shared/chat/chat-access.rules.ts';
+import { useNoteActions } from '../notes/useNoteActions.ts';
 
 const PANEL_KEY = 'chorus.chat_details_open';
 function initialPanelOpen(): boolean {
@@ -141,6 +145,7 @@ export function Thread({ chatId }: { chatId: string }) {
   const [pinFor, setPinFor] = useState<Message | null>(null);
   const [forwardFor, setForwardFor] = useState<Message | null>(null);
   const panelToggle = useRef<HTMLButtonElement>(null);
+  const typing = useTyping(chatId);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const composerRef = useRef<ComposerHandle>(null);
@@ -428,6 +433,7 @@ export function Thread({ chatId }: { chatId: string }) {
     [upsertChat],
   );
   const applyMessage = useCallback((m: Message) => setMessages((prev) => upsertMessages(prev, [m])), []);
+  const notes = useNoteActions(chatId, applyMessage);
 
   const react = useCallback(
     async (m: Message, emoji: string) => {
@@ -516,6 +522,9 @@ export function Thread({ chatId }: { chatId: string }) {
         case 'download':
           void download(m);
           break;
+        case 'delete_note':
+          void notes.deleteNote(m);
+          break;
         case 'copy_id': {
           const id = m.message_id || m.unique_id;
           void copyText(id).then((ok) => toast.show(ok ? `Message ID - ${id} copied to clipboard` : 'Could not copy the message ID', ok ? 'success' : 'error'));
@@ -535,7 +544,7 @@ export function Thread({ chatId }: { chatId: string }) {
           break;
       }
     },
-    [react, setFlag, setPin, download, toast, org.org_id, chatId, applyMessage],
+    [react, setFlag, setPin, download, toast, org.org_id, chatId, applyMessage, notes.deleteNote],
   );
 
   const forward = useCallback(
@@ -570,7 +579,7 @@ export function Thread({ chatId }: { chatId: string }) {
   const byWamid = useMemo(() => new Map(messages.filter((m) => m.message_id).map((m) => [m.message_id!, m])), [messages]);
   const name = chat ? chatDisplayName(chat) : formatPhone(chatNumber(chatId));
   const group = chat ? isGroupChat(chat) : chatId.endsWith('@g.us');
-  const number = group ? null : formatPhone(chatNumber(chatId));
+  const number = group ? null : formatPhone(org.mask_phone_numbers && org.role !== 'admin' ? maskPhone(chatNumber(chatId)) : chatNumber(chatId));
 
  return (
     <div className={`thread-wrap ${panelOpen ? 'with-panel' : ''}`}>
@@ -602,6 +611,7 @@ export function Thread({ chatId }: { chatId: string }) {
             {chat?.org_phone && <span className="phone-tag" title="Your WhatsApp number in this chat">via {formatPhone(chat.org_phone)}</span>}
           </div>
         </div>
+        <ChatActions chatId={chatId} />
         <button
           type="button"
           className="icon-btn"
@@ -706,6 +716,9 @@ export function Thread({ chatId }: { chatId: string }) {
           ↓
         </button>
       )}
+      <div className="typing-indicator" role="status" data-testid="typing-indicator">
+        {typing.text}
+      </div>
       </div>
 
       {status !== 'missing' && (
@@ -716,7 +729,15 @@ export function Thread({ chatId }: { chatId: string }) {
           chat={chat}
           replyTo={replyTo}
           onCancelReply={() => setReplyTo(null)}
-          onSend={send}
+          onSend={(text) => {
+            typing.onSent();
+            return send(text);
+          }}
+          onTyping={typing.onInput}
+          onSendNote={(text, mentions) => {
+            typing.onSent();
+            return notes.sendNote(text, mentions);
+          }}
         />
       )}
     </section>

@@ -1,7 +1,8 @@
 /**
  * The signed-in frame: live inbox state for the current org (keyed by org, so switching org starts
  * afresh), the sidebar, the page outlet, the socket status pill and, on phones, the bottom tab bar.
- * The tasks button (sidebar header on wide screens, floating top right on phones) opens the task panel.
+ * The tasks button (sidebar header on wide screens, floating top right on phones) opens the task panel;
+ * the notifications bell sits beside it (notifications/NotificationBell.tsx).
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
@@ -11,6 +12,8 @@ import { TicketsProvider, useTickets } from '../app/tickets.tsx';
 import { TasksProvider } from '../app/tasks.tsx';
 import { TaskPanel } from '../tasks/TaskPanel.tsx';
 import { TasksButton } from '../tasks/TasksButton.tsx';
+import { NotificationsProvider } from '../notifications/NotificationsProvider.tsx';
+import { NotificationBell } from '../notifications/NotificationBell.tsx';
 import { PHONE_QUERY, useMediaQuery } from './useMediaQuery.ts';
 import { badgeText as ticketBadgeText } from '#shared/ticket/ticket.schemas.ts';
 import { unreadChatCount } from '../lib/chats.ts';
@@ -27,7 +30,9 @@ export function AppShell() {
     <InboxProvider key={org.org_id} orgId={org.org_id}>
       <TicketsProvider>
         <TasksProvider>
-          <Shell />
+          <NotificationsProvider>
+            <Shell />
+          </NotificationsProvider>
         </TasksProvider>
       </TicketsProvider>
     </InboxProvider>
@@ -109,6 +114,7 @@ function Shell() {
           </nav>
         )}
         {phone && <TasksButton variant="floating" />}
+        {phone && <NotificationBell variant="floating" />}
         <TaskPanel />
         <SocketStatus />
       </div>

@@ -8,19 +8,20 @@ import { useSession } from '../app/session.tsx';
 import { useInbox } from '../app/inbox.tsx';
 import { useTickets } from '../app/tickets.tsx';
 import { badgeText as ticketBadgeText } from '#shared/ticket/ticket.schemas.ts';
-import { unreadChatCount } from '../lib/chats.ts';
 import { NAV } from './nav.ts';
 import { Icon } from './Icon.tsx';
 import { useShell } from './shellContext.ts';
 import { TasksButton } from '../tasks/TasksButton.tsx';
+import { NotificationBell } from '../notifications/NotificationBell.tsx';
 
 export const badgeText = (n: number): string => (n > 99 ? '99+' : String(n));
 
 export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { collapsed: boolean; onToggleCollapsed: () => void; tasksButton?: boolean }) {
   const { user, org, orgs, switchOrg, signOut } = useSession();
-  const { chats } = useInbox();
+  const { counts } = useInbox();
   const { drawerOpen, setDrawerOpen } = useShell();
-  const unreadChats = unreadChatCount(chats);
+  // unread chats in All (GET /chats/counts, refreshed after chat events)
+  const unreadChats = counts?.open.unread ?? 0;
   const myTickets = useTickets().badge ?? 0;
   const displayName = org.member_name?.trim() || user.email;
 
@@ -38,6 +39,7 @@ export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { 
       {tasksButton && (
         <div className="sidebar-tasks">
           <TasksButton variant="sidebar" />
+          <NotificationBell variant="sidebar" />
         </div>
       )}
       <ul className="nav-list">

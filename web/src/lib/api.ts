@@ -4,7 +4,8 @@
  * A 401 (or no token at all) calls the session-expired handler the app registers, which signs out
  * and returns to /login with spec §8's 'Session expired! Please login again'.
  */
-import type { Chat } from '#shared/chat/chat.schemas.ts';
+import type { Chat, ChatBatchResult, ChatLabel } from '#shared/chat/chat.schemas.ts';
+import type { FolderCounts, InboxState } from '#shared/chat/chat-state.rules.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import type {
   BulkUpdateResult,
@@ -27,6 +28,8 @@ import type {
 } from '#shared/task/task.schemas.ts';
 import { TASK_FETCH_LIMIT } from '#shared/task/task.schemas.ts';
 import { MeResponse } from '#shared/me.schemas.ts';
+import type { CreateNoteInput } from '#shared/message/private-note.schemas.ts';
+import type { ListNotificationsResponse, MarkNotificationsReadResponse } from '#shared/notification/notification.schemas.ts';
 import type { LibraryMediaType, ListMediaResponse, MediaUrlResponse } from '#shared/media/media.schemas.ts';
 import { getConfig } from './config.ts';
 import { getIdToken, SESSION_EXPIRED_MESSAGE } from './auth.ts';
@@ -152,6 +155,20 @@ export function fieldErrors(e: unknown): Array<{ field: string; reason: string }
     .map((d) => ({ field: d.field, reason: d.reason }));
 }
 
+/** Filters of GET /chats as the web app sends them (see ListChatsQuery). */
+export interface ChatListFilter {
+  state?: InboxState;
+  unread?: boolean;
+  assignee?: string;
+  label_id?: string;
+  phone?: string;
+  type?: 'user' | 'group';
+}
+
+/** GET /chats/counts: per folder, the count of each single filter. */
+export type ChatCounts = Record<InboxState, FolderCounts>;
+export type ChatBatchAction = 'assign' | 'labels' | 'close' | 'snooze' | 'archive' | 'mute' | 'pin';
+
 export interface Page<T> {
   items: T[];
   cursor: string | null;
@@ -168,9 +185,11 @@ export const api = {
     return parsed.data;
   },
 
-  async listChats(orgId: string, cursor?: string | null, limit = 50): Promise<Page<Chat>> {
-    const out = await request<{ chats: Chat[]; cursor?: string | null }>('GET', `/api/orgs/${enc(orgId)}/chats${query({ limit, cursor })}`);
-    return { items: out.chats ?? [], cursor: out.cursor ?? null };
+  /** One page of a folder with filters (GET /chats); the first page also has the viewer's pinned chats of that filter. */
+  async listChats(orgId: string, cursor?: string | null, limit = 50, filter: ChatListFilter = {}): Promise<Page<Chat> & { pinned: Chat[] }> {
+    const f = { ...filter, unread: filter.unread === undefined ? undefined : String(filter.unread) };
+    const out = await request<{ chats: Chat[]; cursor?: string | null; pinned?: Chat[] }>('GET', `/api/orgs/${enc(orgId)}/chats${query({ ...f, limit, cursor })}`);
+    return { items: out.chats ?? [], cursor: out.cursor ?? null, pinned: out.pinned ?? [] };
   },
 
   async getChat(orgId: string, chatId: string): Promise<Chat> {
@@ -334,6 +353,79 @@ export const api = {
   async taskAudit(orgId: string, taskId: string, cursor?: string | null): Promise<Page<TaskAuditLogRow>> {
     const out = await request<{ entries: TaskAuditLogRow[]; cursor?: string | null }>('GET', `/api/orgs/${enc(orgId)}/tasks/${enc(taskId)}/audit${query({ cursor })}`);
     return { items: out.entries ?? [], cursor: out.cursor ?? null };
+  },
+
+  // ---- private notes and in-app notifications (issue 4) ----------------------------------
+  /** A private note (never sent to WhatsApp); `mentions` are member emails. */
+  async createNote(orgId: string, chatId: string, input: CreateNoteInput): Promise<Message> {
+    const out = await request<{ message: Message }>('POST', `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/notes`, input);
+    return withTicketField(out.message);
+  },
+
+  /** Delete one's own note; answers the tombstone (`is_deleted`, no text). */
+  async deleteNote(orgId: string, chatId: string, uniqueId: string): Promise<Message> {
+    const out = await request<{ message: Message }>('DELETE', `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/notes/${enc(uniqueId)}`);
+    return withTicketField(out.message);
+  },
+
+  /** My notifications newest first, with my unread total. */
+  async notifications(orgId: string, cursor?: string | null, limit = 30): Promise<ListNotificationsResponse> {
+    const out = await request<ListNotificationsResponse>('GET', `/api/orgs/${enc(orgId)}/notifications${query({ limit, cursor })}`);
+    return { notifications: out.notifications ?? [], cursor: out.cursor ?? null, unread_count: out.unread_count ?? 0 };
+  },
+
+  async markNotificationsRead(orgId: string, input: { ids: string[] } | { all: true }): Promise<MarkNotificationsReadResponse> {
+    return request<MarkNotificationsReadResponse>('POST', `/api/orgs/${enc(orgId)}/notifications/read`, input);
+  },
+
+  // ---- chat workflow (issue 4; shared/chat/chat-workflow.ts) --------------------------------
+  /** Per folder, the count of every single filter. */
+  async chatCounts(orgId: string): Promise<ChatCounts> {
+    const out = await request<{ counts: ChatCounts }>('GET', `/api/orgs/${enc(orgId)}/chats/counts`);
+    return out.counts;
+  },
+
+  /** A write over several chats (assign, labels, close, snooze, archive, mute, pin): what changed and why others did not. */
+  async chatBatch(orgId: string, action: ChatBatchAction, input: Record<string, unknown> & { chat_ids: string[] }): Promise<ChatBatchResult> {
+    const out = await request<ChatBatchResult>('POST', `/api/orgs/${enc(orgId)}/chats/${action}`, input);
+    return { chats: out.chats ?? [], failed: out.failed ?? [] };
+  },
+
+  async markChatUnread(orgId: string, chatId: string): Promise<Chat> {
+    const out = await request<{ chat: Chat }>('POST', `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/unread`, {});
+    return out.chat;
+  },
+
+  async setActivePhone(orgId: string, chatId: string, phone: string): Promise<Chat> {
+    const out = await request<{ chat: Chat }>('PUT', `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/active-phone`, { phone });
+    return out.chat;
+  },
+
+  /** Who may see a chat (admins); `{}` = every member. */
+  async setChatAccess(orgId: string, chatId: string, chatAccess: Record<string, boolean>): Promise<Chat> {
+    const out = await request<{ chat: Chat }>('PUT', `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/access`, { chat_access: chatAccess });
+    return out.chat;
+  },
+
+  async chatLabels(orgId: string): Promise<ChatLabel[]> {
+    const out = await request<{ labels: ChatLabel[] }>('GET', `/api/orgs/${enc(orgId)}/labels`);
+    return out.labels ?? [];
+  },
+
+  async createChatLabel(orgId: string, input: { name: string; color: string }): Promise<ChatLabel> {
+    const out = await request<{ label: ChatLabel }>('POST', `/api/orgs/${enc(orgId)}/labels`, input);
+    return out.label;
+  },
+
+  async updateChatLabel(orgId: string, labelId: string, input: { name?: string; color?: string }): Promise<ChatLabel> {
+    const out = await request<{ label: ChatLabel }>('PATCH', `/api/orgs/${enc(orgId)}/labels/${enc(labelId)}`, input);
+    return out.label;
+  },
+
+  /** @returns how many chats lost the label */
+  async deleteChatLabel(orgId: string, labelId: string): Promise<number> {
+    const out = await request<{ removed_from?: number }>('DELETE', `/api/orgs/${enc(orgId)}/labels/${enc(labelId)}`);
+    return out.removed_from ?? 0;
   },
 
   async members(orgId: string): Promise<OrgMember[]> {

@@ -2,7 +2,8 @@
  * Realtime connection: one WebSocket per (signed-in user, org) at `${wsUrl}?token=<ID token>&org_id=<org>`.
  *
  * The server pushes `{ type, properties, metadata }` JSON frames (message.received, message.sent,
- * message.status_updated, message.updated, chat.read). This class only transports them: it reconnects
+ * message.status_updated, message.updated, chat.read, and the socket-only chat.typing) and takes
+ * client frames through `send` (typing). This class only transports them: it reconnects
  * with exponential backoff (1 s doubling to 30 s, with jitter; at once when the browser comes back
  * online or the tab becomes visible), takes a fresh token for every attempt, and reports
  * `onReconnected` after a reconnect so the app can refetch what it may have missed.
@@ -72,6 +73,18 @@ export class RealtimeSocket {
       ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
       ws.close(1000, 'bye');
     }
+  }
+
+  /**
+   * Send a client frame (JSON) on the open socket, e.g. `{ type: 'typing', chat_id, state }`.
+   * Nothing is queued: ephemeral frames are dropped while the socket is not open.
+   * @returns whether the frame was handed to the socket
+   */
+  send(obj: unknown): boolean {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(obj));
+    return true;
   }
 
   private setState(s: SocketState): void {

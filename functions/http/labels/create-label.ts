@@ -1,0 +1,7 @@
+import { httpHandler } from '../../lib/http.ts';
+import { OrgParams } from '../chats/params.ts';
+import { ChatLabelInput } from '../../../shared/chat/chat.schemas.ts';
+import { createChatLabel } from '../../../shared/chat/chat-workflow.ts';
+
+/** POST /api/orgs/{org_id}/labels `{ name, color }` -> 201 `{ label }` (admins). */
+export const handler = httpHandler({ params: OrgParams, body: ChatLabelInput }, async ({ actor, body }) => ({ status: 201, body: { label: await createChatLabel(actor, body) } }));

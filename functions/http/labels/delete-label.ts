@@ -1,0 +1,6 @@
+import { httpHandler } from '../../lib/http.ts';
+import { LabelParams } from './params.ts';
+import { deleteChatLabel } from '../../../shared/chat/chat-workflow.ts';
+
+/** DELETE /api/orgs/{org_id}/labels/{label_id} -> `{ removed_from }` (admins; the label comes off every chat). */
+export const handler = httpHandler({ params: LabelParams }, async ({ actor, params }) => ({ body: await deleteChatLabel(actor, params.label_id) }));

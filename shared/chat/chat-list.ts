@@ -1,0 +1,176 @@
+import { db } from '../db/service.ts';
+import { collectFiltered, keyCursor } from '../db/paging.ts';
+import { AppError } from '../errors.ts';
+import { ChatEntity } from './chat.entity.ts';
+import { assigneeKey, countsFromBuckets, isClosedFor, isUnread, type FolderCounts, type InboxState } from './chat-state.rules.ts';
+import { viewChat, type MemberState, type ViewContext } from './chat-view.ts';
+import { getOrgPreferences } from '../org/preferences.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { Chat, ListChatsQuery } from './chat.schemas.ts';
+import type { ChatRow } from './chat-write.ts';
+
+/**
+ * GET /chats (issue 4 part 9): the chats of one folder (open = 'All', closed, snoozed, archived)
+ * with any of the filters unread, assignee (me / none / email), label, phone, type, newest first.
+ * One Query on the index of the most selective filter (ACCESS_PATTERNS.md 33-38); the other
+ * filters are checked on that index's pages (collectFiltered: read budget, then a cursor). Never a
+ * Scan. Index choice: label (ChatLabelLink rows) > assignee > phone > type > unread > folder.
+ * Pinned chats (per member) come from GET /chats/pinned (listPinnedChats). In the open folder a
+ * member's own 'close for me' hides the chat from them until the next message.
+ */
+
+type Filters = { state: InboxState; unread?: boolean; assignee?: string; label_id?: string; phone?: string; type?: 'user' | 'group' };
+
+function matches(c: ChatRow, f: Filters, closedForMe: Map<string, string>): boolean {
+  if (c.inbox_state !== f.state) return false;
+  if (f.unread !== undefined && isUnread(c) !== f.unread) return false;
+  if (f.assignee !== undefined && assigneeKey(c.assigned_to) !== f.assignee) return false;
+  if (f.label_id !== undefined && !(c.label_ids ?? []).includes(f.label_id)) return false;
+  if (f.phone !== undefined && c.org_phone !== f.phone) return false;
+  if (f.type !== undefined && c.chat_type !== f.type) return false;
+  if (f.state === 'open' && isClosedFor(c as never, closedForMe.get(c.chat_id))) return false;
+  return true;
+}
+
+const encode = (c: { i: string; c: string }) => Buffer.from(JSON.stringify(c)).toString('base64url');
+function decode(raw: string | undefined): { i: string; c: string } | null {
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(Buffer.from(raw, 'base64url').toString()) as { i: string; c: string };
+    if (typeof v.i === 'string' && typeof v.c === 'string') return v;
+  } catch {
+    /* fall through */
+  }
+  throw new AppError('validation', 'cursor: is not a cursor of this list', { details: [{ field: 'cursor', reason: 'is not a cursor of this list' }] });
+}
+
+/** The viewer's own chat states (pins, 'close for me'): one Query on their MemberChatState rows. */
+export async function memberStates(orgId: string, email: string): Promise<Map<string, MemberState>> {
+  const rows = (await db().entities.memberChatState.query.byMember({ org_id: orgId, email: email.toLowerCase() }).go({ pages: 'all' })).data;
+  return new Map(rows.map((r) => [r.chat_id, { pinned_at: r.pinned_at ?? null, closed_for_me_at: r.closed_for_me_at ?? null, closed_for_me_message: r.closed_for_me_message ?? null }]));
+}
+
+/** The view context of a request: viewer, masking preference and own chat states. */
+export async function viewContext(actor: Actor, states?: Map<string, MemberState>): Promise<ViewContext> {
+  const [prefs, st] = await Promise.all([getOrgPreferences(actor.org_id), states ? Promise.resolve(states) : memberStates(actor.org_id, actor.email)]);
+  return { viewer: { email: actor.email.toLowerCase(), role: actor.role }, maskPhoneNumbers: !!prefs.mask_phone_numbers, states: st };
+}
+
+type Page = { data: ChatRow[]; cursor: string | null };
+
+/** Chats of the actor's org for a folder and filters, cursor paged. */
+function filtersOf(actor: Actor, query: ListChatsQuery): Filters {
+  return {
+    state: query.state,
+    ...(query.unread !== undefined ? { unread: query.unread === 'true' } : {}),
+    ...(query.assignee !== undefined ? { assignee: query.assignee === 'me' ? assigneeKey(actor.email) : query.assignee === 'none' ? 'none' : assigneeKey(query.assignee) } : {}),
+    ...(query.label_id !== undefined ? { label_id: query.label_id } : {}),
+    ...(query.phone !== undefined ? { phone: query.phone } : {}),
+    ...(query.type !== undefined ? { type: query.type } : {}),
+  };
+}
+
+/** Chats of the actor's org for a folder and filters, cursor paged (pinned chats: listPinnedChats). */
+export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ chats: Chat[]; cursor: string | null }> {
+  const f = filtersOf(actor, query);
+  const cur = decode(query.cursor);
+  const org = actor.org_id;
+  const c = db().entities.chat;
+  const idx = ChatEntity.schema.indexes;
+  const go =
+    (q: { go: (o: object) => Promise<{ data: unknown[]; cursor: string | null }> }) =>
+    (cursor: string | null, limit: number): Promise<Page> =>
+      q.go({ order: 'desc', cursor, limit, pages: 1, data: 'includeKeys' }) as Promise<Page>;
+  const statesP = memberStates(org, actor.email);
+
+  let index: string;
+  let run: (cursor: string | null, limit: number) => Promise<Page>;
+  let toCursor: (item: Record<string, unknown>) => string;
+  if (f.label_id !== undefined) {
+    index = 'label';
+    const q = db().entities.chatLabelLink.query.byLabel({ org_id: org, label_id: f.label_id, inbox_state: f.state });
+    run = async (cursor, limit) => {
+      const res = (await q.go({ order: 'desc', cursor, limit, pages: 1, data: 'includeKeys' })) as unknown as { data: Array<{ chat: ChatRow; pk: string; sk: string }>; cursor: string | null };
+      return { data: res.data.map((r) => ({ ...r.chat, pk: r.pk, sk: r.sk }) as unknown as ChatRow), cursor: res.cursor };
+    };
+    toCursor = keyCursor(undefined);
+  } else if (f.assignee !== undefined) {
+    index = 'assignee';
+    run = go(c.query.byAssignee({ org_id: org, inbox_state: f.state, assignee_key: f.assignee }));
+    toCursor = keyCursor(idx.byAssignee.index);
+  } else if (f.phone !== undefined) {
+    index = 'phone';
+    run = go(c.query.byPhone({ org_id: org, inbox_state: f.state, org_phone: f.phone }));
+    toCursor = keyCursor(idx.byPhone.index);
+  } else if (f.type !== undefined) {
+    index = 'type';
+    run = go(c.query.byType({ org_id: org, inbox_state: f.state, chat_type: f.type }));
+    toCursor = keyCursor(idx.byType.index);
+  } else if (f.unread !== undefined) {
+    index = 'unread';
+    run = go(c.query.byUnread({ org_id: org, inbox_state: f.state, unread_key: f.unread ? 'unread' : 'read' }));
+    toCursor = keyCursor(idx.byUnread.index);
+  } else {
+    index = 'state';
+    run = go(c.query.byState({ org_id: org, inbox_state: f.state }));
+    toCursor = keyCursor(idx.byState.index);
+  }
+  if (cur && cur.i !== index) throw new AppError('validation', 'cursor: is not a cursor of this list', { details: [{ field: 'cursor', reason: 'is not a cursor of this list' }] });
+  // Filters the chosen index does not apply itself. With none (and no 'close for me' of the
+  // viewer's to hide), a page is exactly one Query of `limit` items.
+  const applied: Record<string, Array<keyof Filters>> = { label: ['state', 'label_id'], assignee: ['state', 'assignee'], phone: ['state', 'phone'], type: ['state', 'type'], unread: ['state', 'unread'], state: ['state'] };
+  const extra = (Object.keys(f) as Array<keyof Filters>).some((k) => !applied[index].includes(k));
+  // The viewer's states (one Query) and the first index page are read at the same time; the
+  // page is then checked for 'close for me' and, when that removed some, topped up from its cursor.
+  const [states, first] = await Promise.all([statesP, extra ? null : run(cur?.c ?? null, query.limit)]);
+  const closedForMe = new Map([...states].flatMap(([id, st]) => (st.closed_for_me_message ? [[id, st.closed_for_me_message] as const] : [])));
+  const check = extra || (f.state === 'open' && closedForMe.size > 0) ? (row: ChatRow) => matches(row, f, closedForMe) : null;
+  const collect = async (): Promise<{ items: ChatRow[]; cursor: string | null }> => {
+    if (!first) return collectFiltered<ChatRow>(run, toCursor, check, query.limit, cur?.c ?? null);
+    const kept = check ? first.data.filter(check) : first.data;
+    if (kept.length === first.data.length || !first.cursor) return { items: kept, cursor: first.cursor };
+    const more = await collectFiltered<ChatRow>(run, toCursor, check, query.limit - kept.length, first.cursor);
+    return { items: [...kept, ...more.items], cursor: more.cursor };
+  };
+  const [page, ctx] = await Promise.all([collect(), viewContext(actor, states)]);
+  return { chats: page.items.map((row) => viewChat(stripKeys(row), ctx)), cursor: page.cursor ? encode({ i: index, c: page.cursor }) : null };
+}
+
+/**
+ * GET /chats/pinned: the viewer's pinned chats that pass the same folder and filters, newest pin
+ * first (pins are per member and few: one Query of their states, one BatchGet). A separate call
+ * so the list's first page stays one Query; the browser asks for both at once.
+ */
+export async function listPinnedChats(actor: Actor, query: ListChatsQuery): Promise<{ chats: Chat[] }> {
+  const f = filtersOf(actor, query);
+  const states = await memberStates(actor.org_id, actor.email);
+  const closedForMe = new Map([...states].flatMap(([id, st]) => (st.closed_for_me_message ? [[id, st.closed_for_me_message] as const] : [])));
+  const [rows, ctx] = await Promise.all([pinnedChats(actor.org_id, states, f, closedForMe), viewContext(actor, states)]);
+  return { chats: rows.map((row) => viewChat(row, ctx)) };
+}
+
+const stripKeys = (row: Record<string, unknown>): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) if (!/^(pk|sk|gsi\d+(pk|sk))$/.test(k)) out[k] = v;
+  return out;
+};
+
+/** The viewer's pinned chats that pass the filters (BatchGet by key; pins are few). Newest pin first. */
+async function pinnedChats(orgId: string, states: Map<string, MemberState>, f: Filters, closedForMe: Map<string, string>): Promise<ChatRow[]> {
+  const pins = [...states].filter(([, s]) => s.pinned_at).sort((a, b) => (b[1].pinned_at ?? 0) - (a[1].pinned_at ?? 0));
+  if (!pins.length) return [];
+  const got = await db()
+    .entities.chat.get(pins.map(([chat_id]) => ({ org_id: orgId, chat_id })))
+    .go({ concurrency: 3 });
+  const byId = new Map((got.data as ChatRow[]).map((c) => [c.chat_id, c]));
+  return pins.flatMap(([id]) => {
+    const row = byId.get(id);
+    return row && matches(row, f, closedForMe) ? [row] : [];
+  });
+}
+
+/** GET /chats/counts: per folder, the count of every single filter (counter items: one Query). */
+export async function chatCounts(actor: Actor): Promise<{ counts: Record<InboxState, FolderCounts> }> {
+  const rows = (await db().entities.chatCounter.query.byOrg({ org_id: actor.org_id }).go({ pages: 'all' })).data;
+  return { counts: countsFromBuckets(Object.fromEntries(rows.map((r) => [r.bucket, r.n ?? 0])), actor.email) };
+}

@@ -1,0 +1,76 @@
+import { canSeeChat, maskPhone, mustMask, type Viewer } from './chat-access.rules.ts';
+import type { Chat } from './chat.schemas.ts';
+import type { Message } from '../message/message.schemas.ts';
+
+/**
+ * What one member is given of a chat or message (spec §6): nothing of a chat they may not see
+ * (a stub with `has_access: false` so the list can show it dimmed), customer numbers masked for
+ * non-admins when the org masks them, and their own pin / 'close for me'. Applied by every list,
+ * read and realtime push, so no path hands out more than another.
+ *
+ * Known gap: a 1:1 chat's `chat_id` is WhatsApp's `{number}@c.us` and is the chat's key, so it is
+ * not masked (the web app never displays it when masking is on).
+ */
+
+/** The viewer's own state of a chat (MemberChatState). Times epoch ms. */
+export interface MemberState {
+  pinned_at?: number | null;
+  closed_for_me_at?: number | null;
+  /** unique_id of the latest message when closed for me (isClosedFor) */
+  closed_for_me_message?: string | null;
+}
+
+export interface ViewContext {
+  viewer: Viewer;
+  /** org preference mask_phone_numbers */
+  maskPhoneNumbers: boolean;
+  /** the viewer's own chat states by chat_id (absent: none) */
+  states?: Map<string, MemberState>;
+}
+
+const STORAGE_ONLY = ['version', 'assignee_key', 'unread_key'] as const;
+
+/** A chat for this viewer. */
+export function viewChat(row: Record<string, unknown>, ctx: ViewContext): Chat {
+  const chat = { ...row } as Record<string, unknown>;
+  for (const k of STORAGE_ONLY) delete chat[k];
+  const c = chat as unknown as Chat;
+  if (!canSeeChat(c, ctx.viewer)) {
+    return {
+      org_id: c.org_id,
+      chat_id: c.chat_id,
+      chat_type: c.chat_type,
+      org_phone: c.org_phone,
+      phone_id: c.phone_id,
+      latest_message_timestamp: c.latest_message_timestamp,
+      inbox_state: c.inbox_state,
+      has_access: false,
+    };
+  }
+  // without the viewer's states (realtime pushes) the per-member fields are left out: clients keep theirs
+  const st = ctx.states?.get(c.chat_id);
+  const closedForMe = st?.closed_for_me_message != null && st.closed_for_me_message === (c.latest_message?.unique_id ?? '');
+  const out: Chat = ctx.states ? { ...c, has_access: true, is_pinned: !!st?.pinned_at, closed_for_me_at: closedForMe ? (st?.closed_for_me_at ?? null) : null } : { ...c, has_access: true };
+  if (!mustMask(ctx.maskPhoneNumbers, ctx.viewer)) return out;
+  return {
+    ...out,
+    chat_name: out.chat_name ? maskPhone(out.chat_name) : out.chat_name,
+    members: out.members
+      ? Object.fromEntries(Object.entries(out.members).map(([k, v]) => [maskPhone(k), { contact_name: v.contact_name ? maskPhone(v.contact_name) : v.contact_name, contact_id: maskPhone(v.contact_id) }]))
+      : out.members,
+    latest_message: out.latest_message ? { ...out.latest_message, author: out.latest_message.author ? maskPhone(out.latest_message.author) : out.latest_message.author } : out.latest_message,
+  };
+}
+
+/** A message for this viewer (the chat's access is checked by the caller). */
+export function viewMessage(m: Message, ctx: Pick<ViewContext, 'viewer' | 'maskPhoneNumbers'>): Message {
+  if (!mustMask(ctx.maskPhoneNumbers, ctx.viewer)) return m;
+  const q = m.quoted_message as { author?: string | null } | null | undefined;
+  return {
+    ...m,
+    sender_phone: m.sender_phone ? maskPhone(m.sender_phone) : m.sender_phone,
+    author: m.author ? maskPhone(m.author) : m.author,
+    ...(q ? { quoted_message: { ...q, author: q.author ? maskPhone(q.author) : q.author } as Message['quoted_message'] } : {}),
+    ...(m.reactions ? { reactions: Object.fromEntries(Object.entries(m.reactions).map(([k, v]) => [maskPhone(k), { ...v, by: v.by ? maskPhone(v.by) : v.by }])) } : {}),
+  };
+}

@@ -1,0 +1,108 @@
+import type { EntityItem } from 'electrodb';
+import type { ChatEntity } from './chat.entity.ts';
+import { db } from '../db/service.ts';
+import { commitTransaction, type TxEntities, type TxItem } from '../db/transaction.ts';
+import { assigneeKey, bucketDeltas, chatBuckets, inboxState, mergeDeltas, unreadKey, type InboxState } from './chat-state.rules.ts';
+import { toChatWire } from '../inbox/wire.ts';
+
+/**
+ * The one way a chat row is written when anything its list filters read may change (latest
+ * message, unread, assignee, labels, folder, phone): the row itself (optimistic `version` check),
+ * its label index rows and the filter counters (ADD), in one transaction. ACCESS_PATTERNS.md
+ * patterns 8 and 33-37. Times are epoch **ms**.
+ */
+
+export type ChatRow = EntityItem<typeof ChatEntity>;
+
+/** The row with its derived index keys (inbox_state, assignee_key, unread_key) computed at `now`. */
+export function withIndexKeys<C extends ChatRow>(row: C, now: number): C {
+  return {
+    ...row,
+    inbox_state: inboxState({ ...row, snooze_metadata: row.snooze_metadata as { snooze_until?: number } | undefined }, now),
+    assignee_key: assigneeKey(row.assigned_to),
+    unread_key: unreadKey(row),
+  };
+}
+
+/** The counter buckets a stored row is counted in (its stored folder: what the counters hold). */
+function bucketsOf(row: ChatRow | null, now: number): string[] | null {
+  if (!row) return null;
+  const state = (row.inbox_state as InboxState | undefined) ?? inboxState(row as never, now);
+  return chatBuckets({ ...row, snooze_metadata: row.snooze_metadata as never, chat_type: row.chat_type }, state);
+}
+
+/**
+ * Transaction items for one chat write, and the counter changes it implies (merge them over all
+ * chats of a transaction with mergeDeltas, then counterItems: one operation per counter item).
+ * @param before the stored row (null: the chat is new)
+ * @param after the new row; its index keys are recomputed here and `version` set to before+1
+ * @returns items (chat put/create + label rows), deltas (bucket -> change), row (what is stored)
+ */
+export function chatWriteItems(e: TxEntities, before: ChatRow | null, after: ChatRow, now: number): { items: TxItem[]; deltas: Record<string, number>; row: ChatRow } {
+  const v = before?.version ?? 0;
+  const row = withIndexKeys({ ...after, version: v + 1 }, now);
+  const items: TxItem[] = [];
+  if (before) items.push(e.chat.put(row).where(({ version }, { eq }) => eq(version, v)).commit() as TxItem);
+  else items.push(e.chat.create(row).commit() as TxItem);
+  const keyOf = (r: ChatRow, label: string) => `${label}|${r.inbox_state}|${r.latest_message_timestamp}`;
+  const keep = new Set((row.label_ids ?? []).map((l) => keyOf(row, l)));
+  for (const l of new Set(before?.label_ids ?? [])) {
+    if (before!.inbox_state && keep.has(keyOf(before!, l))) continue; // same key: the put below replaces it
+    items.push(
+      e.chatLabelLink
+        .delete({ org_id: before!.org_id, label_id: l, inbox_state: before!.inbox_state ?? 'open', latest_message_timestamp: before!.latest_message_timestamp, chat_id: before!.chat_id })
+        .commit() as TxItem,
+    );
+  }
+  for (const l of new Set(row.label_ids ?? [])) {
+    items.push(
+      e.chatLabelLink
+        .put({ org_id: row.org_id, label_id: l, inbox_state: row.inbox_state, latest_message_timestamp: row.latest_message_timestamp, chat_id: row.chat_id, chat: toChatWire(row) })
+        .commit() as TxItem,
+    );
+  }
+  return { items, deltas: bucketDeltas(bucketsOf(before, now), bucketsOf(row, now)), row };
+}
+
+/** ADD operations for merged counter deltas of one transaction. */
+export function counterItems(e: TxEntities, orgId: string, deltas: Record<string, number>): TxItem[] {
+  return Object.entries(deltas).map(([bucket, d]) => e.chatCounter.update({ org_id: orgId, bucket }).add({ n: d }).commit() as TxItem);
+}
+
+/** Items (chat + label rows) of a write and its merged counter ops: what a one-chat transaction needs. */
+export function chatWriteTx(e: TxEntities, before: ChatRow | null, after: ChatRow, now: number): { items: TxItem[]; row: ChatRow } {
+  const w = chatWriteItems(e, before, after, now);
+  return { items: [...w.items, ...counterItems(e, after.org_id, mergeDeltas({}, w.deltas))], row: w.row };
+}
+
+const MAX_RETRIES = 8;
+
+/**
+ * Read-modify-write of one chat, retried when another writer got there first.
+ * @param mutate gets the stored row; returns the new row, or null when nothing is to change
+ * @param extra more items for the same transaction (e.g. a member's chat state), built per attempt
+ * @returns { before, after } (after === before when mutate returned null); null when the chat does not exist
+ * @throws Error when the chat kept changing for MAX_RETRIES attempts
+ */
+export async function updateChatRow(
+  orgId: string,
+  chatId: string,
+  mutate: (chat: ChatRow, now: number) => ChatRow | null,
+  extra?: (e: TxEntities, after: ChatRow) => TxItem[],
+): Promise<{ before: ChatRow; after: ChatRow } | null> {
+  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+    const before = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data as ChatRow | null;
+    if (!before) return null;
+    const now = Date.now();
+    const next = mutate(before, now);
+    if (!next) return { before, after: before };
+    let row: ChatRow = next;
+    const ok = await commitTransaction((e) => {
+      const w = chatWriteTx(e, before, next, now);
+      row = w.row;
+      return [...w.items, ...(extra ? extra(e, w.row) : [])];
+    });
+    if (ok) return { before, after: row };
+  }
+  throw new Error(`chat ${chatId} kept changing`);
+}
