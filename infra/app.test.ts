@@ -469,9 +469,13 @@ describe('scheduler', () => {
     const statements = policiesOf(events)
       .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === roleId))
       .flatMap((p) => p.Properties.PolicyDocument.Statement as any[]);
+    // CDK merges the two grants into one statement
     expect(statements).toEqual([
-      { Action: 'sqs:SendMessage', Effect: 'Allow', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^TaskRemindersCommands/), 'Arn'] } },
-      { Action: 'sqs:SendMessage', Effect: 'Allow', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^ChatSnoozeCommands/), 'Arn'] } },
+      {
+        Action: 'sqs:SendMessage',
+        Effect: 'Allow',
+        Resource: [{ 'Fn::GetAtt': [expect.stringMatching(/^ChatSnoozeCommands/), 'Arn'] }, { 'Fn::GetAtt': [expect.stringMatching(/^TaskRemindersCommands/), 'Arn'] }],
+      },
     ]);
   });
 

@@ -11,10 +11,14 @@ export const MeResponse = z.object({
       member_name: z.string().nullish(),
       /** spec §6 org preference: numbers masked for members */
       mask_phone_numbers: z.boolean().optional(),
+      /** spec §6 member_permissions as stored (unset key = allowed; shared/org/permissions.rules.ts) */
+      member_permissions: z.record(z.boolean()).optional(),
       /** connection_type tells the web app what each number can do (shared/whatsapp/capabilities.ts) */
       phones: z.array(z.object({ phone_id: z.string(), org_phone: z.string(), connection_type: z.string().optional() })),
     }),
   ),
+  /** pending invites (spec §4: the Join workspace screen); Member rows with is_active false */
+  invites: z.array(z.object({ org_id: z.string(), org_name: z.string(), invited_by: z.string().nullish() })),
 });
 export type MeResponse = z.infer<typeof MeResponse>;
 

@@ -18,6 +18,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { pascalCase } from '../names.ts';
 
@@ -67,6 +68,8 @@ export interface HandlerFunctionProps {
    * installed for Lambda's platform (linux, arm64, glibc) whatever machine synthesizes
    */
   readonly nodeModules?: string[];
+  /** an execution role to use (shared by functions with the same access profile); default: a role of its own */
+  readonly role?: iam.IRole;
 }
 
 /**
@@ -92,6 +95,7 @@ export function createHandlerFunction(scope: Construct, id: string, props: Handl
       removalPolicy: RemovalPolicy.DESTROY,
     }),
     tracing: lambda.Tracing.ACTIVE,
+    ...(props.role ? { role: props.role } : {}),
   } satisfies Partial<lambda.FunctionProps>;
 
   if (!props.bundle) {

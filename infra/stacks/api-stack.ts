@@ -9,7 +9,8 @@
  *   or the origins given in context `corsOrigins`. Payload format 2.0.
  * - WebSocket API: $connect/$disconnect/$default, stage `prod` (auto-deploy). $connect checks the
  *   JWT itself (`?token=`), so no API Gateway authorizer there.
- * Each function's environment and IAM come from its access profile (infra/access.ts).
+ * Each function's environment and IAM come from its access profile (infra/access.ts); functions
+ * with the same profile share one execution role.
  */
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
@@ -17,6 +18,7 @@ import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -76,11 +78,28 @@ export class ApiStack extends Stack {
       autoDeploy: true,
     });
 
+    // One execution role per distinct access profile: functions that may do exactly the same share
+    // it (least privilege is unchanged), which keeps the stack under CloudFormation's 500 resources.
+    const roles = new Map<string, iam.Role>();
+    const roleFor = (access: ReturnType<typeof accessFor>): iam.Role => {
+      const key = JSON.stringify(access);
+      let role = roles.get(key);
+      if (!role) {
+        role = new iam.Role(this, `HandlerRole${roles.size + 1}`, {
+          assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+          managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
+          description: `Chorus API handlers with access ${key}`.slice(0, 1000),
+        });
+        roles.set(key, role);
+      }
+      return role;
+    };
     const fnFor = (handler: string, surface: Surface): lambda.Function => {
       const existing = this.functions.get(handler);
       if (existing) return existing;
-      const fn = createHandlerFunction(this, handlerConstructId(handler), { handler, bundle: props.bundle, ...HANDLER_SIZING[handler] });
-      wireFunction(fn, accessFor(handler, surface), {
+      const access = accessFor(handler, surface);
+      const fn = createHandlerFunction(this, handlerConstructId(handler), { handler, bundle: props.bundle, role: roleFor(access), ...HANDLER_SIZING[handler] });
+      wireFunction(fn, access, {
         table: props.table,
         mediaBucket: props.mediaBucket,
         searchDomain: props.searchDomain,

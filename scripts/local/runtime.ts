@@ -10,6 +10,7 @@ import { resetRealtimeClient } from '../../shared/ports/realtime.ts';
 import { setSchedulerPort } from '../../shared/ports/scheduler.ts';
 import { setSearchPort } from '../../shared/ports/search.ts';
 import { setBlobPort } from '../../shared/ports/blobs.ts';
+import { cognitoIdentity, setIdentityPort } from '../../shared/ports/identity.ts';
 import { allTicketSearchDocs } from '../../shared/ticket/ticket-search.ts';
 import { startLocalScheduler } from './scheduler.ts';
 import { startLocalSearch } from './search.ts';
@@ -169,6 +170,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       setSchedulerPort(undefined);
     };
     stops.unshift(stopScheduler);
+
+    // the identity port (invites create users) on cognito-local, its admin writes one at a time
+    setIdentityPort(cognitoIdentity({ client: cognito.client, userPoolId: pool.userPoolId, sendInvitation: false, serial: cognito.serial }));
+    stops.push(async () => setIdentityPort(undefined));
 
     const demo = opts.demo ?? {
       adminEmail: (process.env.CHORUS_DEMO_ADMIN_EMAIL || DEMO_DEFAULTS.adminEmail).toLowerCase(),

@@ -3,6 +3,7 @@ import { config } from '../config.ts';
 import { documentClient } from './client.ts';
 import { OrganizationEntity } from '../org/organization.entity.ts';
 import { MemberEntity } from '../member/member.entity.ts';
+import { UserEntity } from '../user/user.entity.ts';
 import { PhoneEntity } from '../phone/phone.entity.ts';
 import { ContactEntity } from '../contact/contact.entity.ts';
 import { ChatCounterEntity, ChatEntity, ChatLabelEntity, ChatLabelLinkEntity, MemberChatStateEntity } from '../chat/chat.entity.ts';
@@ -19,6 +20,7 @@ import { BulkJobEntity, BulkJobItemEntity } from '../bulk/bulk-job.entity.ts';
 const entities = {
   organization: OrganizationEntity,
   member: MemberEntity,
+  user: UserEntity,
   phone: PhoneEntity,
   contact: ContactEntity,
   chat: ChatEntity,

@@ -14,6 +14,8 @@ export const MemberEntity = new Entity({
     is_active: { type: 'boolean', default: true },
     role: { type: ['admin', 'member'] as const, required: true },
     is_online: { type: 'boolean', default: true },
+    /** email of the admin who invited this member (pending invites: is_active false) */
+    invited_by: { type: 'string' },
     /** epoch ms */
     created_at: { type: 'number', default: () => Date.now(), readOnly: true },
   },

@@ -3,9 +3,18 @@ import { AppError } from '../errors.ts';
 import type { Claims } from '../auth/jwt.ts';
 import type { MeResponse } from '../me.schemas.ts';
 
-/** GET /api/me: the user and the orgs they are an active member of (index byEmail), with each org's phones. */
+/**
+ * GET /api/me: the user, the orgs they are an active member of (index byEmail) with each org's
+ * phones and member_permissions, and their pending invites (`is_active: false` rows, spec §4).
+ */
 export async function getMe(claims: Claims): Promise<MeResponse> {
-  const memberships = (await db().entities.member.query.byEmail({ email: claims.email }).go({ pages: 'all' })).data.filter((m) => m.is_active !== false);
+  const all = (await db().entities.member.query.byEmail({ email: claims.email }).go({ pages: 'all' })).data;
+  const memberships = all.filter((m) => m.is_active !== false);
+  const invites = await Promise.all(
+    all
+      .filter((m) => m.is_active === false)
+      .map(async (m) => ({ org_id: m.org_id, org_name: (await db().entities.organization.get({ org_id: m.org_id }).go()).data?.org_name ?? m.org_id, invited_by: m.invited_by ?? null })),
+  );
   const orgs = await Promise.all(
     memberships.map(async (m) => {
       const [org, phones] = await Promise.all([
@@ -18,11 +27,12 @@ export async function getMe(claims: Claims): Promise<MeResponse> {
         role: m.role,
         member_name: m.member_name ?? null,
         mask_phone_numbers: !!(org.data?.org_metadata as { preferences?: { mask_phone_numbers?: boolean } } | undefined)?.preferences?.mask_phone_numbers,
+        member_permissions: { ...((org.data?.org_metadata as { preferences?: { member_permissions?: Record<string, boolean> } } | undefined)?.preferences?.member_permissions ?? {}) },
         phones: phones.data.map((p) => ({ phone_id: p.phone_id, org_phone: p.org_phone, connection_type: p.connection_type })),
       };
     }),
   );
-  return { user: { email: claims.email, user_id: claims.sub }, orgs };
+  return { user: { email: claims.email, user_id: claims.sub }, orgs, invites };
 }
 
 /** GET /members: active members of the actor's org (assignee pickers), by email (table index byOrg). */

@@ -1,7 +1,10 @@
 /**
  * Routes (spec §2): /login, /login/callback, the inbox at /chats and /chats/:chatId, /tickets
- * (?ticket=<id> opens one), /settings/tickets, /settings/labels, /media (the media library), and every other
- * sidebar section as an honest "not built yet" page. Unknown paths fall back to /chats.
+ * (?ticket=<id> opens one), /settings/tickets, /settings/labels, /settings/team, /settings/permissions,
+ * /workspaces/new, /media (the media library), and every other sidebar section as an honest "not built
+ * yet" page. Members denied a page by spec §6 see the Restricted page (PageGate); /settings/tickets and
+ * /settings/labels are not gated yet (their pages show members a read-only view). Unknown paths fall
+ * back to /chats.
  */
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { LoginPage } from '../pages/LoginPage.tsx';
@@ -16,11 +19,23 @@ import { ListPage } from '../list/ListPage.tsx';
 import { AppShell } from '../layout/AppShell.tsx';
 import { NAV } from '../layout/nav.ts';
 import { RequireAuth } from './session.tsx';
+import { PageGate } from './PageGate.tsx';
+import { PermissionsPage } from '../settings/PermissionsPage.tsx';
+import { TeamPage } from '../settings/TeamPage.tsx';
+import { CreateWorkspacePage } from '../pages/CreateWorkspacePage.tsx';
 import { useSessionExpiryHandler } from './sessionExpiry.ts';
 import { ToastProvider } from './toast.tsx';
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
 const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);
+
+/** Settings pages that exist, linked from the settings placeholder. */
+const SETTINGS_LINKS = [
+  { to: '/settings/team', label: 'Team' },
+  { to: '/settings/permissions', label: 'Permissions' },
+  { to: '/settings/tickets', label: 'Ticket settings' },
+  { to: '/settings/labels', label: 'Labels' },
+];
 
 function AppRoutes() {
   useSessionExpiryHandler();
@@ -36,8 +51,12 @@ function AppRoutes() {
           <Route path="/settings/labels" element={<LabelsPage />} />
           <Route path="/media" element={<MediaPage />} />
           <Route path="/list" element={<ListPage />} />
+          <Route path="/settings/permissions" element={<PageGate title="Permissions"><PermissionsPage /></PageGate>} />
+          <Route path="/settings/team" element={<PageGate title="Team"><TeamPage /></PageGate>} />
+          <Route path="/workspaces/new" element={<CreateWorkspacePage />} />
           {NAV.filter((n) => !BUILT.has(n.path)).map((n) => (
-            <Route key={n.path} path={`${n.path}/*`} element={<NotBuiltPage title={n.label} description={n.description} links={n.path === '/settings' ? [{ to: '/settings/tickets', label: 'Ticket settings' }, { to: '/settings/labels', label: 'Labels' }] : []} />} />
+            // spec §6: members denied a page (or an admin-only settings page) see the Restricted page
+            <Route key={n.path} path={`${n.path}/*`} element={<PageGate title={n.label}><NotBuiltPage title={n.label} description={n.description} links={n.path === '/settings' ? SETTINGS_LINKS : []} /></PageGate>} />
           ))}
           <Route path="*" element={<Navigate to="/chats" replace />} />
         </Route>

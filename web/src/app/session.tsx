@@ -10,6 +10,8 @@ import { api, errorMessage } from '../lib/api.ts';
 import { getIdToken, LOGOUT_FAILED_MESSAGE, signOutUser } from '../lib/auth.ts';
 import { useToast } from './toast.tsx';
 import { FullScreenMessage } from '../pages/FullScreenMessage.tsx';
+import { JoinWorkspacePage } from '../pages/JoinWorkspacePage.tsx';
+import { OrgSetupForm } from '../pages/OrgSetupForm.tsx';
 
 export type MeOrg = MeResponse['orgs'][number];
 
@@ -18,6 +20,8 @@ export interface Session {
   orgs: MeOrg[];
   org: MeOrg;
   switchOrg: (orgId: string) => void;
+  /** Load GET /api/me again and open `orgId` (after creating or joining a workspace), without reloading the page. */
+  openOrg: (orgId: string) => Promise<void>;
   signOut: () => Promise<void>;
 }
 
@@ -58,6 +62,7 @@ type State = { kind: 'checking' } | { kind: 'anonymous' } | { kind: 'error'; mes
 
 export function RequireAuth() {
   const location = useLocation();
+  const navigate = useNavigate();
   const signOut = useSignOut();
   const [state, setState] = useState<State>({ kind: 'checking' });
   const [orgId, setOrgId] = useState<string | null>(null);
@@ -92,12 +97,22 @@ export function RequireAuth() {
     setOrgId(id);
   }, []);
 
+  const openOrg = useCallback(
+    async (id: string) => {
+      const me = await api.me();
+      switchOrg(id);
+      setState({ kind: 'ready', me });
+      navigate('/chats', { replace: true });
+    },
+    [switchOrg, navigate],
+  );
+
   const session = useMemo<Session | null>(() => {
     if (state.kind !== 'ready') return null;
     const org = state.me.orgs.find((o) => o.org_id === orgId) ?? state.me.orgs[0];
     if (!org) return null;
-    return { user: state.me.user, orgs: state.me.orgs, org, switchOrg, signOut };
-  }, [state, orgId, switchOrg, signOut]);
+    return { user: state.me.user, orgs: state.me.orgs, org, switchOrg, openOrg, signOut };
+  }, [state, orgId, switchOrg, openOrg, signOut]);
 
   if (state.kind === 'checking') return <FullScreenMessage title="Loading Chorus…" busy />;
   if (state.kind === 'anonymous') return <Navigate to="/login" replace state={{ from: location.pathname }} />;
@@ -112,16 +127,22 @@ export function RequireAuth() {
         </button>
       </FullScreenMessage>
     );
+  // spec §4: a pending invite is answered first (Join workspace), then a user without a workspace sets one up (§5)
+  const invite = state.me.invites?.[0];
+  if (invite) return <JoinWorkspacePage key={invite.org_id} invite={invite} onJoined={openOrg} onSignOut={() => void signOut()} />;
   if (!session)
     return (
-      <FullScreenMessage
-        title="No organization yet"
-        body={`${state.me.user.email} is not a member of any organization yet. Ask an admin of your organization to invite you, then sign in again.`}
-      >
-        <button type="button" className="btn" data-testid="sign-out" onClick={() => void signOut()}>
-          Sign out
-        </button>
-      </FullScreenMessage>
+      <div className="fullscreen">
+        <div className="fullscreen-card" data-testid="org-setup">
+          <OrgSetupForm first onCreated={(o) => openOrg(o.org_id)} />
+          <p className="muted small">
+            Signed in as {state.me.user.email}. Invited to a team? Ask its admin to invite this email, then sign in again.
+          </p>
+          <button type="button" className="btn btn-ghost" data-testid="sign-out" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </div>
     );
   return (
     <SessionContext.Provider value={session}>

@@ -3,7 +3,7 @@
  * organization switcher and user menu (org name, email, role, Sign out). On phone-width screens it is a
  * drawer opened by the menu button. Collapsible to icons on wide screens (remembered in localStorage).
  */
-import { NavLink } from 'react-router-dom';
+import { Link, NavLink } from 'react-router-dom';
 import { useSession } from '../app/session.tsx';
 import { useInbox } from '../app/inbox.tsx';
 import { useTickets } from '../app/tickets.tsx';
@@ -96,6 +96,16 @@ export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { 
               {org.org_name}
             </div>
           )}
+          <div className="org-actions">
+            {org.role === 'admin' && (
+              <Link to="/settings/team" className="link-btn small" data-testid="invite-team" onClick={() => setDrawerOpen(false)}>
+                Invite team
+              </Link>
+            )}
+            <Link to="/workspaces/new" className="link-btn small" data-testid="create-workspace-link" onClick={() => setDrawerOpen(false)}>
+              Create workspace
+            </Link>
+          </div>
           <div className="user-line">
             <span className="user-email" title={user.email}>
               {displayName}

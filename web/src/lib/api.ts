@@ -28,6 +28,8 @@ import type {
 } from '#shared/task/task.schemas.ts';
 import { TASK_FETCH_LIMIT } from '#shared/task/task.schemas.ts';
 import { MeResponse } from '#shared/me.schemas.ts';
+import type { CreateOrgInput, CreateOrgResponse, PermissionSettings, UpdatePermissionSettingsInput } from '#shared/org/org.schemas.ts';
+import type { InviteMemberInput, MemberRole, TeamMember } from '#shared/member/team.schemas.ts';
 import type { CreateNoteInput } from '#shared/message/private-note.schemas.ts';
 import type { ListNotificationsResponse, MarkNotificationsReadResponse } from '#shared/notification/notification.schemas.ts';
 import type { LibraryMediaType, ListMediaResponse, MediaUrlResponse } from '#shared/media/media.schemas.ts';
@@ -185,11 +187,17 @@ export const api = {
     return parsed.data;
   },
 
-  /** One page of a folder with filters (GET /chats); the first page also has the viewer's pinned chats of that filter. */
+  /**
+   * One page of a folder with filters (GET /chats). The first page also fetches, at the same time,
+   * the viewer's pinned chats of that filter (GET /chats/pinned), so pins stay on top.
+   */
   async listChats(orgId: string, cursor?: string | null, limit = 50, filter: ChatListFilter = {}): Promise<Page<Chat> & { pinned: Chat[] }> {
     const f = { ...filter, unread: filter.unread === undefined ? undefined : String(filter.unread) };
-    const out = await request<{ chats: Chat[]; cursor?: string | null; pinned?: Chat[] }>('GET', `/api/orgs/${enc(orgId)}/chats${query({ ...f, limit, cursor })}`);
-    return { items: out.chats ?? [], cursor: out.cursor ?? null, pinned: out.pinned ?? [] };
+    const [out, pins] = await Promise.all([
+      request<{ chats: Chat[]; cursor?: string | null }>('GET', `/api/orgs/${enc(orgId)}/chats${query({ ...f, limit, cursor })}`),
+      cursor ? Promise.resolve({ chats: [] as Chat[] }) : request<{ chats: Chat[] }>('GET', `/api/orgs/${enc(orgId)}/chats/pinned${query(f)}`),
+    ]);
+    return { items: out.chats ?? [], cursor: out.cursor ?? null, pinned: pins.chats ?? [] };
   },
 
   async getChat(orgId: string, chatId: string): Promise<Chat> {
@@ -431,5 +439,46 @@ export const api = {
   async members(orgId: string): Promise<OrgMember[]> {
     const out = await request<{ members: OrgMember[] }>('GET', `/api/orgs/${enc(orgId)}/members`);
     return (out.members ?? []).map((m) => ({ email: m.email, member_name: m.member_name ?? null, role: m.role }));
+  },
+
+  /** GET /settings/permissions (any member; spec §6). */
+  permissionSettings(orgId: string): Promise<PermissionSettings> {
+    return request<PermissionSettings>('GET', `/api/orgs/${enc(orgId)}/settings/permissions`);
+  },
+
+  /** PUT /settings/permissions (admins). */
+  savePermissionSettings(orgId: string, input: UpdatePermissionSettingsInput): Promise<PermissionSettings> {
+    return request<PermissionSettings>('PUT', `/api/orgs/${enc(orgId)}/settings/permissions`, input);
+  },
+
+  /** GET /team (admins): members and pending invites. */
+  async team(orgId: string): Promise<TeamMember[]> {
+    return (await request<{ members: TeamMember[] }>('GET', `/api/orgs/${enc(orgId)}/team`)).members ?? [];
+  },
+
+  async inviteMember(orgId: string, input: InviteMemberInput): Promise<TeamMember> {
+    return (await request<{ member: TeamMember }>('POST', `/api/orgs/${enc(orgId)}/team/invites`, input)).member;
+  },
+
+  async setMemberRole(orgId: string, email: string, role: MemberRole): Promise<TeamMember> {
+    return (await request<{ member: TeamMember }>('PATCH', `/api/orgs/${enc(orgId)}/team/${enc(email)}`, { role })).member;
+  },
+
+  async removeMember(orgId: string, email: string): Promise<void> {
+    await request<unknown>('DELETE', `/api/orgs/${enc(orgId)}/team/${enc(email)}`);
+  },
+
+  /** POST /api/invites/{org}/join (spec §4). */
+  joinInvite(orgId: string): Promise<{ org_id: string; org_name: string }> {
+    return request<{ org_id: string; org_name: string }>('POST', `/api/invites/${enc(orgId)}/join`, {});
+  },
+
+  async declineInvite(orgId: string): Promise<void> {
+    await request<unknown>('POST', `/api/invites/${enc(orgId)}/decline`);
+  },
+
+  /** POST /api/orgs (spec §5). */
+  createOrg(input: CreateOrgInput): Promise<CreateOrgResponse> {
+    return request<CreateOrgResponse>('POST', '/api/orgs', input);
   },
 };

@@ -1,0 +1,80 @@
+import { listChats } from '../chat/chat-list.ts';
+import { listChatLabels } from '../chat/chat-workflow.ts';
+import { maskPhone, mustMask } from '../chat/chat-access.rules.ts';
+import { isUnread } from '../chat/chat-state.rules.ts';
+import { getOrgPreferences } from '../org/preferences.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { Chat } from '../chat/chat.schemas.ts';
+import { MAX_BULK_FILTER_CHATS, type BulkChatFilter } from './bulk-job.schemas.ts';
+
+/**
+ * GET /chats/export.csv (issue 4 part 11): the chats of a list filter as CSV (RFC 4180, CRLF,
+ * UTF-8), read page by page from listChats (1,000 a page) so the export shows exactly what the
+ * list shows the viewer: chats they may not open are left out, names masked for members when the
+ * org masks numbers, and the chat id (a 1:1 chat's id is the customer's number) masked as well.
+ * At most 100,000 rows. Times as ISO-8601 (UTC).
+ */
+
+export const EXPORT_COLUMNS = ['chat_id', 'chat_name', 'chat_type', 'org_phone', 'inbox_state', 'assigned_to', 'labels', 'unread', 'latest_message_timestamp', 'closed_at'] as const;
+/** Rows per export (the header not counted). */
+export const MAX_EXPORT_ROWS = MAX_BULK_FILTER_CHATS;
+
+/**
+ * One CSV field: quoted when it holds a comma, quote or line break; a value a spreadsheet would
+ * run as a formula (= + - @, tab, CR at the start: customer-chosen names) is prefixed with `'`.
+ */
+export function csvField(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  let s = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+const iso = (ms: number | null | undefined): string => (ms ? new Date(ms).toISOString() : '');
+
+/** The CSV line of one chat (no line break). */
+export function chatCsvLine(chat: Chat, labelNames: Map<string, string>, maskIds: boolean): string {
+  const labels = (chat.label_ids ?? []).map((l) => labelNames.get(l) ?? l).join('; ');
+  return [
+    maskIds ? maskPhone(chat.chat_id) : chat.chat_id,
+    chat.chat_name ?? '',
+    chat.chat_type,
+    chat.org_phone,
+    chat.inbox_state ?? '',
+    chat.assigned_to ?? '',
+    labels,
+    isUnread(chat) ? 'true' : 'false',
+    iso(chat.latest_message_timestamp),
+    iso(chat.closed_at),
+  ]
+    .map(csvField)
+    .join(',');
+}
+
+/**
+ * The export as text chunks: the header line, then one chunk per listChats page.
+ * @param filter a list filter (state defaults to 'open' = 'All')
+ * @throws AppError 400 as listChats does
+ */
+export async function* exportChatsCsv(actor: Actor, filter: BulkChatFilter): AsyncGenerator<string> {
+  const [{ labels }, prefs] = await Promise.all([listChatLabels(actor), getOrgPreferences(actor.org_id)]);
+  const names = new Map(labels.map((l) => [l.label_id, l.name]));
+  const maskIds = mustMask(!!prefs.mask_phone_numbers, { email: actor.email, role: actor.role });
+  yield `${EXPORT_COLUMNS.join(',')}\r\n`;
+  let rows = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await listChats(actor, { ...filter, limit: 1000, ...(cursor ? { cursor } : {}) });
+    let out = '';
+    for (const chat of page.chats) {
+      if (chat.has_access === false || rows >= MAX_EXPORT_ROWS) continue;
+      out += `${chatCsvLine(chat, names, maskIds)}\r\n`;
+      rows++;
+    }
+    if (out) yield out;
+    cursor = page.cursor ?? undefined;
+  } while (cursor && rows < MAX_EXPORT_ROWS);
+}
+
+/** File name of an export: `chats-{folder}-{yyyy-mm-dd}.csv` (UTC date). */
+export const exportFileName = (filter: BulkChatFilter, now = Date.now()): string => `chats-${filter.state ?? 'open'}-${new Date(now).toISOString().slice(0, 10)}.csv`;

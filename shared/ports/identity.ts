@@ -1,0 +1,78 @@
+import {
+  AdminCreateUserCommand,
+  AdminGetUserCommand,
+  CognitoIdentityProviderClient,
+  type AttributeType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { config } from '../config.ts';
+
+/**
+ * Identity port (architecture §3 'identity'): the user pool as the invite flow needs it.
+ * AWS: the Cognito user pool of COGNITO_ISSUER (its last path segment is the pool id), through
+ * AdminGetUser / AdminCreateUser; Cognito emails the invitation. Local: the same adapter pointed at
+ * cognito-local by the runtime (scripts/local/runtime.ts), with its admin writes serialised and the
+ * invitation mail suppressed (cognito-local sends no mail).
+ */
+export interface IdentityPort {
+  /**
+   * Make sure a user with this email exists in the pool (created with a verified email when new).
+   * @returns the user's `sub` and whether it was created now
+   */
+  ensureUser(email: string): Promise<{ sub: string; created: boolean }>;
+}
+
+let port: IdentityPort | undefined;
+
+/** Install an adapter (the local runtime; undefined: back to the default). */
+export function setIdentityPort(p: IdentityPort | undefined): void {
+  port = p;
+}
+
+/** The installed adapter, else Cognito configured from env. */
+export function identityPort(): IdentityPort {
+  port ??= cognitoIdentity({
+    client: new CognitoIdentityProviderClient({ region: config().AWS_REGION }),
+    userPoolId: config().COGNITO_ISSUER.split('/').pop() ?? '',
+    sendInvitation: true,
+  });
+  return port;
+}
+
+const subOf = (attrs?: AttributeType[]) => attrs?.find((a) => a.Name === 'sub')?.Value ?? '';
+
+/**
+ * The Cognito adapter.
+ * @param opts.sendInvitation false: MessageAction SUPPRESS (local); true: Cognito's invitation email
+ * @param opts.serial runs each admin call (cognito-local corrupts its store on overlapping writes)
+ */
+export function cognitoIdentity(opts: {
+  client: CognitoIdentityProviderClient;
+  userPoolId: string;
+  sendInvitation: boolean;
+  serial?: <T>(fn: () => Promise<T>) => Promise<T>;
+}): IdentityPort {
+  const run = opts.serial ?? (<T>(fn: () => Promise<T>) => fn());
+  return {
+    ensureUser: (email) =>
+      run(async () => {
+        try {
+          const u = await opts.client.send(new AdminGetUserCommand({ UserPoolId: opts.userPoolId, Username: email }));
+          return { sub: subOf(u.UserAttributes), created: false };
+        } catch (e) {
+          if ((e as { name?: string }).name !== 'UserNotFoundException') throw e;
+        }
+        const created = await opts.client.send(
+          new AdminCreateUserCommand({
+            UserPoolId: opts.userPoolId,
+            Username: email,
+            ...(opts.sendInvitation ? { DesiredDeliveryMediums: ['EMAIL'] } : { MessageAction: 'SUPPRESS' }),
+            UserAttributes: [
+              { Name: 'email', Value: email },
+              { Name: 'email_verified', Value: 'true' },
+            ],
+          }),
+        );
+        return { sub: subOf(created.User?.Attributes), created: true };
+      }),
+  };
+}

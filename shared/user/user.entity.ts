@@ -1,0 +1,22 @@
+import { Entity } from 'electrodb';
+
+/**
+ * A signed-in person's own row (not per org), keyed by lower-cased email. Holds the user metadata
+ * spec §6 names: `allow_multiple_orgs` lets a free-trial user create more than one workspace.
+ * Kept in the table rather than as a Cognito custom attribute: custom attributes must be declared
+ * when the user pool is created and cannot be changed later, and support can set this flag with
+ * one table write. Access: by email.
+ */
+export const UserEntity = new Entity({
+  model: { entity: 'user', version: '1', service: 'chorus' },
+  attributes: {
+    email: { type: 'string', required: true, set: (v?: string) => v?.toLowerCase() },
+    /** spec §6: may create another workspace while on a free trial */
+    allow_multiple_orgs: { type: 'boolean', default: false },
+    /** epoch ms */
+    created_at: { type: 'number', default: () => Date.now(), readOnly: true },
+  },
+  indexes: {
+    byEmail: { pk: { field: 'pk', composite: ['email'] }, sk: { field: 'sk', composite: [] } },
+  },
+});
