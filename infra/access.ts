@@ -15,7 +15,7 @@
  * infra/app.test.ts fails when a key no longer matches a handler, so a renamed handler cannot
  * silently fall back to the defaults.
  */
-import { Stack } from 'aws-cdk-lib';
+import { Fn, Stack } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -55,6 +55,8 @@ export interface FunctionAccess {
    * (read, put and delete)
    */
   readonly media: 'none' | 'read' | 'put' | 'readWrite';
+  /** cognito-idp:AdminGetUser + AdminCreateUser on the user pool of COGNITO_ISSUER (team invites, shared/ports/identity.ts) */
+  readonly cognitoAdmin?: boolean;
 }
 
 /** What a `scheduler: true` function may do to schedules, on `schedule/<group>/*` only. */
@@ -131,6 +133,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/bulk/create-bulk-job.ts#handler': { publishEvents: false, enqueue: ['chat-bulk'] },
   'functions/http/bulk/undo-bulk-job.ts#handler': { publishEvents: false, enqueue: ['chat-bulk'] },
   'functions/consumers/chat-bulk.ts#handler': { enqueue: ['chat-bulk'] },
+  // Team invites: a pending Member row and, for a new email, a Cognito user (AdminCreateUser emails the invitation).
+  'functions/http/team/invite-member.ts#handler': { cognitoAdmin: true, publishEvents: false, enqueue: [] },
 };
 
 /** The access profile of one handler. */
@@ -210,6 +214,18 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
     setEnv('COGNITO_ISSUER', cognito.issuer);
     setEnv('COGNITO_JWKS_URL', `${cognito.issuer}/.well-known/jwks.json`);
     setEnv('COGNITO_CLIENT_ID', cognito.clientId);
+  }
+
+  if (access.cognitoAdmin) {
+    const cognito = need(res.cognito, 'the Cognito settings');
+    // the issuer is https://cognito-idp.{region}.amazonaws.com/{poolId}
+    const poolId = Fn.select(3, Fn.split('/', cognito.issuer));
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminCreateUser'],
+        resources: [Stack.of(fn).formatArn({ service: 'cognito-idp', resource: 'userpool', resourceName: poolId })],
+      }),
+    );
   }
 
   if (access.whatsapp.length > 0) {

@@ -172,6 +172,36 @@ async function main() {
     console.log(`\nGET /chats/pinned (3 pins; the browser asks for it beside the first page): p50 ${pct(pins, 50).toFixed(1)} ms, p95 ${pct(pins, 95).toFixed(1)} ms`);
     console.log(`GET /chats/counts (every folder x filter): p50 ${pct(counts, 50).toFixed(1)} ms, p95 ${pct(counts, 95).toFixed(1)} ms; open total ${res!.counts.open.total}, unread ${res!.counts.open.unread}, mine ${res!.counts.open.mine}`);
     console.log('ratio = list p50 / raw Query p50 (target <= 2.00); got = chats on the first page, + = a cursor for more');
+
+    // bulk write throughput: label 1,000 open chats and take the label off again (the data is left as seeded)
+    const { labelChats } = await import('../shared/chat/chat-workflow.ts');
+    // events are counted, not delivered (no bus in this benchmark)
+    let published = 0;
+    (await import('../events/publish.ts')).setEventTransport({ put: async (entries: unknown[]) => void (published += entries.length) } as never);
+    const admin = { ...actor, role: 'admin' as const };
+    await db().entities.chatLabel.put({ org_id: ORG, label_id: 'lbl_bench_bulk', name: 'Bench bulk', color: '#123456' }).go();
+    const targets: string[] = [];
+    let cursor: string | undefined;
+    while (targets.length < 1000) {
+      const page = await listChats(admin, ListChatsQuery.parse({ limit: '1000', ...(cursor ? { cursor } : {}) }));
+      targets.push(...page.chats.map((x) => x.chat_id));
+      if (!page.cursor) break;
+      cursor = page.cursor;
+    }
+    const ids = targets.slice(0, 1000);
+    const steps: Array<[string, { add?: string[]; remove?: string[] }]> = [
+      ['add', { add: ['lbl_bench_bulk'] }],
+      ['remove', { remove: ['lbl_bench_bulk'] }],
+    ];
+    for (const [what, input] of steps) {
+      const s = performance.now();
+      let failed = 0;
+      for (let i = 0; i < ids.length; i += 100) failed += (await labelChats(admin, ids.slice(i, i + 100), input)).failed.length;
+      const secs = (performance.now() - s) / 1000;
+      const labelled = (await chatCounts(admin)).counts.open.labels.lbl_bench_bulk ?? 0;
+      console.log(`bulk label ${what}: ${ids.length} chats in ${secs.toFixed(1)} s = ${(ids.length / secs).toFixed(0)} chats/s (${failed} failed; 100 per call, as a bulk job chunk does); open chats with the label now: ${labelled}; events so far: ${published}`);
+    }
+    console.log(`(${published} chat.updated events published)`);
   } finally {
     await dynamo.stop();
   }

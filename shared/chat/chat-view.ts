@@ -54,7 +54,8 @@ export function viewChat(row: Record<string, unknown>, ctx: ViewContext): Chat {
   if (!mustMask(ctx.maskPhoneNumbers, ctx.viewer)) return out;
   return {
     ...out,
-    chat_name: out.chat_name ? maskPhone(out.chat_name) : out.chat_name,
+    // a chat without a name would be shown by its number (from chat_id): give the masked one instead
+    chat_name: out.chat_name ? maskPhone(out.chat_name) : out.chat_type === 'user' ? maskPhone(out.chat_id.replace(/@.*$/, '')) : out.chat_name,
     members: out.members
       ? Object.fromEntries(Object.entries(out.members).map(([k, v]) => [maskPhone(k), { contact_name: v.contact_name ? maskPhone(v.contact_name) : v.contact_name, contact_id: maskPhone(v.contact_id) }]))
       : out.members,

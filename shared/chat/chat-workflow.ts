@@ -8,7 +8,7 @@ import { schedulerPort, scheduleName } from '../ports/scheduler.ts';
 import { log } from '../log.ts';
 import { canChangeChatAssignee, canSeeChat, NO_CHAT_ACCESS_MESSAGE, type Viewer } from './chat-access.rules.ts';
 import { canCloseForMe, isClosed, isSnoozed, snoozeUntilProblem } from './chat-state.rules.ts';
-import { updateChatRow, type ChatRow } from './chat-write.ts';
+import { updateChatRow, updateChatRows, type ChatRow } from './chat-write.ts';
 import { memberStates, viewContext } from './chat-list.ts';
 import { viewChat } from './chat-view.ts';
 import { notifyAssigned, notifyChatBack } from './chat-notify.ts';
@@ -35,7 +35,7 @@ export function assertChatAccess(actor: Actor, chat: { chat_access?: unknown }):
 }
 
 /**
- * Apply `mutate` to each chat (at most 8 at a time), publish one chat.updated per chat that
+ * Apply `mutate` to each chat (several chats per transaction, updateChatRows), publish one chat.updated per chat that
  * changed, and return the chats as the actor sees them plus per-chat failures.
  * `mutate` returns the new row, null for 'nothing to change', or throws ChatRefused(reason).
  */
@@ -50,34 +50,34 @@ async function eachChat(
   const done: ChatRow[] = [];
   const failed: ChatBatchResult['failed'] = [];
   const events: PublishInput[] = [];
+  const guarded = (chat: ChatRow, now: number) => {
+    if (!canSeeChat(chat as never, viewer(actor))) throw new ChatRefused(NO_CHAT_ACCESS_MESSAGE);
+    return mutate(chat, now);
+  };
+  // chunks of 50 chats, each written in shared transactions (updateChatRows), two chunks at a time
+  const chunks: string[][] = [];
+  for (let i = 0; i < ids.length; i += 50) chunks.push(ids.slice(i, i + 50));
   let next = 0;
   const worker = async () => {
-    while (next < ids.length) {
-      const chatId = ids[next++];
-      try {
-        const res = await updateChatRow(actor.org_id, chatId, (chat, now) => {
-          if (!canSeeChat(chat as never, viewer(actor))) throw new ChatRefused(NO_CHAT_ACCESS_MESSAGE);
-          return mutate(chat, now);
-        });
-        if (!res) {
-          failed.push({ chat_id: chatId, reason: 'Chat not found' });
-          continue;
-        }
-        done.push(res.after);
-        if (res.after !== res.before) {
-          events.push({ name: 'chat.updated', properties: { org_id: actor.org_id, chat: toChatWire(res.after), changes }, actor: `user:${actor.email}` });
-          if (after) await after(res.before, res.after).catch((e) => log('warn', 'chat.after_write_failed', { chat_id: chatId, error: String(e) }));
-        }
-      } catch (e) {
-        if (e instanceof ChatRefused) failed.push({ chat_id: chatId, reason: e.message });
-        else {
-          log('error', 'chat.write_failed', { chat_id: chatId, error: String(e) });
+    while (next < chunks.length) {
+      const outcomes = await updateChatRows(actor.org_id, chunks[next++], guarded);
+      for (const [chatId, res] of outcomes) {
+        if (res instanceof ChatRefused) failed.push({ chat_id: chatId, reason: res.message });
+        else if (res instanceof Error) {
+          log('error', 'chat.write_failed', { chat_id: chatId, error: String(res) });
           failed.push({ chat_id: chatId, reason: 'Could not update this chat. Please try again.' });
+        } else if (!res) failed.push({ chat_id: chatId, reason: 'Chat not found' });
+        else {
+          done.push(res.after);
+          if (res.after !== res.before) {
+            events.push({ name: 'chat.updated', properties: { org_id: actor.org_id, chat: toChatWire(res.after), changes }, actor: `user:${actor.email}` });
+            if (after) await after(res.before, res.after).catch((e) => log('warn', 'chat.after_write_failed', { chat_id: chatId, error: String(e) }));
+          }
         }
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(8, ids.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(2, chunks.length) }, worker));
   await publishAll(events);
   const ctx = await viewContext(actor);
   return { chats: done.map((c) => viewChat(c, ctx)), failed };

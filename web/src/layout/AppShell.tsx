@@ -41,7 +41,7 @@ export function AppShell() {
 
 function Shell() {
   const location = useLocation();
-  const { chats } = useInbox();
+  const { chats, counts } = useInbox();
   const { badge: ticketBadge } = useTickets();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [collapsed, setCollapsed] = useState(() => {
@@ -76,7 +76,8 @@ function Shell() {
     return () => window.removeEventListener('keydown', onKey);
   }, [drawerOpen]);
 
-  const unread = unreadChatCount(chats);
+  // the same figure as the sidebar badge: unread chats in All (GET /chats/counts), else the loaded ones
+  const unread = counts?.open.unread ?? unreadChatCount(chats);
   useEffect(() => {
     document.title = unread > 0 ? `(${badgeText(unread)}) Chorus` : 'Chorus';
   }, [unread]);
