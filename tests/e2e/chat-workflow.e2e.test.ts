@@ -130,6 +130,13 @@ describe('team chat workflow in the browser', () => {
     await expect.poll(() => row(member, c1).count(), live).toBe(0);
     await member.getByTestId('folder-open').click();
     await row(member, c1).waitFor(live);
+    // the scheduled wake-up: snoozed until 2.5 s from now (set through the API), it leaves All,
+    // comes back on time by itself, live, and the assignee is told
+    const memberToken = await rt.signIn(rt.memberEmail);
+    await rt.orgJson(memberToken, '/chats/snooze', { method: 'POST', json: { chat_ids: [c1], snooze_until: Date.now() + 2500 } });
+    await expect.poll(() => row(member, c1).count(), live).toBe(0);
+    await row(member, c1).waitFor(live);
+    await member.locator('.toast', { hasText: 'the snooze ended' }).waitFor(live);
     await member.getByTestId('filter-mine').click(); // back to All without filters
     await row(member, c2).waitFor(live);
 
