@@ -39,17 +39,24 @@ export const handler = sqsBatchHandler('realtime-fanout', async (records) => {
   const connections = new Map(await Promise.all(orgs.map(async (o) => [o, await listOrgConnections(o)] as const)));
   // private notes (note.*) are messages of a chat too: only members who may see the chat get them
   const chatScoped = (p: (typeof parsed)[number]) => !!p && /^(message|chat|note)\./.test(p.payload.type);
-  const memberOrgs = [...new Set(parsed.flatMap((p) => ((p?.audience && p.withAdmins) || chatScoped(p) ? [p!.org_id] : [])))];
-  const roles = new Map(
-    await Promise.all(
-      memberOrgs.map(async (o) => {
-        const members = (await db().entities.member.query.byOrg({ org_id: o }).go({ pages: 'all' })).data;
-        return [o, new Map(members.filter((m) => m.is_active !== false).map((m) => [m.email.toLowerCase(), m.role] as const))] as const;
-      }),
-    ),
-  );
-  const admins = new Map([...roles].map(([o, m]) => [o, new Set([...m].filter(([, r]) => r === 'admin').map(([e]) => e))] as const));
-  const prefs = new Map(await Promise.all(memberOrgs.map(async (o) => [o, await getOrgPreferences(o)] as const)));
+  // members' roles, read at most once per org per batch and only when an event needs them
+  // (task audiences, or a chat with chat_access set or masked numbers)
+  const rolesByOrg = new Map<string, Promise<Map<string, 'admin' | 'member'>>>();
+  const rolesOf = (o: string) => {
+    if (!rolesByOrg.has(o)) {
+      rolesByOrg.set(
+        o,
+        db()
+          .entities.member.query.byOrg({ org_id: o })
+          .go({ pages: 'all' })
+          .then((r) => new Map(r.data.filter((m) => m.is_active !== false).map((m) => [m.email.toLowerCase(), m.role] as const))),
+      );
+    }
+    return rolesByOrg.get(o)!;
+  };
+  const adminsOf = async (o: string) => new Set([...(await rolesOf(o))].filter(([, r]) => r === 'admin').map(([e]) => e));
+  const chatOrgs = [...new Set(parsed.flatMap((p) => (chatScoped(p) ? [p!.org_id] : [])))];
+  const prefs = new Map(await Promise.all(chatOrgs.map(async (o) => [o, await getOrgPreferences(o)] as const)));
   // chat_access of chats whose events carry only a chat_id (read once per chat per batch)
   const accessOf = new Map<string, Promise<Record<string, boolean> | undefined>>();
   const chatAccessFor = (orgId: string, props: { chat?: { chat_access?: Record<string, boolean> | null }; chat_id?: string }) => {
@@ -71,16 +78,22 @@ export const handler = sqsBatchHandler('realtime-fanout', async (records) => {
     parsed.map(async (p) => {
       if (!p) return 0;
       let rows = connections.get(p.org_id) ?? [];
-      if (p.audience) rows = rows.filter((r) => p.audience!.has(r.email ?? '') || (p.withAdmins && admins.get(p.org_id)?.has((r.email ?? '').toLowerCase())));
+      if (p.audience) {
+        const admins = p.withAdmins ? await adminsOf(p.org_id) : new Set<string>();
+        rows = rows.filter((r) => p.audience!.has(r.email ?? '') || admins.has((r.email ?? '').toLowerCase()));
+      }
       if (!chatScoped(p)) return broadcastToOrg(p.org_id, p.payload, rows);
       const props = p.payload.properties as unknown as { chat?: Record<string, unknown> & { chat_access?: Record<string, boolean> | null }; chat_id?: string; message?: Message };
       const access = await chatAccessFor(p.org_id, props);
       const mask = !!prefs.get(p.org_id)?.mask_phone_numbers;
+      // the common case: everyone may see the chat and nothing is masked
+      if (!mask && (!access || Object.keys(access).length === 0)) return broadcastToOrg(p.org_id, p.payload, rows);
+      const roles = await rolesOf(p.org_id);
       // connections grouped by the payload they get (most members share one)
       const groups = new Map<string, { payload: unknown; rows: typeof rows }>();
       for (const r of rows) {
         const email = (r.email ?? '').toLowerCase();
-        const viewer = { email, role: roles.get(p.org_id)?.get(email) ?? ('member' as const) };
+        const viewer = { email, role: roles.get(email) ?? ('member' as const) };
         const allowed = canSeeChat({ chat_access: access }, viewer);
         const masked = allowed && mustMask(mask, viewer);
         const key = !allowed ? 'stub' : masked ? 'masked' : 'full';
