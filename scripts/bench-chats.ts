@@ -6,6 +6,7 @@ import { ulid } from 'ulid';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDb } from './local/dynamodb.ts';
 import { REPO_ROOT } from './local/handlers.ts';
+import { pct, rng } from './bench-lib.ts';
 
 /**
  * Chat list benchmark (issue 4, Performance).
@@ -26,21 +27,6 @@ const ORG = 'org_bench_chats';
 const MEMBERS = Array.from({ length: 12 }, (_, i) => `agent${i}@bench.chorus`);
 const PHONES = ['15550000001', '15550000002', '15550000003'];
 const LABELS = Array.from({ length: 8 }, (_, i) => `lbl_bench${i}`);
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
-/** deterministic pseudo-random (mulberry32) so every run seeds the same data */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function main() {
   const dir = join(REPO_ROOT, '.data', 'bench-chats');

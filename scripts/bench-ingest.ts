@@ -10,6 +10,7 @@ import { signBody } from '../shared/whatsapp/cloud/signature.ts';
 import { inboundText, newWamid } from '../shared/whatsapp/cloud/payloads.ts';
 import { documentClient } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
+import { pct } from './bench-lib.ts';
 
 /**
  * Ingest benchmark (issue: walking skeleton, Performance).
@@ -36,11 +37,6 @@ const N = Number(values.messages);
 const C = Number(values.concurrency);
 const RATE = Number(values.rate);
 const CHATS = Number(values.chats);
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 
 async function pool<T>(items: T[], concurrency: number, fn: (x: T) => Promise<void>) {
   let i = 0;

@@ -6,6 +6,7 @@ import { ulid } from 'ulid';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startDynamoDb } from './local/dynamodb.ts';
 import { REPO_ROOT } from './local/handlers.ts';
+import { pct, rng } from './bench-lib.ts';
 
 /**
  * Tickets list benchmark (tickets issue, Performance).
@@ -26,21 +27,6 @@ const MEMBERS = Array.from({ length: 10 }, (_, i) => `agent${i}@bench.chorus`);
 const PHONES = ['100000001', '100000002', '100000003'];
 const LABELS = Array.from({ length: 6 }, (_, i) => `tl_bench${i}`);
 const WORDS = ['refund', 'invoice', 'delivery', 'login', 'broken', 'upgrade', 'cancel', 'address', 'payment', 'warranty'];
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
-/** deterministic pseudo-random (mulberry32) so every run seeds the same data */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function main() {
   const dir = join(REPO_ROOT, '.data', 'bench-tickets');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Browser, type Locator, type Page } from 'playwright-core';
-import { DESKTOP, PHONE, SHOTS, launchChromium, openChat, signIn as signInAs } from '../factories/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { DESKTOP, PHONE, SHOTS, openChat, signIn as signInAs, startE2E, stopE2E } from '../factories/browser.ts';
+import type { TestRuntime } from '../factories/runtime.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import { db } from '../../shared/db/service.ts';
 import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
@@ -41,15 +41,8 @@ async function action(page: Page, name: 'assign' | 'labels' | 'snooze' | 'close'
 }
 const say = async (wa: string, text: string, name: string) => expect((await rt.postWebhook(inboundText(rt.phone, wa, text, { name }))).status).toBe(200);
 
-beforeAll(async () => {
-  rt = await startTestRuntime();
-  browser = await launchChromium();
-  adminToken = await rt.signIn(rt.adminEmail);
-});
-afterAll(async () => {
-  await browser?.close();
-  await rt?.cleanup();
-});
+beforeAll(async () => ({ rt, browser, adminToken } = await startE2E()));
+afterAll(() => stopE2E({ browser, rt }));
 
 describe('team chat workflow in the browser', () => {
   it('assign, label, snooze, close, close for me, access and masking — live in two browsers', async () => {

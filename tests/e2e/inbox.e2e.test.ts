@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { DESKTOP, SHOTS, launchChromium, signIn as signInAs } from '../factories/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { DESKTOP, SHOTS, signIn as signInAs, startE2E, stopE2E } from '../factories/browser.ts';
+import type { TestRuntime } from '../factories/runtime.ts';
 import { inboundText, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
 
@@ -18,14 +18,8 @@ let browser: Browser;
 /** Sign in through the login page (tests/factories/browser.ts). */
 const signIn = (email: string, viewport = DESKTOP): Promise<Page> => signInAs(browser, rt, email, viewport);
 
-beforeAll(async () => {
-  rt = await startTestRuntime();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await rt?.cleanup();
-});
+beforeAll(async () => ({ rt, browser } = await startE2E()));
+afterAll(() => stopE2E({ browser, rt }));
 
 describe('shared inbox in the browser', () => {
   it('a wrong password is refused with the spec’s words', async () => {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { type Browser, type Page } from 'playwright-core';
-import { DESKTOP, SHOTS, launchChromium, signIn as signInAs } from '../factories/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { DESKTOP, SHOTS, signIn as signInAs, startE2E, stopE2E } from '../factories/browser.ts';
+import type { TestRuntime } from '../factories/runtime.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
@@ -22,15 +22,8 @@ let adminToken: string;
 /** Sign in through the login page (tests/factories/browser.ts). */
 const signIn = (email: string, viewport = DESKTOP): Promise<Page> => signInAs(browser, rt, email, viewport);
 
-beforeAll(async () => {
-  rt = await startTestRuntime();
-  browser = await launchChromium();
-  adminToken = await rt.signIn(rt.adminEmail);
-});
-afterAll(async () => {
-  await browser?.close();
-  await rt?.cleanup();
-});
+beforeAll(async () => ({ rt, browser, adminToken } = await startE2E()));
+afterAll(() => stopE2E({ browser, rt }));
 
 describe('media out in the browser', () => {
   it('attaches a PNG, shows preview and progress, cancels, sends with a caption and shows the image', async () => {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { type Browser, type Page } from 'playwright-core';
-import { openMenu, DESKTOP, PHONE, SHOTS, launchChromium, signIn as signInAs, openChat, toast } from '../factories/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { openMenu, DESKTOP, PHONE, SHOTS, signIn as signInAs, openChat, toast, startE2E, stopE2E } from '../factories/browser.ts';
+import type { TestRuntime } from '../factories/runtime.ts';
 import { inboundImage, inboundMedia, inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
 
@@ -35,15 +35,8 @@ async function customerSays(wa: string, body: string, name: string, id = newWami
 
 const reactionsSent = () => rt.graph.sent.filter((s) => (s.body as { type?: string })?.type === 'reaction');
 
-beforeAll(async () => {
-  rt = await startTestRuntime();
-  browser = await launchChromium();
-  adminToken = await rt.signIn(rt.adminEmail);
-});
-afterAll(async () => {
-  await browser?.close();
-  await rt?.cleanup();
-});
+beforeAll(async () => ({ rt, browser, adminToken } = await startE2E()));
+afterAll(() => stopE2E({ browser, rt }));
 
 describe('message actions in the browser', () => {
   it('a reaction shows in a second browser; a refused one is reverted with the spec’s toast', async () => {

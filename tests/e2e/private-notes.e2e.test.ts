@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
-import { DESKTOP, SHOTS, launchChromium, openChat, openMenu, signIn as signInAs, toast } from '../factories/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { DESKTOP, SHOTS, openChat, openMenu, signIn as signInAs, toast, startE2E, stopE2E } from '../factories/browser.ts';
+import type { TestRuntime } from '../factories/runtime.ts';
 import { inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
 
@@ -20,15 +20,8 @@ let adminToken: string;
 
 const signIn = (email: string): Promise<Page> => signInAs(browser, rt, email, DESKTOP);
 
-beforeAll(async () => {
-  rt = await startTestRuntime();
-  browser = await launchChromium();
-  adminToken = await rt.signIn(rt.adminEmail);
-});
-afterAll(async () => {
-  await browser?.close();
-  await rt?.cleanup();
-});
+beforeAll(async () => ({ rt, browser, adminToken } = await startE2E()));
+afterAll(() => stopE2E({ browser, rt }));
 
 describe('private notes in the browser', () => {
   it('admin mentions the member in a note; the member sees it live with a toast and the bell; the author deletes it', async () => {

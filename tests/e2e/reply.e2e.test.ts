@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { type Browser, type Page } from 'playwright-core';
-import { DESKTOP, PHONE, SHOTS, launchChromium, openChat, openMenu, signIn as signInAs } from '../factories/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { DESKTOP, PHONE, SHOTS, openChat, openMenu, signIn as signInAs, startE2E, stopE2E } from '../factories/browser.ts';
+import type { TestRuntime } from '../factories/runtime.ts';
 import { inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
 
@@ -33,15 +33,8 @@ async function customerSays(wa: string, body: string, name: string, id = newWami
 type Sent = { type?: string; to?: string; text?: { body?: string }; image?: { caption?: string }; context?: { message_id?: string } };
 const sentOfType = (type: string) => rt.graph.sent.map((s) => s.body as Sent).filter((b) => b?.type === type);
 
-beforeAll(async () => {
-  rt = await startTestRuntime();
-  browser = await launchChromium();
-  adminToken = await rt.signIn(rt.adminEmail);
-});
-afterAll(async () => {
-  await browser?.close();
-  await rt?.cleanup();
-});
+beforeAll(async () => ({ rt, browser, adminToken } = await startE2E()));
+afterAll(() => stopE2E({ browser, rt }));
 
 describe('reply in the browser', () => {
   it('Reply from the menu quotes the customer’s message, sends context.message_id and shows the quote; Esc cancels', async () => {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { AdminSetUserPasswordCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
-import { DESKTOP, PHONE, SHOTS, launchChromium, signIn, toast } from '../factories/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { DESKTOP, PHONE, SHOTS, signIn, toast, startE2E, stopE2E } from '../factories/browser.ts';
+import type { TestRuntime } from '../factories/runtime.ts';
 import { RESTRICTED_MESSAGE } from '../../shared/org/permissions.rules.ts';
 
 /**
@@ -35,14 +35,8 @@ async function signInBare(email: string, viewport = DESKTOP): Promise<Page> {
   return page;
 }
 
-beforeAll(async () => {
-  rt = await startTestRuntime();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await rt?.cleanup();
-});
+beforeAll(async () => ({ rt, browser } = await startE2E()));
+afterAll(() => stopE2E({ browser, rt }));
 
 describe('team, invites and permissions in the browser', () => {
   it('an admin invites two people; one joins, the other declines and sets up a workspace', async () => {

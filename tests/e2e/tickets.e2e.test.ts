@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Browser, type Locator, type Page } from 'playwright-core';
-import { DESKTOP, PHONE, SHOTS, launchChromium, signIn as signInAs, openChat } from '../factories/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { DESKTOP, PHONE, SHOTS, signIn as signInAs, openChat, startE2E, stopE2E } from '../factories/browser.ts';
+import type { TestRuntime } from '../factories/runtime.ts';
 import { envelope, inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
 
@@ -62,15 +62,8 @@ async function seedTickets(wa: string, n: number, assignee: string): Promise<str
   return out;
 }
 
-beforeAll(async () => {
-  rt = await startTestRuntime();
-  browser = await launchChromium();
-  adminToken = await rt.signIn(rt.adminEmail);
-});
-afterAll(async () => {
-  await browser?.close();
-  await rt?.cleanup();
-});
+beforeAll(async () => ({ rt, browser, adminToken } = await startE2E()));
+afterAll(() => stopE2E({ browser, rt }));
 
 describe('tickets in the browser', () => {
   it('ticket settings: admins edit labels and defaults, members read them', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Browser } from 'playwright-core';
-import { SHOTS, launchChromium, openChat, signIn } from '../factories/browser.ts';
-import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { SHOTS, openChat, signIn, startE2E, stopE2E } from '../factories/browser.ts';
+import type { TestRuntime } from '../factories/runtime.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 
 /**
@@ -13,14 +13,8 @@ import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 let rt: TestRuntime;
 let browser: Browser;
 
-beforeAll(async () => {
-  rt = await startTestRuntime();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await rt?.cleanup();
-});
+beforeAll(async () => ({ rt, browser } = await startE2E()));
+afterAll(() => stopE2E({ browser, rt }));
 
 describe('typing indicator in the browser', () => {
   it("shows a teammate's typing in the open chat until they send or stop", async () => {

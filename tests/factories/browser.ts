@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../../scripts/local/handlers.ts';
-import type { TestRuntime } from './runtime.ts';
+import { startTestRuntime, type TestRuntime } from './runtime.ts';
 
 /**
  * Browser helpers shared by the end-to-end suites: Debian's Chromium through playwright-core
@@ -56,3 +56,20 @@ export async function openMenu(message: Locator): Promise<void> {
 
 /** A toast with this text. */
 export const toast = (page: Page, text: string): Locator => page.locator('.toast', { hasText: text });
+
+/**
+ * An end-to-end file's local runtime, Chromium and the demo admin's ID token, started once:
+ * `beforeAll(async () => ({ rt, browser, adminToken } = await startE2E()))` and
+ * `afterAll(() => stopE2E({ browser, rt }))`.
+ */
+export async function startE2E(): Promise<{ rt: TestRuntime; browser: Browser; adminToken: string }> {
+  const rt = await startTestRuntime();
+  const browser = await launchChromium();
+  return { rt, browser, adminToken: await rt.signIn(rt.adminEmail) };
+}
+
+/** Close what startE2E started (either may be missing when the start failed). */
+export async function stopE2E(e: { browser?: Browser; rt?: TestRuntime }): Promise<void> {
+  await e.browser?.close();
+  await e.rt?.cleanup();
+}

@@ -5,7 +5,6 @@
  * the list; the API refuses them the changes (403) and its message is shown.
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
 import type { ChatLabel } from '#shared/chat/chat.schemas.ts';
 import { ChatLabelInput } from '#shared/chat/chat.schemas.ts';
 import { api, ApiError, errorMessage, fieldErrors } from '../lib/api.ts';
@@ -17,6 +16,7 @@ import { Icon } from '../layout/Icon.tsx';
 import { ListSkeleton, LoadError } from '../components/ui/ListStates.tsx';
 import { Dialog } from '../tickets/Dialog.tsx';
 import { ChatLabelChip } from '../chats/ChatActions.tsx';
+import { SettingsTitle } from './SettingsTitle.tsx';
 
 export const LABEL_PALETTE = ['#1f7a8c', '#2563eb', '#7c3aed', '#db2777', '#dc2626', '#ea580c', '#ca8a04', '#16a34a', '#0d9488', '#64748b'];
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -229,12 +229,7 @@ export function LabelsPage() {
     <div className="page" data-testid="labels-page">
       <header className="page-header">
         <MenuButton />
-        <h1>
-          <Link to="/settings" className="crumb">
-            Settings
-          </Link>{' '}
-          / Labels
-        </h1>
+        <SettingsTitle title="Labels" />
       </header>
       <div className="page-body settings-form labels-settings">
         <p className="muted small">Labels sort chats (VIP, billing, follow-up…). Everyone can put them on chats; admins manage the list. A chat can have up to 20.</p>

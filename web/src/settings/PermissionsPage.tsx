@@ -4,13 +4,13 @@
  * (PUT /settings/permissions); a failed save puts the toggle back and says why.
  */
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router-dom';
 import type { MemberPermissionsSettings, PermissionSettings } from '#shared/org/org.schemas.ts';
 import { api, errorMessage } from '../lib/api.ts';
 import { useSession } from '../app/session.tsx';
 import { useToast } from '../app/toast.tsx';
 import { MenuButton } from '../layout/MenuButton.tsx';
 import './team.css';
+import { SettingsTitle } from './SettingsTitle.tsx';
 
 const MEMBER_TOGGLES: Array<{ key: keyof MemberPermissionsSettings; label: string; help: string }> = [
   { key: 'analytics', label: 'Analytics', help: 'Members can open /analytics.' },
@@ -59,12 +59,7 @@ export function PermissionsPage() {
     <div className="page" data-testid="permissions-page">
       <header className="page-header">
         <MenuButton />
-        <h1>
-          <Link to="/settings" className="crumb">
-            Settings
-          </Link>{' '}
-          / Permissions
-        </h1>
+        <SettingsTitle title="Permissions" />
       </header>
       <div className="page-body settings-form">
         {!settings && !error && <p className="muted">Loading permissions…</p>}

@@ -4,7 +4,6 @@
  * every rule (members 403; not yourself, not the last admin: 400 with the reason shown as a toast).
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
 import type { MemberRole, TeamMember } from '#shared/member/team.schemas.ts';
 import { InviteMemberInput } from '#shared/member/team.schemas.ts';
 import { api, errorMessage } from '../lib/api.ts';
@@ -12,6 +11,7 @@ import { useSession } from '../app/session.tsx';
 import { useToast } from '../app/toast.tsx';
 import { MenuButton } from '../layout/MenuButton.tsx';
 import './team.css';
+import { SettingsTitle } from './SettingsTitle.tsx';
 
 export function TeamPage() {
   const { org, user } = useSession();
@@ -79,12 +79,7 @@ export function TeamPage() {
     <div className="page" data-testid="team-page">
       <header className="page-header">
         <MenuButton />
-        <h1>
-          <Link to="/settings" className="crumb">
-            Settings
-          </Link>{' '}
-          / Team
-        </h1>
+        <SettingsTitle title="Team" />
       </header>
       <div className="page-body settings-form">
         <section className="settings-section" aria-labelledby="invite-title">

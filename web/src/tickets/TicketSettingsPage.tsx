@@ -5,7 +5,6 @@
  * refuses them with 403 anyway).
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link } from 'react-router-dom';
 import type { TicketPriority, TicketSettingsInput } from '#shared/ticket/ticket.schemas.ts';
 import { TicketSettingsInput as TicketSettingsInputSchema } from '#shared/ticket/ticket.schemas.ts';
 import { api, errorMessage } from '../lib/api.ts';
@@ -16,6 +15,7 @@ import { MenuButton } from '../layout/MenuButton.tsx';
 import { Icon } from '../layout/Icon.tsx';
 import { PRIORITY_OPTIONS } from '../lib/tickets.ts';
 import { LabelChip } from './fields.tsx';
+import { SettingsTitle } from '../settings/SettingsTitle.tsx';
 
 type DraftLabel = { key: string; label_id?: string; name: string; color: string };
 const PALETTE = ['#3b82f6', '#10b981', '#f59e0b', '#ef4444', '#8b5cf6', '#ec4899', '#14b8a6', '#64748b'];
@@ -84,12 +84,7 @@ export function TicketSettingsPage() {
     <div className="page" data-testid="ticket-settings">
       <header className="page-header">
         <MenuButton />
-        <h1>
-          <Link to="/settings" className="crumb">
-            Settings
-          </Link>{' '}
-          / Tickets
-        </h1>
+        <SettingsTitle title="Tickets" />
       </header>
       <form className="page-body settings-form" onSubmit={(e) => void save(e)}>
         {!isAdmin && (
