@@ -14,6 +14,9 @@ export interface HttpRoute {
 
 export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/me', handler: 'functions/http/me/get-me.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/me/preferences', handler: 'functions/http/me/get-preferences.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/me/preferences', handler: 'functions/http/me/update-preferences.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/me/status', handler: 'functions/http/members/update-my-status.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/chats', handler: 'functions/http/chats/list-chats.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}', handler: 'functions/http/chats/get-chat.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/chats/counts', handler: 'functions/http/chats/chat-counts.ts#handler', auth: 'jwt' },
@@ -55,6 +58,8 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'POST', path: '/api/orgs', handler: 'functions/http/orgs/create-org.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/settings/permissions', handler: 'functions/http/orgs/get-permission-settings.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/settings/permissions', handler: 'functions/http/orgs/update-permission-settings.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/phones', handler: 'functions/http/phones/list-phones.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/phones', handler: 'functions/http/phones/add-phone.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/team', handler: 'functions/http/team/list-team.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/team/invites', handler: 'functions/http/team/invite-member.ts#handler', auth: 'jwt' },
   { method: 'PATCH', path: '/api/orgs/{org_id}/team/{email}', handler: 'functions/http/team/update-member.ts#handler', auth: 'jwt' },

@@ -28,7 +28,7 @@ import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { CommandQueueName } from '../events/catalog.ts';
 
 export type Surface = 'http' | 'ws' | 'consumer';
-export type WhatsAppSettingName = 'appSecret' | 'verifyToken' | 'accessToken' | 'graph';
+export type WhatsAppSettingName = 'appSecret' | 'verifyToken' | 'accessToken' | 'graph' | 'phoneTokenKey';
 
 export interface FunctionAccess {
   readonly table: 'none' | 'read' | 'readWrite';
@@ -90,7 +90,7 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   // Stores inbound messages and statuses, publishes message events; no Graph API call (yet).
   'functions/channels/whatsapp-cloud/process-webhook.ts#handler': { enqueue: [] },
   // Sends through the Graph API (reading a member's file from the bucket to upload it first), records the WhatsApp message id and status.
-  'functions/channels/whatsapp-cloud/send-message.ts#handler': { enqueue: [], whatsapp: ['accessToken', 'graph'], media: 'read' },
+  'functions/channels/whatsapp-cloud/send-message.ts#handler': { enqueue: [], whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], media: 'read' },
   // Reads connections, pushes to sockets, deletes gone connections.
   'events/consumers/realtime-fanout.ts#handler': { enqueue: [], wsManagement: true },
   // Verifies the ID token (?token=), checks membership, stores the connection.
@@ -135,6 +135,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/consumers/chat-bulk.ts#handler': { enqueue: ['chat-bulk'] },
   // Team invites: a pending Member row and, for a new email, a Cognito user (AdminCreateUser emails the invitation).
   'functions/http/team/invite-member.ts#handler': { cognitoAdmin: true, publishEvents: false, enqueue: [] },
+  // checks the token with the Graph API and encrypts it (PHONE_TOKEN_KEY); never the global token
+  'functions/http/phones/add-phone.ts#handler': { whatsapp: ['graph', 'phoneTokenKey'], publishEvents: false, enqueue: [] },
 };
 
 /** The access profile of one handler. */
@@ -149,6 +151,8 @@ export interface WhatsAppSettings {
   readonly accessToken: string;
   readonly graphUrl: string;
   readonly graphVersion: string;
+  /** PHONE_TOKEN_KEY: AES-256-GCM key (32 bytes, base64) of the per-phone access tokens at rest */
+  readonly phoneTokenKey: string;
 }
 
 /** EventBridge Scheduler: the schedule group, the role schedules run as, and the queues they may target. */
@@ -234,6 +238,7 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
       if (setting === 'appSecret') setEnv('WHATSAPP_APP_SECRET', wa.appSecret);
       if (setting === 'verifyToken') setEnv('WHATSAPP_VERIFY_TOKEN', wa.verifyToken);
       if (setting === 'accessToken') setEnv('WHATSAPP_ACCESS_TOKEN', wa.accessToken);
+      if (setting === 'phoneTokenKey') setEnv('PHONE_TOKEN_KEY', wa.phoneTokenKey);
       if (setting === 'graph') {
         setEnv('WHATSAPP_GRAPH_URL', wa.graphUrl);
         setEnv('WHATSAPP_GRAPH_VERSION', wa.graphVersion);

@@ -29,6 +29,10 @@
  *   whatsappAccessToken       Graph API token for sending (default '')
  *   whatsappGraphUrl          Graph API base URL (default '' = shared/config.ts default, https://graph.facebook.com)
  *   whatsappGraphVersion      Graph API version (default '' = shared/config.ts default)
+ *   phoneTokenKey             PHONE_TOKEN_KEY, 32 random bytes base64 (`openssl rand -base64 32`): encrypts the
+ *                             access tokens of phones added on /settings/phones (default '' = adding refused)
+ *   phoneTokenKeySecretName   Secrets Manager secret (a plain string) holding that key instead; it then stays
+ *                             out of the template and cdk.out
  *   whatsappSecretName        Secrets Manager secret (JSON with appSecret, verifyToken, accessToken);
  *                             when set it replaces the three plain values above, which then stay
  *                             out of the template and cdk.out (Lambda still receives them as env)
@@ -123,6 +127,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     accessToken: props.whatsapp?.accessToken ?? '',
     graphUrl: props.whatsapp?.graphUrl ?? '',
     graphVersion: props.whatsapp?.graphVersion ?? '',
+    phoneTokenKey: props.whatsapp?.phoneTokenKey ?? '',
   };
 
   const data = new DataStack(app, `${prefix}Data`, { env, description: 'Chorus: DynamoDB single table and media bucket', corsOrigins: props.corsOrigins ?? ['*'] });
@@ -218,6 +223,8 @@ export function propsFromContext(app: App): ChorusAppProps {
     accessToken: secretName ? fromSecret('accessToken') : str('whatsappAccessToken') ?? '',
     graphUrl: str('whatsappGraphUrl') ?? '',
     graphVersion: str('whatsappGraphVersion') ?? '',
+    // its own secret, so existing whatsappSecretName secrets keep working unchanged
+    phoneTokenKey: str('phoneTokenKeySecretName') ? SecretValue.secretsManager(str('phoneTokenKeySecretName')!).unsafeUnwrap() : str('phoneTokenKey') ?? '',
   };
 
   let google: GoogleSignIn | undefined;

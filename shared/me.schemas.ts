@@ -9,6 +9,8 @@ export const MeResponse = z.object({
       org_name: z.string(),
       role: z.enum(['admin', 'member']),
       member_name: z.string().nullish(),
+      /** spec §4 User status in this org (Member.is_online) */
+      is_online: z.boolean().optional(),
       /** spec §6 org preference: numbers masked for members */
       mask_phone_numbers: z.boolean().optional(),
       /** spec §6 member_permissions as stored (unset key = allowed; shared/org/permissions.rules.ts) */

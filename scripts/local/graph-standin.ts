@@ -17,6 +17,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * are kept like `addMedia` files under a new id (listed in `uploads`, and in `sent` with the file's
  * name, type, size and sha256 instead of its bytes) and answer `{ id }`. A media message whose
  * `<type>.id` is not a known media id is refused like Meta does (code 100).
+ *
+ * Phone numbers (Meta "Phone numbers", `GET /{version}/{phone_number_id}?fields=display_phone_number,verified_name`):
+ * numbers registered with `addPhoneNumber` (two are built in, PHONE_NUMBERS below) answer
+ * `{ display_phone_number, verified_name, id }` for their own token; any other token answers 401
+ * OAuthException code 190 like an invalid or expired token at Meta.
  */
 export interface SentRecord {
   at: number;
@@ -69,6 +74,20 @@ export interface UploadRecord {
   bytes: Buffer;
 }
 
+/** A number the stand-in knows, with the one token that may read it. */
+export interface StandInPhoneNumber {
+  display_phone_number: string;
+  verified_name: string;
+  token: string;
+}
+
+/** Built-in numbers a person can add on /settings/phones locally (token `chorus-local-phone-token`). */
+export const STANDIN_PHONE_TOKEN = 'chorus-local-phone-token';
+export const PHONE_NUMBERS: Record<string, StandInPhoneNumber> = {
+  '109876543210987': { display_phone_number: '+1 555-012-3456', verified_name: 'Chorus Support', token: STANDIN_PHONE_TOKEN },
+  '109876543210988': { display_phone_number: '+91 98765 43210', verified_name: 'Chorus India', token: STANDIN_PHONE_TOKEN },
+};
+
 const OUTBOUND_MEDIA = new Set(['image', 'video', 'audio', 'document', 'sticker']);
 
 export class GraphStandIn {
@@ -78,6 +97,12 @@ export class GraphStandIn {
   private presetWamids: string[] = [];
   private media = new Map<string, MediaEntry>();
   private urls = new Map<string, { id: string; expiresAt: number }>();
+  private phoneNumbers = new Map<string, StandInPhoneNumber>(Object.entries(PHONE_NUMBERS));
+
+  /** Make a phone number id known, readable with `token` (tests of adding phones). */
+  addPhoneNumber(id: string, phone: StandInPhoneNumber): void {
+    this.phoneNumbers.set(id, phone);
+  }
 
   /** Register a file under a media id, as if a customer had sent it to WhatsApp. */
   addMedia(id: string, bytes: Uint8Array, mime: string, opts: MediaOptions = {}): void {
@@ -109,6 +134,7 @@ export class GraphStandIn {
     }
     if (req.method === 'GET' && path.startsWith('/media-download/')) return this.download(req, res, path.slice('/media-download/'.length));
     const media = /^\/(v\d+\.\d+)\/([^/]+)$/.exec(path);
+    if (req.method === 'GET' && media && this.phoneNumbers.has(decodeURIComponent(media[2]))) return this.phoneNumber(req, res, decodeURIComponent(media[2]));
     if (req.method === 'GET' && media) return this.resolveMedia(req, res, decodeURIComponent(media[2]));
     const upload = /^\/(v\d+\.\d+)\/([^/]+)\/media$/.exec(path);
     if (req.method === 'POST' && upload) return this.upload(req, res, path, decodeURIComponent(upload[2]), body);
@@ -189,6 +215,20 @@ export class GraphStandIn {
     });
     if (this.sent.length > 1000) this.sent.shift();
     return json(200, { id });
+  }
+
+  private phoneNumber(req: IncomingMessage, res: ServerResponse, id: string): void {
+    const phone = this.phoneNumbers.get(id)!;
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.headers.authorization !== `Bearer ${phone.token}`) {
+      return json(401, { error: { message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException', code: 190, fbtrace_id: randomBytes(8).toString('hex') } });
+    }
+    const fields = new URL(req.url ?? '/', 'http://graph.local').searchParams.get('fields')?.split(',') ?? ['display_phone_number', 'verified_name'];
+    const all: Record<string, string> = { display_phone_number: phone.display_phone_number, verified_name: phone.verified_name };
+    return json(200, { ...Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]])), id });
   }
 
   private resolveMedia(req: IncomingMessage, res: ServerResponse, id: string): void {

@@ -20,6 +20,7 @@ import { startCognito, ensurePool, ensureUser, LOCAL_ISSUER_DOMAIN } from './cog
 import { LocalQueue, type SqsHandler } from './queue.ts';
 import { localBus } from './bus.ts';
 import { LocalGateway } from './gateway.ts';
+import { generateTokenKey } from '../../shared/phone/token-crypto.ts';
 import { GraphStandIn } from './graph-standin.ts';
 import { loadHandler, REPO_ROOT } from './handlers.ts';
 import { seedDemo } from './seed.ts';
@@ -92,6 +93,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     stops.push(dynamo.stop, cognito.stop);
     const pool = await ensurePool(cognito, state.userPoolId && state.clientId ? { userPoolId: state.userPoolId, clientId: state.clientId } : undefined);
 
+    // the key of phone tokens at rest: generated once per data dir, like a deployment's secret
+    const keyFile = join(dataDir, 'phone-token-key');
+    let phoneTokenKey = process.env.PHONE_TOKEN_KEY || (await readFile(keyFile, 'utf8').catch(() => '')).trim();
+    if (!phoneTokenKey) {
+      phoneTokenKey = generateTokenKey();
+      await writeFile(keyFile, phoneTokenKey, { mode: 0o600 });
+    }
     const env: Record<string, string> = {
       TABLE_NAME: tableName,
       AWS_REGION: process.env.AWS_REGION || 'us-east-1',
@@ -107,6 +115,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       WHATSAPP_GRAPH_URL: process.env.WHATSAPP_GRAPH_URL || `http://127.0.0.1:${opts.port}/__graph`,
       WHATSAPP_PHONE_NUMBER_ID: process.env.WHATSAPP_PHONE_NUMBER_ID || DEMO_DEFAULTS.phoneNumberId,
       WHATSAPP_DISPLAY_PHONE_NUMBER: process.env.WHATSAPP_DISPLAY_PHONE_NUMBER || DEMO_DEFAULTS.displayPhoneNumber,
+      PHONE_TOKEN_KEY: phoneTokenKey,
       WS_MANAGEMENT_URL: `http://127.0.0.1:${opts.port}/_ws`,
       LOG_LEVEL: opts.logLevel ?? (process.env.LOG_LEVEL as string) ?? 'info',
     };

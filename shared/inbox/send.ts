@@ -6,6 +6,7 @@ import { applyMessageToChat, isServiceWindowOpen } from '../chat/chat.rules.ts';
 import { toChatWire, toMessageWire, latestOf } from './wire.ts';
 import { applyStatuses, syncLatestAck } from './statuses.ts';
 import { AppError, notFound } from '../errors.ts';
+import { phoneAccessToken } from '../phone/phone.ts';
 import { sendToGraph, textMessageBody, mediaMessageBody, uploadMedia, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
 import { prepareOutboundMedia, type PreparedMedia } from '../media/outbound.ts';
 import { recordMediaItemSafely } from '../media/media-library.ts';
@@ -156,11 +157,13 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
     return;
   }
   const recipientType = server === 'g.us' ? 'group' : 'individual';
+  // a phone added on /settings/phones sends with its own token; the demo/env phone with the global one
+  const token = await phoneAccessToken(msg.phone_id);
   try {
     const payload = isOutboundMedia(msg.message_type)
-      ? mediaMessageBody(to, msg.message_type, await graphMediaRef(key, msg.phone_id, msg.media as StoredMedia | undefined), msg.quoted_message?.message_id, recipientType)
+      ? mediaMessageBody(to, msg.message_type, await graphMediaRef(key, msg.phone_id, msg.media as StoredMedia | undefined, token), msg.quoted_message?.message_id, recipientType)
       : textMessageBody(to, msg.body ?? '', msg.quoted_message?.message_id, recipientType);
-    const { wamid } = await sendToGraph(msg.phone_id, payload);
+    const { wamid } = await sendToGraph(msg.phone_id, payload, token);
     await db().entities.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).go();
     // The ref may already hold statuses that beat us here; upsert and apply whatever is there.
     const ref = await db()
@@ -183,13 +186,13 @@ const isOutboundMedia = (t: string): t is OutboundMediaType => (OUTBOUND_MEDIA_T
  * the message (`media.media_id`; Meta keeps uploads 30 days), so a retried send does not upload again.
  * @throws GraphApiError (not retryable) when the file is no longer stored; the upload's GraphApiError otherwise
  */
-async function graphMediaRef(key: { org_id: string; chat_id: string; timestamp: number; unique_id: string }, phoneId: string, media: StoredMedia | undefined) {
+async function graphMediaRef(key: { org_id: string; chat_id: string; timestamp: number; unique_id: string }, phoneId: string, media: StoredMedia | undefined, token: string | undefined) {
   const ref = { caption: media?.caption ?? null, filename: media?.filename ?? null };
   if (media?.media_id) return { id: media.media_id, ...ref };
   const blob = media?.path ? await (await blobPort()).get(media.path) : undefined;
   if (!media?.path || !blob) throw new GraphApiError(null, null, 'The file is no longer in the media store.', 'The file of this message is no longer available. Please attach it again.', false, 0);
   const name = media.filename ?? media.path.slice(media.path.lastIndexOf('/') + 1);
-  const { id } = await uploadMedia(phoneId, blob.bytes, media.mimetype ?? blob.contentType, name);
+  const { id } = await uploadMedia(phoneId, blob.bytes, media.mimetype ?? blob.contentType, name, token);
   await db().entities.message.patch(key).set({ media: { ...media, media_id: id } }).go();
   return { id, ...ref };
 }

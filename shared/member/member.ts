@@ -26,6 +26,7 @@ export async function getMe(claims: Claims): Promise<MeResponse> {
         org_name: org.data?.org_name ?? m.org_id,
         role: m.role,
         member_name: m.member_name ?? null,
+        is_online: m.is_online !== false,
         mask_phone_numbers: !!(org.data?.org_metadata as { preferences?: { mask_phone_numbers?: boolean } } | undefined)?.preferences?.mask_phone_numbers,
         member_permissions: { ...((org.data?.org_metadata as { preferences?: { member_permissions?: Record<string, boolean> } } | undefined)?.preferences?.member_permissions ?? {}) },
         phones: phones.data.map((p) => ({ phone_id: p.phone_id, org_phone: p.org_phone, connection_type: p.connection_type })),
@@ -36,9 +37,9 @@ export async function getMe(claims: Claims): Promise<MeResponse> {
 }
 
 /** GET /members: active members of the actor's org (assignee pickers), by email (table index byOrg). */
-export async function listMembers(actor: { org_id: string }): Promise<Array<{ email: string; member_name: string | null; role: 'admin' | 'member' }>> {
+export async function listMembers(actor: { org_id: string }): Promise<Array<{ email: string; member_name: string | null; role: 'admin' | 'member'; is_online: boolean }>> {
   const rows = (await db().entities.member.query.byOrg({ org_id: actor.org_id }).go({ pages: 'all' })).data;
-  return rows.filter((m) => m.is_active !== false).map((m) => ({ email: m.email, member_name: m.member_name ?? null, role: m.role }));
+  return rows.filter((m) => m.is_active !== false).map((m) => ({ email: m.email, member_name: m.member_name ?? null, role: m.role, is_online: m.is_online !== false }));
 }
 
 /**

@@ -8,6 +8,7 @@ import { applyStatuses } from '../inbox/statuses.ts';
 import { sendMessage } from '../inbox/send.ts';
 import { getMessageItem } from './message.ts';
 import { capabilitiesOf } from '../whatsapp/capabilities.ts';
+import { phoneAccessToken } from '../phone/phone.ts';
 import { sendToGraph, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
 import { reactionMessageBody } from '../whatsapp/cloud/reaction-body.ts';
 import { MESSAGE_ACTIONS, type ActionContext, type MessageAction } from './message-actions.rules.ts';
@@ -149,7 +150,7 @@ export async function deliverReaction(cmd: ReactionCommand, attempt: number, max
   const [to, server] = cmd.chat_id.split('@');
   const system: Actor = { email: 'system', user_id: 'system', org_id: cmd.org_id, role: 'admin' };
   try {
-    await sendToGraph(message.phone_id, reactionMessageBody(to!, message.message_id, cmd.reaction, server === 'g.us' ? 'group' : 'individual'));
+    await sendToGraph(message.phone_id, reactionMessageBody(to!, message.message_id, cmd.reaction, server === 'g.us' ? 'group' : 'individual'), await phoneAccessToken(message.phone_id));
     if (!cmd.reaction) return;
     for (let i = 0; i < 5; i++) {
       const m = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id);

@@ -16,6 +16,12 @@ export const PhoneEntity = new Entity({
     /** the WhatsApp Business Account id, informational */
     waba_id: { type: 'string' },
     is_ready: { type: 'boolean', default: true },
+    /** Meta's verified business name, from the Graph API when the phone was added */
+    verified_name: { type: 'string' },
+    /** the phone's own Cloud API access token, AES-256-GCM encrypted (shared/phone/token-crypto.ts); never returned by the API */
+    access_token_enc: { type: 'string' },
+    /** email of the admin who added the phone */
+    added_by: { type: 'string' },
     /** epoch ms */
     created_at: { type: 'number', default: () => Date.now(), readOnly: true },
     first_connected_at: { type: 'number' },

@@ -13,6 +13,19 @@ export const UserEntity = new Entity({
     email: { type: 'string', required: true, set: (v?: string) => v?.toLowerCase() },
     /** spec §6: may create another workspace while on a free trial */
     allow_multiple_orgs: { type: 'boolean', default: false },
+    /** spec §3 User preferences; unset keys read as the defaults of shared/user/preferences.schemas.ts */
+    preferences: {
+      type: 'map',
+      properties: {
+        notifications: {
+          type: 'map',
+          properties: { enable_notifications: { type: 'boolean' }, enable_mobile_notifications: { type: 'boolean' } },
+        },
+        left_sidebar_open: { type: 'boolean' },
+      },
+    },
+    /** epoch ms of the last preferences write */
+    updated_at: { type: 'number' },
     /** epoch ms */
     created_at: { type: 'number', default: () => Date.now(), readOnly: true },
   },

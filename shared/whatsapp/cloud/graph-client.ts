@@ -70,12 +70,14 @@ export class GraphApiError extends Error {
 }
 
 /**
- * Send a message body through the Graph API.
+ * Send a message body through the Graph API, with the phone's own token when given (phones added
+ * on /settings/phones) and the global WHATSAPP_ACCESS_TOKEN otherwise.
  * @returns the wamid Meta assigned (`messages[0].id`)
  * @throws GraphApiError on a Graph error response or a network failure (network and 5xx are retryable)
  */
-export async function sendToGraph(phoneNumberId: string, payload: unknown): Promise<{ wamid: string }> {
-  const { WHATSAPP_GRAPH_URL, WHATSAPP_GRAPH_VERSION, WHATSAPP_ACCESS_TOKEN } = config();
+export async function sendToGraph(phoneNumberId: string, payload: unknown, accessToken?: string): Promise<{ wamid: string }> {
+  const { WHATSAPP_GRAPH_URL, WHATSAPP_GRAPH_VERSION } = config();
+  const WHATSAPP_ACCESS_TOKEN = accessToken || config().WHATSAPP_ACCESS_TOKEN;
   const url = `${WHATSAPP_GRAPH_URL.replace(/\/$/, '')}/${WHATSAPP_GRAPH_VERSION}/${encodeURIComponent(phoneNumberId)}/messages`;
   let res: Response;
   try {
@@ -103,12 +105,13 @@ export async function sendToGraph(phoneNumberId: string, payload: unknown): Prom
 /**
  * Upload a file for sending: `POST {WHATSAPP_GRAPH_URL}/{version}/{phone_number_id}/media`,
  * multipart `messaging_product=whatsapp`, `type=<mime>`, `file` (Meta "Media": upload; the id
- * works for 30 days).
+ * works for 30 days). `accessToken`: the phone's own token, else the global one.
  * @returns Meta's media id
  * @throws GraphApiError on a Graph error response or a network failure (network, 5xx and rate limits are retryable)
  */
-export async function uploadMedia(phoneNumberId: string, bytes: Uint8Array, mime: string, filename: string): Promise<{ id: string }> {
-  const { WHATSAPP_GRAPH_URL, WHATSAPP_GRAPH_VERSION, WHATSAPP_ACCESS_TOKEN } = config();
+export async function uploadMedia(phoneNumberId: string, bytes: Uint8Array, mime: string, filename: string, accessToken?: string): Promise<{ id: string }> {
+  const { WHATSAPP_GRAPH_URL, WHATSAPP_GRAPH_VERSION } = config();
+  const WHATSAPP_ACCESS_TOKEN = accessToken || config().WHATSAPP_ACCESS_TOKEN;
   const url = `${WHATSAPP_GRAPH_URL.replace(/\/$/, '')}/${WHATSAPP_GRAPH_VERSION}/${encodeURIComponent(phoneNumberId)}/media`;
   const form = new FormData();
   form.set('messaging_product', 'whatsapp');
@@ -253,4 +256,36 @@ export async function downloadMedia(url: string, maxBytes: number): Promise<{ by
     at += c.byteLength;
   }
   return { bytes, contentType: res.headers.get('content-type') };
+}
+
+/** What Meta answers for a phone number id (Meta "Phone numbers": `GET /{phone_number_id}`). */
+export interface GraphPhoneNumber {
+  id: string;
+  display_phone_number: string;
+  verified_name: string | null;
+}
+
+/**
+ * Check a phone's access token before it is saved: `GET {WHATSAPP_GRAPH_URL}/{version}/{phone_number_id}?fields=display_phone_number,verified_name`
+ * with that token (Meta "Phone numbers" API). A bad or expired token answers 401 with an
+ * OAuthException (code 190); an id the token cannot see answers code 100.
+ * @throws GraphApiError with Meta's code and message (network and 5xx are retryable)
+ */
+export async function fetchPhoneNumber(phoneNumberId: string, accessToken: string): Promise<GraphPhoneNumber> {
+  const { WHATSAPP_GRAPH_URL, WHATSAPP_GRAPH_VERSION } = config();
+  const url = `${WHATSAPP_GRAPH_URL.replace(/\/$/, '')}/${WHATSAPP_GRAPH_VERSION}/${encodeURIComponent(phoneNumberId)}?fields=display_phone_number,verified_name`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { authorization: `Bearer ${accessToken}` }, signal: AbortSignal.timeout(15_000) });
+  } catch (e) {
+    throw new GraphApiError(null, null, String((e as Error).message), 'Chorus could not reach WhatsApp to check the phone. Please try again.', true, 0);
+  }
+  const json = (await res.json().catch(() => ({}))) as { id?: string; display_phone_number?: string; verified_name?: string; error?: { code?: number; message?: string; error_data?: { details?: string } } };
+  if (res.ok && typeof json.display_phone_number === 'string') {
+    return { id: json.id ?? phoneNumberId, display_phone_number: json.display_phone_number, verified_name: json.verified_name ?? null };
+  }
+  const code = json.error?.code ?? null;
+  const title = json.error?.message ?? null;
+  const info = explainGraphError(code, title);
+  throw new GraphApiError(code, title, json.error?.error_data?.details ?? null, info.reason, info.retryable || res.status >= 500, res.status);
 }

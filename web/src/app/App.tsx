@@ -1,6 +1,7 @@
 /**
  * Routes (spec §2): /login, /login/callback, the inbox at /chats and /chats/:chatId, /tickets
- * (?ticket=<id> opens one), /settings/tickets, /settings/labels, /settings/team, /settings/permissions,
+ * (?ticket=<id> opens one), /settings/tickets, /settings/labels, /settings/team, /settings/phones, /settings/permissions,
+ * /settings/preferences,
  * /workspaces/new, /media (the media library), and every other sidebar section as an honest "not built
  * yet" page. Members denied a page by spec §6 see the Restricted page (PageGate); /settings/tickets and
  * /settings/labels are not gated yet (their pages show members a read-only view). Unknown paths fall
@@ -22,6 +23,8 @@ import { RequireAuth } from './session.tsx';
 import { PageGate } from './PageGate.tsx';
 import { PermissionsPage } from '../settings/PermissionsPage.tsx';
 import { TeamPage } from '../settings/TeamPage.tsx';
+import { PhonesPage } from '../settings/PhonesPage.tsx';
+import { PreferencesPage } from '../settings/PreferencesPage.tsx';
 import { CreateWorkspacePage } from '../pages/CreateWorkspacePage.tsx';
 import { useSessionExpiryHandler } from './sessionExpiry.ts';
 import { ToastProvider } from './toast.tsx';
@@ -31,6 +34,8 @@ const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);
 
 /** Settings pages that exist, linked from the settings placeholder. */
 const SETTINGS_LINKS = [
+  { to: '/settings/preferences', label: 'Preferences' },
+  { to: '/settings/phones', label: 'Phones' },
   { to: '/settings/team', label: 'Team' },
   { to: '/settings/permissions', label: 'Permissions' },
   { to: '/settings/tickets', label: 'Ticket settings' },
@@ -53,6 +58,8 @@ function AppRoutes() {
           <Route path="/list" element={<ListPage />} />
           <Route path="/settings/permissions" element={<PageGate title="Permissions"><PermissionsPage /></PageGate>} />
           <Route path="/settings/team" element={<PageGate title="Team"><TeamPage /></PageGate>} />
+          <Route path="/settings/phones" element={<PageGate title="Phones"><PhonesPage /></PageGate>} />
+          <Route path="/settings/preferences" element={<PageGate title="Preferences"><PreferencesPage /></PageGate>} />
           <Route path="/workspaces/new" element={<CreateWorkspacePage />} />
           {NAV.filter((n) => !BUILT.has(n.path)).map((n) => (
             // spec §6: members denied a page (or an admin-only settings page) see the Restricted page

@@ -159,12 +159,12 @@ function AssignPicker({ value, members, me, onPick }: { value: string | null; me
   const [active, setActive] = useState(0);
   const listId = useId();
   const options = useMemo(() => {
-    const out: Array<{ key: string; email: string | null; name: string; sub: string | null }> = [];
+    const out: Array<{ key: string; email: string | null; name: string; sub: string | null; online?: boolean }> = [];
     if (value && matchesMember({ email: '', member_name: 'Unassign' }, q)) out.push({ key: '__none__', email: null, name: 'Unassign', sub: null });
     for (const m of members) {
       if (!matchesMember(m, q)) continue;
       const name = m.member_name?.trim() || m.email;
-      out.push({ key: m.email, email: m.email, name: m.email.toLowerCase() === me.toLowerCase() ? `${name} (me)` : name, sub: name === m.email ? null : m.email });
+      out.push({ key: m.email, email: m.email, name: m.email.toLowerCase() === me.toLowerCase() ? `${name} (me)` : name, sub: name === m.email ? null : m.email, online: m.is_online !== false });
     }
     return out;
   }, [members, q, me, value]);
@@ -205,7 +205,15 @@ function AssignPicker({ value, members, me, onPick }: { value: string | null; me
           >
             {o.email ? <MemberAvatar email={o.email} name={o.name} size={24} /> : <span className="pop-none" aria-hidden="true">–</span>}
             <span className="pop-item-main">
-              <span>{o.name}</span>
+              <span>
+                {o.name}
+                {o.email && (
+                  // spec §4 User status (GET /members is_online)
+                  <span className={`status-dot assign-status ${o.online ? 'online' : ''}`} data-testid="assign-status" data-online={o.online} title={o.online ? 'Online' : 'Offline'}>
+                    <span className="visually-hidden">{o.online ? ', online' : ', offline'}</span>
+                  </span>
+                )}
+              </span>
               {o.sub && <span className="muted small">{o.sub}</span>}
             </span>
             {o.email === value && <span className="pop-check" aria-hidden="true">✓</span>}

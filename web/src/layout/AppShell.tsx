@@ -21,6 +21,7 @@ import { Sidebar, badgeText } from './Sidebar.tsx';
 import { Icon } from './Icon.tsx';
 import { MOBILE_TABS } from './nav.ts';
 import { ShellContext } from './shellContext.ts';
+import { UserPrefsProvider, useUserPrefs } from '../app/preferences.tsx';
 
 const COLLAPSED_KEY = 'chorus.sidebar_collapsed';
 
@@ -31,7 +32,9 @@ export function AppShell() {
       <TicketsProvider>
         <TasksProvider>
           <NotificationsProvider>
-            <Shell />
+            <UserPrefsProvider>
+              <Shell />
+            </UserPrefsProvider>
           </NotificationsProvider>
         </TasksProvider>
       </TicketsProvider>
@@ -44,23 +47,26 @@ function Shell() {
   const { chats, counts } = useInbox();
   const { badge: ticketBadge } = useTickets();
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const [collapsed, setCollapsed] = useState(() => {
+  // spec §3 left_sidebar_open is stored per user (GET/PUT /api/me/preferences); localStorage only
+  // answers until the preferences arrive, so the sidebar does not jump on every load
+  const { prefs, savePrefs } = useUserPrefs();
+  const [cachedCollapsed] = useState(() => {
     try {
       return localStorage.getItem(COLLAPSED_KEY) === '1';
     } catch {
       return false;
     }
   });
-  const toggleCollapsed = useCallback(() => {
-    setCollapsed((c) => {
-      try {
-        localStorage.setItem(COLLAPSED_KEY, c ? '0' : '1');
-      } catch {
-        /* not remembered */
-      }
-      return !c;
-    });
-  }, []);
+  const collapsed = prefs ? !prefs.left_sidebar_open : cachedCollapsed;
+  useEffect(() => {
+    if (!prefs) return;
+    try {
+      localStorage.setItem(COLLAPSED_KEY, prefs.left_sidebar_open ? '0' : '1');
+    } catch {
+      /* not cached */
+    }
+  }, [prefs]);
+  const toggleCollapsed = useCallback(() => void savePrefs({ left_sidebar_open: collapsed }), [savePrefs, collapsed]);
 
   // close the drawer on navigation and on Esc
   useEffect(() => setDrawerOpen(false), [location.pathname]);

@@ -1,8 +1,10 @@
 /**
  * Left sidebar: the spec §2 sections with the live unread-chats badge on Chats, and in the footer the
- * organization switcher and user menu (org name, email, role, Sign out). On phone-width screens it is a
- * drawer opened by the menu button. Collapsible to icons on wide screens (remembered in localStorage).
+ * organization switcher and user menu (org name, email, role, online status toggle, Update password,
+ * Sign out). On phone-width screens it is a drawer opened by the menu button. Collapsible to icons on
+ * wide screens (spec §3 left_sidebar_open, stored per user; layout/AppShell.tsx).
  */
+import { useState } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { useSession } from '../app/session.tsx';
 import { useInbox } from '../app/inbox.tsx';
@@ -13,6 +15,9 @@ import { Icon } from './Icon.tsx';
 import { useShell } from './shellContext.ts';
 import { TasksButton } from '../tasks/TasksButton.tsx';
 import { NotificationBell } from '../notifications/NotificationBell.tsx';
+import { useUserPrefs } from '../app/preferences.tsx';
+import { PasswordDialog } from '../settings/PasswordDialog.tsx';
+import '../settings/preferences.css';
 
 export const badgeText = (n: number): string => (n > 99 ? '99+' : String(n));
 
@@ -24,6 +29,8 @@ export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { 
   const unreadChats = counts?.open.unread ?? 0;
   const myTickets = useTickets().badge ?? 0;
   const displayName = org.member_name?.trim() || user.email;
+  const { isOnline, setOnline } = useUserPrefs();
+  const [passwordOpen, setPasswordOpen] = useState(false);
 
   return (
     <nav id="sidebar" className={`sidebar ${drawerOpen ? 'open' : ''}`} aria-label="Main">
@@ -105,7 +112,15 @@ export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { 
             <Link to="/workspaces/new" className="link-btn small" data-testid="create-workspace-link" onClick={() => setDrawerOpen(false)}>
               Create workspace
             </Link>
+            <button type="button" className="link-btn small" data-testid="update-password" onClick={() => setPasswordOpen(true)}>
+              Update password
+            </button>
           </div>
+          <label className="status-toggle" title={isOnline ? 'You are online' : 'You are offline'}>
+            <span className={`status-dot ${isOnline ? 'online' : ''}`} aria-hidden="true" />
+            <input type="checkbox" role="switch" aria-label="Online status" data-testid="status-toggle" checked={isOnline} onChange={(e) => void setOnline(e.target.checked)} />
+            <span className="nav-label">{isOnline ? 'Online' : 'Offline'}</span>
+          </label>
           <div className="user-line">
             <span className="user-email" title={user.email}>
               {displayName}
@@ -128,6 +143,7 @@ export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { 
           <Icon name={collapsed ? 'expand' : 'collapse'} size={18} />
         </button>
       </div>
+      {passwordOpen && <PasswordDialog onClose={() => setPasswordOpen(false)} />}
     </nav>
   );
 }

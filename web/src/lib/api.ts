@@ -31,6 +31,8 @@ import { MeResponse } from '#shared/me.schemas.ts';
 import type { CreateOrgInput, CreateOrgResponse, PermissionSettings, UpdatePermissionSettingsInput } from '#shared/org/org.schemas.ts';
 import type { InviteMemberInput, MemberRole, TeamMember } from '#shared/member/team.schemas.ts';
 import type { CreateNoteInput } from '#shared/message/private-note.schemas.ts';
+import type { AddPhoneInput, PhoneList, PhoneView } from '#shared/phone/phone.schemas.ts';
+import type { UpdatePreferencesInput, UserPreferences } from '#shared/user/preferences.schemas.ts';
 import type { ListNotificationsResponse, MarkNotificationsReadResponse } from '#shared/notification/notification.schemas.ts';
 import type { LibraryMediaType, ListMediaResponse, MediaUrlResponse } from '#shared/media/media.schemas.ts';
 import { getConfig } from './config.ts';
@@ -147,6 +149,8 @@ export interface OrgMember {
   email: string;
   member_name: string | null;
   role: string;
+  /** spec §4 User status; absent from older servers, read as online */
+  is_online?: boolean;
 }
 
 /** `details` of an API error as field reasons (`[{ field, reason }]`), when it has them. */
@@ -438,7 +442,22 @@ export const api = {
 
   async members(orgId: string): Promise<OrgMember[]> {
     const out = await request<{ members: OrgMember[] }>('GET', `/api/orgs/${enc(orgId)}/members`);
-    return (out.members ?? []).map((m) => ({ email: m.email, member_name: m.member_name ?? null, role: m.role }));
+    return (out.members ?? []).map((m) => ({ email: m.email, member_name: m.member_name ?? null, role: m.role, is_online: m.is_online !== false }));
+  },
+
+  /** GET /api/me/preferences (spec §3 User preferences, defaults filled in). */
+  async preferences(): Promise<UserPreferences> {
+    return (await request<{ preferences: UserPreferences }>('GET', '/api/me/preferences')).preferences;
+  },
+
+  /** PUT /api/me/preferences: keys left out keep their stored value. */
+  async savePreferences(input: UpdatePreferencesInput): Promise<UserPreferences> {
+    return (await request<{ preferences: UserPreferences }>('PUT', '/api/me/preferences', input)).preferences;
+  },
+
+  /** PUT /api/orgs/{org_id}/me/status (spec §4 User status). */
+  async setMyStatus(orgId: string, isOnline: boolean): Promise<{ is_online: boolean }> {
+    return request<{ is_online: boolean }>('PUT', `/api/orgs/${enc(orgId)}/me/status`, { is_online: isOnline });
   },
 
   /** GET /settings/permissions (any member; spec §6). */
@@ -466,6 +485,16 @@ export const api = {
 
   async removeMember(orgId: string, email: string): Promise<void> {
     await request<unknown>('DELETE', `/api/orgs/${enc(orgId)}/team/${enc(email)}`);
+  },
+
+  /** GET /phones (any member): the org's phones and the spec §9 counter. */
+  phones(orgId: string): Promise<PhoneList> {
+    return request<PhoneList>('GET', `/api/orgs/${enc(orgId)}/phones`);
+  },
+
+  /** POST /phones (admins): connect a Cloud API number; the token is checked by the server and never returned. */
+  async addPhone(orgId: string, input: AddPhoneInput): Promise<PhoneView> {
+    return (await request<{ phone: PhoneView }>('POST', `/api/orgs/${enc(orgId)}/phones`, input)).phone;
   },
 
   /** POST /api/invites/{org}/join (spec §4). */

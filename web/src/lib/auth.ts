@@ -6,7 +6,8 @@
  * - the API and the socket accept the **ID token**, which `getIdToken` returns (Amplify refreshes it).
  */
 import { Amplify } from 'aws-amplify';
-import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth';
+import { fetchAuthSession, signIn, signOut, updatePassword } from 'aws-amplify/auth';
+import { checkPasswordChange, PASSWORD_MESSAGES } from '#shared/auth/password.rules.ts';
 import type { WebConfig } from '#shared/me.schemas.ts';
 
 /** Spec §8 wording. */
@@ -111,5 +112,24 @@ export async function signOutUser(): Promise<boolean> {
   } catch (e) {
     console.error('sign-out failed', e);
     return false;
+  }
+}
+
+/**
+ * Change the signed-in user's password (spec §5, §7 'update user with password'): Cognito
+ * ChangePassword with the access token, straight from the browser (Amplify `updatePassword`;
+ * cognito-local implements the same target locally). The rule of shared/auth/password.rules.ts is
+ * checked first, so the same-password case never reaches Cognito. Never throws: the result carries
+ * spec §8's message.
+ */
+export async function changePassword(oldPassword: string, newPassword: string): Promise<{ ok: boolean; message: string }> {
+  const check = checkPasswordChange(oldPassword, newPassword);
+  if (!check.ok) return { ok: false, message: check.reason === 'same_password' ? PASSWORD_MESSAGES.same_password : PASSWORD_MESSAGES.failed };
+  try {
+    await updatePassword({ oldPassword, newPassword: check.password });
+    return { ok: true, message: PASSWORD_MESSAGES.updated };
+  } catch (e) {
+    console.error('password update failed', errorName(e));
+    return { ok: false, message: PASSWORD_MESSAGES.failed };
   }
 }

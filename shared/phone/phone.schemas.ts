@@ -1,0 +1,70 @@
+/** API contracts of /settings/phones (browser-safe zod). Spec §3 Phone, §7 Add phone, §8, §9 phone counter. */
+import { z } from 'zod';
+
+/** Meta ids (phone_number_id, WABA id) are numeric strings; 1–30 digits is generous. */
+const MetaId = (what: string) =>
+  z
+    .string({ required_error: `Please enter the ${what}` })
+    .trim()
+    .min(1, `Please enter the ${what}`)
+    .regex(/^\d{1,30}$/, `The ${what} is a number from Meta's WhatsApp Manager (digits only)`);
+
+/** POST /api/orgs/{org_id}/phones body. The token is checked against the Graph API before saving. */
+export const AddPhoneInput = z
+  .object({
+    phone_number_id: MetaId('phone number id'),
+    waba_id: MetaId('WhatsApp Business Account id'),
+    access_token: z
+      .string({ required_error: 'Please enter the access token' })
+      .trim()
+      .min(1, 'Please enter the access token')
+      .max(2048, 'The access token is too long')
+      .regex(/^\S+$/, 'The access token must not contain spaces'),
+  })
+  .strict();
+export type AddPhoneInput = z.infer<typeof AddPhoneInput>;
+
+/** A row of the phone list; the access token is never part of it. */
+export const PhoneView = z.object({
+  phone_id: z.string(),
+  /** display digits, e.g. "15550783881" */
+  org_phone: z.string(),
+  is_ready: z.boolean(),
+  /** epoch ms, null when never connected */
+  first_connected_at: z.number().nullable(),
+  /** epoch ms */
+  created_at: z.number(),
+  waba_id: z.string().nullable(),
+  verified_name: z.string().nullable().optional(),
+});
+export type PhoneView = z.infer<typeof PhoneView>;
+
+/** GET /api/orgs/{org_id}/phones response. */
+export const PhoneList = z.object({
+  phones: z.array(PhoneView),
+  /** phones with is_ready */
+  connected: z.number(),
+  /** the counter's denominator: max(phone count, plan limit) (spec §9) */
+  limit: z.number(),
+});
+export type PhoneList = z.infer<typeof PhoneList>;
+
+/**
+ * Phones included in each plan. Chorus has no billing yet (plan gates come later), so this is the
+ * constant the counter uses until plans carry their own computed limit: every plan, and the free
+ * trial, includes one phone; add-ons (spec §9, Pro) will raise it.
+ */
+export const PLAN_PHONE_LIMITS = { free_trial: 1, starter: 1, pro: 1, enterprise: 1 } as const;
+export type PlanName = keyof typeof PLAN_PHONE_LIMITS;
+
+/** Spec §9: connected phones over the larger of the phone count and the plan's phone limit. */
+export function phoneCounter(phones: ReadonlyArray<{ is_ready: boolean }>, planLimit: number): { connected: number; limit: number } {
+  return { connected: phones.filter((p) => p.is_ready).length, limit: Math.max(phones.length, planLimit) };
+}
+
+/** Spec §8 Add phone toasts, verbatim. */
+export const PHONE_MESSAGES = {
+  adding: 'Adding phone...',
+  added: 'New phone added successfully!',
+  addFailed: 'An error occured in adding phone! Please try again',
+} as const;

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GraphStandIn } from '../../scripts/local/graph-standin.ts';
+import { resetConfig } from '../../shared/config.ts';
+import { fetchPhoneNumber, GraphApiError, sendToGraph, textMessageBody } from '../../shared/whatsapp/cloud/graph-client.ts';
+
+/** The Graph client against the stand-in: the phone-number check and the per-phone token override. */
+const graph = new GraphStandIn();
+let server: Server;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => void graph.handle(req, res, new URL(req.url ?? '/', 'http://x').pathname, Buffer.concat(chunks)));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  process.env.WHATSAPP_GRAPH_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.WHATSAPP_ACCESS_TOKEN = 'global-token';
+  resetConfig();
+  graph.addPhoneNumber('555', { display_phone_number: '+1 555-000-0555', verified_name: 'Unit Co', token: 'own-token' });
+});
+afterAll(async () => {
+  process.env = saved;
+  resetConfig();
+  await new Promise((r) => server.close(r));
+});
+
+describe('fetchPhoneNumber', () => {
+  it('answers the display number and verified name for the right token', async () => {
+    expect(await fetchPhoneNumber('555', 'own-token')).toEqual({ id: '555', display_phone_number: '+1 555-000-0555', verified_name: 'Unit Co' });
+  });
+
+  it('throws Meta\'s OAuthException 190 for a bad token, not retryable', async () => {
+    const e = await fetchPhoneNumber('555', 'bad').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(GraphApiError);
+    expect(e).toMatchObject({ code: 190, httpStatus: 401, retryable: false });
+  });
+});
+
+describe('sendToGraph token', () => {
+  it('uses the phone\'s own token when given, else the global one', async () => {
+    await sendToGraph('555', textMessageBody('15550001', 'hi'), 'own-token');
+    await sendToGraph('555', textMessageBody('15550001', 'hi'));
+    expect(graph.sent.slice(-2).map((s) => s.authorization)).toEqual(['Bearer own-token', 'Bearer global-token']);
+  });
+});
