@@ -118,7 +118,7 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/chats/snooze-chats.ts#handler': { scheduler: true },
   'functions/scheduled/chat-snooze.ts#handler': { scheduler: true },
   // Inbound media: resolves and downloads from the Graph API, stores file + thumbnail, patches the message, publishes message.updated.
-  'events/consumers/media-download.ts#handler': { media: 'readWrite', whatsapp: ['accessToken', 'graph'], enqueue: [] },
+  'events/consumers/media-download.ts#handler': { media: 'readWrite', whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], enqueue: [] },
   // Presigned PUT URLs for a member's file after a read of the chat.
   'functions/http/media/create-upload.ts#handler': { media: 'put', table: 'read', publishEvents: false, enqueue: [] },
   // Text and media messages: checks an uploaded file (head, read, sniff), writes its thumbnail, deletes a refused one.

@@ -560,11 +560,11 @@ describe('workers', () => {
     expect(lambdaFor(a, 'functions/channels/whatsapp-cloud/verify-webhook.ts#handler').Properties.Environment.Variables.WHATSAPP_VERIFY_TOKEN).toBe('verify');
   });
 
-  it('hands the phone token key only to add-phone and the outbound sender', () => {
+  it('hands the phone token key only to add-phone, the outbound sender and the media download', () => {
     const built = build({ webDist: '/nonexistent', whatsapp: { accessToken: 'token', phoneTokenKey: 'key' } });
     const all = [...lambdasOf(Template.fromStack(built.workers)), ...lambdasOf(Template.fromStack(built.api))];
     const withKey = all.filter((fn) => (fn.Properties.Environment.Variables as Record<string, unknown>).PHONE_TOKEN_KEY === 'key').map((fn) => String(fn.Properties.Description));
-    expect(withKey.map((d) => d.slice(d.indexOf('functions/'))).sort()).toEqual(['functions/channels/whatsapp-cloud/send-message.ts#handler', 'functions/http/phones/add-phone.ts#handler']);
+    expect(withKey.map((d) => d.slice(d.search(/(events|functions)\//))).sort()).toEqual(['events/consumers/media-download.ts#handler', 'functions/channels/whatsapp-cloud/send-message.ts#handler', 'functions/http/phones/add-phone.ts#handler']);
     const addPhone = all.find((fn) => String(fn.Properties.Description).includes('functions/http/phones/add-phone.ts#handler'))!;
     expect(addPhone.Properties.Environment.Variables).not.toHaveProperty('WHATSAPP_ACCESS_TOKEN');
   });

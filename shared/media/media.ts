@@ -9,6 +9,7 @@ import { getMessageItem, messageKey } from '../message/message.ts';
 import { blobPort } from '../ports/blobs.ts';
 import { recordMediaItemSafely } from './media-library.ts';
 import type { Actor } from '../auth/actor.ts';
+import { phoneAccessToken } from '../phone/phone.ts';
 import { downloadMedia, GraphApiError, MediaGoneError, MediaTooLargeError, MediaUrlExpiredError, resolveMedia, type ResolvedMedia } from '../whatsapp/cloud/graph-client.ts';
 import { acceptsSniffed, checksumMatches, extensionFor, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, THUMBNAIL, thumbnailKey, type MediaMessageType } from './media.rules.ts';
 import type { MediaStatus, MediaUrlResponse } from './media.schemas.ts';
@@ -101,15 +102,17 @@ async function fetchAndStore(msg: { org_id: string; chat_id: string; unique_id: 
   let resolved: ResolvedMedia;
   let download: { bytes: Uint8Array; contentType: string | null };
   try {
-    resolved = await resolveMedia(media.media_id!, msg.phone_id);
+    // the number's own access token (added on /settings/phones), else the global one
+    const token = await phoneAccessToken(msg.phone_id);
+    resolved = await resolveMedia(media.media_id!, msg.phone_id, token);
     if (resolved.file_size != null && resolved.file_size > limit) return { status: 'failed', error: MEDIA_WORDS.tooLarge(type) };
     try {
-      download = await downloadMedia(resolved.url, limit);
+      download = await downloadMedia(resolved.url, limit, token);
     } catch (e) {
       if (!(e instanceof MediaUrlExpiredError)) throw e;
       // Meta: "On 404, re-resolve the id" (the URL lives 5 minutes); a second failure is retried later
-      resolved = await resolveMedia(media.media_id!, msg.phone_id);
-      download = await downloadMedia(resolved.url, limit);
+      resolved = await resolveMedia(media.media_id!, msg.phone_id, token);
+      download = await downloadMedia(resolved.url, limit, token);
     }
   } catch (e) {
     if (e instanceof MediaGoneError) return { status: 'failed', error: MEDIA_WORDS.gone };

@@ -131,7 +131,7 @@ describe('team, invites and permissions in the browser', () => {
     await member.goto(`${base()}/settings/team`);
     await member.getByTestId('restricted-page').waitFor();
     await member.goto(`${base()}/settings/preferences`);
-    await member.getByRole('heading', { name: 'Settings is not built yet' }).waitFor();
+    await member.getByTestId('preferences-page').waitFor();
     expect(await member.getByTestId('invite-team').count()).toBe(0);
 
     const phone = await signIn(browser, rt, rt.memberEmail, PHONE);

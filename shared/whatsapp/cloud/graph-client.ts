@@ -177,8 +177,9 @@ const unreachable = (e: unknown) =>
  * @throws MediaGoneError when Meta does not know the id (HTTP 404, or code 100 subcode 33 "object does not exist")
  * @throws GraphApiError otherwise (network, 5xx and rate limits are retryable)
  */
-export async function resolveMedia(mediaId: string, phoneNumberId: string): Promise<ResolvedMedia> {
-  const { WHATSAPP_GRAPH_URL, WHATSAPP_GRAPH_VERSION, WHATSAPP_ACCESS_TOKEN } = config();
+export async function resolveMedia(mediaId: string, phoneNumberId: string, accessToken?: string): Promise<ResolvedMedia> {
+  const { WHATSAPP_GRAPH_URL, WHATSAPP_GRAPH_VERSION } = config();
+  const WHATSAPP_ACCESS_TOKEN = accessToken || config().WHATSAPP_ACCESS_TOKEN;
   const url = `${WHATSAPP_GRAPH_URL.replace(/\/$/, '')}/${WHATSAPP_GRAPH_VERSION}/${encodeURIComponent(mediaId)}?phone_number_id=${encodeURIComponent(phoneNumberId)}`;
   let res: Response;
   try {
@@ -208,8 +209,8 @@ export async function resolveMedia(mediaId: string, phoneNumberId: string): Prom
  * @throws MediaTooLargeError past the limit; MediaUrlExpiredError on 401/403/404/410 (resolve again);
  *   GraphApiError otherwise (network and 5xx retryable)
  */
-export async function downloadMedia(url: string, maxBytes: number): Promise<{ bytes: Uint8Array; contentType: string | null }> {
-  const { WHATSAPP_ACCESS_TOKEN } = config();
+export async function downloadMedia(url: string, maxBytes: number, accessToken?: string): Promise<{ bytes: Uint8Array; contentType: string | null }> {
+  const WHATSAPP_ACCESS_TOKEN = accessToken || config().WHATSAPP_ACCESS_TOKEN;
   let res: Response;
   try {
     // large documents (100 MB) on a slow link: generous, but below the consumer's timeout
