@@ -1,5 +1,6 @@
 import { canSeeChat, maskPhone, mustMask, type Viewer } from './chat-access.rules.ts';
 import type { Chat } from './chat.schemas.ts';
+import { toChatWire } from '../inbox/wire.ts';
 import type { Message } from '../message/message.schemas.ts';
 
 /**
@@ -28,13 +29,9 @@ export interface ViewContext {
   states?: Map<string, MemberState>;
 }
 
-const STORAGE_ONLY = ['version', 'assignee_key', 'unread_key'] as const;
-
-/** A chat for this viewer. */
+/** A chat (stored row or wire snapshot) for this viewer. */
 export function viewChat(row: Record<string, unknown>, ctx: ViewContext): Chat {
-  const chat = { ...row } as Record<string, unknown>;
-  for (const k of STORAGE_ONLY) delete chat[k];
-  const c = chat as unknown as Chat;
+  const c = toChatWire(row);
   if (!canSeeChat(c, ctx.viewer)) {
     return {
       org_id: c.org_id,

@@ -9,7 +9,7 @@ import { log } from '../log.ts';
 import { canChangeChatAssignee, canSeeChat, NO_CHAT_ACCESS_MESSAGE, type Viewer } from './chat-access.rules.ts';
 import { canCloseForMe, isClosed, isSnoozed, snoozeUntilProblem } from './chat-state.rules.ts';
 import { updateChatRow, updateChatRows, type ChatRow } from './chat-write.ts';
-import { memberStates, viewContext } from './chat-list.ts';
+import { viewContext } from './chat-list.ts';
 import { viewChat } from './chat-view.ts';
 import { notifyAssigned, notifyChatBack } from './chat-notify.ts';
 import { toChatWire } from '../inbox/wire.ts';
@@ -142,61 +142,60 @@ export async function closeChats(actor: Actor, chatIds: string[], isClosed_: boo
   });
 }
 
-async function closeForMe(actor: Actor, chatIds: string[], close: boolean): Promise<ChatBatchResult> {
+/**
+ * Write the actor's own state of chats (MemberChatState: pin, 'close for me'): one BatchGet of the
+ * chats, the access check (and `refuse`, a reason or null) per chat, then one update per chat.
+ */
+async function memberStateChats(
+  actor: Actor,
+  chatIds: string[],
+  refuse: (chat: ChatRow) => string | null,
+  write: (key: { org_id: string; email: string; chat_id: string }, chat: ChatRow) => Promise<unknown>,
+): Promise<ChatBatchResult> {
   const email = actor.email.toLowerCase();
-  const failed: ChatBatchResult['failed'] = [];
-  const ok: string[] = [];
+  const ids = [...new Set(chatIds)];
   const got = await db()
-    .entities.chat.get([...new Set(chatIds)].map((chat_id) => ({ org_id: actor.org_id, chat_id })))
+    .entities.chat.get(ids.map((chat_id) => ({ org_id: actor.org_id, chat_id })))
     .go();
   const rows = new Map((got.data as ChatRow[]).map((c) => [c.chat_id, c]));
-  for (const id of new Set(chatIds)) {
+  const failed: ChatBatchResult['failed'] = [];
+  const ok = ids.filter((id) => {
     const chat = rows.get(id);
-    if (!chat) failed.push({ chat_id: id, reason: 'Chat not found' });
-    else if (!canSeeChat(chat as never, viewer(actor))) failed.push({ chat_id: id, reason: NO_CHAT_ACCESS_MESSAGE });
-    else if (close && !canCloseForMe(chat)) failed.push({ chat_id: id, reason: 'This chat is already closed' });
-    else ok.push(id);
-  }
-  const now = Date.now();
-  await Promise.all(
-    ok.map((chat_id) => {
-      const key = { org_id: actor.org_id, email, chat_id };
-      return close
-        ? db()
-            .entities.memberChatState.update(key)
-            .set({ closed_for_me_at: now, closed_for_me_message: (rows.get(chat_id)?.latest_message as { unique_id?: string } | undefined)?.unique_id ?? '' })
-            .go()
-        : db().entities.memberChatState.update(key).remove(['closed_for_me_at', 'closed_for_me_message']).go();
-    }),
-  );
-  const ctx = await viewContext(actor, await memberStates(actor.org_id, email));
+    const reason = !chat ? 'Chat not found' : !canSeeChat(chat as never, viewer(actor)) ? NO_CHAT_ACCESS_MESSAGE : refuse(chat);
+    if (reason) failed.push({ chat_id: id, reason });
+    return !reason;
+  });
+  await Promise.all(ok.map((chat_id) => write({ org_id: actor.org_id, email, chat_id }, rows.get(chat_id)!)));
+  const ctx = await viewContext(actor);
   return { chats: ok.map((id) => viewChat(rows.get(id)!, ctx)), failed };
 }
 
-/** Pin or unpin chats for the actor (per member: MemberChatState.pinned_at). */
-export async function pinChats(actor: Actor, chatIds: string[], pin: boolean): Promise<ChatBatchResult> {
-  const email = actor.email.toLowerCase();
-  const got = await db()
-    .entities.chat.get([...new Set(chatIds)].map((chat_id) => ({ org_id: actor.org_id, chat_id })))
-    .go();
-  const rows = new Map((got.data as ChatRow[]).map((c) => [c.chat_id, c]));
-  const failed: ChatBatchResult['failed'] = [];
-  const ok = [...new Set(chatIds)].filter((id) => {
-    const chat = rows.get(id);
-    if (!chat) failed.push({ chat_id: id, reason: 'Chat not found' });
-    else if (!canSeeChat(chat as never, viewer(actor))) failed.push({ chat_id: id, reason: NO_CHAT_ACCESS_MESSAGE });
-    else return true;
-    return false;
-  });
+/** 'Close for me' (spec §4, §7 type 'me'): holds while the chat's latest message is the one it had then. */
+function closeForMe(actor: Actor, chatIds: string[], close: boolean): Promise<ChatBatchResult> {
   const now = Date.now();
-  await Promise.all(
-    ok.map((chat_id) => {
-      const key = { org_id: actor.org_id, email, chat_id };
-      return pin ? db().entities.memberChatState.update(key).set({ pinned_at: now }).go() : db().entities.memberChatState.update(key).remove(['pinned_at']).go();
-    }),
+  return memberStateChats(
+    actor,
+    chatIds,
+    (chat) => (close && !canCloseForMe(chat) ? 'This chat is already closed' : null),
+    (key, chat) =>
+      close
+        ? db()
+            .entities.memberChatState.update(key)
+            .set({ closed_for_me_at: now, closed_for_me_message: (chat.latest_message as { unique_id?: string } | undefined)?.unique_id ?? '' })
+            .go()
+        : db().entities.memberChatState.update(key).remove(['closed_for_me_at', 'closed_for_me_message']).go(),
   );
-  const ctx = await viewContext(actor);
-  return { chats: ok.map((id) => viewChat(rows.get(id)!, ctx)), failed };
+}
+
+/** Pin or unpin chats for the actor (per member: MemberChatState.pinned_at). */
+export function pinChats(actor: Actor, chatIds: string[], pin: boolean): Promise<ChatBatchResult> {
+  const now = Date.now();
+  return memberStateChats(
+    actor,
+    chatIds,
+    () => null,
+    (key) => (pin ? db().entities.memberChatState.update(key).set({ pinned_at: now }).go() : db().entities.memberChatState.update(key).remove(['pinned_at']).go()),
+  );
 }
 
 /** Archive / unarchive, mute / unmute chats (flags, spec §4). */
@@ -304,7 +303,7 @@ export async function setChatAccess(actor: Actor, chatId: string, access: Record
 export async function listChatLabels(actor: Actor): Promise<{ labels: ChatLabel[] }> {
   const [labels, counters] = await Promise.all([
     db().entities.chatLabel.query.byOrg({ org_id: actor.org_id }).go({ pages: 'all' }),
-    db().entities.chatCounter.query.byOrg({ org_id: actor.org_id }).begins({ bucket: '' }).go({ pages: 'all' }),
+    db().entities.chatCounter.query.byOrg({ org_id: actor.org_id }).go({ pages: 'all' }),
   ]);
   const usage = new Map<string, number>();
   for (const c of counters.data) {
@@ -364,16 +363,25 @@ export async function deleteChatLabel(actor: Actor, labelId: string): Promise<{ 
     for (;;) {
       const page = await db().entities.chatLabelLink.query.byLabel({ org_id: actor.org_id, label_id: labelId, inbox_state: state }).go({ limit: 100, pages: 1 });
       if (!page.data.length) break;
+      // the page's chats in shared transactions (updateChatRows), one event batch per page
+      const outcomes = await updateChatRows(
+        actor.org_id,
+        page.data.map((l) => l.chat_id),
+        (chat) => ((chat.label_ids ?? []).includes(labelId) ? { ...chat, label_ids: (chat.label_ids ?? []).filter((l) => l !== labelId) } : null),
+      );
+      const events: PublishInput[] = [];
       for (const link of page.data) {
-        const res = await updateChatRow(actor.org_id, link.chat_id, (chat) => ((chat.label_ids ?? []).includes(labelId) ? { ...chat, label_ids: (chat.label_ids ?? []).filter((l) => l !== labelId) } : null));
+        const res = outcomes.get(link.chat_id);
+        if (res instanceof Error) throw res;
         if (!res || res.after === res.before) {
           // a stale index row: drop it
           await db().entities.chatLabelLink.delete({ org_id: actor.org_id, label_id: labelId, inbox_state: state, latest_message_timestamp: link.latest_message_timestamp, chat_id: link.chat_id }).go();
         } else {
           removed++;
-          await publishAll([{ name: 'chat.updated', properties: { org_id: actor.org_id, chat: toChatWire(res.after), changes: ['label_ids'] }, actor: `user:${actor.email}` }]);
+          events.push({ name: 'chat.updated', properties: { org_id: actor.org_id, chat: toChatWire(res.after), changes: ['label_ids'] }, actor: `user:${actor.email}` });
         }
       }
+      await publishAll(events);
     }
   }
   await db().entities.chatLabel.delete({ org_id: actor.org_id, label_id: labelId }).go();

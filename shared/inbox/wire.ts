@@ -2,11 +2,12 @@ import type { Chat, LatestMessage } from '../chat/chat.schemas.ts';
 import type { Message } from '../message/message.schemas.ts';
 
 /**
- * Item -> wire shape: drop storage-only attributes (`version`, `created_at` of messages is kept).
+ * Item -> wire shape: drop storage-only attributes (`version`; a chat's index keys `assignee_key`
+ * and `unread_key`, which `assigned_to` and the unread counts already say).
  * ElectroDB already hides the physical keys.
  */
 export function toChatWire(item: Record<string, unknown>): Chat {
-  const { version: _v, ...rest } = item;
+  const { version: _v, assignee_key: _a, unread_key: _u, ...rest } = item;
   return rest as unknown as Chat;
 }
 
