@@ -1,0 +1,31 @@
+/**
+ * Contract between the inbox and the session worker of a linked WhatsApp Web number
+ * (connection_type 'wa_web', whatsapp-protocols.md §B.11 and §C). A Lambda cannot hold the
+ * number's socket, so the API and consumers hand work to the worker that owns the number's
+ * session as commands (one ordered queue per number: SQS FIFO with MessageGroupId = phone_id in
+ * AWS), and the worker reports each result back through the functions named below.
+ *
+ * Ids: `unique_id` is our id of the message (ULID); `message_id` is WhatsApp's id of it
+ * (Baileys `key.id`), known once the message was sent. Times are epoch **ms**.
+ *
+ * Who implements what:
+ * - `sendWaWebCommand` and the worker that consumes the commands: the WhatsApp Web connector
+ *   (shared/whatsapp/web/*, the session worker).
+ * - What an edit or delete result or an inbound edit/delete does to the stored message:
+ *   shared/message/message-edit.ts (`onEditResult`, `onDeleteResult`, `applyInboundEdit`,
+ *   `applyInboundDelete`), which the worker calls.
+ */
+export type WaWebCommand =
+  /** send a stored outbound message (the worker reads it by org_id/chat_id/unique_id) */
+  | { kind: 'send'; org_id: string; phone_id: string; chat_id: string; unique_id: string }
+  /** edit our own sent text message to `body` (spec §5: within 15 minutes; checked before enqueueing and again by the worker) */
+  | { kind: 'edit'; org_id: string; phone_id: string; chat_id: string; unique_id: string; message_id: string; body: string; requested_by: string; requested_at: number }
+  /** delete a message for everyone (spec §5: within 48 hours) */
+  | { kind: 'delete'; org_id: string; phone_id: string; chat_id: string; unique_id: string; message_id: string; requested_by: string; requested_at: number }
+  /** react to a message; null removes our reaction */
+  | { kind: 'react'; org_id: string; phone_id: string; chat_id: string; unique_id: string; message_id: string; reaction: string | null };
+
+export type WaWebCommandKind = WaWebCommand['kind'];
+
+/** What the worker reports after trying a command. `reason` is in words a person understands. */
+export type WaWebCommandResult = { ok: true; at_ms: number } | { ok: false; reason: string; retryable: boolean };
