@@ -5,9 +5,12 @@ import { log } from '../log.ts';
 
 /** WebSocket connection bookkeeping and fan-out (architecture §5 Realtime). */
 
-/** Store a connection of a member (after $connect verified the token and membership). */
-export async function addConnection(actor: Actor, connectionId: string): Promise<void> {
-  await db().entities.connection.put({ org_id: actor.org_id, connection_id: connectionId, email: actor.email, user_id: actor.user_id }).go();
+/**
+ * Store a connection of a member (after $connect verified the token and membership).
+ * @param sessionId the browser session of the socket (shared/realtime/session.rules.ts), if sent
+ */
+export async function addConnection(actor: Actor, connectionId: string, sessionId?: string): Promise<void> {
+  await db().entities.connection.put({ org_id: actor.org_id, connection_id: connectionId, email: actor.email, user_id: actor.user_id, ...(sessionId ? { session_id: sessionId } : {}) }).go();
 }
 
 /** Forget a connection ($disconnect): found by id through the byConnection index. */

@@ -1,13 +1,19 @@
 /**
  * Session expiry (spec §8: logout with 'Session expired! Please login again').
- * The API client (on 401) and the socket (no token any more) call `triggerSessionExpired`;
- * `useSessionExpiryHandler`, mounted once inside the router, signs out and goes to /login,
- * where the notice left in sessionStorage is shown.
+ * The API client (on 401), the socket (no token any more) and Amplify's `tokenRefresh_failure`
+ * (an expired or revoked refresh token) call `triggerSessionExpired`; `useSessionExpiryHandler`,
+ * mounted once inside the router, signs out (app/signOut.ts: stored org data cleared) and goes
+ * to /login, where the notice left in sessionStorage is shown.
  */
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { Hub } from 'aws-amplify/utils';
 import { setUnauthorizedHandler } from '../lib/api.ts';
-import { SESSION_EXPIRED_MESSAGE, signOutUser } from '../lib/auth.ts';
+import { SESSION_EXPIRED_MESSAGE } from '../lib/auth.ts';
+import { signOutFlow } from './signOut.ts';
+
+/** Cognito errors of a token refresh that mean the session is over (not a network blip). */
+const EXPIRED_REFRESH = /^(NotAuthorizedException|TokenRevokedException|UserNotFoundException|RefreshTokenReuseException)/;
 
 const NOTICE_KEY = 'chorus.login_notice';
 
@@ -48,11 +54,18 @@ export function useSessionExpiryHandler(): void {
       } catch {
         /* shown only when storage works */
       }
-      void signOutUser().finally(() => {
+      void signOutFlow().finally(() => {
         busy = false;
         navigate('/login', { replace: true });
       });
     };
     setUnauthorizedHandler(triggerSessionExpired);
+    // an expired or revoked refresh token: Amplify drops the tokens and reports it here, before
+    // the caller gets "no token" (so the notice is in place when the login page opens)
+    return Hub.listen('auth', ({ payload }) => {
+      if (payload.event !== 'tokenRefresh_failure') return;
+      const name = (payload.data as { error?: { name?: string } } | undefined)?.error?.name ?? '';
+      if (EXPIRED_REFRESH.test(name)) triggerSessionExpired();
+    });
   }, [navigate]);
 }

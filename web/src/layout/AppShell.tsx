@@ -2,10 +2,12 @@
  * The signed-in frame: live inbox state for the current org (keyed by org, so switching org starts
  * afresh), the sidebar, the page outlet, the socket status pill and, on phones, the bottom tab bar.
  * The tasks button (sidebar header on wide screens, floating top right on phones) opens the task panel;
- * the notifications bell sits beside it (notifications/NotificationBell.tsx).
+ * the notifications bell sits beside it (notifications/NotificationBell.tsx). While another session
+ * of the user is the active one (app/activeSession.ts) the 'logged in in more than one session'
+ * screen covers the shell, which stays mounted (inert) so Switch here returns to the same place.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../app/session.tsx';
 import { InboxProvider, useInbox } from '../app/inbox.tsx';
 import { TicketsProvider, useTickets } from '../app/tickets.tsx';
@@ -22,13 +24,16 @@ import { Icon } from './Icon.tsx';
 import { MOBILE_TABS } from './nav.ts';
 import { ShellContext } from './shellContext.ts';
 import { UserPrefsProvider, useUserPrefs } from '../app/preferences.tsx';
+import { fallbackPath, isPlatform, pathAvailable } from '#shared/org/navigation.rules.ts';
+import { useActiveSession } from '../app/activeSession.ts';
+import { SessionReplacedScreen } from '../pages/SessionReplacedScreen.tsx';
 
 const COLLAPSED_KEY = 'chorus.sidebar_collapsed';
 
 export function AppShell() {
-  const { org } = useSession();
+  const { org, generation } = useSession();
   return (
-    <InboxProvider key={org.org_id} orgId={org.org_id}>
+    <InboxProvider key={`${org.org_id}:${generation}`} orgId={org.org_id}>
       <TicketsProvider>
         <TasksProvider>
           <NotificationsProvider>
@@ -44,6 +49,7 @@ export function AppShell() {
 
 function Shell() {
   const location = useLocation();
+  const { org } = useSession();
   const { chats, counts } = useInbox();
   const { badge: ticketBadge } = useTickets();
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -90,19 +96,25 @@ function Shell() {
 
   const phone = useMediaQuery(PHONE_QUERY);
   const shell = useMemo(() => ({ drawerOpen, setDrawerOpen }), [drawerOpen]);
-  const showTabs = MOBILE_TABS.some((t) => t.path === location.pathname);
+  // a platform organization has no chats or tickets: its only tab would be Dashboard, so no bar
+  const tabs = MOBILE_TABS.filter((t) => pathAvailable(org, t.path));
+  const showTabs = tabs.length > 1 && tabs.some((t) => t.path === location.pathname);
+  const session = useActiveSession();
+  const replaced = session.status === 'replaced';
 
   return (
     <ShellContext.Provider value={shell}>
-      <div className={`shell ${collapsed ? 'collapsed' : ''} ${showTabs ? 'with-tabs' : ''}`}>
+      {replaced && <SessionReplacedScreen claimedAt={session.claimedAt} />}
+      <div className={`shell ${collapsed ? 'collapsed' : ''} ${showTabs ? 'with-tabs' : ''}`} inert={replaced}>
         <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} tasksButton={!phone} />
         {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
         <main className="shell-main">
-          <Outlet />
+          {/* spec §2: a path the org may not open (a platform org's /chats, a normal org's /phones, hidden /communities) goes to its home */}
+          {pathAvailable(org, location.pathname) ? <Outlet /> : <Navigate to={fallbackPath(org)} replace />}
         </main>
         {showTabs && (
           <nav className="tabbar" aria-label="Sections">
-            {MOBILE_TABS.map((t) => (
+            {tabs.map((t) => (
               <NavLink key={t.path} to={t.path} className={({ isActive }) => `tab ${isActive ? 'active' : ''}`}>
                 <Icon name={t.icon} />
                 <span>{t.label}</span>
@@ -120,7 +132,7 @@ function Shell() {
             ))}
           </nav>
         )}
-        {phone && <TasksButton variant="floating" />}
+        {phone && !isPlatform(org) && <TasksButton variant="floating" />}
         {phone && <NotificationBell variant="floating" />}
         <TaskPanel />
         <SocketStatus />

@@ -1,36 +1,35 @@
 /**
- * Left sidebar: the spec §2 sections with the live unread-chats badge on Chats, and in the footer the
- * organization switcher and user menu (org name, email, role, online status toggle, Update password,
- * Sign out). On phone-width screens it is a drawer opened by the menu button. Collapsible to icons on
- * wide screens (spec §3 left_sidebar_open, stored per user; layout/AppShell.tsx).
+ * Left sidebar: the spec §2 sections of the org (navItemsFor: a platform organization sees only
+ * dashboard, phones and settings) with the live unread-chats badge on Chats and the tickets badge
+ * (99+), and in the footer the organization switcher (layout/OrgSwitcher.tsx: settings, invite,
+ * help, workspaces, create new, update password, log out) and the online status toggle. On
+ * phone-width screens it is a drawer opened by the menu button. Collapsible to icons on wide screens (spec §3 left_sidebar_open, stored per user; layout/AppShell.tsx).
  */
-import { useState } from 'react';
-import { Link, NavLink } from 'react-router-dom';
+import { NavLink } from 'react-router-dom';
 import { useSession } from '../app/session.tsx';
 import { useInbox } from '../app/inbox.tsx';
 import { useTickets } from '../app/tickets.tsx';
 import { badgeText as ticketBadgeText } from '#shared/ticket/ticket.schemas.ts';
-import { NAV } from './nav.ts';
+import { isPlatform } from '#shared/org/navigation.rules.ts';
+import { navItemsFor } from './nav.ts';
+import { OrgSwitcher } from './OrgSwitcher.tsx';
 import { Icon } from './Icon.tsx';
 import { useShell } from './shellContext.ts';
 import { TasksButton } from '../tasks/TasksButton.tsx';
 import { NotificationBell } from '../notifications/NotificationBell.tsx';
 import { useUserPrefs } from '../app/preferences.tsx';
-import { PasswordDialog } from '../settings/PasswordDialog.tsx';
 import '../settings/preferences.css';
 
 export const badgeText = (n: number): string => (n > 99 ? '99+' : String(n));
 
 export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { collapsed: boolean; onToggleCollapsed: () => void; tasksButton?: boolean }) {
-  const { user, org, orgs, switchOrg, signOut } = useSession();
+  const { org } = useSession();
   const { counts } = useInbox();
   const { drawerOpen, setDrawerOpen } = useShell();
   // unread chats in All (GET /chats/counts, refreshed after chat events)
   const unreadChats = counts?.open.unread ?? 0;
   const myTickets = useTickets().badge ?? 0;
-  const displayName = org.member_name?.trim() || user.email;
   const { isOnline, setOnline } = useUserPrefs();
-  const [passwordOpen, setPasswordOpen] = useState(false);
 
   return (
     <nav id="sidebar" className={`sidebar ${drawerOpen ? 'open' : ''}`} aria-label="Main">
@@ -43,14 +42,14 @@ export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { 
           <Icon name="close" />
         </button>
       </div>
-      {tasksButton && (
+      {tasksButton && !isPlatform(org) && (
         <div className="sidebar-tasks">
           <TasksButton variant="sidebar" />
           <NotificationBell variant="sidebar" />
         </div>
       )}
       <ul className="nav-list">
-        {NAV.map((item) => {
+        {navItemsFor(org).map((item) => {
           const badge = item.path === '/chats' && unreadChats > 0 ? unreadChats : 0;
           const tickets = item.path === '/tickets';
           const label = badge
@@ -86,52 +85,13 @@ export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { 
         })}
       </ul>
       <div className="sidebar-foot">
-        <div className="user-menu" aria-label="Account">
-          {orgs.length > 1 ? (
-            <label className="org-switch">
-              <span className="visually-hidden">Organization</span>
-              <select value={org.org_id} onChange={(e) => switchOrg(e.target.value)} aria-label="Organization">
-                {orgs.map((o) => (
-                  <option key={o.org_id} value={o.org_id}>
-                    {o.org_name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : (
-            <div className="org-name" title={org.org_name}>
-              {org.org_name}
-            </div>
-          )}
-          <div className="org-actions">
-            {org.role === 'admin' && (
-              <Link to="/settings/team" className="link-btn small" data-testid="invite-team" onClick={() => setDrawerOpen(false)}>
-                Invite team
-              </Link>
-            )}
-            <Link to="/workspaces/new" className="link-btn small" data-testid="create-workspace-link" onClick={() => setDrawerOpen(false)}>
-              Create workspace
-            </Link>
-            <button type="button" className="link-btn small" data-testid="update-password" onClick={() => setPasswordOpen(true)}>
-              Update password
-            </button>
-          </div>
+        <div className="user-menu">
+          <OrgSwitcher collapsed={collapsed} />
           <label className="status-toggle" title={isOnline ? 'You are online' : 'You are offline'}>
             <span className={`status-dot ${isOnline ? 'online' : ''}`} aria-hidden="true" />
             <input type="checkbox" role="switch" aria-label="Online status" data-testid="status-toggle" checked={isOnline} onChange={(e) => void setOnline(e.target.checked)} />
             <span className="nav-label">{isOnline ? 'Online' : 'Offline'}</span>
           </label>
-          <div className="user-line">
-            <span className="user-email" title={user.email}>
-              {displayName}
-              {displayName !== user.email && <span className="user-sub">{user.email}</span>}
-            </span>
-            <span className={`role-tag role-${org.role}`}>{org.role === 'admin' ? 'Admin' : 'Member'}</span>
-          </div>
-          <button type="button" className="btn btn-ghost sign-out" data-testid="sign-out" onClick={() => void signOut()} title="Sign out">
-            <Icon name="logout" size={18} />
-            <span className="nav-label">Sign out</span>
-          </button>
         </div>
         <button
           type="button"
@@ -143,7 +103,6 @@ export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { 
           <Icon name={collapsed ? 'expand' : 'collapse'} size={18} />
         </button>
       </div>
-      {passwordOpen && <PasswordDialog onClose={() => setPasswordOpen(false)} />}
     </nav>
   );
 }

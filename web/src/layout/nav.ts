@@ -1,3 +1,5 @@
+import { sidebarPaths, type OrgKind } from '#shared/org/navigation.rules.ts';
+
 /** The sidebar sections of spec §2 (normal organization), in order. Hidden ones (/communities, /features) are left out. */
 export interface NavItem {
   path: string;
@@ -19,6 +21,7 @@ export type IconName =
   | 'contacts'
   | 'media'
   | 'logs'
+  | 'phones'
   | 'settings';
 
 export const NAV: NavItem[] = [
@@ -35,6 +38,15 @@ export const NAV: NavItem[] = [
   { path: '/logs', label: 'Logs', icon: 'logs', description: 'audit logs of what happened in your organization' },
   { path: '/settings', label: 'Settings', icon: 'settings', description: 'organization, team, phones and personal preferences' },
 ];
+
+/** /phones: a platform organization's phones section (spec §2; the same page as /settings/phones). */
+export const PHONES_NAV: NavItem = { path: '/phones', label: 'Phones', icon: 'phones', description: 'your connected numbers and their status' };
+
+/** The sidebar items of `org` in spec §2 order (shared/org/navigation.rules.ts decides which). */
+export function navItemsFor(org: OrgKind): NavItem[] {
+  const all = [...NAV, PHONES_NAV];
+  return sidebarPaths(org).flatMap((p) => all.filter((n) => n.path === p));
+}
 
 /** Paths where the mobile bottom tab bar appears (spec §2). */
 export const MOBILE_TABS = NAV.filter((n) => ['/dashboard', '/chats', '/tickets'].includes(n.path));

@@ -1,5 +1,6 @@
 /**
- * Realtime connection: one WebSocket per (signed-in user, org) at `${wsUrl}?token=<ID token>&org_id=<org>`.
+ * Realtime connection: one WebSocket per (signed-in user, org) at
+ * `${wsUrl}?token=<ID token>&org_id=<org>&session_id=<browser session>`.
  *
  * The server pushes `{ type, properties, metadata }` JSON frames (message.received, message.sent,
  * message.status_updated, message.updated, chat.read, and the socket-only chat.typing) and takes
@@ -27,6 +28,10 @@ export interface RealtimeSocketOptions {
   onReconnected: () => void;
   /** no token can be obtained any more */
   onAuthLost: () => void;
+  /** this browser's session (single active session, shared/realtime/session.rules.ts), sent as `session_id` */
+  sessionId?: string;
+  /** the socket is open (every time, first open and reconnects) */
+  onOpen?: () => void;
 }
 
 const MAX_BACKOFF_MS = 30_000;
@@ -34,14 +39,15 @@ const MAX_BACKOFF_MS = 30_000;
 const KEEPALIVE_MS = 8 * 60_000;
 
 /** Absolute ws(s):// URL from the configured one (which may be relative to this origin). */
-export function socketUrl(wsUrl: string, token: string, orgId: string): string {
+export function socketUrl(wsUrl: string, token: string, orgId: string, sessionId?: string): string {
   let base = wsUrl;
   if (!/^wss?:\/\//i.test(base)) {
     const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
     base = /^https?:\/\//i.test(base) ? base.replace(/^http/i, 'ws') : `${proto}//${window.location.host}${base.startsWith('/') ? '' : '/'}${base}`;
   }
   const sep = base.includes('?') ? '&' : '?';
-  return `${base}${sep}token=${encodeURIComponent(token)}&org_id=${encodeURIComponent(orgId)}`;
+  const session = sessionId ? `&session_id=${encodeURIComponent(sessionId)}` : '';
+  return `${base}${sep}token=${encodeURIComponent(token)}&org_id=${encodeURIComponent(orgId)}${session}`;
 }
 
 export class RealtimeSocket {
@@ -125,7 +131,7 @@ export class RealtimeSocket {
     }
     let ws: WebSocket;
     try {
-      ws = new WebSocket(socketUrl(this.opts.wsUrl, token, this.opts.orgId));
+      ws = new WebSocket(socketUrl(this.opts.wsUrl, token, this.opts.orgId, this.opts.sessionId));
     } catch (e) {
       console.error('realtime: bad socket URL', e);
       this.scheduleReconnect();
@@ -140,6 +146,7 @@ export class RealtimeSocket {
       this.keepAliveTimer = setInterval(() => {
         if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ action: 'ping' }));
       }, KEEPALIVE_MS);
+      this.opts.onOpen?.();
       if (reconnected) this.opts.onReconnected();
     };
     ws.onmessage = (msg) => {

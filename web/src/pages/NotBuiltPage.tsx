@@ -1,11 +1,14 @@
 /**
  * Placeholder for the sidebar sections of spec §2 that do not exist yet. It says so plainly
- * (no fake data) and points back to the inbox.
+ * (no fake data) and points back to the inbox (a platform organization, which has none: to its phones).
  */
 import { Link } from 'react-router-dom';
 import { MenuButton } from '../layout/MenuButton.tsx';
+import { isPlatform } from '#shared/org/navigation.rules.ts';
+import { useSession } from '../app/session.tsx';
 
 export function NotBuiltPage({ title, description, links = [] }: { title: string; description: string; links?: Array<{ to: string; label: string }> }) {
+  const platform = isPlatform(useSession().org);
   return (
     <div className="page">
       <header className="page-header">
@@ -29,10 +32,19 @@ export function NotBuiltPage({ title, description, links = [] }: { title: string
             .
           </p>
         )}
-        <p>Your team’s conversations are in the inbox.</p>
-        <Link className="btn btn-primary" to="/chats">
-          Go to chats
-        </Link>
+        {platform ? (
+          // a platform organization has no inbox (spec §2): its phones are what it can open
+          <Link className="btn btn-primary" to="/phones">
+            Go to phones
+          </Link>
+        ) : (
+          <>
+            <p>Your team’s conversations are in the inbox.</p>
+            <Link className="btn btn-primary" to="/chats">
+              Go to chats
+            </Link>
+          </>
+        )}
       </div>
     </div>
   );
