@@ -26,5 +26,5 @@ export const MessageReceivedV1 = z.object({ org_id: z.string(), chat: ChatSnapsh
 export const MessageSentV1 = z.object({ org_id: z.string(), chat: ChatSnapshot, message: MessageSnapshot });
 /** message.status_updated v1: ack / delivery_info / delivery_error of a message changed. */
 export const MessageStatusUpdatedV1 = z.object({ org_id: z.string(), chat_id: z.string(), message: MessageSnapshot });
-/** message.updated v1: a message changed otherwise (reactions, wamid assigned, media downloaded or failed). */
+/** message.updated v1: a message changed otherwise (reactions, wamid assigned, media downloaded or failed, edited or deleted for everyone — with edit_status / delete_status while WhatsApp confirms). */
 export const MessageUpdatedV1 = z.object({ org_id: z.string(), chat_id: z.string(), message: MessageSnapshot });

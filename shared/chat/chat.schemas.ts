@@ -10,6 +10,8 @@ export const LatestMessage = z.object({
   ack: z.number(),
   timestamp: z.number(),
   author: z.string().nullish(),
+  /** deleted for everyone (issue 5): the preview says so */
+  is_deleted: z.boolean().nullish(),
 });
 export type LatestMessage = z.infer<typeof LatestMessage>;
 

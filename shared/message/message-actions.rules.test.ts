@@ -27,6 +27,7 @@ const rows: Row[] = [
   ['edit while pending (ack 0)', 'edit', ctx({ ack: 0 }), false],
   ['edit a contact card', 'edit', ctx({ message_type: 'contacts' }), false],
   ['edit a deleted message', 'edit', ctx({ is_deleted: true }), false],
+  ['edit before WhatsApp has it', 'edit', ctx({ ack: 1, message_id: null }), false, 'This message has not reached WhatsApp yet.'],
   ['edit on the Cloud API', 'edit', ctx({}, { capabilities: CAPABILITIES.wa_cloud }), false, 'This number cannot edit sent messages.'],
   // delete: 48 hours, ack not negative, group admin rules
   ['delete at 47:59', 'delete', ctx({ timestamp: NOW - 47 * 60 * MIN - 59 * MIN }), true],
@@ -38,6 +39,7 @@ const rows: Row[] = [
   ['delete another member’s in a group, we are admin', 'delete', ctx({ from_me: false }, { chat: { chat_type: 'group' }, group: { phoneIsAdmin: true, senderIsAdmin: false } }), true],
   ['delete another member’s in a group, sender is admin', 'delete', ctx({ from_me: false }, { chat: { chat_type: 'group' }, group: { phoneIsAdmin: false, senderIsAdmin: true } }), true],
   ['delete another member’s in a group, no admin', 'delete', ctx({ from_me: false }, { chat: { chat_type: 'group' }, group: { phoneIsAdmin: false, senderIsAdmin: false } }), false],
+  ['delete before WhatsApp has it', 'delete', ctx({ message_id: null }), false, 'This message has not reached WhatsApp yet.'],
   ['delete on the Cloud API', 'delete', ctx({}, { capabilities: CAPABILITIES.wa_cloud }), false],
   ['delete my private note', 'delete', ctx({ is_private_note: true, message_id: null }, { capabilities: CAPABILITIES.wa_cloud }), true],
   ['delete someone else’s private note', 'delete', ctx({ is_private_note: true, author: 'other@x.com' }), false, 'Only the author can delete this note'],

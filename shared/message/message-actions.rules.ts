@@ -58,6 +58,8 @@ const CONTACT_TYPES = new Set(['contacts', 'vcard', 'multi_vcard']);
 const POLL_TYPES = new Set(['poll', 'poll_creation']);
 const MEDIA_TYPES = new Set(['image', 'video', 'audio', 'ptt', 'document', 'sticker']);
 
+const NOT_ON_WHATSAPP = no('This message has not reached WhatsApp yet.');
+
 function common(m: ActionMessage): Eligibility | null {
   if (m.is_deleted) return no('This message was deleted.');
   return null;
@@ -80,7 +82,7 @@ export function canEdit(c: ActionContext): Eligibility {
   const m = c.message;
   if (!c.capabilities.edit) return no('This number cannot edit sent messages.');
   if (!m.from_me || m.is_private_note) return no('Only your own sent messages can be edited.');
-  return common(m) ?? (CONTACT_TYPES.has(m.message_type) ? no('Contact cards cannot be edited.') : m.ack < 1 ? no('Wait until the message is sent.') : c.now - m.timestamp > (c.capabilities.editWindowMs ?? EDIT_WINDOW_MS) ? no('Messages can be edited only within 15 minutes.') : yes);
+  return common(m) ?? (CONTACT_TYPES.has(m.message_type) ? no('Contact cards cannot be edited.') : m.ack < 1 ? no('Wait until the message is sent.') : !m.message_id ? NOT_ON_WHATSAPP : c.now - m.timestamp > (c.capabilities.editWindowMs ?? EDIT_WINDOW_MS) ? no('Messages can be edited only within 15 minutes.') : yes);
 }
 
 /**
@@ -97,6 +99,8 @@ export function canDelete(c: ActionContext): Eligibility {
   if (base) return base;
   if (c.now - m.timestamp > (c.capabilities.deleteWindowMs ?? DELETE_WINDOW_MS)) return no(DELETE_TOO_OLD);
   if (m.ack < 0) return no('A message that failed to send cannot be deleted.');
+  // WhatsApp deletes by its own id: a message it never got has nothing to delete there
+  if (!m.message_id) return NOT_ON_WHATSAPP;
   if (c.chat.chat_type === 'group' && !(c.group?.phoneIsAdmin || c.group?.senderIsAdmin || m.from_me)) return no('Only group admins can delete other people’s messages.');
   return yes;
 }

@@ -95,8 +95,9 @@ export const MEDIA_NAMES: Record<string, string> = {
 };
 
 /** One-line preview of a message (chat list). */
-export function previewText(m: Pick<LatestMessage, 'message_type' | 'body'> | null | undefined): string {
+export function previewText(m: (Pick<LatestMessage, 'message_type' | 'body'> & { is_deleted?: boolean | null }) | null | undefined): string {
   if (!m) return '';
+  if (m.is_deleted) return '🚫 This message was deleted';
   const body = m.body?.replace(/\s+/g, ' ').trim() ?? '';
   if (m.message_type === 'text') return body;
   if (m.message_type === 'reaction') return body ? `Reacted ${body}` : 'Removed a reaction';

@@ -28,7 +28,30 @@ export function mergeMessage(existing: Message | undefined, incoming: Message): 
     merged.ack = ACK.FAILED;
     merged.delivery_error = existing.delivery_error ?? incoming.delivery_error;
   }
+  keepSettled(existing, incoming, merged);
   return merged;
+}
+
+const EDIT_FIELDS = ['body', 'media', 'edit_history', 'edited_at', 'edit_status', 'edit_error'] as const;
+const DELETE_FIELDS = ['is_deleted', 'deleted_at', 'deleted_by', 'delete_status', 'delete_error'] as const;
+
+/**
+ * Events can arrive out of order (and an HTTP answer after the socket): a late 'pending' snapshot
+ * of an edit or delete (issue 5) must not undo what WhatsApp's result already settled — confirmed
+ * ('sent', same change) or refused ('failed' after the change was made: the server reverted it).
+ */
+function keepSettled(existing: Message, incoming: Message, merged: Message): void {
+  const keep = (fields: readonly (keyof Message)[]) => {
+    for (const f of fields) (merged as Record<string, unknown>)[f] = existing[f];
+  };
+  if (incoming.edit_status === 'pending' && incoming.edited_at != null) {
+    if (existing.edit_status === 'sent' && existing.edited_at === incoming.edited_at) merged.edit_status = 'sent';
+    else if (existing.edit_status === 'failed' && (existing.edit_error?.at ?? 0) >= incoming.edited_at) keep(EDIT_FIELDS);
+  }
+  if (incoming.delete_status === 'pending' && incoming.deleted_at != null) {
+    if (existing.delete_status === 'sent' && existing.deleted_at === incoming.deleted_at) merged.delete_status = 'sent';
+    else if (existing.delete_status === 'failed' && (existing.delete_error?.at ?? 0) >= incoming.deleted_at) keep(DELETE_FIELDS);
+  }
 }
 
 /** Upsert messages (any order) into an oldest-first list. Returns the same array when nothing changed. */
