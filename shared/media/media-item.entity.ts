@@ -25,7 +25,7 @@ export const MediaItemEntity = new Entity({
     size: { type: 'number' },
     /** blob key of the file */
     path: { type: 'string', required: true },
-    /** blob key of the 120x80 JPEG thumbnail (images) */
+    /** blob key of the 120x80 JPEG thumbnail (images; videos when ffmpeg is available) */
     thumbnail: { type: 'string' },
     caption: { type: 'string' },
     from_me: { type: 'boolean', required: true },

@@ -8,6 +8,7 @@ import { toMessageWire } from '../inbox/wire.ts';
 import { getMessageItem, messageKey } from '../message/message.ts';
 import { blobPort } from '../ports/blobs.ts';
 import { recordMediaItemSafely } from './media-library.ts';
+import { videoFrame } from './video-frame.ts';
 import type { Actor } from '../auth/actor.ts';
 import { phoneAccessToken } from '../phone/phone.ts';
 import { downloadMedia, GraphApiError, MediaGoneError, MediaTooLargeError, MediaUrlExpiredError, resolveMedia, type ResolvedMedia } from '../whatsapp/cloud/graph-client.ts';
@@ -18,7 +19,7 @@ import type { MediaStatus, MediaUrlResponse } from './media.schemas.ts';
  * Inbound media (issue 5, whatsapp-protocols.md A.7): a media message arrives with Meta's media
  * id only; the media-download consumer resolves it, downloads the file, checks it (size limit per
  * type, real type sniffed from the bytes, SHA-256), stores it and, for images, a 120x80 thumbnail
- * through the blob port, then records the outcome on the message's `media` and publishes
+ * through the blob port (videos: a frame through ffmpeg, video-frame.ts), then records the outcome on the message's `media` and publishes
  * `message.updated` so open browsers redraw it.
  */
 
@@ -42,6 +43,9 @@ export interface StoredMedia {
   error?: string;
   /** download attempts so far */
   attempts?: number;
+  /** ours: the phone (phone_id) `media_id` was uploaded for, and when (epoch ms; Meta keeps uploads 30 days) */
+  media_phone_id?: string;
+  uploaded_at?: number;
 }
 
 /** How long a media URL handed to a browser works, seconds (like Meta's own 5-minute URLs). */
@@ -136,8 +140,8 @@ async function fetchAndStore(msg: { org_id: string; chat_id: string; unique_id: 
   const blobs = await blobPort();
   await blobs.put(path, bytes, mimetype);
   let thumbnail: string | undefined;
-  if (type === 'image') {
-    const jpeg = await makeThumbnail(bytes);
+  if (type === 'image' || type === 'video') {
+    const jpeg = await thumbnailOf(type, bytes);
     if (jpeg) {
       thumbnail = thumbnailKey(msg.org_id, msg.chat_id, msg.unique_id);
       await blobs.put(thumbnail, jpeg, 'image/jpeg');
@@ -161,9 +165,20 @@ function loadSharp(): Promise<Sharp | undefined> {
 }
 
 /**
+ * The 120x80 JPEG thumbnail of an image, or of a video's frame at ~1 s (the first for shorter
+ * clips) grabbed by ffmpeg (video-frame.ts). Never throws.
+ * @returns undefined when there is none (undecodable, sharp or ffmpeg missing: the file is still stored)
+ */
+export async function thumbnailOf(type: 'image' | 'video', bytes: Uint8Array): Promise<Buffer | undefined> {
+  if (type === 'image') return makeThumbnail(bytes);
+  const frame = await videoFrame(bytes);
+  return frame ? makeThumbnail(frame) : undefined;
+}
+
+/**
  * A 120x80 JPEG of an image (EXIF orientation applied, cropped to fill; first frame of animated
- * images). Video has no thumbnail: sharp (libvips) does not decode video, and a first frame would
- * need ffmpeg. @returns undefined when the image cannot be decoded or sharp is unavailable
+ * images). Videos go through thumbnailOf (ffmpeg gives the frame, this resizes it).
+ * @returns undefined when the image cannot be decoded or sharp is unavailable
  */
 export async function makeThumbnail(bytes: Uint8Array): Promise<Buffer | undefined> {
   const sharp = await loadSharp();

@@ -6,7 +6,7 @@ import { log } from '../log.ts';
 import { blobPort } from '../ports/blobs.ts';
 import type { Actor } from '../auth/actor.ts';
 import { isUploadKeyOf, MEDIA_LIMITS, OUTBOUND_WORDS, outboundAcceptsSniffed, outboundTypeFor, thumbnailKey, uploadKey, type OutboundMediaType } from './media.rules.ts';
-import { makeThumbnail, type StoredMedia } from './media.ts';
+import { thumbnailOf, type StoredMedia } from './media.ts';
 import type { CreateUploadInput, CreateUploadResponse } from './media.schemas.ts';
 
 /**
@@ -53,8 +53,8 @@ const SNIFF_BYTES = 4100;
 /**
  * Check an uploaded file before it becomes a message: the key is an upload of this chat, the
  * object exists, is not empty, is within the type's limit and really is what it claims (sniffed
- * from the bytes; a refused file is deleted). Images get a 120x80 thumbnail under the message's
- * folder.
+ * from the bytes; a refused file is deleted). Images and videos (a frame, through ffmpeg) get a
+ * 120x80 thumbnail under the message's folder.
  * @throws AppError 400 validation.failed with the `media.*` field and the reason
  */
 export async function prepareOutboundMedia(
@@ -88,8 +88,8 @@ export async function prepareOutboundMedia(
     if (!outboundAcceptsSniffed(type, sniffed?.mime)) throw await refuse(OUTBOUND_WORDS.mismatch(type, sniffed?.ext));
     // what WhatsApp is told must be what the bytes are (a mismatch fails there with 131053)
     if (type === 'image' || type === 'video') mimetype = sniffed!.mime;
-    if (type === 'image') {
-      const jpeg = await makeThumbnail(blob.bytes);
+    if (type === 'image' || type === 'video') {
+      const jpeg = await thumbnailOf(type, blob.bytes);
       if (jpeg) {
         thumbnail = thumbnailKey(orgId, chatId, uniqueId);
         await blobs.put(thumbnail, jpeg, 'image/jpeg');

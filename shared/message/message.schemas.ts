@@ -48,6 +48,19 @@ export const Message = z.object({
   pinned_until: z.number().nullish(),
   /** our last reaction WhatsApp refused (the UI says 'Failed to send reaction!' and shows the reverted state) */
   reaction_error: z.object({ reaction: z.string(), reason: z.string(), at: z.number() }).nullish(),
+  /** bodies the message had before its edits, oldest first (issue 5; kept for the team) */
+  edit_history: z.array(z.object({ body: z.string().nullish(), edited_at: z.number(), edited_by: z.string().nullish() })).nullish(),
+  /** epoch ms of the last edit: the bubble shows 'edited' */
+  edited_at: z.number().nullish(),
+  /** our own last edit: pending until WhatsApp has it, failed when refused (the body was put back) */
+  edit_status: z.enum(['pending', 'sent', 'failed']).nullish(),
+  edit_error: z.object({ body: z.string().nullish(), reason: z.string(), at: z.number() }).nullish(),
+  /** deleted for everyone: epoch ms and by whom (member email, or 'whatsapp:<number>'); the body stays for the team's audit */
+  deleted_at: z.number().nullish(),
+  deleted_by: z.string().nullish(),
+  /** our own delete: pending until WhatsApp has it, failed when refused (the message is shown again) */
+  delete_status: z.enum(['pending', 'sent', 'failed']).nullish(),
+  delete_error: z.object({ reason: z.string(), at: z.number() }).nullish(),
   /** ticket this message belongs to (spec §3; set by create ticket / attach, cleared by detach) */
   message_ticket_id: z.string().nullish(),
   /** id the sending browser gave its optimistic bubble (POST …/messages `client_id`); lets the socket copy replace it */
@@ -78,7 +91,16 @@ export const Message = z.object({
   /** type-specific content (location, contacts, interactive, button, unsupported, referral) */
   content: z.record(z.unknown()).nullish(),
   quoted_message: z
-    .object({ message_id: z.string(), unique_id: z.string().nullish(), body: z.string().nullish(), author: z.string().nullish(), from_me: z.boolean().nullish() })
+    .object({
+      message_id: z.string(),
+      unique_id: z.string().nullish(),
+      body: z.string().nullish(),
+      author: z.string().nullish(),
+      from_me: z.boolean().nullish(),
+      /** reply privately: the group the quoted message is from (absent = this chat) */
+      chat_id: z.string().nullish(),
+      chat_name: z.string().nullish(),
+    })
     .nullish(),
   forwarded: z.string().nullish(),
   /** { [sender_id]: { reaction, timestamp } }; ours (keyed by our number) also carry `by` (member email) and `ack` (0 pending, 1 sent) */
@@ -118,6 +140,8 @@ export const SendMessageInput = z
       .optional(),
     caption: z.string({ invalid_type_error: 'must be text' }).max(MAX_CAPTION, `must be at most ${MAX_CAPTION} characters`).optional(),
     quoted_message_id: z.string().min(1, 'must not be empty').optional(),
+    /** reply privately: the group chat the quoted message is from (its sender must be this chat's customer) */
+    quoted_chat_id: z.string({ invalid_type_error: 'must be text' }).min(1, 'must not be empty').max(200, 'is too long').optional(),
     /** the sending browser's id for its optimistic bubble, echoed on the stored message (and its events) */
     client_id: ClientId.optional(),
   })
@@ -125,6 +149,7 @@ export const SendMessageInput = z
     if (!v.media && v.body === undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['body'], message: 'is required' });
     if (v.media && v.body !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['body'], message: 'must not be sent with media (send the text as caption)' });
     if (!v.media && v.caption !== undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['caption'], message: 'is only for media messages' });
+    if (v.quoted_chat_id !== undefined && v.quoted_message_id === undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['quoted_chat_id'], message: 'needs quoted_message_id' });
   });
 export type SendMessageInput = z.infer<typeof SendMessageInput>;
 

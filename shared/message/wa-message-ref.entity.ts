@@ -22,6 +22,9 @@ export const WaMessageRefEntity = new Entity({
     status_read: { type: 'any' },
     status_played: { type: 'any' },
     status_failed: { type: 'any' },
+    /** set when the wamid is a reaction of ours, not a message: { chat_id, unique_id, sender_id } of its Reaction row
+     * (statuses then move the reaction's ack, shared/message/reactions.ts) */
+    reaction_of: { type: 'any' },
     /** epoch s: refs are kept 30 days (Meta retries for 7) */
     expires_at: { type: 'number' },
   },

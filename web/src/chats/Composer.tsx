@@ -46,6 +46,8 @@ interface Props {
   chatId: string;
   chat: Chat | null;
   replyTo: Message | null;
+  /** reply privately: the name of the group the quoted message is from */
+  replyFromGroup?: string | null;
   onCancelReply: () => void;
   onSend: (text: string) => Promise<void>;
   /** save a private note (issue 4); without it the composer offers no note mode */
@@ -54,7 +56,7 @@ interface Props {
   onTyping?: (text: string) => void;
 }
 
-export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ chatId, chat, replyTo, onCancelReply, onSend, onTyping, onSendNote }, ref) {
+export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ chatId, chat, replyTo, replyFromGroup, onCancelReply, onSend, onTyping, onSendNote }, ref) {
   const [value, setValue] = useState(() => drafts.get(chatId) ?? '');
   const [error, setError] = useState<string | null>(null);
   const [attachment, setAttachment] = useState<Attachment | null>(null);
@@ -113,7 +115,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
     try {
       // WhatsApp shows no caption on audio
       const caption = a.type === 'audio' ? undefined : value;
-      await sendFile(org.org_id, chatId, a.file, { caption, quotedMessageId: replyTo?.message_id ?? undefined, onProgress: setProgress, signal: controller.signal });
+      await sendFile(org.org_id, chatId, a.file, { caption, quotedMessageId: replyTo?.message_id ?? undefined, quotedChatId: replyTo && replyTo.chat_id !== chatId ? replyTo.chat_id : undefined, onProgress: setProgress, signal: controller.signal });
       setAttachment(null);
       if (caption !== undefined) setValue('');
       if (replyTo) onCancelReply();
@@ -194,7 +196,14 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
         <div className="composer-quote" role="group" aria-label={`Replying to ${quoteAuthor(chat, replyTo)}`} data-testid="composer-quote">
           <div className="composer-quote-text">
             <span className="quoted-author" data-testid="composer-quote-author">
-              {quoteAuthor(chat, replyTo)}
+              {replyTo.chat_id !== chatId ? replyTo.author || 'Group member' : quoteAuthor(chat, replyTo)}
+              {/* reply privately: the quoted message is from a group chat */}
+              {replyTo.chat_id !== chatId && (
+                <span className="quoted-from" data-testid="composer-quote-from">
+                  {' '}
+                  · from the group {replyFromGroup || 'chat'}
+                </span>
+              )}
             </span>
             <span className="quoted-body" data-testid="composer-quote-body">
               {quoteLine(replyTo)}

@@ -209,7 +209,8 @@ export function MediaBody({ m }: { m: Message }) {
 
   let body: ReactNode;
   if (type === 'image' || type === 'sticker' || type === 'video') {
-    const src = r ? (type === 'video' ? null : (r.thumbnail_url ?? r.url)) : null;
+    // videos show their 120x80 frame when the server made one (ffmpeg), else just the play mark
+    const src = r ? (type === 'video' ? r.thumbnail_url : (r.thumbnail_url ?? r.url)) : null;
     body = (
       <button
         type="button"

@@ -5,7 +5,8 @@
  * (also in the menu, and R while the bubble has focus); the quote block of a reply jumps to the original;
  * the ticket chip when the message belongs to a ticket; the "⋯" menu (also right click, Shift+F10)
  * (also right click, Shift+F10 / the context-menu key, and a long press on touch screens) with the
- * actions shared/message/message-actions.rules.ts allows (`messageMenu`): Reply, React, Forward,
+ * actions shared/message/message-actions.rules.ts allows (`messageMenu`): Reply, React, Edit (inline),
+ * Delete for everyone (MessageEdit.tsx; 'edited' and deleted messages are shown there too), Forward,
  * Copy Id, Pin/Unpin, Flag/Unflag/Remove flag, Refresh, Download, Delete note (its author), Create ticket, Attach to ticket;
  * plus Create task and Open ticket. The thread carries the actions out (`onAction`); the reaction
  * picker opens here. Reactions show as emoji + count chips (tooltip: who), a flag marker while the
@@ -20,6 +21,7 @@ import { ACK } from '#shared/message/message.schemas.ts';
 import { authorName, bubbleTime, exactTime, isGroupChat, previewText } from '../lib/format.ts';
 import { actionContext, allowedActions, groupReactions, ourReaction, type ActorInfo } from '../lib/messageActions.ts';
 import { ReactionPicker } from './MessageActionsUI.tsx';
+import { ReactionsPopover } from './ReactionsPopover.tsx';
 import { Ack } from './Ack.tsx';
 import { MessageContent } from './MessageContent.tsx';
 import { Icon } from '../layout/Icon.tsx';
@@ -30,10 +32,11 @@ import { quoteAuthor, quoteLine } from './Composer.tsx';
 import { useTaskActions } from '../app/tasks.tsx';
 import { MAX_TITLE } from '#shared/task/task.schemas.ts';
 import { NoteLabel, NoteText } from '../notes/NoteText.tsx';
+import { DeletedBody, EditedLabel, InlineEditor } from './MessageEdit.tsx';
 
 export type TicketAction = 'create' | 'attach';
 /** What the thread does for a bubble (`react` carries the emoji, '' removes ours). */
-export type BubbleAction = 'react' | 'forward' | 'copy_id' | 'pin' | 'unpin' | 'flag' | 'unflag' | 'remove_flag' | 'refresh' | 'download' | 'delete_note';
+export type BubbleAction = 'react' | 'forward' | 'copy_id' | 'pin' | 'unpin' | 'flag' | 'unflag' | 'remove_flag' | 'refresh' | 'download' | 'delete_note' | 'edit' | 'delete' | 'reply_privately';
 
 const LONG_PRESS_MS = 500;
 
@@ -52,7 +55,8 @@ function scrollToMessage(messageId: string) {
  * original: through the thread (`onJump`, which loads older pages like the pinned bar) when its
  * unique_id is known, else by scrolling to it when it is on screen.
  */
-function Quoted({ q, chat, original, onJump }: { q: NonNullable<Message['quoted_message']>; chat: Chat | null; original?: Message; onJump?: (uniqueId: string) => void }) {
+function Quoted({ q, chat, chatId, original, onJump }: { q: NonNullable<Message['quoted_message']>; chat: Chat | null; chatId: string; original?: Message; onJump?: (uniqueId: string) => void }) {
+  const navigate = useNavigate();
   const who = quoteAuthor(chat, { from_me: !!q.from_me, author: q.author ?? original?.author ?? null, sender_phone: original?.sender_phone ?? q.author ?? null });
   const body = q.body || (original ? quoteLine(original) : '');
   const uniqueId = q.unique_id ?? original?.unique_id ?? null;
@@ -64,13 +68,23 @@ function Quoted({ q, chat, original, onJump }: { q: NonNullable<Message['quoted_
       data-quoted-id={q.message_id}
       onClick={(e) => {
         e.stopPropagation();
-        if (uniqueId && onJump) onJump(uniqueId);
+        if (q.chat_id && q.chat_id !== chatId) navigate(`/chats/${encodeURIComponent(q.chat_id)}${uniqueId ? `?message=${encodeURIComponent(uniqueId)}` : ''}`);
+        else if (uniqueId && onJump) onJump(uniqueId);
         else scrollToMessage(q.message_id);
       }}
       title="Show the original message"
       aria-label={`Reply to ${who}: ${body || 'original message not available'}. Show the original message`}
     >
-      <span className="quoted-author">{who}</span>
+      <span className="quoted-author">
+        {who}
+        {/* reply privately: the quote came from a group chat */}
+        {q.chat_id && q.chat_id !== chatId && (
+          <span className="quoted-from" data-testid="message-quote-from">
+            {' '}
+            · from the group {q.chat_name || 'chat'}
+          </span>
+        )}
+      </span>
       <span className={`quoted-body ${body ? '' : 'muted'}`}>{body || 'Original message not available'}</span>
     </button>
   );
@@ -86,8 +100,16 @@ export const MessageBubble = memo(function MessageBubble({
   onAction,
   onJump,
   quotedOriginal,
+  editing = false,
+  onSaveEdit,
+  onCancelEdit,
 }: {
   m: Message;
+  /** the inline editor replaces the text (Edit from the menu; MessageEdit.tsx) */
+  editing?: boolean;
+  /** @returns whether the edit was accepted (the editor then closes) */
+  onSaveEdit?: (m: Message, text: string) => Promise<boolean>;
+  onCancelEdit?: () => void;
   chat: Chat | null;
   onReply: (m: Message) => void;
   /** show a message of the thread by unique_id (loads older pages when needed), for the quote block */
@@ -107,6 +129,9 @@ export const MessageBubble = memo(function MessageBubble({
   const out = m.from_me;
   const group = chat ? isGroupChat(chat) : false;
   const [pickerAt, setPickerAt] = useState<{ x: number; y: number } | null>(null);
+  /** 'who reacted' popover, opened from a reaction chip */
+  const [whoAt, setWhoAt] = useState<{ x: number; y: number; emoji: string } | null>(null);
+  const closeWho = useCallback(() => setWhoAt(null), []);
   const menuBtn = useRef<HTMLButtonElement>(null);
   const bubbleRef = useRef<HTMLDivElement>(null);
   const longPress = useRef<{ timer: ReturnType<typeof setTimeout>; x: number; y: number } | null>(null);
@@ -128,10 +153,13 @@ export const MessageBubble = memo(function MessageBubble({
       ? actionContext(m, chat, actor, chatTickets, now)
       : actionContext(m, chat, { email: '', role: 'member', phones: [] }, chatTickets, now),
   );
-  if (!actor) for (const a of ['react', 'forward', 'copy_id', 'pin', 'unpin', 'flag', 'unflag', 'remove_flag', 'refresh', 'download'] as const) allowed.delete(a);
-  if (!onAction) for (const a of ['react', 'forward', 'copy_id', 'pin', 'unpin', 'flag', 'unflag', 'remove_flag', 'refresh', 'download'] as const) allowed.delete(a);
-  // forwarding sends the text again: the API forwards text messages only (for now)
-  if (m.message_type !== 'text') allowed.delete('forward');
+  if (!actor) for (const a of ['react', 'forward', 'copy_id', 'pin', 'unpin', 'flag', 'unflag', 'remove_flag', 'refresh', 'download', 'edit', 'delete'] as const) allowed.delete(a);
+  if (!onAction) for (const a of ['react', 'forward', 'copy_id', 'pin', 'unpin', 'flag', 'unflag', 'remove_flag', 'refresh', 'download', 'edit', 'delete'] as const) allowed.delete(a);
+  // edit text and captions only (spec §5 edit rules; the API refuses the rest too); notes have their own delete
+  if (!onSaveEdit || !(m.message_type === 'text' || ((m.message_type === 'image' || m.message_type === 'video' || m.message_type === 'document') && m.body))) allowed.delete('edit');
+  if (m.is_private_note) allowed.delete('delete');
+  // forwarding re-sends text, or a media message's stored file (not before the file is stored, never stickers)
+  if (m.message_type === 'sticker' || (m.message_type !== 'text' && !(m.media?.path && (m.media.status ?? 'stored') === 'stored'))) allowed.delete('forward');
   const canReply = allowed.has('reply');
   const canReact = allowed.has('react') && !local;
 
@@ -145,7 +173,11 @@ export const MessageBubble = memo(function MessageBubble({
   if (canReply) items.push({ id: 'reply', label: 'Reply', testId: 'menu-reply', onSelect: () => onReply(m) });
   if (!local) {
     if (canReact) items.push({ id: 'react', label: 'React', testId: 'menu-react', onSelect: openPicker });
+    if (allowed.has('edit')) items.push({ id: 'edit', label: 'Edit', testId: 'menu-edit', onSelect: act('edit') });
+    if (allowed.has('delete')) items.push({ id: 'delete', label: 'Delete', testId: 'menu-delete', onSelect: act('delete') });
     if (allowed.has('forward')) items.push({ id: 'forward', label: 'Forward', testId: 'menu-forward', onSelect: act('forward') });
+    // spec §5: group members' messages only (the rules); opens the 1:1 chat with the member
+    if (actor && onAction && allowed.has('reply_privately')) items.push({ id: 'reply_privately', label: 'Reply Privately', testId: 'menu-reply-privately', onSelect: act('reply_privately') });
     if (allowed.has('copy_id')) items.push({ id: 'copy_id', label: 'Copy Id', testId: 'menu-copy-id', onSelect: act('copy_id') });
     if (allowed.has('pin')) items.push({ id: 'pin', label: 'Pin', testId: 'menu-pin', onSelect: act('pin') });
     if (allowed.has('unpin')) items.push({ id: 'unpin', label: 'Unpin', testId: 'menu-unpin', onSelect: act('unpin') });
@@ -277,8 +309,16 @@ export const MessageBubble = memo(function MessageBubble({
         {m.is_private_note && <NoteLabel />}
         {group && !out && <div className="msg-author">{authorName(chat, m)}</div>}
         {m.forwarded && <div className="forwarded">↪ {m.forwarded === 'frequently_forwarded' ? 'Forwarded many times' : 'Forwarded'}</div>}
-        {m.quoted_message && <Quoted q={m.quoted_message} chat={chat} original={quotedOriginal} onJump={onJump} />}
-        {m.is_private_note ? <NoteText m={m} me={actor?.email} /> : <MessageContent m={m} />}
+        {m.quoted_message && <Quoted q={m.quoted_message} chat={chat} chatId={m.chat_id} original={quotedOriginal} onJump={onJump} />}
+        {m.is_private_note ? (
+          <NoteText m={m} me={actor?.email} />
+        ) : m.is_deleted ? (
+          <DeletedBody m={m} />
+        ) : editing && onSaveEdit && onCancelEdit ? (
+          <InlineEditor m={m} onSave={(text) => onSaveEdit(m, text)} onCancel={onCancelEdit} />
+        ) : (
+          <MessageContent m={m} />
+        )}
         <div className="msg-meta">
           {flagged && (
             <span className="flag-marker" data-testid="flag-marker" title={`Flagged${m.flag_metadata?.flagged_by ? ` by ${m.flag_metadata.flagged_by}` : ''}: waiting for a reply`} aria-label="Flagged: needs a reply">
@@ -290,6 +330,7 @@ export const MessageBubble = memo(function MessageBubble({
               <Icon name="pushpin" size={13} />
             </span>
           )}
+          <EditedLabel m={m} />
           <time dateTime={new Date(m.timestamp).toISOString()} title={exactTime(m.timestamp)}>
             {bubbleTime(m.timestamp)}
           </time>
@@ -342,14 +383,32 @@ export const MessageBubble = memo(function MessageBubble({
                 data-emoji={g.emoji}
                 data-mine={String(g.mine)}
                 title={`${g.emoji} ${who}${g.pending ? ' (sending…)' : ''}`}
-                aria-label={`${g.emoji} from ${who}`}
               >
-                <span className="reaction-emoji">{g.emoji}</span>
-                {g.count > 1 && <span className="reaction-count">{g.count}</span>}
+                <button
+                  type="button"
+                  className="reaction-chip"
+                  data-testid="reaction-chip"
+                  aria-label={`${g.emoji} from ${who}. Show who reacted`}
+                  aria-haspopup="dialog"
+                  aria-expanded={whoAt?.emoji === g.emoji}
+                  onClick={(e) => {
+                    const r = e.currentTarget.getBoundingClientRect();
+                    setWhoAt(whoAt?.emoji === g.emoji ? null : { x: r.left, y: r.bottom + 6, emoji: g.emoji });
+                  }}
+                >
+                  <span className="reaction-emoji">{g.emoji}</span>
+                  {g.count > 1 && <span className="reaction-count">{g.count}</span>}
+                </button>
               </li>
             );
           })}
         </ul>
+      )}
+      {whoAt && !local && <ReactionsPopover at={whoAt} chatId={m.chat_id} uniqueId={m.unique_id} emoji={whoAt.emoji} onClose={closeWho} />}
+      {out && m.edit_status === 'failed' && m.edit_error && !m.is_deleted && (
+        <div className="delivery-error" data-testid="edit-error" role="note">
+          Edit not saved: {m.edit_error.reason}
+        </div>
       )}
       {failed && (
         <div className="delivery-error" data-testid="delivery-error" role="note">

@@ -128,6 +128,8 @@ export function MessageContent({ m }: { m: Message }) {
       return <InteractiveReply m={m} />;
     case 'unsupported': {
       const type = str(obj(m.content?.unsupported)?.type) ?? 'unknown';
+      // the Cloud API tells of a customer's edit without its text or the message it changed (whatsapp-protocols.md B.9)
+      if (type === 'edit') return <p className="msg-text muted" data-testid="unsupported-edit">✏️ The customer edited a message. WhatsApp does not share edits with this number’s connection (Cloud API).</p>;
       return <p className="msg-text muted">⚠️ Unsupported message (type {type})</p>;
     }
     case 'order':

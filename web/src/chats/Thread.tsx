@@ -13,12 +13,14 @@
  * the call fails or a later `reaction_error` says WhatsApp refused it), flag / unflag / remove flag,
  * pin (with a duration) / unpin, refresh, copy id, forward (dialog), download; the chat's live pins
  * are listed above the messages and jump to the message when clicked.
+ * Edit (inline in the bubble) and delete for everyone (after a confirmation, with spec §8's toasts):
+ * useEditActions.ts, MessageEdit.tsx.
  * Reply (menu, hover button, R on a focused message): the quote shows above the composer (Esc or ×
  * cancels) and the send carries quoted_message_id = the quoted wamid; a reply's quote block jumps to
  * the original like the pinned bar does.
  */
 import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import { totalUnread } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
@@ -47,6 +49,8 @@ import { useTaskActions } from '../app/tasks.tsx';
 import { ChatActions } from './ChatActions.tsx';
 import { maskPhone } from '#shared/chat/chat-access.rules.ts';
 import { useNoteActions } from '../notes/useNoteActions.ts';
+import { useEditActions } from './useEditActions.ts';
+import { DeleteMessageDialog } from './MessageEdit.tsx';
 
 const PANEL_KEY = 'chorus.chat_details_open';
 function initialPanelOpen(): boolean {
@@ -135,7 +139,13 @@ export function Thread({ chatId }: { chatId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [olderError, setOlderError] = useState<string | null>(null);
-  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  // Reply Privately opens this chat with the group message quoted (router state set by the group's thread)
+  const location = useLocation();
+  const [privateReply] = useState(() => {
+    const st = (location.state as { replyPrivately?: { to: string; message: Message; group: string } } | null)?.replyPrivately;
+    return st && st.to === chatId ? st : null;
+  });
+  const [replyTo, setReplyTo] = useState<Message | null>(privateReply?.message ?? null);
   const [showJump, setShowJump] = useState(false);
   const [chatTickets, setChatTickets] = useState<Ticket[] | null>(null);
   const [ticketsStatus, setTicketsStatus] = useState<'loading' | 'ready' | 'error'>('loading');
@@ -393,7 +403,7 @@ export function Thread({ chatId }: { chatId: string }) {
         ack: ACK.PENDING,
         message_type: 'text',
         quoted_message: quoted?.message_id
-          ? { message_id: quoted.message_id, unique_id: quoted.unique_id, body: quoted.body, author: quoted.author, from_me: quoted.from_me }
+          ? { message_id: quoted.message_id, unique_id: quoted.unique_id, body: quoted.body, author: quoted.author, from_me: quoted.from_me, ...(quoted.chat_id !== chatId ? { chat_id: quoted.chat_id, chat_name: privateReply?.group ?? null } : {}) }
           : null,
       };
       forceBottom.current = true;
@@ -404,6 +414,8 @@ export function Thread({ chatId }: { chatId: string }) {
           body: text,
           client_id: cid,
           ...(quoted?.message_id ? { quoted_message_id: quoted.message_id } : {}),
+          // reply privately: the quote is a group message (stored for the team, not sent to WhatsApp as context)
+          ...(quoted?.message_id && quoted.chat_id !== chatId ? { quoted_chat_id: quoted.chat_id } : {}),
         });
         setMessages((prev) => settleOptimistic(prev, id, stored));
         noteMessage(chatId, stored);
@@ -413,7 +425,7 @@ export function Thread({ chatId }: { chatId: string }) {
         throw e;
       }
     },
-    [org.org_id, chatId, chat?.org_phone, chat?.phone_id, replyTo, noteMessage],
+    [org.org_id, chatId, chat?.org_phone, chat?.phone_id, replyTo, noteMessage, privateReply?.group],
   );
 
   const onReply = useCallback((m: Message) => {
@@ -434,6 +446,7 @@ export function Thread({ chatId }: { chatId: string }) {
   );
   const applyMessage = useCallback((m: Message) => setMessages((prev) => upsertMessages(prev, [m])), []);
   const notes = useNoteActions(chatId, applyMessage);
+  const edits = useEditActions(chatId, applyMessage);
 
   const react = useCallback(
     async (m: Message, emoji: string) => {
@@ -519,11 +532,25 @@ export function Thread({ chatId }: { chatId: string }) {
         case 'forward':
           setForwardFor(m);
           break;
+        case 'reply_privately': {
+          const group = chatRef.current ? chatDisplayName(chatRef.current) : 'group';
+          api
+            .replyPrivately(org.org_id, chatId, m.unique_id)
+            .then((r) => navigate(`/chats/${encodeURIComponent(r.chat.chat_id)}`, { state: { replyPrivately: { to: r.chat.chat_id, message: m, group } } }))
+            .catch((e) => toast.show(errorMessage(e), 'error'));
+          break;
+        }
         case 'download':
           void download(m);
           break;
         case 'delete_note':
           void notes.deleteNote(m);
+          break;
+        case 'edit':
+          edits.startEdit(m);
+          break;
+        case 'delete':
+          edits.askDelete(m);
           break;
         case 'copy_id': {
           const id = m.message_id || m.unique_id;
@@ -544,24 +571,32 @@ export function Thread({ chatId }: { chatId: string }) {
           break;
       }
     },
-    [react, setFlag, setPin, download, toast, org.org_id, chatId, applyMessage, notes.deleteNote],
+    [react, setFlag, setPin, download, toast, org.org_id, chatId, applyMessage, notes.deleteNote, edits.startEdit, edits.askDelete, navigate],
   );
 
   const forward = useCallback(
     async (m: Message, chatIds: string[]): Promise<string | null> => {
       try {
-        const sent = await api.forwardMessage(org.org_id, chatId, m.unique_id, chatIds);
+        const { messages: sent, failed } = await api.forwardMessage(org.org_id, chatId, m.unique_id, chatIds);
         for (const x of sent) {
           noteMessage(x.chat_id, x);
           if (x.chat_id === chatId) applyMessage(x);
         }
-        toast.show(sent.length > 1 ? `Message forwarded to ${sent.length} chats` : 'Message forwarded', 'success');
+        if (sent.length) toast.show(sent.length > 1 ? `Message forwarded to ${sent.length} chats` : 'Message forwarded', 'success');
+        // chats the forward did not reach stay in the dialog with the reason, the rest went out
+        if (failed.length) {
+          const name = (id: string) => {
+            const c = inbox.chats.find((x) => x.chat_id === id);
+            return c ? chatDisplayName(c) : formatPhone(chatNumber(id));
+          };
+          return `Not forwarded to ${failed.map((f) => `${name(f.chat_id)}: ${f.reason}`).join('; ')}`;
+        }
         return null;
       } catch (e) {
         return errorMessage(e);
       }
     },
-    [org.org_id, chatId, noteMessage, applyMessage, toast],
+    [org.org_id, chatId, noteMessage, applyMessage, toast, inbox.chats],
   );
 
   // pins: listed until they expire (re-checked every minute)
@@ -704,6 +739,9 @@ export function Thread({ chatId }: { chatId: string }) {
                       onTicketAction={onTicketAction}
                       actor={actor}
                       onAction={onAction}
+                      editing={edits.editingId === m.unique_id}
+                      onSaveEdit={edits.saveEdit}
+                      onCancelEdit={edits.cancelEdit}
                     />
                   </Fragment>
                 );
@@ -728,6 +766,7 @@ export function Thread({ chatId }: { chatId: string }) {
           chatId={chatId}
           chat={chat}
           replyTo={replyTo}
+          replyFromGroup={replyTo && replyTo.chat_id !== chatId ? (privateReply?.group ?? null) : null}
           onCancelReply={() => setReplyTo(null)}
           onSend={(text) => {
             typing.onSent();
@@ -745,6 +784,7 @@ export function Thread({ chatId }: { chatId: string }) {
       <ChatTicketsPanel tickets={chatTickets} status={ticketsStatus} error={ticketsError} onRetry={loadTickets} onClose={() => setPanel(false)} onChange={replaceTicket} />
     )}
     {pinFor && <PinDialog message={pinFor} onClose={() => setPinFor(null)} onPin={(d) => setPin(pinFor, true, d)} />}
+    {edits.deleteFor && <DeleteMessageDialog message={edits.deleteFor} onClose={edits.closeDelete} onDelete={() => void edits.deleteMessage(edits.deleteFor!)} />}
     {forwardFor && <ForwardDialog message={forwardFor} chats={inbox.chats} onClose={() => setForwardFor(null)} onForward={(ids) => forward(forwardFor, ids)} />}
     {ticketDialog?.kind === 'create' && (
       <CreateTicketDialog

@@ -100,7 +100,7 @@ export async function sendFile(
   orgId: string,
   chatId: string,
   file: File,
-  opts: { caption?: string; quotedMessageId?: string; onProgress: (fraction: number) => void; signal: AbortSignal },
+  opts: { caption?: string; quotedMessageId?: string; /** reply privately: the group the quoted message is from */ quotedChatId?: string; onProgress: (fraction: number) => void; signal: AbortSignal },
 ): Promise<Message> {
   const mimetype = mimeOf(file);
   const target = await post<CreateUploadResponse>(`/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/uploads`, { filename: file.name, mimetype, size: file.size });
@@ -112,6 +112,7 @@ export async function sendFile(
     media: { key: target.key, filename: file.name, mimetype },
     ...(caption ? { caption } : {}),
     ...(opts.quotedMessageId ? { quoted_message_id: opts.quotedMessageId } : {}),
+    ...(opts.quotedMessageId && opts.quotedChatId ? { quoted_chat_id: opts.quotedChatId } : {}),
   });
   return out.message;
 }

@@ -251,7 +251,8 @@ function orderedDays(f: Filters, tz: string): Filters {
 function Tile({ item, onOpen }: { item: MediaItem; onOpen: () => void }) {
   const name = MEDIA_NAMES[item.message_type] ?? item.message_type;
   const visual = item.message_type === 'image' || item.message_type === 'video';
-  const src = item.message_type === 'image' ? (item.thumbnail_url ?? item.url) : null;
+  // a video's tile shows its frame when the server made one (ffmpeg)
+  const src = item.message_type === 'image' ? (item.thumbnail_url ?? item.url) : item.message_type === 'video' ? item.thumbnail_url : null;
   const label = `Open ${name.toLowerCase()}${item.filename ? ` ${item.filename}` : ''} from ${item.chat_name || item.chat_id}`;
   return (
     <button type="button" className={`media-tile ${visual ? 'visual' : 'file'}`} data-testid="media-tile" data-type={item.message_type} aria-label={label} title={exactTime(item.timestamp)} onClick={onOpen}>

@@ -1,0 +1,198 @@
+import { db } from '../db/service.ts';
+import { publish } from '../../events/publish.ts';
+import { toMessageWire } from '../inbox/wire.ts';
+import { getOrgPreferences } from '../org/preferences.ts';
+import { maskPhone, mustMask } from '../chat/chat-access.rules.ts';
+import { nextAck, statusToAck } from './ack.rules.ts';
+import { getMessageItem, messageKey } from './message.ts';
+import { log } from '../log.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { ReactionEntry, ReactionsQuery, ReactionsResponse } from './reaction.schemas.ts';
+
+/**
+ * Reactions as rows (spec §3 Reaction; shared/message/reaction.entity.ts) kept in step with the
+ * message's `reactions` map: every change writes both in one transaction under the message's
+ * optimistic `version`, so the thread's summary and the 'who reacted' list never disagree.
+ * Times epoch **ms**.
+ */
+
+/** One sender's entry in a message's `reactions` map (ours also carry `by` and `ack`). */
+export interface ReactionMapEntry {
+  reaction: string;
+  timestamp: number;
+  by?: string | null;
+  ack?: number | null;
+}
+export type ReactionMap = Record<string, ReactionMapEntry>;
+
+/** What a message item must have for a reaction write. */
+export interface ReactedMessage {
+  org_id: string;
+  chat_id: string;
+  unique_id: string;
+  timestamp: number;
+  version: number;
+  org_phone: string;
+  message_id?: string | null;
+  reactions?: unknown;
+}
+
+/** Row fields that are not in the map entry. */
+export interface ReactionRowExtra {
+  from_me: boolean;
+  /** the customer's profile name (inbound) */
+  sender_name?: string | null;
+  /** the reaction's own wamid, when known */
+  reaction_id?: string | null;
+}
+
+/**
+ * Set (`entry`) or remove (null) one sender's reaction on a message: the map and the Reaction row
+ * in one transaction, conditioned on the message's version.
+ * @param opts.set / opts.remove further message attributes to set or remove in the same write
+ * @returns the message's new `reactions` map, or null when another write won (re-read and retry)
+ */
+export async function writeReaction(
+  msg: ReactedMessage,
+  senderId: string,
+  entry: ReactionMapEntry | null,
+  extra: ReactionRowExtra,
+  opts: { set?: Record<string, unknown>; remove?: string[] } = {},
+): Promise<ReactionMap | null> {
+  const reactions: ReactionMap = { ...((msg.reactions as ReactionMap | undefined) ?? {}) };
+  if (entry) reactions[senderId] = entry;
+  else delete reactions[senderId];
+  const key = { org_id: msg.org_id, chat_id: msg.chat_id, timestamp: msg.timestamp, unique_id: msg.unique_id };
+  const rowKey = { org_id: msg.org_id, chat_id: msg.chat_id, unique_id: msg.unique_id, sender_id: senderId };
+  const res = await db()
+    .transaction.write(({ message: me, reaction: re }) => {
+      let patch = me.patch(key).set({ ...(opts.set ?? {}), reactions, version: msg.version + 1 } as never);
+      if (opts.remove?.length) patch = patch.remove(opts.remove as never) as typeof patch;
+      return [
+        patch.where(({ version }, { eq }) => eq(version, msg.version)).commit(),
+        entry
+          ? re
+              .put({
+                ...rowKey,
+                reaction: entry.reaction,
+                timestamp: entry.timestamp,
+                org_phone: msg.org_phone,
+                from_me: extra.from_me,
+                ack: entry.ack ?? 0,
+                read: false,
+                ...(msg.message_id ? { message_id: msg.message_id } : {}),
+                ...(entry.by ? { by: entry.by } : {}),
+                ...(extra.sender_name ? { sender_name: extra.sender_name } : {}),
+                ...(extra.reaction_id ? { reaction_id: extra.reaction_id } : {}),
+              })
+              .commit()
+          : re.delete(rowKey).commit(),
+      ];
+    })
+    .go();
+  return res.canceled ? null : reactions;
+}
+
+/**
+ * An inbound reaction (webhook, add or remove; whatsapp-protocols.md A.6) on the message it
+ * targets, if we have that message: the sender's map entry and Reaction row set or removed
+ * together. An older reaction event arriving after a newer one is ignored. Publishes
+ * `message.updated`.
+ * @param r.target_message_id the reacted wamid; r.emoji null or '' = removed
+ */
+export async function applyInboundReaction(
+  orgId: string,
+  r: { target_message_id: string; emoji: string | null; sender_phone: string; timestamp: number; reaction_id: string; sender_name?: string | null },
+): Promise<void> {
+  const ref = (await db().entities.waMessageRef.get({ org_id: orgId, message_id: r.target_message_id }).go()).data;
+  if (!ref?.chat_id || !ref.unique_id || ref.timestamp == null) {
+    log('info', 'reaction.target_unknown', { org_id: orgId, target: r.target_message_id });
+    return;
+  }
+  const key = { org_id: orgId, chat_id: ref.chat_id, timestamp: ref.timestamp, unique_id: ref.unique_id };
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const msg = (await db().entities.message.get(key).go()).data;
+    if (!msg) return;
+    const prev = (msg.reactions as ReactionMap | undefined)?.[r.sender_phone];
+    if (prev && prev.timestamp > r.timestamp) return; // an older reaction event arrived late
+    const entry = r.emoji ? { reaction: r.emoji, timestamp: r.timestamp } : null;
+    const reactions = await writeReaction(msg, r.sender_phone, entry, { from_me: false, sender_name: r.sender_name, reaction_id: r.reaction_id });
+    if (!reactions) continue;
+    await publish('message.updated', { org_id: orgId, chat_id: ref.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, { actor: 'system' });
+    return;
+  }
+  throw new Error(`could not apply reaction ${r.reaction_id}: message ${ref.unique_id} kept changing`);
+}
+
+const STATUS_ORDER = ['sent', 'delivered', 'read', 'played', 'failed'] as const;
+
+/**
+ * Statuses recorded on the wamid ref of one of our reactions (`reaction_of`) moved onto its
+ * Reaction row and the map entry (monotonic, ack.rules.ts). A reaction replaced since (its row
+ * now has another `reaction_id`, or none) is left alone. Publishes `message.updated` on a change.
+ * @param ref the ref item: { message_id, reaction_of: { chat_id, unique_id, sender_id }, status_<name> }
+ */
+export async function applyReactionStatuses(orgId: string, ref: Record<string, unknown>): Promise<void> {
+  const of = ref.reaction_of as { chat_id: string; unique_id: string; sender_id: string } | undefined;
+  const key = of ? messageKey(orgId, of.chat_id, of.unique_id) : undefined;
+  if (!of || !key) return;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const [row, msg] = await Promise.all([
+      db().entities.reaction.get({ org_id: orgId, chat_id: of.chat_id, unique_id: of.unique_id, sender_id: of.sender_id }).go().then((r) => r.data),
+      db().entities.message.get(key).go().then((r) => r.data),
+    ]);
+    if (!row || !msg || row.reaction_id !== ref.message_id) return;
+    let ack = row.ack;
+    for (const s of STATUS_ORDER) {
+      const incoming = ref[`status_${s}`] ? statusToAck(s) : undefined;
+      if (incoming != null) ack = nextAck(ack, incoming);
+    }
+    if (ack === row.ack) return;
+    const reactions: ReactionMap = { ...((msg.reactions as ReactionMap | undefined) ?? {}) };
+    const mine = reactions[of.sender_id];
+    if (mine && mine.timestamp === row.timestamp) reactions[of.sender_id] = { ...mine, ack };
+    const res = await db()
+      .transaction.write(({ message: me, reaction: re }) => [
+        me.patch(key).set({ reactions, version: msg.version + 1 }).where(({ version }, { eq }) => eq(version, msg.version)).commit(),
+        re
+          .patch({ org_id: orgId, chat_id: of.chat_id, unique_id: of.unique_id, sender_id: of.sender_id })
+          .set({ ack })
+          .where(({ reaction_id }, { eq }) => eq(reaction_id, ref.message_id as string))
+          .commit(),
+      ])
+      .go();
+    if (res.canceled) continue;
+    await publish('message.updated', { org_id: orgId, chat_id: of.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, { actor: 'system' });
+    return;
+  }
+}
+
+/**
+ * GET …/messages/{unique_id}/reactions: who reacted to a message, one page of its Reaction rows
+ * (one Query, ACCESS_PATTERNS.md 47) in sender order. Names: the customer's profile name (or the
+ * chat's member name), the member's email for ours; numbers masked for members when the org
+ * masks them (spec §6).
+ * @throws AppError 404 message.not_found when the message is not in the actor's org
+ */
+export async function listReactions(actor: Actor, chatId: string, uniqueId: string, q: ReactionsQuery): Promise<ReactionsResponse> {
+  await getMessageItem(actor.org_id, chatId, uniqueId);
+  const [page, chat, prefs] = await Promise.all([
+    db().entities.reaction.query.byMessage({ org_id: actor.org_id, chat_id: chatId, unique_id: uniqueId }).go({ limit: q.limit, cursor: q.cursor ?? null }),
+    db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go().then((r) => r.data),
+    getOrgPreferences(actor.org_id),
+  ]);
+  const members = (chat?.members as Record<string, { contact_name?: string }> | undefined) ?? {};
+  const mask = mustMask(!!prefs.mask_phone_numbers, { email: actor.email, role: actor.role });
+  const reactions: ReactionEntry[] = page.data.map((r) => {
+    const name = r.from_me ? (r.by ?? null) : (r.sender_name ?? members[r.sender_id]?.contact_name ?? null);
+    return {
+      sender_id: mask ? maskPhone(r.sender_id) : r.sender_id,
+      name: name && mask ? maskPhone(name) : name,
+      reaction: r.reaction,
+      timestamp: r.timestamp,
+      from_me: r.from_me,
+      ack: r.ack,
+    };
+  });
+  return { reactions, cursor: page.cursor ?? null };
+}
