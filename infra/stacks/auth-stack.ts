@@ -7,10 +7,27 @@
  * client is configured (context `googleClientId` + secret); it then needs a Cognito domain and
  * OAuth callback URLs (the web app's `/login/callback`). The pool is RETAINed: it holds the users.
  * Password policy from the product spec: min 6 characters, a digit, an upper- and a lowercase letter.
+ *
+ * Email one-time code sign-in (spec §4, §7, §9) is Cognito's custom auth flow (CUSTOM_AUTH, which
+ * Amplify calls CUSTOM_WITHOUT_SRP): the DefineAuthChallenge, CreateAuthChallenge and
+ * VerifyAuthChallengeResponse triggers of functions/auth-triggers.ts run the rules of
+ * shared/auth/otp.rules.ts over OTP rows in the table and mail the code through SES (MAIL_FROM).
+ * Why not Cognito's native email OTP: see functions/auth/define-auth-challenge.ts. The web client's
+ * auth session lasts 10 minutes, the lifetime of a code.
  */
 import { CfnOutput, Duration, RemovalPolicy, type SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import { AUTH_TRIGGERS } from '../../functions/auth-triggers.ts';
+import { type FunctionAccess, type MailSettings, wireFunction } from '../access.ts';
+import { createHandlerFunction, handlerConstructId } from '../constructs/handler-function.ts';
+
+/** What the custom auth triggers may touch: the OTP rows in the table and SES; nothing else. */
+export const AUTH_TRIGGER_ACCESS: FunctionAccess = {
+  table: 'readWrite', publishEvents: false, enqueue: [], wsManagement: false, cognito: false, whatsapp: [], search: 'none', scheduler: false, media: 'none', mail: true,
+};
 
 export interface GoogleSignIn {
   readonly clientId: string;
@@ -24,6 +41,12 @@ export interface AuthStackProps extends StackProps {
   /** OAuth redirect URLs (Google sign-in only) */
   readonly callbackUrls: string[];
   readonly logoutUrls: string[];
+  /** the table holding the OTP rows (custom auth triggers) */
+  readonly table: dynamodb.ITable;
+  /** the sender of sign-in code emails */
+  readonly mail: MailSettings;
+  /** real esbuild bundles (true) or inline placeholders (tests) */
+  readonly bundle: boolean;
 }
 
 export class AuthStack extends Stack {
@@ -31,6 +54,10 @@ export class AuthStack extends Stack {
   readonly userPoolClient: cognito.UserPoolClient;
   /** JWT issuer of the pool: https://cognito-idp.{region}.amazonaws.com/{userPoolId} */
   readonly issuer: string;
+  /** hosted UI domain (host name, no scheme) when Google sign-in is configured */
+  readonly oauthDomain?: string;
+  /** the custom auth triggers by name (functions/auth-triggers.ts) */
+  readonly triggers = new Map<string, lambda.Function>();
 
   constructor(scope: Construct, id: string, props: AuthStackProps) {
     super(scope, id, props);
@@ -57,6 +84,19 @@ export class AuthStack extends Stack {
     });
     this.issuer = `https://cognito-idp.${this.region}.amazonaws.com/${this.userPool.userPoolId}`;
 
+    const operations: Record<keyof typeof AUTH_TRIGGERS, cognito.UserPoolOperation> = {
+      defineAuthChallenge: cognito.UserPoolOperation.DEFINE_AUTH_CHALLENGE,
+      createAuthChallenge: cognito.UserPoolOperation.CREATE_AUTH_CHALLENGE,
+      verifyAuthChallengeResponse: cognito.UserPoolOperation.VERIFY_AUTH_CHALLENGE_RESPONSE,
+    };
+    for (const [name, handler] of Object.entries(AUTH_TRIGGERS) as Array<[keyof typeof AUTH_TRIGGERS, string]>) {
+      // Cognito waits at most 5 s for a trigger
+      const fn = createHandlerFunction(this, handlerConstructId(handler), { handler, bundle: props.bundle, timeout: Duration.seconds(5) });
+      wireFunction(fn, AUTH_TRIGGER_ACCESS, { table: props.table, mail: props.mail });
+      this.userPool.addTrigger(operations[name], fn);
+      this.triggers.set(name, fn);
+    }
+
     let google: cognito.UserPoolIdentityProviderGoogle | undefined;
     if (props.google) {
       google = new cognito.UserPoolIdentityProviderGoogle(this, 'Google', {
@@ -73,11 +113,14 @@ export class AuthStack extends Stack {
         cognitoDomain: { domainPrefix: props.domainPrefix ?? `chorus-${this.account}` },
       });
       new CfnOutput(this, 'UserPoolDomain', { value: domain.baseUrl(), description: 'Cognito hosted domain (Google sign-in)' });
+      this.oauthDomain = `${domain.domainName}.auth.${this.region}.amazoncognito.com`;
     }
 
     this.userPoolClient = this.userPool.addClient('WebClient', {
       generateSecret: false,
-      authFlows: { userPassword: true, userSrp: true },
+      authFlows: { userPassword: true, userSrp: true, custom: true },
+      // an email code lives 10 minutes (shared/auth/otp.rules.ts OTP_TTL_MS); the session must too
+      authSessionValidity: Duration.minutes(10),
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,
       accessTokenValidity: Duration.hours(1),

@@ -25,6 +25,8 @@ export interface WebStackProps extends StackProps {
   readonly wsUrl: string;
   readonly userPoolId: string;
   readonly userPoolClientId: string;
+  /** Cognito hosted UI (Google sign-in), when configured: written to config.json for Amplify's signInWithRedirect */
+  readonly oauth?: { domain: string; redirectSignIn: string[]; redirectSignOut: string[] };
 }
 
 export class WebStack extends Stack {
@@ -86,6 +88,7 @@ export class WebStack extends Stack {
             region: this.region,
             userPoolId: props.userPoolId,
             userPoolClientId: props.userPoolClientId,
+            ...(props.oauth ? { oauth: props.oauth } : {}),
             stage: 'aws',
           }),
         ],

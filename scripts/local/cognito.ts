@@ -10,6 +10,9 @@ import {
   AdminCreateUserCommand,
   AdminSetUserPasswordCommand,
   AdminGetUserCommand,
+  DescribeUserPoolClientCommand,
+  UpdateUserPoolClientCommand,
+  type ExplicitAuthFlowsType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { freePort, waitFor } from './ports.ts';
 
@@ -118,20 +121,39 @@ export async function startCognito(dir: string): Promise<LocalCognito> {
   };
 }
 
+/**
+ * The web client's settings, as in the CDK auth stack where cognito-local can follow: password
+ * sign-in, refresh, and the custom auth flow of email codes (answered by cognito-auth.ts) with an
+ * auth session as long as a code lives (10 minutes; cognito-local does not keep AuthSessionValidity,
+ * so the stand-in is told it directly).
+ */
+const WEB_CLIENT = {
+  ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH', 'ALLOW_CUSTOM_AUTH'] as ExplicitAuthFlowsType[],
+  AuthSessionValidity: 10,
+};
+
 /** Create the pool and the web client unless `known` ones still exist. */
 export async function ensurePool(c: LocalCognito, known?: { userPoolId: string; clientId: string }): Promise<{ userPoolId: string; clientId: string }> {
   if (known) {
+    let exists = false;
     try {
       await c.client.send(new DescribeUserPoolCommand({ UserPoolId: known.userPoolId }));
-      return known;
+      exists = true;
     } catch {
       /* recreate below */
+    }
+    if (exists) {
+      // pools made before email code sign-in: allow the custom auth flow (served by cognito-auth.ts)
+      const cl = await c.client.send(new DescribeUserPoolClientCommand({ UserPoolId: known.userPoolId, ClientId: known.clientId })).catch(() => undefined);
+      if (cl?.UserPoolClient && !(cl.UserPoolClient.ExplicitAuthFlows ?? []).includes('ALLOW_CUSTOM_AUTH'))
+        await c.serial(() => c.client.send(new UpdateUserPoolClientCommand({ UserPoolId: known.userPoolId, ClientId: known.clientId, ...WEB_CLIENT })));
+      return known;
     }
   }
   const pool = await c.client.send(new CreateUserPoolCommand({ PoolName: 'chorus-local', UsernameAttributes: ['email'] }));
   const userPoolId = pool.UserPool!.Id!;
   const client = await c.client.send(
-    new CreateUserPoolClientCommand({ UserPoolId: userPoolId, ClientName: 'chorus-web', ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'] }),
+    new CreateUserPoolClientCommand({ UserPoolId: userPoolId, ClientName: 'chorus-web', ...WEB_CLIENT }),
   );
   return { userPoolId, clientId: client.UserPoolClient!.ClientId! };
 }

@@ -23,6 +23,7 @@ async function main() {
     `  Sign in as member: ${process.env.CHORUS_DEMO_MEMBER_EMAIL || DEMO_DEFAULTS.memberEmail}`,
     `  Password (both):   ${process.env.CHORUS_DEMO_PASSWORD || DEMO_DEFAULTS.password}`,
     '',
+    `  Emails 'sent':     ${rt.url}/_local/outbox  (sign-in codes, invitations)`,
     `  Data:              ${dataDir}`,
     `  WhatsApp webhook:  ${rt.url}/webhooks/whatsapp`,
     `  WHATSAPP_APP_SECRET=${e.WHATSAPP_APP_SECRET === DEMO_DEFAULTS.appSecret ? `${e.WHATSAPP_APP_SECRET} (default)` : '(set)'}`,

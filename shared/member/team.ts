@@ -3,6 +3,8 @@ import { AppError } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Claims } from '../auth/jwt.ts';
 import { identityPort } from '../ports/identity.ts';
+import { mailPort, type MailMessage } from '../ports/mail.ts';
+import { log } from '../log.ts';
 import type { JoinInviteInput, MemberRole, TeamMember } from './team.schemas.ts';
 
 /**
@@ -47,11 +49,13 @@ export async function listTeam(actor: Actor): Promise<TeamMember[]> {
 }
 
 /**
- * POST /team/invites (admins, spec §4): a pending membership (`is_active: false`, the given role)
- * and, when the email has no account yet, a user in the pool (in AWS Cognito emails the invitation).
- * @throws AppError 403 team.forbidden; 409 team.already_member / team.already_invited
+ * POST /team/invites (admins, spec §4): a pending membership (`is_active: false`, the given role),
+ * when the email has no account yet a user in the pool, and the invitation email through the mail
+ * port (SES; locally the outbox) with a sign-in link to `{appUrl}/login`.
+ * @throws AppError 403 team.forbidden; 409 team.already_member / team.already_invited; 502
+ *   team.invite_mail_failed when the email could not be sent (the invite is withdrawn)
  */
-export async function inviteMember(actor: Actor, input: { email: string; role: MemberRole }): Promise<TeamMember> {
+export async function inviteMember(actor: Actor, input: { email: string; role: MemberRole }, appUrl = ''): Promise<TeamMember> {
   assertAdmin(actor);
   const email = input.email.toLowerCase();
   const existing = (await db().entities.member.get({ org_id: actor.org_id, email }).go()).data;
@@ -60,14 +64,42 @@ export async function inviteMember(actor: Actor, input: { email: string; role: M
       ? new AppError('team.already_invited', `${email} has already been invited to this workspace.`, { status: 409 })
       : new AppError('team.already_member', `${email} is already a member of this workspace.`, { status: 409 });
   await identityPort().ensureUser(email);
+  let row;
   try {
-    const row = await db().entities.member.create({ org_id: actor.org_id, email, role: input.role, is_active: false, is_online: false, invited_by: actor.email }).go();
-    return toTeamMember(row.data as MemberRow);
+    row = await db().entities.member.create({ org_id: actor.org_id, email, role: input.role, is_active: false, is_online: false, invited_by: actor.email }).go();
   } catch (e) {
     if ((e as { cause?: { name?: string } }).cause?.name === 'ConditionalCheckFailedException' || /conditional/i.test(String((e as Error).message)))
       throw new AppError('team.already_invited', `${email} has already been invited to this workspace.`, { status: 409 });
     throw e;
   }
+  const org = (await db().entities.organization.get({ org_id: actor.org_id }).go()).data;
+  try {
+    await (await mailPort()).send(invitationEmail({ to: email, orgName: org?.org_name ?? 'a workspace', invitedBy: actor.email, appUrl }));
+  } catch (e) {
+    // no invite without its email: withdraw the row, so the admin can simply try again
+    await db().entities.member.delete({ org_id: actor.org_id, email }).where((a, op) => op.eq(a.is_active, false)).go().catch(() => undefined);
+    log('error', 'team.invite_mail_failed', { org_id: actor.org_id, error: String(e) });
+    throw new AppError('team.invite_mail_failed', 'We could not send the invitation email. Please try again.', { status: 502 });
+  }
+  return toTeamMember(row.data as MemberRow);
+}
+
+/**
+ * The invitation email (spec §4 Invite): subject 'You've been invited to {org} on Chorus', with the
+ * sign-in link `{appUrl}/login` (invitees sign in with an email code, then see 'Join workspace').
+ */
+export function invitationEmail(p: { to: string; orgName: string; invitedBy: string; appUrl: string }): MailMessage {
+  const link = `${p.appUrl.replace(/\/+$/, '')}/login`;
+  return {
+    to: p.to,
+    kind: 'invite',
+    subject: `You've been invited to ${p.orgName} on Chorus`,
+    text: [
+      `${p.invitedBy} invited you to join ${p.orgName} on Chorus, the shared inbox for the team's WhatsApp numbers.`,
+      '',
+      `Sign in at ${link} with this email address (${p.to}): choose 'Email me a code', enter the code we send you, then choose Join.`,
+    ].join('\n'),
+  };
 }
 
 /** Active admins of the org other than `email`. */

@@ -1,17 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import {
   AdminCreateUserCommand,
   AdminGetUserCommand,
+  AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { config } from '../config.ts';
 
 /**
- * Identity port (architecture §3 'identity'): the user pool as the invite flow needs it.
- * AWS: the Cognito user pool of COGNITO_ISSUER (its last path segment is the pool id), through
- * AdminGetUser / AdminCreateUser; Cognito emails the invitation. Local: the same adapter pointed at
- * cognito-local by the runtime (scripts/local/runtime.ts), with its admin writes serialised and the
- * invitation mail suppressed (cognito-local sends no mail).
+ * Identity port (architecture §3 'identity'): the user pool as the invite flow and the one-time
+ * code sign-in need it. AWS: the Cognito user pool of COGNITO_ISSUER (its last path segment is the
+ * pool id), through AdminGetUser / AdminCreateUser / AdminSetUserPassword. Local: the same adapter
+ * pointed at cognito-local by the runtime (scripts/local/runtime.ts), with its admin writes
+ * serialised. A new user is created confirmed, with a verified email and a random password nobody
+ * knows (so it signs in by email code, or Google, until it sets its own), and Cognito's own
+ * invitation mail suppressed: Chorus sends its invitations through the mail port.
  */
 export interface IdentityPort {
   /**
@@ -33,7 +37,6 @@ export function identityPort(): IdentityPort {
   port ??= cognitoIdentity({
     client: new CognitoIdentityProviderClient({ region: config().AWS_REGION }),
     userPoolId: config().COGNITO_ISSUER.split('/').pop() ?? '',
-    sendInvitation: true,
   });
   return port;
 }
@@ -42,13 +45,11 @@ const subOf = (attrs?: AttributeType[]) => attrs?.find((a) => a.Name === 'sub')?
 
 /**
  * The Cognito adapter.
- * @param opts.sendInvitation false: MessageAction SUPPRESS (local); true: Cognito's invitation email
  * @param opts.serial runs each admin call (cognito-local corrupts its store on overlapping writes)
  */
 export function cognitoIdentity(opts: {
   client: CognitoIdentityProviderClient;
   userPoolId: string;
-  sendInvitation: boolean;
   serial?: <T>(fn: () => Promise<T>) => Promise<T>;
 }): IdentityPort {
   const run = opts.serial ?? (<T>(fn: () => Promise<T>) => fn());
@@ -65,12 +66,16 @@ export function cognitoIdentity(opts: {
           new AdminCreateUserCommand({
             UserPoolId: opts.userPoolId,
             Username: email,
-            ...(opts.sendInvitation ? { DesiredDeliveryMediums: ['EMAIL'] } : { MessageAction: 'SUPPRESS' }),
+            MessageAction: 'SUPPRESS',
             UserAttributes: [
               { Name: 'email', Value: email },
               { Name: 'email_verified', Value: 'true' },
             ],
           }),
+        );
+        // confirmed with a password nobody knows (meets the pool's policy: upper, lower, digit, >= 6)
+        await opts.client.send(
+          new AdminSetUserPasswordCommand({ UserPoolId: opts.userPoolId, Username: email, Password: `Aa1-${randomBytes(24).toString('base64url')}`, Permanent: true }),
         );
         return { sub: subOf(created.User?.Attributes), created: true };
       }),

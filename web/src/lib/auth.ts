@@ -2,13 +2,19 @@
  * Sign-in with the Cognito user pool through Amplify v6.
  *
  * - `configureAuth` points Amplify at the pool of `/config.json` (and at cognito-local's endpoint locally);
- * - sign-in uses USER_PASSWORD_AUTH (SRP is not supported by the local cognito stand-in);
+ * - password sign-in uses USER_PASSWORD_AUTH (SRP is not supported by the local cognito stand-in);
+ * - email code sign-in uses the custom auth flow (CUSTOM_WITHOUT_SRP; triggers in functions/auth/);
+ * - Google sign-in uses the hosted UI (signInWithRedirect) when config.json has `oauth`;
  * - the API and the socket accept the **ID token**, which `getIdToken` returns (Amplify refreshes it).
  */
 import { Amplify } from 'aws-amplify';
-import { fetchAuthSession, signIn, signOut, updatePassword } from 'aws-amplify/auth';
+import { confirmSignIn, fetchAuthSession, signIn, signInWithRedirect, signOut, updatePassword } from 'aws-amplify/auth';
+// completes a Google sign-in when the hosted UI redirects back to /login/callback
+import 'aws-amplify/auth/enable-oauth-listener';
 import { checkPasswordChange, PASSWORD_MESSAGES } from '#shared/auth/password.rules.ts';
+import { OTP_INVALID_MESSAGE, OTP_RESEND_MESSAGE } from '#shared/auth/otp.rules.ts';
 import type { WebConfig } from '#shared/me.schemas.ts';
+import { getConfig } from './config.ts';
 
 /** Spec §8 wording. */
 export const INVALID_PASSWORD_MESSAGE =
@@ -24,9 +30,114 @@ export function configureAuth(cfg: WebConfig): void {
         userPoolId: cfg.userPoolId,
         userPoolClientId: cfg.userPoolClientId,
         ...(cfg.cognitoEndpoint ? { userPoolEndpoint: cfg.cognitoEndpoint } : {}),
+        // Google sign-in through the Cognito hosted UI, only where a deployment configured one
+        ...(cfg.oauth
+          ? {
+              loginWith: {
+                oauth: {
+                  domain: cfg.oauth.domain,
+                  scopes: ['openid', 'email', 'profile'],
+                  redirectSignIn: cfg.oauth.redirectSignIn,
+                  redirectSignOut: cfg.oauth.redirectSignOut,
+                  responseType: 'code' as const,
+                  providers: ['Google' as const],
+                },
+              },
+            }
+          : {}),
       },
     },
   });
+}
+
+/** Shown instead of the Google button's action where no Google client is configured (e.g. locally). */
+export const GOOGLE_UNAVAILABLE_MESSAGE = 'Google sign-in needs a deployment with a Google client configured';
+
+/**
+ * Start Google sign-in: Amplify sends the browser to the Cognito hosted UI (Google identity
+ * provider), which returns to /login/callback. Never throws: a failure comes back as words.
+ */
+export async function startGoogleSignIn(): Promise<SignInResult> {
+  try {
+    await signInWithRedirect({ provider: 'Google' });
+    return { ok: true };
+  } catch (e) {
+    if (errorName(e) === 'UserAlreadyAuthenticatedException') return { ok: true };
+    console.error('google sign-in failed', e);
+    return { ok: false, message: `${SIGN_IN_FAILED_MESSAGE} (${errorMessage(e) || 'Google sign-in could not start'})` };
+  }
+}
+
+const errorMessage = (e: unknown): string => (e && typeof e === 'object' && 'message' in e ? String((e as { message: unknown }).message) : '');
+
+/** A code was sent: where, and until when (epoch ms) it works / another may be asked for. */
+export type OtpRequestResult = { ok: true; email: string; expiresAt: number; resendAt: number } | { ok: false; message: string };
+
+const epoch = (v: unknown): number => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : 0);
+
+/**
+ * Ask for an email one-time code (spec §4, §7): make sure the email has an account (spec §7 'user
+ * creation allowed': POST /api/auth/otp/prepare), then start Cognito's custom auth flow (Amplify
+ * CUSTOM_WITHOUT_SRP), whose CreateAuthChallenge trigger mails the code. The same calls run locally,
+ * where the runtime's stand-in runs the same triggers. Errors: the server's message (e.g. the 60 s
+ * rule), else spec §8's 'Sorry! You can only request an OTP every 60 sec'. Never throws.
+ */
+export async function requestEmailCode(email: string): Promise<OtpRequestResult> {
+  const username = email.trim().toLowerCase();
+  try {
+    const res = await fetch(`${getConfig().apiUrl}/api/auth/otp/prepare`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: username }),
+    });
+    if (!res.ok) {
+      const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+      return { ok: false, message: body?.error?.message || OTP_RESEND_MESSAGE };
+    }
+    const attempt = () => signIn({ username, options: { authFlowType: 'CUSTOM_WITHOUT_SRP' } });
+    let out;
+    try {
+      out = await attempt();
+    } catch (e) {
+      if (errorName(e) !== 'UserAlreadyAuthenticatedException') throw e;
+      await signOut().catch(() => undefined);
+      out = await attempt();
+    }
+    if (out.nextStep.signInStep !== 'CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE') return { ok: false, message: unsupportedStep(out.nextStep.signInStep) };
+    const info = out.nextStep.additionalInfo ?? {};
+    return { ok: true, email: username, expiresAt: epoch(info.expires_at), resendAt: epoch(info.resend_at) };
+  } catch (e) {
+    return { ok: false, message: serverMessage(e) || OTP_RESEND_MESSAGE };
+  }
+}
+
+/**
+ * The words of a Cognito error worth showing: a trigger's own message without Cognito's wrapper
+ * ('CreateAuthChallenge failed with error <message>.'); '' for anything else.
+ */
+function serverMessage(e: unknown): string {
+  if (errorName(e) !== 'UserLambdaValidationException') return '';
+  const m = /failed with error (.*?)\.?$/s.exec(errorMessage(e));
+  return (m?.[1] ?? '').trim();
+}
+
+export type OtpVerifyResult = { ok: true } | { ok: false; message: string; /** the sign-in attempt is over: ask for a new code */ restart: boolean };
+
+/**
+ * Answer the code (Amplify confirmSignIn). Right: signed in. Wrong while the code still works: spec
+ * §8's 'OTP is expired or invalid! Please try again' and another try; expired, used up or out of
+ * attempts: the same message and `restart`. Never throws.
+ */
+export async function verifyEmailCode(code: string): Promise<OtpVerifyResult> {
+  try {
+    const out = await confirmSignIn({ challengeResponse: code.replace(/\s+/g, '') });
+    if (out.isSignedIn || out.nextStep.signInStep === 'DONE') return { ok: true };
+    if (out.nextStep.signInStep === 'CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE') return { ok: false, message: OTP_INVALID_MESSAGE, restart: false };
+    return { ok: false, message: unsupportedStep(out.nextStep.signInStep), restart: true };
+  } catch (e) {
+    if (errorName(e) === 'NetworkError') return { ok: false, message: `${SIGN_IN_FAILED_MESSAGE} (the sign-in service could not be reached)`, restart: false };
+    return { ok: false, message: OTP_INVALID_MESSAGE, restart: true };
+  }
 }
 
 /** The current ID token (refreshed by Amplify when needed), or null when nobody is signed in. */

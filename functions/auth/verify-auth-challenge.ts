@@ -1,0 +1,13 @@
+import type { VerifyAuthChallengeResponseTriggerEvent } from 'aws-lambda';
+import { verifyOtp } from '../../shared/auth/otp.ts';
+
+/**
+ * Cognito VerifyAuthChallengeResponse trigger: the answer is right only when it matches the email's
+ * latest code, the code is not expired (10 min), not used, and has not had too many wrong answers
+ * (shared/auth/otp.rules.ts). A wrong answer counts an attempt.
+ */
+export async function handler(event: VerifyAuthChallengeResponseTriggerEvent): Promise<VerifyAuthChallengeResponseTriggerEvent> {
+  const email = event.request.userAttributes.email ?? '';
+  event.response.answerCorrect = !event.request.userNotFound && !!email && (await verifyOtp(email, event.request.challengeAnswer ?? '', Date.now())) === 'ok';
+  return event;
+}

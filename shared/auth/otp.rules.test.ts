@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canRequestOtp,
+  checkOtp,
+  generateOtp,
+  newOtpState,
+  nextAuthStep,
+  normaliseOtpAnswer,
+  OTP_LENGTH,
+  OTP_MAX_ATTEMPTS,
+  OTP_RESEND_MS,
+  OTP_TTL_MS,
+  otpLiveness,
+} from './otp.rules.ts';
+
+const T0 = 1_763_800_000_000;
+
+describe('generateOtp', () => {
+  it('gives 6 digits, zero-padded', () => {
+    expect(generateOtp((b) => ((b[0] = 42), b))).toBe('000042');
+    for (let i = 0; i < 200; i++) expect(generateOtp()).toMatch(new RegExp(`^\\d{${OTP_LENGTH}}$`));
+  });
+
+  it('rejects values past the last whole block of 10^6 (no modulo bias)', () => {
+    const values = [0xffff_ffff, 0xffff_fff0, 7];
+    let i = 0;
+    expect(generateOtp((b) => ((b[0] = values[i++]!), b))).toBe('000007');
+    expect(i).toBe(3);
+  });
+});
+
+describe('canRequestOtp (spec §9: once per 60 s)', () => {
+  it('allows the first request', () => {
+    expect(canRequestOtp(null, T0)).toEqual({ ok: true });
+  });
+
+  it('refuses 1 ms before 60 s, allows at exactly 60 s', () => {
+    const last = { issued_at: T0 };
+    expect(canRequestOtp(last, T0 + OTP_RESEND_MS - 1)).toEqual({ ok: false, retry_at: T0 + 60_000 });
+    expect(canRequestOtp(last, T0 + OTP_RESEND_MS)).toEqual({ ok: true });
+    expect(canRequestOtp(last, T0)).toEqual({ ok: false, retry_at: T0 + 60_000 });
+  });
+});
+
+describe('code expiry and attempts', () => {
+  const state = newOtpState(T0);
+
+  it('a code lives 10 minutes: live 1 ms before, expired at the instant', () => {
+    expect(state.expires_at_ms - state.issued_at).toBe(OTP_TTL_MS);
+    expect(OTP_TTL_MS).toBe(600_000);
+    expect(checkOtp(state, true, T0 + OTP_TTL_MS - 1)).toBe('ok');
+    expect(checkOtp(state, true, T0 + OTP_TTL_MS)).toBe('expired');
+    expect(checkOtp(state, false, T0 + OTP_TTL_MS)).toBe('expired');
+  });
+
+  it('a wrong answer to a live code is wrong; no code is missing', () => {
+    expect(checkOtp(state, false, T0 + 1)).toBe('wrong');
+    expect(checkOtp(null, true, T0)).toBe('missing');
+  });
+
+  it(`allows ${OTP_MAX_ATTEMPTS} wrong answers, then the code is dead even for the right one`, () => {
+    expect(checkOtp({ ...state, attempts: OTP_MAX_ATTEMPTS - 1 }, true, T0 + 1)).toBe('ok');
+    expect(checkOtp({ ...state, attempts: OTP_MAX_ATTEMPTS }, true, T0 + 1)).toBe('exhausted');
+  });
+
+  it('a used code never works again', () => {
+    expect(checkOtp({ ...state, used_at: T0 + 5 }, true, T0 + 10)).toBe('used');
+    expect(otpLiveness({ ...state, used_at: T0 + 5 }, T0 + 10)).toBe('used');
+  });
+
+  it('normalises pasted answers', () => {
+    expect(normaliseOtpAnswer(' 123 456 ')).toBe('123456');
+    expect(normaliseOtpAnswer('123-456')).toBe('123456');
+    expect(normaliseOtpAnswer(undefined)).toBe('');
+  });
+});
+
+describe('nextAuthStep (DefineAuthChallenge)', () => {
+  const wrong = { challengeName: 'CUSTOM_CHALLENGE', challengeResult: false };
+  const right = { challengeName: 'CUSTOM_CHALLENGE', challengeResult: true };
+
+  it('starts with a code challenge and issues tokens after a right answer', () => {
+    expect(nextAuthStep([], 'ok')).toEqual({ kind: 'challenge' });
+    expect(nextAuthStep([wrong, right], 'ok')).toEqual({ kind: 'tokens' });
+  });
+
+  it('gives another round after a wrong answer while the code is live, else fails', () => {
+    expect(nextAuthStep([wrong], 'ok')).toEqual({ kind: 'challenge' });
+    expect(nextAuthStep([wrong], 'expired')).toEqual({ kind: 'fail' });
+    expect(nextAuthStep([wrong], 'exhausted')).toEqual({ kind: 'fail' });
+    expect(nextAuthStep([wrong], 'missing')).toEqual({ kind: 'fail' });
+  });
+
+  it(`fails after ${OTP_MAX_ATTEMPTS} wrong answers in one session`, () => {
+    expect(nextAuthStep(Array(OTP_MAX_ATTEMPTS - 1).fill(wrong), 'ok')).toEqual({ kind: 'challenge' });
+    expect(nextAuthStep(Array(OTP_MAX_ATTEMPTS).fill(wrong), 'ok')).toEqual({ kind: 'fail' });
+  });
+
+  it('refuses any other challenge in the session (password, SRP)', () => {
+    expect(nextAuthStep([{ challengeName: 'PASSWORD_VERIFIER', challengeResult: true }], 'ok')).toEqual({ kind: 'fail' });
+    expect(nextAuthStep([{ challengeName: 'SRP_A', challengeResult: true }, right], 'ok')).toEqual({ kind: 'fail' });
+  });
+});
