@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { importJWK, jwtVerify, SignJWT, decodeJwt, type JWK } from 'jose';
-import { AdminGetUserCommand, DescribeUserPoolClientCommand, type CognitoIdentityProviderClient, type UserPoolClientType } from '@aws-sdk/client-cognito-identity-provider';
+import { AdminGetUserCommand, DescribeUserPoolClientCommand, InitiateAuthCommand, type CognitoIdentityProviderClient, type UserPoolClientType } from '@aws-sdk/client-cognito-identity-provider';
 import { AUTH_TRIGGERS, type AuthTrigger } from '../../functions/auth-triggers.ts';
 import { loadHandler } from './handlers.ts';
 
@@ -11,6 +11,9 @@ import { loadHandler } from './handlers.ts';
  *   - `InitiateAuth` with AuthFlow `CUSTOM_AUTH` (Amplify `signIn` with `CUSTOM_WITHOUT_SRP`),
  *   - `RespondToAuthChallenge` with ChallengeName `CUSTOM_CHALLENGE` (Amplify `confirmSignIn`),
  *   - `InitiateAuth` `REFRESH_TOKEN_AUTH` for refresh tokens it issued itself;
+ *   - `GetTokensFromRefreshToken` (what Amplify 6.22 calls to refresh; cognito-local answers it
+ *     with 500 'Unsupported'): its own refresh tokens as above, cognito-local's through
+ *     cognito-local's `InitiateAuth` `REFRESH_TOKEN_AUTH`;
  * everything else goes on to cognito-local unchanged.
  *
  * It runs the SAME trigger handlers as the user pool in AWS (functions/auth-triggers.ts), with the
@@ -108,6 +111,12 @@ export class CustomAuthStandIn {
         const token = (req.AuthParameters as Record<string, string> | undefined)?.REFRESH_TOKEN;
         if (!token || !this.isOurs(token)) return undefined;
         return { status: 200, body: await this.refresh(req, token) };
+      }
+      if (target === 'GetTokensFromRefreshToken') {
+        const token = typeof req.RefreshToken === 'string' ? req.RefreshToken : '';
+        if (!token) throw new CognitoApiError('InvalidParameterException', 'Missing required parameter RefreshToken');
+        const out = this.isOurs(token) ? ((await this.refresh(req, token)) as { AuthenticationResult: unknown }) : await this.refreshWithCognitoLocal(req, token);
+        return { status: 200, body: { AuthenticationResult: out.AuthenticationResult } };
       }
       return undefined;
     } catch (e) {
@@ -245,6 +254,17 @@ export class CustomAuthStandIn {
     const found = await this.user(username);
     if (!found) throw new CognitoApiError('NotAuthorizedException', 'Invalid Refresh Token');
     return { ChallengeParameters: {}, AuthenticationResult: await this.tokens(found.username, found.attributes, client, false) };
+  }
+
+  /** cognito-local's own refresh token, through the flow it does support (InitiateAuth REFRESH_TOKEN_AUTH). */
+  private async refreshWithCognitoLocal(req: Record<string, unknown>, token: string): Promise<{ AuthenticationResult: unknown }> {
+    try {
+      const out = await this.opts.client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: String(req.ClientId ?? ''), AuthParameters: { REFRESH_TOKEN: token } }));
+      return { AuthenticationResult: out.AuthenticationResult };
+    } catch (e) {
+      const name = (e as { name?: string }).name ?? 'NotAuthorizedException';
+      throw new CognitoApiError(name === 'Error' ? 'NotAuthorizedException' : name, (e as Error).message || 'Invalid Refresh Token');
+    }
   }
 
   private isOurs(token: string): boolean {
