@@ -12,6 +12,8 @@ export interface Claims {
   sub: string;
   /** lower-cased email */
   email: string;
+  /** when this sign-in happened (the token's `auth_time`), epoch **s**; kept across refreshes */
+  auth_time?: number;
 }
 
 let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
@@ -50,5 +52,7 @@ export function claimsFrom(payload: Record<string, unknown>): Claims {
   const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : undefined;
   const sub = typeof payload.sub === 'string' ? payload.sub : undefined;
   if (!email || !sub) throw new AppError('auth.invalid_token', 'Sign in to continue.', { status: 401 });
-  return { sub, email };
+  // the HTTP API's JWT authorizer hands claims over as strings
+  const authTime = Number(payload.auth_time);
+  return Number.isFinite(authTime) && authTime > 0 ? { sub, email, auth_time: authTime } : { sub, email };
 }

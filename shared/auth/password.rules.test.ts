@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPasswordChange, passwordProblems, stripPassword } from './password.rules.ts';
+import { checkPasswordChange, passwordProblems, SET_PASSWORD_AFTER_OTP_MS, setPasswordWithoutCurrentUntil, stripPassword } from './password.rules.ts';
 
 describe('password rules (spec §5)', () => {
   it.each([
@@ -30,5 +30,22 @@ describe('password rules (spec §5)', () => {
     expect(checkPasswordChange('', 'Abc123')).toMatchObject({ ok: false, reason: 'missing_old' });
     expect(checkPasswordChange('Old12345', 'abcdef')).toEqual({ ok: false, reason: 'weak', problems: ['digit', 'upper'] });
     expect(checkPasswordChange('Old12345', ' New 1234a ')).toEqual({ ok: true, password: 'New1234a' });
+  });
+});
+
+describe('setPasswordWithoutCurrentUntil (15 minutes after a code sign-in, that session only)', () => {
+  const signedIn = 1_700_000_000_000;
+  const authTimeS = signedIn / 1000;
+  it.each([
+    ['just after the code', signedIn, authTimeS, signedIn + 1000, signedIn + SET_PASSWORD_AFTER_OTP_MS],
+    ['at 15:00', signedIn, authTimeS, signedIn + SET_PASSWORD_AFTER_OTP_MS, signedIn + SET_PASSWORD_AFTER_OTP_MS],
+    ['at 15:01', signedIn, authTimeS, signedIn + SET_PASSWORD_AFTER_OTP_MS + 1000, null],
+    ['never signed in by code', undefined, authTimeS, signedIn, null],
+    ['token without auth_time', signedIn, undefined, signedIn, null],
+    ['another sign-in (password, 5 minutes later)', signedIn, authTimeS + 300, signedIn + 301_000, null],
+    ['token time 5 s off (same sign-in, whole seconds)', signedIn, authTimeS + 5, signedIn + 6_000, signedIn + SET_PASSWORD_AFTER_OTP_MS],
+    ['another sign-in 11 s later', signedIn, authTimeS + 11, signedIn + 12_000, null],
+  ])('%s', (_name, otpAt, authTime, now, expected) => {
+    expect(setPasswordWithoutCurrentUntil(otpAt, authTime, now)).toBe(expected);
   });
 });

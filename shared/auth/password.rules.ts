@@ -53,3 +53,31 @@ export function checkPasswordChange(
   if (password === oldPassword || password === stripPassword(oldPassword)) return { ok: false, reason: 'same_password', problems: [] };
   return { ok: true, password };
 }
+
+/**
+ * How long after signing in with an email code a person may set a password without giving the
+ * current one (spec §8: 'Please login with OTP and set your password from Settings > Preferences'),
+ * ms. The code proved they own the email; past this window the current password is asked for.
+ */
+export const SET_PASSWORD_AFTER_OTP_MS = 15 * 60_000;
+
+/**
+ * How far the session's sign-in time (token auth_time, whole seconds) may be from the moment the
+ * code was answered for it to be that sign-in, ms: tokens are issued right after the answer.
+ */
+const SAME_SIGN_IN_SLACK_MS = 10_000;
+
+/**
+ * May this session set a password without the current one? Only the session a code sign-in opened
+ * (its token's auth_time within 10 seconds of the code being answered), and only for 15 minutes.
+ * @param otpSignedInAtMs epoch ms the user last answered an email code right (undefined: never)
+ * @param authTimeS the session token's auth_time, epoch **s** (undefined: unknown → no)
+ * @param nowMs epoch ms
+ * @returns epoch ms until which it may, or null
+ */
+export function setPasswordWithoutCurrentUntil(otpSignedInAtMs: number | undefined, authTimeS: number | undefined, nowMs: number): number | null {
+  if (otpSignedInAtMs === undefined || authTimeS === undefined) return null;
+  if (Math.abs(authTimeS * 1000 - otpSignedInAtMs) > SAME_SIGN_IN_SLACK_MS) return null;
+  const until = otpSignedInAtMs + SET_PASSWORD_AFTER_OTP_MS;
+  return nowMs <= until ? until : null;
+}

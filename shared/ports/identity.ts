@@ -23,6 +23,8 @@ export interface IdentityPort {
    * @returns the user's `sub` and whether it was created now
    */
   ensureUser(email: string): Promise<{ sub: string; created: boolean }>;
+  /** Set the user's password (permanent), without the current one: AdminSetUserPassword. */
+  setPassword(email: string, password: string): Promise<void>;
 }
 
 let port: IdentityPort | undefined;
@@ -78,6 +80,10 @@ export function cognitoIdentity(opts: {
           new AdminSetUserPasswordCommand({ UserPoolId: opts.userPoolId, Username: email, Password: `Aa1-${randomBytes(24).toString('base64url')}`, Permanent: true }),
         );
         return { sub: subOf(created.User?.Attributes), created: true };
+      }),
+    setPassword: (email, password) =>
+      run(async () => {
+        await opts.client.send(new AdminSetUserPasswordCommand({ UserPoolId: opts.userPoolId, Username: email, Password: password, Permanent: true }));
       }),
   };
 }

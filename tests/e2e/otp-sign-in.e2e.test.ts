@@ -79,6 +79,25 @@ describe('email code sign-in in the browser', () => {
     await page.getByTestId('login-verify').click();
     await page.waitForURL(/\/chats/, { timeout: 20_000 });
     await page.locator('[data-testid="socket-status"][data-state="open"]').waitFor({ state: 'attached', timeout: 20_000 });
+
+    // spec §8: 'login with OTP and set your password from Settings > Preferences' — the code session
+    // sets one without the current password, and then the password sign-in works
+    await page.getByTestId('org-menu-button').click();
+    await page.getByTestId('update-password').click();
+    const dialog = page.getByTestId('password-dialog');
+    await dialog.getByTestId('password-after-code').waitFor({ timeout: 10_000 });
+    expect(await dialog.getByTestId('password-old').count()).toBe(0);
+    await dialog.getByTestId('password-new').fill('Fresh Pass 42');
+    await dialog.getByTestId('password-submit').click();
+    await page.getByText('Password updated successfully').waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(SHOTS, 'password-after-code-desktop.png') });
+    await page.getByTestId('org-menu-button').click();
+    await page.getByTestId('sign-out').click();
+    await page.waitForURL(/\/login/, { timeout: 15_000 });
+    await page.getByTestId('login-email').fill(email);
+    await page.getByTestId('login-password').fill('FreshPass42');
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL(/\/chats/, { timeout: 20_000 });
     await context.close();
   });
 
