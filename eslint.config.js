@@ -25,7 +25,8 @@ export default tseslint.config(
     files: ['web/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': restrict(
-        ['**/shared/db/**', '**/shared/inbox/**', '**/shared/auth/**', '**/shared/ports/**', '**/functions/**', '**/events/**', '**/scripts/**', '@aws-sdk/*', 'electrodb'],
+        // baileys and the WhatsApp Web connector/worker run in the session worker only (never in the bundle)
+        ['**/shared/db/**', '**/shared/inbox/**', '**/shared/auth/**', '**/shared/ports/**', '**/functions/**', '**/events/**', '**/scripts/**', '@aws-sdk/*', 'electrodb', 'baileys', '**/shared/whatsapp/web/**'],
         'The web app imports only browser-safe shared schemas (*.schemas.ts) and rules.',
       ),
     },

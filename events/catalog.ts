@@ -7,6 +7,7 @@ import { TaskCreatedV1, TaskReminderDueV1, TaskUpdatedV1 } from './contracts/tas
 import { NoteCreatedV1, NoteDeletedV1 } from './contracts/note.ts';
 import { NotificationCreatedV1 } from './contracts/notification.ts';
 import { BulkJobUpdatedV1 } from './contracts/bulk.ts';
+import { PhoneSessionUpdatedV1 } from './contracts/phone.ts';
 
 /**
  * The one event catalogue. Read by the publisher (validation), the local bus (pattern matching,
@@ -32,6 +33,7 @@ export const EVENTS = {
   'note.deleted': { version: 1, properties: NoteDeletedV1 },
   'notification.created': { version: 1, properties: NotificationCreatedV1 },
   'bulk_job.updated': { version: 1, properties: BulkJobUpdatedV1 },
+  'phone.session_updated': { version: 1, properties: PhoneSessionUpdatedV1 },
 } as const satisfies Record<string, { version: number; properties: z.ZodTypeAny }>;
 
 export type EventName = keyof typeof EVENTS;
@@ -60,10 +62,10 @@ export interface EventPattern {
 export const SUBSCRIPTIONS = [
   {
     name: 'realtime-fanout',
-    description: 'Pushes message, private note, chat, ticket, task and notification events to the org members connected over WebSocket (task events: admins, assignee, creator; notifications: their recipient only; bulk jobs: their creator only)',
+    description: 'Pushes message, private note, chat, ticket, task and notification events to the org members connected over WebSocket (task events: admins, assignee, creator; notifications: their recipient only; bulk jobs: their creator only; WhatsApp Web session states and QR codes: admins only)',
     pattern: {
       source: [EVENT_SOURCE],
-      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.updated', 'task.reminder_due', 'note.created', 'note.deleted', 'notification.created', 'bulk_job.updated'],
+      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'message.updated', 'chat.read', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.updated', 'task.reminder_due', 'note.created', 'note.deleted', 'notification.created', 'bulk_job.updated', 'phone.session_updated'],
     },
     handler: 'events/consumers/realtime-fanout.ts#handler',
     maxReceiveCount: 3,
@@ -171,7 +173,26 @@ export const COMMAND_QUEUES = [
   },
 ] as const;
 
-export type CommandQueueName = (typeof COMMAND_QUEUES)[number]['name'];
+/**
+ * Command queues consumed by a long-lived worker instead of a Lambda (whatsapp-protocols.md §B.11):
+ * SQS FIFO in AWS (MessageGroupId = the number, so one number's commands keep their order), read
+ * by the ECS service named in `worker`; locally the runtime's queue hands them to its in-process
+ * worker. `env` carries the queue URL to producers and to the worker.
+ */
+export const WORKER_QUEUES = [
+  {
+    name: 'wa-web-commands',
+    description: 'Commands for linked WhatsApp Web numbers (send, edit, delete, react), one ordered group per number, consumed by the session worker that holds the number',
+    worker: 'wa-web-session',
+    env: 'WA_WEB_COMMANDS_QUEUE_URL',
+    fifo: true,
+    /** a command for a number another worker holds is handed back (not an error), so allow many receives */
+    maxReceiveCount: 10,
+    batchSize: 1,
+  },
+] as const;
+
+export type CommandQueueName = (typeof COMMAND_QUEUES)[number]['name'] | (typeof WORKER_QUEUES)[number]['name'];
 
 /** Does an event match a pattern? Same semantics EventBridge applies to these exact-value patterns. */
 export function matchesPattern(pattern: EventPattern, event: { source: string; 'detail-type': string; detail?: unknown }): boolean {

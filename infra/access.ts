@@ -55,8 +55,10 @@ export interface FunctionAccess {
    * (read, put and delete)
    */
   readonly media: 'none' | 'read' | 'put' | 'readWrite';
-  /** cognito-idp:AdminGetUser + AdminCreateUser on the user pool of COGNITO_ISSUER (team invites, shared/ports/identity.ts) */
+  /** cognito-idp:AdminGetUser + AdminCreateUser + AdminSetUserPassword on the user pool of COGNITO_ISSUER (team invites, email code sign-in: shared/ports/identity.ts) */
   readonly cognitoAdmin?: boolean;
+  /** MAIL_FROM + APP_URL + ses:SendEmail from the mail identity (shared/ports/mail.ts: sign-in codes, invitations) */
+  readonly mail?: boolean;
 }
 
 /** What a `scheduler: true` function may do to schedules, on `schedule/<group>/*` only. */
@@ -90,7 +92,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   // Stores inbound messages and statuses, publishes message events; no Graph API call (yet).
   'functions/channels/whatsapp-cloud/process-webhook.ts#handler': { enqueue: [] },
   // Sends through the Graph API (reading a member's file from the bucket to upload it first), records the WhatsApp message id and status.
-  'functions/channels/whatsapp-cloud/send-message.ts#handler': { enqueue: [], whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], media: 'read' },
+  // WhatsApp Web numbers' messages and reactions are handed to the session worker's FIFO queue instead.
+  'functions/channels/whatsapp-cloud/send-message.ts#handler': { enqueue: ['wa-web-commands'], whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], media: 'read' },
   // Reads connections, pushes to sockets, deletes gone connections.
   'events/consumers/realtime-fanout.ts#handler': { enqueue: [], wsManagement: true },
   // Verifies the ID token (?token=), checks membership, stores the connection.
@@ -133,10 +136,17 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/bulk/create-bulk-job.ts#handler': { publishEvents: false, enqueue: ['chat-bulk'] },
   'functions/http/bulk/undo-bulk-job.ts#handler': { publishEvents: false, enqueue: ['chat-bulk'] },
   'functions/consumers/chat-bulk.ts#handler': { enqueue: ['chat-bulk'] },
-  // Team invites: a pending Member row and, for a new email, a Cognito user (AdminCreateUser emails the invitation).
-  'functions/http/team/invite-member.ts#handler': { cognitoAdmin: true, publishEvents: false, enqueue: [] },
+  // Team invites: a pending Member row, for a new email a Cognito user, and the invitation email (SES).
+  'functions/http/team/invite-member.ts#handler': { cognitoAdmin: true, mail: true, publishEvents: false, enqueue: [] },
+  // Before an email code sign-in: creates the Cognito user of a new email (spec §7 'user creation allowed'); public, touches nothing else.
+  'functions/http/me/set-password.ts#handler': { cognitoAdmin: true, publishEvents: false, enqueue: [] },
+  'functions/http/auth/prepare-otp.ts#handler': { cognitoAdmin: true, table: 'none', publishEvents: false, enqueue: [], cognito: false },
   // checks the token with the Graph API and encrypts it (PHONE_TOKEN_KEY); never the global token
   'functions/http/phones/add-phone.ts#handler': { whatsapp: ['graph', 'phoneTokenKey'], publishEvents: false, enqueue: [] },
+  // WhatsApp Web linking: writes the phone and session rows / reads the session; the worker does the rest
+  'functions/http/phones/add-wa-web-phone.ts#handler': { publishEvents: false, enqueue: [] },
+  'functions/http/phones/get-wa-web-session.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
+  'functions/http/phones/relink-wa-web-session.ts#handler': { publishEvents: false, enqueue: [] },
 };
 
 /** The access profile of one handler. */
@@ -174,6 +184,15 @@ export interface WiringResources {
   readonly searchDomain?: opensearch.IDomain;
   readonly scheduler?: SchedulerResources;
   readonly mediaBucket?: s3.IBucket;
+  readonly mail?: MailSettings;
+}
+
+/** The product's email sender (SES) and the web app's address for links. '' = unset. */
+export interface MailSettings {
+  /** MAIL_FROM, e.g. `Chorus <no-reply@example.com>`; its domain or address must be a verified SES identity */
+  readonly from: string;
+  /** APP_URL, e.g. https://app.example.com */
+  readonly appUrl: string;
 }
 
 /** Apply a profile: environment variables (shared/config.ts names) plus matching IAM grants. */
@@ -226,8 +245,21 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
     const poolId = Fn.select(3, Fn.split('/', cognito.issuer));
     fn.addToRolePolicy(
       new iam.PolicyStatement({
-        actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminCreateUser'],
+        actions: ['cognito-idp:AdminGetUser', 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword'],
         resources: [Stack.of(fn).formatArn({ service: 'cognito-idp', resource: 'userpool', resourceName: poolId })],
+      }),
+    );
+  }
+
+  if (access.mail) {
+    const mail = need(res.mail, 'the mail settings');
+    setEnv('MAIL_FROM', mail.from);
+    setEnv('APP_URL', mail.appUrl);
+    // SES authorizes SendEmail on the sending identity (and the configuration set, if any)
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [Stack.of(fn).formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }), Stack.of(fn).formatArn({ service: 'ses', resource: 'configuration-set', resourceName: '*' })],
       }),
     );
   }

@@ -13,8 +13,9 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../events/catalog.ts';
+import { COMMAND_QUEUES, SUBSCRIPTIONS, WORKER_QUEUES } from '../events/catalog.ts';
 import { HTTP_ROUTES, WS_ROUTES } from '../functions/routes.ts';
+import { AUTH_TRIGGERS } from '../functions/auth-triggers.ts';
 import { TABLE_DEFINITION } from '../shared/db/table-definition.ts';
 import { ACCESS_OVERRIDES, SCHEDULER_ACTIONS, SEARCH_ACTIONS } from './access.ts';
 import { allHandlerRefs, buildApp, type ChorusAppProps, type ChorusStacks, missingHandlerFiles, propsFromContext } from './build.ts';
@@ -39,7 +40,7 @@ const CONFIG_ENV = new Set([
   'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_GRAPH_URL', 'WHATSAPP_GRAPH_VERSION',
   'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'TASK_REMINDERS_QUEUE_URL', 'CHAT_SNOOZE_QUEUE_URL', 'CHAT_BULK_QUEUE_URL', 'WS_MANAGEMENT_URL',
   'SEARCH_ENDPOINT', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
-  'MEDIA_BUCKET', 'NODE_OPTIONS',
+  'MEDIA_BUCKET', 'NODE_OPTIONS', 'MAIL_FROM', 'APP_URL', 'WA_WEB_COMMANDS_QUEUE_URL',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -326,14 +327,52 @@ describe('auth', () => {
       outdir: mkTmp('chorus-cdk-out-'),
       context: { ...cdkContext, googleClientId: 'google-client', googleClientSecret: 'google-secret' },
     });
-    const built = buildApp(app, { ...propsFromContext(app), bundle: false, webDist: '/nonexistent' });
+    const webDist = mkTmp('chorus-web-');
+    fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Chorus</title>');
+    const built = buildApp(app, { ...propsFromContext(app), bundle: false, webDist });
     const t = Template.fromStack(built.auth);
     t.hasResourceProperties('AWS::Cognito::UserPoolIdentityProvider', { ProviderName: 'Google', ProviderType: 'Google' });
     t.resourceCountIs('AWS::Cognito::UserPoolDomain', 1);
     t.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       SupportedIdentityProviders: Match.arrayWith(['COGNITO', 'Google']),
       AllowedOAuthFlows: ['code'],
+      CallbackURLs: ['http://localhost:5173/login/callback'],
     });
+    // the web app learns the hosted UI domain and redirect URLs from config.json (Amplify signInWithRedirect)
+    const staged = fs
+      .readdirSync(app.outdir)
+      .map((d) => path.join(app.outdir, d, 'config.json'))
+      .find((f) => fs.existsSync(f));
+    const config = JSON.parse(fs.readFileSync(staged!, 'utf8'));
+    expect(config.oauth.redirectSignIn).toEqual(['http://localhost:5173/login/callback']);
+    expect(config.oauth.redirectSignOut).toEqual(['http://localhost:5173/login']);
+    expect(typeof config.oauth.domain).toBe('string');
+  });
+
+  it('email code sign-in: custom auth triggers on the pool (table + SES, 5 s), CUSTOM_AUTH on the client with a 10-minute session', () => {
+    auth.hasResourceProperties('AWS::Cognito::UserPool', {
+      LambdaConfig: { DefineAuthChallenge: Match.anyValue(), CreateAuthChallenge: Match.anyValue(), VerifyAuthChallengeResponse: Match.anyValue() },
+    });
+    auth.hasResourceProperties('AWS::Cognito::UserPoolClient', { ExplicitAuthFlows: Match.arrayWith(['ALLOW_CUSTOM_AUTH']), AuthSessionValidity: 10 });
+    for (const handler of Object.values(AUTH_TRIGGERS)) {
+      const fn = lambdaFor(auth, handler);
+      expect(fn.Properties.Timeout).toBe(5);
+      expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME']));
+      const actions = actionsOfRole(auth, fn);
+      expect(actions).toContain('ses:SendEmail');
+      expect(actions.some((a) => a.startsWith('cognito-idp:'))).toBe(false);
+    }
+    auth.resourceCountIs('AWS::Lambda::Permission', 3);
+  });
+
+  it('the invite handler may send mail; the public prepare route may only create users', () => {
+    const invite = lambdaFor(api, 'functions/http/team/invite-member.ts#handler');
+    expect(actionsOfRole(api, invite)).toEqual(expect.arrayContaining(['ses:SendEmail', 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword']));
+    const prepare = lambdaFor(api, 'functions/http/auth/prepare-otp.ts#handler');
+    const actions = actionsOfRole(api, prepare);
+    expect(actions).toEqual(expect.arrayContaining(['cognito-idp:AdminGetUser', 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword']));
+    expect(actions.some((a) => a.startsWith('dynamodb:') || a.startsWith('ses:'))).toBe(false);
+    api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /api/auth/otp/prepare', AuthorizationType: 'NONE' });
   });
 });
 
@@ -424,7 +463,7 @@ describe('events', () => {
   });
 
   it('gives every queue a DLQ with the catalogue maxReceiveCount', () => {
-    const entries = [...SUBSCRIPTIONS, ...COMMAND_QUEUES];
+    const entries = [...SUBSCRIPTIONS, ...COMMAND_QUEUES, ...WORKER_QUEUES];
     const queues = Object.values(events.findResources('AWS::SQS::Queue')) as Resource[];
     const withRedrive = queues.filter((q) => q.Properties.RedrivePolicy);
     expect(withRedrive).toHaveLength(entries.length);
@@ -640,4 +679,35 @@ describe('real bundling', () => {
     const t = Template.fromStack(built.api);
     for (const fn of lambdasOf(t)) expect(fn.Properties.Handler).toMatch(/^index\./);
   }, 300_000);
+});
+
+describe('wa-web (WhatsApp Web session workers)', () => {
+  it('makes the worker queues FIFO, with a FIFO DLQ', () => {
+    const fifo = Object.values(events.findResources('AWS::SQS::Queue', { Properties: { FifoQueue: true } }));
+    expect(fifo).toHaveLength(WORKER_QUEUES.length * 2);
+  });
+
+  it('runs one Fargate service (arm64) that stops the old task before starting a new one, with the table, bus, queue and key in its environment', () => {
+    const t = Template.fromStack(stacks.waWeb);
+    t.resourceCountIs('AWS::ECS::Service', 1);
+    t.hasResourceProperties('AWS::ECS::Service', { LaunchType: 'FARGATE', DesiredCount: 1, DeploymentConfiguration: Match.objectLike({ MaximumPercent: 100, MinimumHealthyPercent: 0 }) });
+    t.hasResourceProperties('AWS::ECS::TaskDefinition', { RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' } });
+    const td = Object.values(t.findResources('AWS::ECS::TaskDefinition'))[0] as Resource;
+    const env = (td.Properties.ContainerDefinitions[0].Environment as Array<{ Name: string }>).map((e) => e.Name);
+    expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'EVENT_BUS_NAME', 'MEDIA_BUCKET', 'WA_WEB_COMMANDS_QUEUE_URL']));
+  });
+
+  it('grants the task role the table, the bus, consuming the FIFO queue and reading media; no inbound traffic', () => {
+    const t = Template.fromStack(stacks.waWeb);
+    const actions = (Object.values(t.findResources('AWS::IAM::Policy')) as Resource[]).flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'events:PutEvents', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 's3:GetObject*']));
+    t.hasResourceProperties('AWS::EC2::SecurityGroup', { GroupDescription: 'WhatsApp Web session workers: outbound only', SecurityGroupIngress: Match.absent() });
+    t.resourceCountIs('AWS::EC2::NatGateway', 0);
+  });
+
+  it('lets the outbound consumer (and route Lambdas) send to the worker queue', () => {
+    const fn = lambdaFor(workers, 'functions/channels/whatsapp-cloud/send-message.ts#handler');
+    expect(fn.Properties.Environment.Variables).toHaveProperty('WA_WEB_COMMANDS_QUEUE_URL');
+    expect(actionsOfRole(workers, fn)).toContain('sqs:SendMessage');
+  });
 });

@@ -11,6 +11,7 @@
  *            + EventBridge Scheduler group and role
  *   Api      HTTP API, WebSocket API, route Lambdas          Data, Search, Auth, Events
  *   Workers  queue consumer Lambdas                          Data, Search, Events, Api
+ *   WaWeb    WhatsApp Web session workers (ECS Fargate)      Data, Events
  *   Web      S3 + CloudFront, web bundle + config.json       Api, Auth
  *
  * Queues are in Events and consumers in Workers because producers in Api need the command queue
@@ -43,6 +44,9 @@
  *   oauthCallbackUrls         comma-separated (default 'http://localhost:5173/login/callback')
  *   oauthLogoutUrls           comma-separated (default 'http://localhost:5173/login')
  *   corsOrigins               comma-separated allowed origins of the HTTP API and of media GETs (default '*')
+ *   mailFrom                  sender of sign-in codes and invitations through SES, a verified identity
+ *                             (e.g. 'Chorus <no-reply@example.com>'; default '' = those emails fail with 503)
+ *   appUrl                    the web app's address for links in emails (default '' = the inviting request's Origin)
  * An empty WhatsApp value leaves the variable unset, so the handler sees shared/config.ts's default.
  */
 import * as fs from 'node:fs';
@@ -50,7 +54,8 @@ import * as path from 'node:path';
 import { type App, type Environment, SecretValue, Tags } from 'aws-cdk-lib';
 import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../events/catalog.ts';
 import { HTTP_ROUTES, WS_ROUTES } from '../functions/routes.ts';
-import type { WhatsAppSettings } from './access.ts';
+import { AUTH_TRIGGERS } from '../functions/auth-triggers.ts';
+import type { MailSettings, WhatsAppSettings } from './access.ts';
 import { parseHandlerRef, REPO_ROOT } from './constructs/handler-function.ts';
 import { ApiStack } from './stacks/api-stack.ts';
 import { AuthStack, type GoogleSignIn } from './stacks/auth-stack.ts';
@@ -59,6 +64,7 @@ import { EventsStack } from './stacks/events-stack.ts';
 import { SearchStack, type SearchStackProps } from './stacks/search-stack.ts';
 import { WebStack } from './stacks/web-stack.ts';
 import { WorkersStack } from './stacks/workers-stack.ts';
+import { WaWebStack } from './stacks/wa-web-stack.ts';
 
 export interface ChorusAppProps {
   /** real esbuild bundles (true, the CLI path) or inline placeholders (false, tests only). @default true */
@@ -77,6 +83,8 @@ export interface ChorusAppProps {
   readonly oauthLogoutUrls?: string[];
   /** @default ['*'] */
   readonly corsOrigins?: string[];
+  /** SES sender and the app's address (sign-in codes, invitations) @default unset */
+  readonly mail?: Partial<MailSettings>;
   /** OpenSearch domain size (instance type, data nodes, volume) @default one t3.small.search, 10 GiB */
   readonly search?: Pick<SearchStackProps, 'instanceType' | 'dataNodes' | 'volumeGiB'>;
 }
@@ -88,6 +96,7 @@ export interface ChorusStacks {
   readonly events: EventsStack;
   readonly api: ApiStack;
   readonly workers: WorkersStack;
+  readonly waWeb: WaWebStack;
   readonly web: WebStack;
 }
 
@@ -99,6 +108,7 @@ export function allHandlerRefs(): string[] {
       ...Object.values(WS_ROUTES),
       ...SUBSCRIPTIONS.map((s) => s.handler),
       ...COMMAND_QUEUES.map((c) => c.handler),
+      ...Object.values(AUTH_TRIGGERS),
     ]),
   ];
 }
@@ -136,13 +146,19 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     description: 'Chorus: OpenSearch domain',
     ...props.search,
   });
+  const mail: MailSettings = { from: props.mail?.from ?? '', appUrl: props.mail?.appUrl ?? '' };
+  const callbackUrls = props.oauthCallbackUrls ?? ['http://localhost:5173/login/callback'];
+  const logoutUrls = props.oauthLogoutUrls ?? ['http://localhost:5173/login'];
   const auth = new AuthStack(app, `${prefix}Auth`, {
     env,
     description: 'Chorus: Cognito user pool and web client',
     google: props.google,
     domainPrefix: props.cognitoDomainPrefix,
-    callbackUrls: props.oauthCallbackUrls ?? ['http://localhost:5173/login/callback'],
-    logoutUrls: props.oauthLogoutUrls ?? ['http://localhost:5173/login'],
+    callbackUrls,
+    logoutUrls,
+    table: data.table,
+    mail,
+    bundle,
   });
   const events = new EventsStack(app, `${prefix}Events`, {
     env,
@@ -161,6 +177,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     issuer: auth.issuer,
     userPoolClientId: auth.userPoolClient.userPoolClientId,
     whatsapp,
+    mail,
     corsOrigins: props.corsOrigins ?? ['*'],
     bundle,
   });
@@ -187,10 +204,24 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     wsUrl: api.webSocketStage.url,
     userPoolId: auth.userPool.userPoolId,
     userPoolClientId: auth.userPoolClient.userPoolClientId,
+    oauth: auth.oauthDomain ? { domain: auth.oauthDomain, redirectSignIn: callbackUrls, redirectSignOut: logoutUrls } : undefined,
   });
 
   Tags.of(app).add('project', 'chorus');
-  return { data, search, auth, events, api, workers, web };
+  const waWebCommands = events.commandQueues.get('wa-web-commands');
+  if (!waWebCommands) throw new Error('No queue for wa-web-commands');
+  const waWeb = new WaWebStack(app, `${prefix}WaWeb`, {
+    env,
+    description: 'Chorus: WhatsApp Web session workers (ECS Fargate)',
+    table: data.table,
+    mediaBucket: data.mediaBucket,
+    bus: events.bus,
+    commands: waWebCommands,
+    phoneTokenKey: whatsapp.phoneTokenKey,
+    bundle,
+  });
+
+  return { data, search, auth, events, api, workers, waWeb, web };
 }
 
 /** Read `ChorusAppProps` from the CDK context (see the key list at the top of this file). */
@@ -253,6 +284,7 @@ export function propsFromContext(app: App): ChorusAppProps {
     oauthCallbackUrls: list('oauthCallbackUrls'),
     oauthLogoutUrls: list('oauthLogoutUrls'),
     corsOrigins: list('corsOrigins'),
+    mail: { from: str('mailFrom') ?? '', appUrl: str('appUrl') ?? '' },
     search: {
       instanceType: str('searchInstanceType') || undefined,
       dataNodes: int('searchDataNodes'),

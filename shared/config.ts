@@ -29,6 +29,12 @@ const ConfigSchema = z.object({
   TASK_REMINDERS_QUEUE_URL: z.string().default(''),
   CHAT_SNOOZE_QUEUE_URL: z.string().default(''),
   CHAT_BULK_QUEUE_URL: z.string().default(''),
+  /** SQS FIFO queue of WhatsApp Web session commands (events/catalog.ts WORKER_QUEUES), consumed by the session worker */
+  WA_WEB_COMMANDS_QUEUE_URL: z.string().default(''),
+  /** the WhatsApp Web session worker's id (its lease owner name); default: host name and process id */
+  WA_WEB_WORKER_ID: z.string().default(''),
+  /** most WhatsApp Web sessions one worker holds at once */
+  WA_WEB_MAX_SESSIONS: z.coerce.number().int().positive().default(50),
   /** EventBridge Scheduler (AWS): the schedule group, the role it assumes to send to queues, and the target queue ARNs by command queue name (JSON object) */
   SCHEDULER_GROUP_NAME: z.string().default(''),
   SCHEDULER_ROLE_ARN: z.string().default(''),
@@ -39,6 +45,10 @@ const ConfigSchema = z.object({
   SEARCH_ENDPOINT: z.string().default(''),
   /** S3 bucket of inbound media and thumbnails (AWS). Locally the runtime installs a file-backed blob store under `.data/blobs/`. */
   MEDIA_BUCKET: z.string().default(''),
+  /** Sender of the product's emails (sign-in codes, invitations) through SES, a verified identity, e.g. `Chorus <no-reply@example.com>` (AWS). Locally the runtime installs a file outbox instead. */
+  MAIL_FROM: z.string().default(''),
+  /** The web app's address, e.g. `https://app.example.com`: links in emails ({host}/login). '' = the request's Origin. */
+  APP_URL: z.string().default(''),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -8,6 +8,8 @@ export const MeResponse = z.object({
       org_id: z.string(),
       org_name: z.string(),
       role: z.enum(['admin', 'member']),
+      /** spec §3 organization.is_platform: a platform organization (reduced navigation, shared/org/navigation.rules.ts) */
+      is_platform: z.boolean().optional(),
       member_name: z.string().nullish(),
       /** spec §4 User status in this org (Member.is_online) */
       is_online: z.boolean().optional(),
@@ -35,6 +37,10 @@ export const WebConfig = z.object({
   userPoolClientId: z.string(),
   /** only locally: cognito-local's endpoint (Amplify `userPoolEndpoint`) */
   cognitoEndpoint: z.string().optional(),
+  /** Cognito hosted UI for Google sign-in (host name, no scheme; redirect URLs ending in /login/callback and /login); absent = no Google sign-in */
+  oauth: z.object({ domain: z.string(), redirectSignIn: z.array(z.string()), redirectSignOut: z.array(z.string()) }).optional(),
+  /** a page listing the emails the runtime 'sent' (the local runtime's outbox); absent where mail really goes out */
+  localOutboxUrl: z.string().optional(),
   /** 'local' | 'aws' */
   stage: z.string(),
 });

@@ -14,7 +14,8 @@ import type { Message } from '../../shared/message/message.schemas.ts';
  * upsert by id), so at-least-once delivery needs no idempotency store.
  * Task events go only to the people who may see the task: admins, its assignee and its creator
  * (spec §2: members see only My Tasks); a `notification.created` only to its recipient, a
- * `bulk_job.updated` only to the job's creator.
+ * `bulk_job.updated` only to the job's creator, a `phone.session_updated` (WhatsApp Web linking, with
+ * its QR) only to admins.
  * Message, private-note and chat events are personalised per member (spec §6, shared/chat/chat-view.ts): a
  * member the chat's chat_access does not list gets only the chat's stub (`has_access: false`, as
  * a `chat.updated`) and none of its messages; with mask_phone_numbers on, non-admins get masked
@@ -32,7 +33,9 @@ export const handler = sqsBatchHandler('realtime-fanout', async (records) => {
       ? new Set([recipient])
       : name.startsWith('task.') && props.task
         ? new Set([props.task.assignee, props.task.created_by].filter((e): e is string => !!e))
-        : undefined;
+        : name === 'phone.session_updated'
+          ? new Set<string>() // admins only (added below): the QR links a device to the number
+          : undefined;
     return { org_id: props.org_id, audience, withAdmins: !recipient, payload: { type: name, properties: props, metadata: event.detail.metadata } };
   });
   const orgs = [...new Set(parsed.flatMap((p) => (p ? [p.org_id] : [])))];

@@ -29,6 +29,8 @@ export interface CatalogQueueProps {
   readonly name: string;
   /** receives before a message is moved to the DLQ */
   readonly maxReceiveCount: number;
+  /** an SQS FIFO queue (and FIFO DLQ): ordered per MessageGroupId, deduplicated by MessageDeduplicationId */
+  readonly fifo?: boolean;
 }
 
 /** An SQS queue with a dead-letter queue, SQS-managed encryption and TLS-only access. */
@@ -43,11 +45,13 @@ export class CatalogQueue extends Construct {
       throw new Error(`${props.name}: maxReceiveCount must be a positive integer`);
     }
     this.deadLetterQueue = new sqs.Queue(this, 'Dlq', {
+      ...(props.fifo ? { fifo: true } : {}),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
     this.queue = new sqs.Queue(this, 'Queue', {
+      ...(props.fifo ? { fifo: true } : {}),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: QUEUE_VISIBILITY_TIMEOUT,

@@ -25,7 +25,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { HTTP_ROUTES, WS_ROUTES } from '../../functions/routes.ts';
-import { accessFor, type SchedulerResources, type Surface, type WhatsAppSettings, wireFunction } from '../access.ts';
+import { accessFor, type MailSettings, type SchedulerResources, type Surface, type WhatsAppSettings, wireFunction } from '../access.ts';
 import { createHandlerFunction, handlerConstructId } from '../constructs/handler-function.ts';
 import { pascalCase } from '../names.ts';
 
@@ -54,6 +54,8 @@ export interface ApiStackProps extends StackProps {
   readonly issuer: string;
   readonly userPoolClientId: string;
   readonly whatsapp: WhatsAppSettings;
+  /** the product's email sender and the app's address (invitation emails) */
+  readonly mail?: MailSettings;
   readonly corsOrigins: string[];
   readonly bundle: boolean;
 }
@@ -109,6 +111,7 @@ export class ApiStack extends Stack {
         cognito: { issuer: props.issuer, clientId: props.userPoolClientId },
         wsStage: this.webSocketStage,
         whatsapp: props.whatsapp,
+        mail: props.mail,
       });
       this.functions.set(handler, fn);
       return fn;

@@ -19,7 +19,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
-import { COMMAND_QUEUES, type CommandQueueName, EVENT_SOURCE, SUBSCRIPTIONS } from '../../events/catalog.ts';
+import { COMMAND_QUEUES, type CommandQueueName, EVENT_SOURCE, SUBSCRIPTIONS, WORKER_QUEUES } from '../../events/catalog.ts';
 import type { SchedulerResources } from '../access.ts';
 import { CatalogQueue } from '../constructs/queue-consumer.ts';
 import { pascalCase } from '../names.ts';
@@ -67,6 +67,11 @@ export class EventsStack extends Stack {
     for (const cmd of COMMAND_QUEUES) {
       const q = new CatalogQueue(this, `${pascalCase(cmd.name)}Commands`, { name: cmd.name, maxReceiveCount: cmd.maxReceiveCount });
       this.commandQueues.set(cmd.name, { queue: q.queue, env: cmd.env });
+    }
+    // queues of long-lived workers (FIFO): producers reach them like any command queue
+    for (const w of WORKER_QUEUES) {
+      const q = new CatalogQueue(this, `${pascalCase(w.name)}Commands`, { name: w.name, maxReceiveCount: w.maxReceiveCount, fifo: w.fifo });
+      this.commandQueues.set(w.name, { queue: q.queue, env: w.env });
     }
 
     // Schedules point at this stack's queues and role: they go with the stack (deleting a group

@@ -9,7 +9,10 @@ import { verifyIdToken } from '../../shared/auth/jwt.ts';
 import { isAppError } from '../../shared/errors.ts';
 import { loadHandler } from './handlers.ts';
 import type { GraphStandIn } from './graph-standin.ts';
+import type { WaWebStandIn } from './wa-web-standin.ts';
 import type { LocalBlobs } from './blobs.ts';
+import type { LocalOutbox } from './outbox.ts';
+import type { CustomAuthStandIn } from './cognito-auth.ts';
 
 /**
  * Local stand-in for API Gateway v2 (HTTP + WebSocket) on one port:
@@ -18,7 +21,9 @@ import type { LocalBlobs } from './blobs.ts';
  *   receive the verified claims in `requestContext.authorizer.jwt.claims`;
  * - `/ws` upgrades to a WebSocket whose $connect/$default/$disconnect run the registry's handlers;
  * - `POST /_ws/@connections/{id}` is the management API (PostToConnection), 410 when gone;
- * - `/cognito/*` proxies to cognito-local (Amplify's `userPoolEndpoint`), `/__graph/*` is the Graph
+ * - `/cognito/*` proxies to cognito-local (Amplify's `userPoolEndpoint`), after the custom auth
+ *   stand-in (scripts/local/cognito-auth.ts) answered what it owns; `/_local/outbox` lists the emails
+ *   the runtime 'sent' (scripts/local/outbox.ts); `/__graph/*` is the Graph
  *   API stand-in, `/media/*` the blob store's signed URLs (the S3 presigned URLs of AWS), `/media-upload/*`
  *   its signed PUTs of uploads (presigned S3 PUTs),
  *   `/config.json` the web app's runtime config, anything else the built web app.
@@ -30,7 +35,13 @@ export interface GatewayOptions {
   webConfig: (host: string) => unknown;
   cognitoEndpoint: string;
   graph: GraphStandIn;
+  /** the WhatsApp Web stand-in: `POST /__wa-web/{phone_id}/events` `{ event, data }` injects a Baileys event */
+  waWeb?: WaWebStandIn;
   blobs: LocalBlobs;
+  /** the local mail outbox, served at `/_local/outbox` */
+  outbox?: LocalOutbox;
+  /** answers the Cognito calls cognito-local lacks (custom auth) before the proxy */
+  cognitoAuth?: CustomAuthStandIn;
 }
 
 /** API Gateway's payload limit for HTTP APIs (10 MB); handlers apply their own, smaller limits. */
@@ -134,10 +145,20 @@ export class LocalGateway {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (path.startsWith('/cognito')) return this.proxyCognito(req, res, path.slice('/cognito'.length) || '/', url.search);
+    if (path === '/_local/outbox' && this.opts.outbox) return this.opts.outbox.serve(res, url);
     if (path === '/__graph' || path.startsWith('/__graph/')) {
       // media uploads to the Graph stand-in carry documents up to 100 MB
       const body = (await readBody(req, GRAPH_MAX_BODY)) ?? Buffer.alloc(0);
       return this.opts.graph.handle(req, res, path.slice('/__graph'.length), body);
+    }
+    const waWeb = /^\/__wa-web\/([^/]+)\/events$/.exec(path);
+    if (waWeb && req.method === 'POST' && this.opts.waWeb) {
+      try {
+        this.opts.waWeb.inject(decodeURIComponent(waWeb[1]), JSON.parse(String((await readBody(req, GATEWAY_MAX_BODY)) ?? '{}')));
+        return send(res, 202, '{}');
+      } catch (e) {
+        return send(res, 409, JSON.stringify({ error: { code: 'wa_web.not_open', message: String((e as Error).message) } }));
+      }
     }
     if (path.startsWith('/media/')) return this.opts.blobs.serve(req, res, path.slice('/media/'.length), url.searchParams);
     // the presigned S3 PUT of uploads: streamed to the blob store, not through the 10 MB API limit
@@ -266,6 +287,16 @@ export class LocalGateway {
     if (req.method === 'OPTIONS') {
       res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST, GET, OPTIONS' });
       return void res.end();
+    }
+    const amzTarget = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+    const own = req.method === 'POST' && amzTarget && this.opts.cognitoAuth ? await this.opts.cognitoAuth.handle(amzTarget, body) : undefined;
+    if (own) {
+      res.writeHead(own.status, {
+        'content-type': 'application/x-amz-json-1.1',
+        'access-control-allow-origin': '*',
+        ...(own.status >= 400 ? { 'x-amzn-errortype': String((own.body as { __type?: string }).__type ?? '') } : {}),
+      });
+      return void res.end(JSON.stringify(own.body));
     }
     const target = new URL(path + search, this.opts.cognitoEndpoint);
     await new Promise<void>((resolve) => {

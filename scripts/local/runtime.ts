@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../../events/catalog.ts';
+import { COMMAND_QUEUES, SUBSCRIPTIONS, WORKER_QUEUES } from '../../events/catalog.ts';
 import { setEventTransport } from '../../events/publish.ts';
 import { setCommandTransport, type CommandQueue } from '../../shared/ports/commands.ts';
 import { resetConfig } from '../../shared/config.ts';
@@ -22,8 +22,14 @@ import { localBus } from './bus.ts';
 import { LocalGateway } from './gateway.ts';
 import { generateTokenKey } from '../../shared/phone/token-crypto.ts';
 import { GraphStandIn } from './graph-standin.ts';
+import { WaWebStandIn } from './wa-web-standin.ts';
+import { SessionWorker } from '../../shared/whatsapp/web/session-worker.ts';
+import { baileysSocketFactory } from '../../shared/whatsapp/web/baileys-socket.ts';
 import { loadHandler, REPO_ROOT } from './handlers.ts';
 import { seedDemo } from './seed.ts';
+import { startLocalOutbox, type LocalOutbox } from './outbox.ts';
+import { CustomAuthStandIn } from './cognito-auth.ts';
+import { setMailPort } from '../../shared/ports/mail.ts';
 
 /**
  * The embedded default: every AWS service Chorus uses, stood in for on one machine, running the
@@ -49,8 +55,14 @@ export interface Runtime {
   cognitoEndpoint: string;
   dynamoEndpoint: string;
   graph: GraphStandIn;
+  /** the WhatsApp Web stand-in (what linked numbers sent; inject inbound Baileys events) */
+  waWeb: WaWebStandIn;
+  /** the in-process WhatsApp Web session worker (whatsapp-protocols.md §B.11) */
+  waWebWorker: SessionWorker;
   /** the blob store (media files) under `<dataDir>/blobs/` */
   blobs: LocalBlobs;
+  /** the emails 'sent' (sign-in codes, invitations) under `<dataDir>/outbox/`, page `/_local/outbox` */
+  outbox: LocalOutbox;
   queues: Map<string, LocalQueue>;
   gateway: LocalGateway;
   env: Record<string, string>;
@@ -117,6 +129,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       WHATSAPP_DISPLAY_PHONE_NUMBER: process.env.WHATSAPP_DISPLAY_PHONE_NUMBER || DEMO_DEFAULTS.displayPhoneNumber,
       PHONE_TOKEN_KEY: phoneTokenKey,
       WS_MANAGEMENT_URL: `http://127.0.0.1:${opts.port}/_ws`,
+      APP_URL: process.env.APP_URL || `http://localhost:${opts.port}`,
       LOG_LEVEL: opts.logLevel ?? (process.env.LOG_LEVEL as string) ?? 'info',
     };
     // The local dynamo endpoint must win over a LocalStack-wide AWS_ENDPOINT_URL for this runtime.
@@ -143,10 +156,21 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       setBlobPort(undefined);
     });
 
+    // the mail outbox (sign-in codes, invitations), installed before anything can send
+    const outbox = await startLocalOutbox(dataDir);
+    setMailPort(outbox);
+    stops.push(async () => setMailPort(undefined));
+
     const queues = new Map<string, LocalQueue>();
     const lazy = (ref: string): SqsHandler => async (event) => (await loadHandler<SqsHandler>(ref))(event);
     for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, concurrency: 4 }));
     for (const c of COMMAND_QUEUES) queues.set(c.name, new LocalQueue(c.name, dataDir, lazy(c.handler), { maxReceiveCount: c.maxReceiveCount, batchSize: c.batchSize, concurrency: c.concurrency }));
+    // the WhatsApp Web session worker (ECS in AWS) runs in-process; its sockets are the stand-in's
+    // unless WA_WEB_TRANSPORT=baileys (a real phone and network), and its FIFO queue is a local queue
+    // delivering one command at a time (order per number kept)
+    const waWeb = new WaWebStandIn();
+    const waWebWorker = new SessionWorker({ id: `local:${process.pid}`, connect: process.env.WA_WEB_TRANSPORT === 'baileys' ? baileysSocketFactory() : waWeb.factory, heartbeatMs: 2_000, leaseMs: 10_000 });
+    for (const w of WORKER_QUEUES) queues.set(w.name, new LocalQueue(w.name, dataDir, waWebWorker.sqsHandler(), { maxReceiveCount: w.maxReceiveCount, batchSize: w.batchSize, concurrency: 1, backoffMs: (n) => Math.min(5_000, 100 * 2 ** (n - 1)) }));
     setEventTransport(localBus(queues));
     setCommandTransport({
       send: async (q: CommandQueue, body: string) => {
@@ -181,7 +205,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     stops.unshift(stopScheduler);
 
     // the identity port (invites create users) on cognito-local, its admin writes one at a time
-    setIdentityPort(cognitoIdentity({ client: cognito.client, userPoolId: pool.userPoolId, sendInvitation: false, serial: cognito.serial }));
+    setIdentityPort(cognitoIdentity({ client: cognito.client, userPoolId: pool.userPoolId, serial: cognito.serial }));
     stops.push(async () => setIdentityPort(undefined));
 
     const demo = opts.demo ?? {
@@ -209,7 +233,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       webDist: join(REPO_ROOT, 'web', 'dist'),
       cognitoEndpoint: cognito.endpoint,
       graph,
+      waWeb,
       blobs,
+      outbox,
+      cognitoAuth: new CustomAuthStandIn({ client: cognito.client, userPoolId: pool.userPoolId, issuer: env.COGNITO_ISSUER, region: env.AWS_REGION, authSessionValidityMin: 10 }),
       webConfig: (host: string) => ({
         apiUrl: '',
         wsUrl: `ws://${host}/ws`,
@@ -217,6 +244,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         userPoolId: pool.userPoolId,
         userPoolClientId: pool.clientId,
         cognitoEndpoint: `http://${host}/cognito`,
+        localOutboxUrl: '/_local/outbox',
         stage: 'local',
       }),
     });
@@ -224,6 +252,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     stops.unshift(() => gateway.stop());
     for (const q of queues.values()) await q.start();
     openQueues();
+    await waWebWorker.start();
+    stops.unshift(() => waWebWorker.stop());
     stops.unshift(async () => {
       for (const q of queues.values()) await q.stop();
     });
@@ -240,6 +270,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       dynamoEndpoint: dynamo.endpoint,
       graph,
       blobs,
+      outbox,
+      waWeb,
+      waWebWorker,
       queues,
       gateway,
       env,

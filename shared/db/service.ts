@@ -9,13 +9,17 @@ import { ContactEntity } from '../contact/contact.entity.ts';
 import { ChatCounterEntity, ChatEntity, ChatLabelEntity, ChatLabelLinkEntity, MemberChatStateEntity } from '../chat/chat.entity.ts';
 import { MessageEntity } from '../message/message.entity.ts';
 import { WaMessageRefEntity } from '../message/wa-message-ref.entity.ts';
+import { ReactionEntity } from '../message/reaction.entity.ts';
 import { ConnectionEntity } from '../realtime/connection.entity.ts';
+import { ActiveSessionEntity } from '../realtime/active-session.entity.ts';
 import { TicketAuditEntity, TicketCounterEntity, TicketEntity, TicketLabelLinkEntity, TicketMessageEntity, TicketSettingsEntity } from '../ticket/ticket.entity.ts';
 import { TaskAuditEntity, TaskEntity } from '../task/task.entity.ts';
 import { MediaItemEntity } from '../media/media-item.entity.ts';
 import { WebhookRejectionEntity } from '../whatsapp/webhook-rejection.entity.ts';
+import { WaWebAuthEntity, WaWebSessionEntity } from '../whatsapp/web/wa-web-session.entity.ts';
 import { NotificationEntity } from '../notification/notification.entity.ts';
 import { BulkJobEntity, BulkJobItemEntity } from '../bulk/bulk-job.entity.ts';
+import { OtpCodeEntity } from '../auth/otp-code.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -30,8 +34,12 @@ const entities = {
   chatLabel: ChatLabelEntity,
   message: MessageEntity,
   waMessageRef: WaMessageRefEntity,
+  reaction: ReactionEntity,
   connection: ConnectionEntity,
+  activeSession: ActiveSessionEntity,
   webhookRejection: WebhookRejectionEntity,
+  waWebSession: WaWebSessionEntity,
+  waWebAuth: WaWebAuthEntity,
   ticket: TicketEntity,
   ticketLabelLink: TicketLabelLinkEntity,
   ticketMessage: TicketMessageEntity,
@@ -44,6 +52,7 @@ const entities = {
   notification: NotificationEntity,
   bulkJob: BulkJobEntity,
   bulkJobItem: BulkJobItemEntity,
+  otpCode: OtpCodeEntity,
 };
 
 function build() {

@@ -8,6 +8,7 @@ import { chatWriteItems, counterItems, type ChatRow as ChatWriteRow } from '../c
 import { notifyChatBack } from '../chat/chat-notify.ts';
 import { toChatWire, toMessageWire, latestOf } from './wire.ts';
 import { applyStatuses, type StatusRecord } from './statuses.ts';
+import { applyInboundReaction, applyReactionStatuses } from '../message/reactions.ts';
 import { findPhoneByExternalId } from '../phone/phone.ts';
 import { log } from '../log.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
@@ -146,7 +147,8 @@ export async function recordStatus(orgId: string, wamid: string, status: string,
     .set({ [`status_${status}`]: rec, expires_at: Math.floor(Date.now() / 1000) + REF_TTL_S } as never)
     .go({ response: 'all_new' });
   const ref = updated.data as Record<string, unknown>;
-  if (ref.chat_id) await applyStatuses(orgId, ref);
+  if (ref.reaction_of) await applyReactionStatuses(orgId, ref); // one of our reactions (its ack)
+  else if (ref.chat_id) await applyStatuses(orgId, ref);
 }
 
 type PhoneRow = { org_id: string; phone_id: string; org_phone: string };
@@ -165,7 +167,7 @@ function messageItem(phone: PhoneRow, m: NormalizedMessage) {
     sender_phone: m.sender_phone,
     author: m.author,
     body: m.body,
-    from_me: false,
+    from_me: m.from_me === true,
     ack: 0,
     message_type: m.message_type,
     media: m.media,
@@ -199,16 +201,18 @@ function planChat(phone: PhoneRow, existing: ChatRow | undefined, msgs: Array<{ 
   /** senders whose contact row must be written: new to this chat, or their profile name changed */
   const contacts = new Map<string, string | undefined>();
   for (const { m, item } of msgs) {
-    if (!before[m.sender_phone] || (m.author && before[m.sender_phone].contact_name !== m.author)) contacts.set(m.sender_phone, m.author);
+    // the number's own messages sent from the phone (WhatsApp Web echoes) are ours: no contact, not unread
+    const customer = !m.from_me;
+    if (customer && (!before[m.sender_phone] || (m.author && before[m.sender_phone].contact_name !== m.author))) contacts.set(m.sender_phone, m.author);
     if (m.message_type !== 'reaction') {
-      next = applyMessageToChat(next, { latest: latestOf(item), org_phone: phone.org_phone, phone_id: phone.phone_id, countsAsUnread: true, fromCustomer: true });
+      next = applyMessageToChat(next, { latest: latestOf(item), org_phone: phone.org_phone, phone_id: phone.phone_id, countsAsUnread: customer, fromCustomer: customer });
     }
     if (m.chat_type === 'user' && m.author && !next.chat_name) next = { ...next, chat_name: m.author };
-    members[m.sender_phone] = { contact_name: m.author, contact_id: m.sender_phone };
+    if (customer) members[m.sender_phone] = { contact_name: m.author, contact_id: m.sender_phone };
   }
   const now = Date.now();
   // a customer message ends a snooze (issue 4: the chat comes back when the customer writes again)
-  const written = msgs.some(({ m }) => m.message_type !== 'reaction');
+  const written = msgs.some(({ m }) => m.message_type !== 'reaction' && !m.from_me);
   const snoozed = isSnoozed(base as never, now) && written;
   // a closed chat reopens on a new customer message (spec §4), also one stamped in the close's second
   const reopen = written && isClosed(base as never);
@@ -402,30 +406,11 @@ async function republishDuplicate(orgId: string, wamid: string, eventId: string)
   await publish('message.received', { org_id: orgId, chat: toChatWire(chat.data), message: toMessageWire(msg.data) }, { actor: 'system', id: eventId });
 }
 
-/** Put (or remove, when emoji is null) the sender's reaction on the target message, if we have it. */
+/**
+ * Put (or remove, when emoji is null) the sender's reaction on the target message, if we have it:
+ * the message's `reactions` map and the sender's Reaction row in one transaction (shared/message/reactions.ts).
+ */
 async function applyReaction(orgId: string, m: NormalizedMessage): Promise<void> {
   const target = m.reaction!;
-  const ref = (await db().entities.waMessageRef.get({ org_id: orgId, message_id: target.target_message_id }).go()).data;
-  if (!ref?.chat_id || !ref.unique_id || ref.timestamp == null) {
-    log('info', 'reaction.target_unknown', { org_id: orgId, target: target.target_message_id });
-    return;
-  }
-  const key = { org_id: orgId, chat_id: ref.chat_id, timestamp: ref.timestamp, unique_id: ref.unique_id };
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const msg = (await db().entities.message.get(key).go()).data;
-    if (!msg) return;
-    const reactions = { ...((msg.reactions as Record<string, { reaction: string; timestamp: number }>) ?? {}) };
-    const prev = reactions[m.sender_phone];
-    if (prev && prev.timestamp > m.timestamp) return; // an older reaction event arrived late
-    if (target.emoji) reactions[m.sender_phone] = { reaction: target.emoji, timestamp: m.timestamp };
-    else delete reactions[m.sender_phone];
-    try {
-      const v = msg.version;
-      await db().entities.message.patch(key).set({ reactions, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).go();
-      await publish('message.updated', { org_id: orgId, chat_id: ref.chat_id, message: toMessageWire({ ...msg, reactions, version: v + 1 }) }, { actor: 'system' });
-      return;
-    } catch (e) {
-      if (!String((e as Error).message).includes('conditional')) throw e;
-    }
-  }
+  await applyInboundReaction(orgId, { target_message_id: target.target_message_id, emoji: target.emoji, sender_phone: m.sender_phone, timestamp: m.timestamp, reaction_id: m.message_id, sender_name: m.author ?? null });
 }

@@ -20,6 +20,7 @@ import type { SendMessageInput, Message } from '../message/message.schemas.ts';
 import { chatWriteTx, type ChatRow } from '../chat/chat-write.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import { log } from '../log.ts';
+import { quoteFromGroup } from '../message/reply-privately.ts';
 
 /**
  * Outbound messages (spec §7 message calls; Meta "Send messages"): text, and image, video,
@@ -40,15 +41,31 @@ export interface OutboundCommand {
 }
 
 /**
+ * What other use cases hand sendMessage besides the API input: forward (an already stored file,
+ * `forwarded`) and reply privately (a quote from another chat, kept for the team only).
+ */
+export interface InternalSend {
+  /** a stored file to send as it is (not an upload of this chat); `media.media_id` reused when still valid */
+  prepared?: PreparedMedia;
+  /** spec §3 `forwarded` */
+  forwarded?: 'forwarded';
+  /** the stored quote (Message.quoted_message); WhatsApp gets `context` only when it is a message of this chat */
+  quoted?: Message['quoted_message'];
+}
+
+/**
  * Store a member's message and queue it for WhatsApp: text (`body`) or an uploaded file
  * (`media`, checked by prepareOutboundMedia, with `caption` as its text).
  * @throws AppError 404 chat.not_found; 400 validation.failed when quoted_message_id is not a message of
  *   this chat, or the uploaded file is missing, too large or not what it claims to be
  */
-export async function sendMessage(actor: Actor, chatId: string, input: SendMessageInput): Promise<Message> {
+export async function sendMessage(actor: Actor, chatId: string, input: SendMessageInput, internal: InternalSend = {}): Promise<Message> {
   const orgId = actor.org_id;
-  let quoted: Message['quoted_message'];
-  if (input.quoted_message_id) {
+  let quoted: Message['quoted_message'] = internal.quoted;
+  if (input.quoted_message_id && input.quoted_chat_id && input.quoted_chat_id !== chatId) {
+    // reply privately: a group member's message quoted in the 1:1 chat (kept for the team; not sent as context)
+    quoted = await quoteFromGroup(orgId, chatId, input.quoted_chat_id, input.quoted_message_id);
+  } else if (input.quoted_message_id) {
     const ref = (await db().entities.waMessageRef.get({ org_id: orgId, message_id: input.quoted_message_id }).go()).data;
     if (!ref || ref.chat_id !== chatId || !ref.unique_id || ref.timestamp == null) {
       throw new AppError('validation.failed', 'quoted_message_id: is not a message of this chat', {
@@ -60,7 +77,7 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
   }
   // a file's id (and so its timestamp: the key is decoded from the ulid) is fixed up front, because
   // its thumbnail is stored under the message's folder
-  let prepared: PreparedMedia | undefined;
+  let prepared: PreparedMedia | undefined = internal.prepared;
   let mediaUniqueId: string | undefined;
   let mediaAt: number | undefined;
   if (input.media) {
@@ -90,6 +107,7 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
       message_type: prepared?.message_type ?? 'text',
       ...(prepared ? { media: prepared.media } : {}),
       quoted_message: quoted,
+      ...(internal.forwarded ? { forwarded: internal.forwarded } : {}),
       ...(input.client_id ? { client_id: input.client_id } : {}),
       version: 0,
     };
@@ -160,18 +178,15 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
   // a phone added on /settings/phones sends with its own token; the demo/env phone with the global one
   const token = await phoneAccessToken(msg.phone_id);
   try {
+    // Meta's context.message_id quotes a message of the same conversation only: a quote from another
+    // chat (reply privately) stays ours (the bubble shows it), WhatsApp gets the text alone
+    const q = msg.quoted_message as { message_id?: string; chat_id?: string | null } | undefined;
+    const context = q?.message_id && (!q.chat_id || q.chat_id === cmd.chat_id) ? q.message_id : undefined;
     const payload = isOutboundMedia(msg.message_type)
-      ? mediaMessageBody(to, msg.message_type, await graphMediaRef(key, msg.phone_id, msg.media as StoredMedia | undefined, token), msg.quoted_message?.message_id, recipientType)
-      : textMessageBody(to, msg.body ?? '', msg.quoted_message?.message_id, recipientType);
+      ? mediaMessageBody(to, msg.message_type, await graphMediaRef(key, msg.phone_id, msg.media as StoredMedia | undefined, token), context, recipientType)
+      : textMessageBody(to, msg.body ?? '', context, recipientType);
     const { wamid } = await sendToGraph(msg.phone_id, payload, token);
-    await db().entities.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).go();
-    // The ref may already hold statuses that beat us here; upsert and apply whatever is there.
-    const ref = await db()
-      .entities.waMessageRef.update({ org_id: cmd.org_id, message_id: wamid })
-      .set({ chat_id: cmd.chat_id, unique_id: cmd.unique_id, timestamp: cmd.timestamp, expires_at: Math.floor(Date.now() / 1000) + 30 * 24 * 3600 })
-      .go({ response: 'all_new' });
-    await publish('message.updated', { org_id: cmd.org_id, chat_id: cmd.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid }) }, { actor: 'system', id: `message.updated:${cmd.org_id}:${cmd.unique_id}:wamid` });
-    await applyStatuses(cmd.org_id, ref.data as Record<string, unknown>);
+    await recordAccepted(key, msg, wamid);
   } catch (e) {
     if (!(e instanceof GraphApiError)) throw e;
     if (e.retryable && attempt < maxAttempts) throw e;
@@ -193,11 +208,29 @@ async function graphMediaRef(key: { org_id: string; chat_id: string; timestamp: 
   if (!media?.path || !blob) throw new GraphApiError(null, null, 'The file is no longer in the media store.', 'The file of this message is no longer available. Please attach it again.', false, 0);
   const name = media.filename ?? media.path.slice(media.path.lastIndexOf('/') + 1);
   const { id } = await uploadMedia(phoneId, blob.bytes, media.mimetype ?? blob.contentType, name, token);
-  await db().entities.message.patch(key).set({ media: { ...media, media_id: id } }).go();
+  // uploaded_at (epoch ms): a forward from this number may reuse the id while Meta keeps it (30 days)
+  await db().entities.message.patch(key).set({ media: { ...media, media_id: id, media_phone_id: phoneId, uploaded_at: Date.now() } }).go();
   return { id, ...ref };
 }
 
-async function markFailed(
+/**
+ * WhatsApp accepted a queued message as `wamid` (Graph API, or a WhatsApp Web session): keep the id
+ * on the message, point the wamid ref at it and apply any statuses that beat us there, and publish
+ * `message.updated`. Idempotent.
+ */
+export async function recordAccepted(key: { org_id: string; chat_id: string; timestamp: number; unique_id: string }, msg: Record<string, unknown>, wamid: string): Promise<void> {
+  await db().entities.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).go();
+  // The ref may already hold statuses that beat us here; upsert and apply whatever is there.
+  const ref = await db()
+    .entities.waMessageRef.update({ org_id: key.org_id, message_id: wamid })
+    .set({ chat_id: key.chat_id, unique_id: key.unique_id, timestamp: key.timestamp, expires_at: Math.floor(Date.now() / 1000) + 30 * 24 * 3600 })
+    .go({ response: 'all_new' });
+  await publish('message.updated', { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid }) }, { actor: 'system', id: `message.updated:${key.org_id}:${key.unique_id}:wamid` });
+  await applyStatuses(key.org_id, ref.data as Record<string, unknown>);
+}
+
+/** Mark a queued message failed with `delivery_error` (its `reason` is what the agent reads), keep the chat row's tick in step, publish. */
+export async function markFailed(
   key: { org_id: string; chat_id: string; timestamp: number; unique_id: string },
   msg: Record<string, unknown>,
   delivery_error: { code: number | null; title: string | null; details: string | null; reason: string },

@@ -25,6 +25,7 @@ export async function getMe(claims: Claims): Promise<MeResponse> {
         org_id: m.org_id,
         org_name: org.data?.org_name ?? m.org_id,
         role: m.role,
+        is_platform: org.data?.is_platform === true,
         member_name: m.member_name ?? null,
         is_online: m.is_online !== false,
         mask_phone_numbers: !!(org.data?.org_metadata as { preferences?: { mask_phone_numbers?: boolean } } | undefined)?.preferences?.mask_phone_numbers,

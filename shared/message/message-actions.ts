@@ -13,6 +13,9 @@ import { sendToGraph, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
 import { reactionMessageBody } from '../whatsapp/cloud/reaction-body.ts';
 import { MESSAGE_ACTIONS, type ActionContext, type MessageAction } from './message-actions.rules.ts';
 import { log } from '../log.ts';
+import { forwardPlan } from './forward.rules.ts';
+import type { StoredMedia } from '../media/media.ts';
+import { applyReactionStatuses, writeReaction, type ReactionMap } from './reactions.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import type { Message } from './message.schemas.ts';
@@ -43,7 +46,8 @@ export const ForwardInput = z.object({
   chat_ids: z.array(z.string().min(1)).min(1, 'pick at least one chat').max(5, 'must be at most 5 chats'),
 });
 
-async function context(actor: Actor, chatId: string, uniqueId: string): Promise<{ ctx: ActionContext; message: MessageItem; chat: NonNullable<Awaited<ReturnType<typeof loadChat>>> }> {
+/** The rule context of one message for `actor` (spec §5 rules, §6 masking, the number's capabilities). @throws AppError 404 chat/message */
+export async function context(actor: Actor, chatId: string, uniqueId: string): Promise<{ ctx: ActionContext; message: MessageItem; chat: NonNullable<Awaited<ReturnType<typeof loadChat>>> }> {
   const [message, chat, org, phones] = await Promise.all([
     getMessageItem(actor.org_id, chatId, uniqueId),
     loadChat(actor.org_id, chatId),
@@ -66,17 +70,18 @@ async function context(actor: Actor, chatId: string, uniqueId: string): Promise<
   return { ctx, message, chat };
 }
 
-const loadChat = (orgId: string, chatId: string) => db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go().then((r) => r.data);
+export const loadChat = (orgId: string, chatId: string) => db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go().then((r) => r.data);
 
-function allow(ctx: ActionContext, action: MessageAction): void {
+/** @throws AppError 400 `message.<action>_refused` with the rule's reason */
+export function allow(ctx: ActionContext, action: MessageAction): void {
   const r = MESSAGE_ACTIONS[action](ctx);
   if (!r.allowed) throw new AppError(`message.${action}_refused`, r.reason ?? 'This action is not allowed on this message.', { status: 400 });
 }
 
-const keyOf = (m: MessageItem) => ({ org_id: m.org_id, chat_id: m.chat_id, timestamp: m.timestamp, unique_id: m.unique_id });
+export const keyOf = (m: MessageItem) => ({ org_id: m.org_id, chat_id: m.chat_id, timestamp: m.timestamp, unique_id: m.unique_id });
 
 /** Patch a message under its version; retried by the caller on a lost race. @returns false when another write won */
-async function patchMessage(m: MessageItem, set: Record<string, unknown>, remove: string[] = []): Promise<boolean> {
+export async function patchMessage(m: MessageItem, set: Record<string, unknown>, remove: string[] = []): Promise<boolean> {
   try {
     let q = db().entities.message.patch(keyOf(m)).set({ ...set, version: m.version + 1 } as never);
     if (remove.length) q = q.remove(remove as never) as typeof q;
@@ -88,13 +93,14 @@ async function patchMessage(m: MessageItem, set: Record<string, unknown>, remove
   }
 }
 
-async function publishMessage(actor: Actor, m: Record<string, unknown>): Promise<Message> {
+/** Publish `message.updated` with the message's wire shape. */
+export async function publishMessage(actor: Actor, m: Record<string, unknown>): Promise<Message> {
   const wire = toMessageWire(m);
   await publish('message.updated', { org_id: actor.org_id, chat_id: wire.chat_id, message: wire }, { actor: `user:${actor.email}` });
   return wire;
 }
 
-async function publishChat(actor: Actor, chat: Chat, changes: string[]): Promise<void> {
+export async function publishChat(actor: Actor, chat: Chat, changes: string[]): Promise<void> {
   await publish('chat.updated', { org_id: actor.org_id, chat, changes }, { actor: actor.email === 'system' ? 'system' : `user:${actor.email}` });
 }
 
@@ -115,6 +121,8 @@ export interface ReactionCommand {
  * POST …/messages/{unique_id}/reaction: our reaction (one per number, WhatsApp's rule), shown at
  * once (ack 0) and sent through the outbound queue; if WhatsApp refuses it, the reaction is put
  * back as it was and `reaction_error` tells the UI ('Failed to send reaction!', spec §8).
+ * The message's `reactions` map and our Reaction row (keyed by the chat's number) are written in
+ * one transaction (shared/message/reactions.ts).
  * @throws AppError 400 message.react_refused (spec §5 / capabilities), 404 chat/message
  */
 export async function reactToMessage(actor: Actor, chatId: string, uniqueId: string, reaction: string): Promise<Message> {
@@ -122,12 +130,11 @@ export async function reactToMessage(actor: Actor, chatId: string, uniqueId: str
     const { ctx, message, chat } = await context(actor, chatId, uniqueId);
     allow(ctx, 'react');
     const key = chat.org_phone;
-    const reactions = { ...((message.reactions as Record<string, ReactionCommand['previous'] & object>) ?? {}) };
-    const previous = reactions[key] ?? null;
+    const previous = ((message.reactions as ReactionMap | undefined) ?? {})[key] ?? null;
     const at = Date.now();
-    if (reaction) reactions[key] = { reaction, timestamp: at, by: actor.email, ack: 0 };
-    else delete reactions[key];
-    if (!(await patchMessage(message, { reactions }, ['reaction_error']))) continue;
+    const entry = reaction ? { reaction, timestamp: at, by: actor.email, ack: 0 } : null;
+    const reactions = await writeReaction(message, key, entry, { from_me: true }, { remove: ['reaction_error'] });
+    if (!reactions) continue;
     const cmd: ReactionCommand = { kind: 'reaction', org_id: actor.org_id, chat_id: chatId, unique_id: uniqueId, reaction, previous, at };
     await enqueue('whatsapp-outbound', cmd);
     return publishMessage(actor, { ...message, reactions, reaction_error: null, version: message.version + 1 });
@@ -136,31 +143,46 @@ export async function reactToMessage(actor: Actor, chatId: string, uniqueId: str
 }
 
 /**
+ * How a reaction reaches WhatsApp when it is not the Graph API: the WhatsApp Web session worker
+ * passes its connector here (shared/whatsapp/web/session-worker.ts). Refusals must be thrown as
+ * GraphApiError (its `reason` and `retryable` are what this flow reads).
+ */
+export type ReactionSender = (message: MessageItem) => Promise<{ wamid: string }>;
+
+/**
  * whatsapp-outbound consumer, kind 'reaction': send it through the Graph API; on success mark it
- * sent (ack 1); on a refusal (or the last attempt of a retryable error) restore the previous
- * reaction and record `reaction_error`. A reaction superseded by a newer one is not sent.
+ * sent (ack 1) with its wamid on our Reaction row, and keep a wamid ref (`reaction_of`) so the
+ * status webhooks move its ack further (delivered, read); on a refusal (or the last attempt of a
+ * retryable error) restore the previous reaction and record `reaction_error`. A reaction
+ * superseded by a newer one is not sent.
  * @throws GraphApiError when retryable and attempts remain
  */
-export async function deliverReaction(cmd: ReactionCommand, attempt: number, maxAttempts: number): Promise<void> {
+export async function deliverReaction(cmd: ReactionCommand, attempt: number, maxAttempts: number, send?: ReactionSender): Promise<void> {
   const message = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id).catch(() => null);
   const chat = await loadChat(cmd.org_id, cmd.chat_id);
   if (!message || !chat || !message.message_id) return;
-  const mine = () => (message.reactions as Record<string, { timestamp: number }> | undefined)?.[chat.org_phone];
+  const sender = chat.org_phone;
+  const mine = () => (message.reactions as ReactionMap | undefined)?.[sender];
   if (cmd.reaction && mine()?.timestamp !== cmd.at) return; // superseded
   const [to, server] = cmd.chat_id.split('@');
   const system: Actor = { email: 'system', user_id: 'system', org_id: cmd.org_id, role: 'admin' };
   try {
-    await sendToGraph(message.phone_id, reactionMessageBody(to!, message.message_id, cmd.reaction, server === 'g.us' ? 'group' : 'individual'), await phoneAccessToken(message.phone_id));
+    const { wamid } = send ? await send(message) : await sendToGraph(message.phone_id, reactionMessageBody(to!, message.message_id, cmd.reaction, server === 'g.us' ? 'group' : 'individual'), await phoneAccessToken(message.phone_id));
     if (!cmd.reaction) return;
     for (let i = 0; i < 5; i++) {
       const m = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id);
-      const reactions = { ...((m.reactions as Record<string, { timestamp: number; ack?: number }>) ?? {}) };
-      if (reactions[chat.org_phone]?.timestamp !== cmd.at) return;
-      reactions[chat.org_phone] = { ...reactions[chat.org_phone]!, ack: 1 };
-      if (await patchMessage(m, { reactions })) {
-        await publishMessage(system, { ...m, reactions, version: m.version + 1 });
-        return;
-      }
+      const current = (m.reactions as ReactionMap | undefined)?.[sender];
+      if (current?.timestamp !== cmd.at) return;
+      const reactions = await writeReaction(m, sender, { ...current, ack: Math.max(1, current.ack ?? 0) }, { from_me: true, reaction_id: wamid });
+      if (!reactions) continue;
+      await publishMessage(system, { ...m, reactions, version: m.version + 1 });
+      // statuses of the reaction's wamid (they may have beaten us here) move its ack from now on
+      const ref = await db()
+        .entities.waMessageRef.update({ org_id: cmd.org_id, message_id: wamid })
+        .set({ reaction_of: { chat_id: cmd.chat_id, unique_id: cmd.unique_id, sender_id: sender }, expires_at: Math.floor(Date.now() / 1000) + 30 * 24 * 3600 })
+        .go({ response: 'all_new' });
+      await applyReactionStatuses(cmd.org_id, ref.data as Record<string, unknown>);
+      return;
     }
   } catch (e) {
     if (!(e instanceof GraphApiError)) throw e;
@@ -168,13 +190,11 @@ export async function deliverReaction(cmd: ReactionCommand, attempt: number, max
     log('warn', 'reaction.refused', { org_id: cmd.org_id, unique_id: cmd.unique_id, code: e.code });
     for (let i = 0; i < 5; i++) {
       const m = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id);
-      const reactions = { ...((m.reactions as Record<string, { timestamp: number }>) ?? {}) };
-      const current = reactions[chat.org_phone];
+      const current = (m.reactions as ReactionMap | undefined)?.[sender];
       if (cmd.reaction && current?.timestamp !== cmd.at) return; // superseded meanwhile
-      if (cmd.previous) reactions[chat.org_phone] = cmd.previous;
-      else delete reactions[chat.org_phone];
       const reaction_error = { reaction: cmd.reaction, reason: e.reason, at: Date.now() };
-      if (await patchMessage(m, { reactions, reaction_error })) {
+      const reactions = await writeReaction(m, sender, cmd.previous ?? null, { from_me: true }, { set: { reaction_error } });
+      if (reactions) {
         await publishMessage(system, { ...m, reactions, reaction_error, version: m.version + 1 });
         return;
       }
@@ -311,22 +331,50 @@ export async function refreshMessage(actor: Actor, chatId: string, uniqueId: str
   return toMessageWire(await getMessageItem(actor.org_id, chatId, uniqueId));
 }
 
+/** A chat a forward did not reach, and why (in words an agent understands). */
+export interface ForwardFailure {
+  chat_id: string;
+  reason: string;
+}
+
 /**
- * POST …/forward: the message's text sent as a new message to each chosen chat of the org
- * (spec §5: not private notes or polls). Media forwarding comes with sending media.
- * @returns the new messages, one per chat, in order
- * @throws AppError 400 message.forward_refused; 404 when a target chat is not in the org
+ * POST …/forward: a copy of the message sent as a new message, marked `forwarded`, to each chosen
+ * chat of the org (spec §5: not private notes or polls). Text goes as text; media is re-sent from
+ * its stored file with its caption (forward.rules.ts: our upload's Meta media id is reused on the
+ * same number while it is valid, otherwise the outbound consumer uploads the file again for the
+ * target number). Each chat is tried on its own: one whose send is refused (e.g. it is busy, or the
+ * file cannot go through its number) is reported in `failed`, the others are still sent.
+ * @returns the new messages (in the order of `chatIds`) and the chats that failed
+ * @throws AppError 400 message.forward_refused (the rules, or nothing about it can be sent); 404 the message, or a chat not in the org
  */
-export async function forwardMessage(actor: Actor, chatId: string, uniqueId: string, chatIds: string[]): Promise<Message[]> {
+export async function forwardMessage(actor: Actor, chatId: string, uniqueId: string, chatIds: string[]): Promise<{ messages: Message[]; failed: ForwardFailure[] }> {
   const { ctx, message } = await context(actor, chatId, uniqueId);
   allow(ctx, 'forward');
-  const text = message.message_type === 'text' ? message.body : null;
-  if (!text) throw new AppError('message.forward_refused', 'Only text messages can be forwarded for now.', { status: 400 });
+  const src = { message_type: message.message_type, body: message.body, from_me: message.from_me, media: message.media as StoredMedia | undefined };
+  // refused for any number (type, file state): refuse the call itself, with the reason
+  const probe = forwardPlan(src, '', Date.now());
+  if (probe.kind === 'refused') throw new AppError('message.forward_refused', probe.reason, { status: 400 });
   const targets = [...new Set(chatIds)];
   const chats = await Promise.all(targets.map((id) => loadChat(actor.org_id, id)));
-  const missing = targets.find((_, i) => !chats[i]);
-  if (missing) throw notFound('chat');
-  const out: Message[] = [];
-  for (const target of targets) out.push(await sendMessage(actor, target, { body: text }));
-  return out;
+  // a chat that is not in the org is a bad request: nothing is sent
+  if (chats.some((c) => !c)) throw notFound('chat');
+  const messages: Message[] = [];
+  const failed: ForwardFailure[] = [];
+  for (const [i, target] of targets.entries()) {
+    const chat = chats[i]!;
+    const plan = forwardPlan(src, chat.phone_id, Date.now());
+    try {
+      if (plan.kind === 'refused') throw new AppError('message.forward_refused', plan.reason, { status: 400 });
+      const sent =
+        plan.kind === 'text'
+          ? await sendMessage(actor, target, { body: plan.body }, { forwarded: 'forwarded' })
+          : await sendMessage(actor, target, {}, { forwarded: 'forwarded', prepared: { message_type: plan.message_type, media: plan.media } });
+      messages.push(sent);
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      log('info', 'message.forward_failed', { org_id: actor.org_id, chat_id: target, code: e.code });
+      failed.push({ chat_id: target, reason: e.message });
+    }
+  }
+  return { messages, failed };
 }

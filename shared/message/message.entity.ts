@@ -41,6 +41,21 @@ export const MessageEntity = new Entity({
     pinned_until: { type: 'number' },
     /** the last reaction of ours WhatsApp refused: { reaction, reason, at } */
     reaction_error: { type: 'any' },
+    /** edits (issue 5, spec §5): the bodies the message had before, oldest first: [{ body, edited_at (epoch ms), edited_by }] */
+    edit_history: { type: 'any' },
+    /** epoch ms of the last edit (shown as 'edited') */
+    edited_at: { type: 'number' },
+    /** our own last edit: 'pending' until the number's session confirms it, 'failed' when WhatsApp refused it (reverted) */
+    edit_status: { type: ['pending', 'sent', 'failed'] as const },
+    /** why our last edit failed: { body (the text that was refused), reason, at } */
+    edit_error: { type: 'any' },
+    /** delete for everyone (spec §5): epoch ms and who (member email, or 'whatsapp:<number>' for deletes that came from WhatsApp); `body` is kept for the team's audit */
+    deleted_at: { type: 'number' },
+    deleted_by: { type: 'string' },
+    /** our own delete: 'pending' until the number's session confirms it, 'failed' when WhatsApp refused it (undone) */
+    delete_status: { type: ['pending', 'sent', 'failed'] as const },
+    /** why our last delete failed: { reason, at } */
+    delete_error: { type: 'any' },
     /** ticket this message belongs to (spec §3); at most one */
     message_ticket_id: { type: 'string' },
     message_type: { type: 'string', required: true },

@@ -12,7 +12,8 @@ export const PhoneEntity = new Entity({
     phone_id: { type: 'string', required: true },
     /** digits only, e.g. "15550783881" */
     org_phone: { type: 'string', required: true },
-    connection_type: { type: ['wa_cloud'] as const, required: true, default: 'wa_cloud' },
+    /** 'wa_cloud' (Cloud API) or 'wa_web' (a linked WhatsApp Web device); what each can do: shared/whatsapp/capabilities.ts */
+    connection_type: { type: ['wa_cloud', 'wa_web'] as const, required: true, default: 'wa_cloud' },
     /** the WhatsApp Business Account id, informational */
     waba_id: { type: 'string' },
     is_ready: { type: 'boolean', default: true },

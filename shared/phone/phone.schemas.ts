@@ -36,8 +36,49 @@ export const PhoneView = z.object({
   created_at: z.number(),
   waba_id: z.string().nullable(),
   verified_name: z.string().nullable().optional(),
+  /** 'wa_cloud' (Cloud API) or 'wa_web' (a linked WhatsApp Web device) */
+  connection_type: z.enum(['wa_cloud', 'wa_web']).optional(),
+  /** wa_web only: its session's state (linking, qr, open, closed, logged_out, locked) */
+  session_state: z.enum(['linking', 'qr', 'open', 'closed', 'logged_out', 'locked']).nullable().optional(),
 });
 export type PhoneView = z.infer<typeof PhoneView>;
+
+/**
+ * POST /api/orgs/{org_id}/phones/wa-web body: link a number as a WhatsApp Web device (the number in
+ * international form; the QR follows on the socket and GET …/wa-web-session).
+ */
+export const AddWaWebPhoneInput = z
+  .object({
+    phone: z
+      .string({ required_error: 'Please enter the phone number' })
+      .trim()
+      .transform((s) => s.replace(/[\s\-()+]/g, ''))
+      .pipe(z.string().regex(/^\d{7,15}$/, 'Enter the number with its country code, digits only (7 to 15 digits)')),
+  })
+  .strict();
+export type AddWaWebPhoneInput = z.infer<typeof AddWaWebPhoneInput>;
+
+/** GET /api/orgs/{org_id}/phones/{phone_id}/wa-web-session (admins): the linking state and QR. */
+export const WaWebSessionView = z.object({
+  phone_id: z.string(),
+  state: z.enum(['linking', 'qr', 'open', 'closed', 'logged_out', 'locked']),
+  /** the QR text to render while state is 'qr' */
+  qr: z.string().nullable(),
+  detail: z.string().nullable(),
+  /** epoch ms of the last change */
+  at: z.number(),
+});
+export type WaWebSessionView = z.infer<typeof WaWebSessionView>;
+
+/** Words for a WhatsApp Web session state (phone list and link dialog). */
+export const WA_WEB_STATE_LABELS = {
+  linking: 'Starting…',
+  qr: 'Waiting for the QR scan',
+  open: 'Ready',
+  closed: 'Reconnecting',
+  logged_out: 'Logged out — link again',
+  locked: 'Blocked by WhatsApp',
+} as const;
 
 /** GET /api/orgs/{org_id}/phones response. */
 export const PhoneList = z.object({

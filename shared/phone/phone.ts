@@ -49,6 +49,7 @@ const toView = (p: PhoneItem): PhoneView => ({
   created_at: p.created_at ?? 0,
   waba_id: p.waba_id ?? null,
   verified_name: p.verified_name ?? null,
+  connection_type: p.connection_type,
 });
 
 /**
@@ -66,7 +67,13 @@ async function planPhoneLimit(orgId: string): Promise<number> {
  */
 export async function listPhoneViews(actor: Actor): Promise<PhoneList> {
   const [rows, planLimit] = await Promise.all([listPhones(actor.org_id), planPhoneLimit(actor.org_id)]);
-  const phones = rows.map(toView).sort((a, b) => a.created_at - b.created_at || a.phone_id.localeCompare(b.phone_id));
+  // a linked WhatsApp Web number shows its session's state (one GetItem per such number)
+  const states = new Map(
+    await Promise.all(rows.filter((p) => p.connection_type === 'wa_web').map(async (p) => [p.phone_id, (await db().entities.waWebSession.get({ phone_id: p.phone_id }).go()).data?.state ?? null] as const)),
+  );
+  const phones = rows
+    .map((p) => ({ ...toView(p), ...(states.has(p.phone_id) ? { session_state: states.get(p.phone_id) } : {}) }))
+    .sort((a, b) => a.created_at - b.created_at || a.phone_id.localeCompare(b.phone_id));
   return { phones, ...phoneCounter(phones, planLimit) };
 }
 

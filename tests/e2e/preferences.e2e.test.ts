@@ -24,6 +24,8 @@ describe('preferences in the browser', () => {
   it('a member changes the password, signs in with the new one and opens /settings/preferences', async () => {
     // Arrange
     const page = await signIn(browser, rt, rt.memberEmail);
+    // Update password and Log out are in the organization menu (layout/OrgSwitcher.tsx)
+    await page.getByTestId('org-menu-button').click();
     await page.getByTestId('update-password').click();
     const dialog = page.getByTestId('password-dialog');
     const submit = dialog.getByTestId('password-submit');
@@ -46,6 +48,7 @@ describe('preferences in the browser', () => {
     await dialog.waitFor({ state: 'detached' });
 
     // sign out, then the old password fails and the new one (spaces stripped) works
+    await page.getByTestId('org-menu-button').click();
     await page.getByTestId('sign-out').click();
     await page.waitForURL(/\/login/);
     await page.getByTestId('login-email').fill(rt.memberEmail);

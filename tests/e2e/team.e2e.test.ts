@@ -41,6 +41,7 @@ afterAll(() => stopE2E({ browser, rt }));
 describe('team, invites and permissions in the browser', () => {
   it('an admin invites two people; one joins, the other declines and sets up a workspace', async () => {
     const admin = await signIn(browser, rt, rt.adminEmail);
+    await admin.getByTestId('org-menu-button').click();
     await admin.getByTestId('invite-team').click();
     await admin.getByTestId('team-page').waitFor();
     for (const email of ['joiner@e2e.chorus', 'decliner@e2e.chorus']) {
@@ -96,6 +97,7 @@ describe('team, invites and permissions in the browser', () => {
     await expect.poll(() => decliner.locator('#sidebar .org-name').textContent()).toBe('Decliner Co');
 
     // a second workspace on a free trial: the spec's message
+    await decliner.getByTestId('org-menu-button').click();
     await decliner.getByTestId('create-workspace-link').click();
     await decliner.getByRole('heading', { name: 'Create workspace' }).waitFor();
     await decliner.getByTestId('setup-org-name').fill('Second Co');

@@ -27,6 +27,8 @@ export interface NormalizedMessage {
   forwarded?: 'forwarded' | 'frequently_forwarded';
   /** for reactions: the target wamid and the emoji (null = removed) */
   reaction?: { target_message_id: string; emoji: string | null };
+  /** sent by the business number itself from another device (WhatsApp Web connector: the phone's own messages); the Cloud API never sets it */
+  from_me?: boolean;
 }
 
 export type NormalizedItem =

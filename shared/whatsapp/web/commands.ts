@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { enqueue } from '../../ports/commands.ts';
+
 /**
  * Contract between the inbox and the session worker of a linked WhatsApp Web number
  * (connection_type 'wa_web', whatsapp-protocols.md §B.11 and §C). A Lambda cannot hold the
@@ -22,10 +25,30 @@ export type WaWebCommand =
   | { kind: 'edit'; org_id: string; phone_id: string; chat_id: string; unique_id: string; message_id: string; body: string; requested_by: string; requested_at: number }
   /** delete a message for everyone (spec §5: within 48 hours) */
   | { kind: 'delete'; org_id: string; phone_id: string; chat_id: string; unique_id: string; message_id: string; requested_by: string; requested_at: number }
-  /** react to a message; null removes our reaction */
-  | { kind: 'react'; org_id: string; phone_id: string; chat_id: string; unique_id: string; message_id: string; reaction: string | null };
+  /**
+   * react to a message; null removes our reaction. `at` (epoch ms, when the member reacted) and
+   * `previous` (what was there before, restored if WhatsApp refuses) come from the reaction flow
+   * (message-actions.ts ReactionCommand).
+   */
+  | { kind: 'react'; org_id: string; phone_id: string; chat_id: string; unique_id: string; message_id: string; reaction: string | null; at?: number; previous?: { reaction: string; timestamp: number; by?: string | null; ack?: number | null } | null };
 
 export type WaWebCommandKind = WaWebCommand['kind'];
 
 /** What the worker reports after trying a command. `reason` is in words a person understands. */
 export type WaWebCommandResult = { ok: true; at_ms: number } | { ok: false; reason: string; retryable: boolean };
+
+/**
+ * Hand a command to the session worker that owns the number: the 'wa-web-commands' queue
+ * (events/catalog.ts WORKER_QUEUES; SQS FIFO in AWS) with MessageGroupId = phone_id, so one number's
+ * commands run in order, and a deduplication id per command (a retried enqueue of the same command
+ * within SQS's 5-minute window is dropped). Resolves once the queue has accepted it.
+ */
+export async function sendWaWebCommand(cmd: WaWebCommand): Promise<void> {
+  await enqueue('wa-web-commands', cmd, { groupId: cmd.phone_id, dedupeId: commandDedupeId(cmd) });
+}
+
+/** A stable id of one command (FIFO deduplication): its kind, message and the request's own fields. */
+export function commandDedupeId(cmd: WaWebCommand): string {
+  const h = createHash('sha256').update(JSON.stringify(cmd)).digest('hex').slice(0, 40);
+  return `${cmd.kind}-${cmd.unique_id}-${h}`.slice(0, 128);
+}

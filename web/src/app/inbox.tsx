@@ -10,6 +10,7 @@
  * - note.created / note.deleted (private notes) go to the open thread like message.updated;
  *   notification.created (mine only) is re-broadcast as a `notification` event (bell, toast);
  * - bulk_job.updated (my bulk jobs only) is re-broadcast as a `bulk_job` event (the /list progress bar);
+ * - phone.session_updated (admins only) as a `phone_session` event (WhatsApp Web linking on /settings/phones);
  * - chat.typing (socket-only, shared/realtime/typing.ts) is re-broadcast as a `typing` event, and
  *   `send` puts client frames (typing start/stop) on the socket;
  * - a message.updated whose flag or pin disagrees with the chat we hold (the server changes both but
@@ -33,10 +34,12 @@ import { api, errorMessage, withTicketField, type ChatCounts } from '../lib/api.
 import { getConfig } from '../lib/config.ts';
 import { getIdToken } from '../lib/auth.ts';
 import { RealtimeSocket, type RealtimeEvent, type SocketState } from '../lib/socket.ts';
+import type { WaWebSessionView } from '#shared/phone/phone.schemas.ts';
 import { chatMatchesFilter, filterFromSearch, filterKey, patchLatestMessage, upsertChats, type ChatFilter } from '../lib/chats.ts';
 import { useSession } from './session.tsx';
 import { chatIsStaleFor } from '../lib/messageActions.ts';
 import { triggerSessionExpired } from './sessionExpiry.ts';
+import { attachSocket, handleSessionEvent, sessionId } from './activeSession.ts';
 
 export type InboxEvent =
   | { kind: 'message'; type: string; chatId: string; message: Message }
@@ -50,6 +53,8 @@ export type InboxEvent =
   | { kind: 'notification'; notification: Notification }
   /** progress of one of my bulk jobs (bulk_job.updated, sent to the job's creator only) */
   | { kind: 'bulk_job'; job: BulkJob }
+  /** a WhatsApp Web number's session state, with its QR while linking (phone.session_updated, admins only) */
+  | { kind: 'phone_session'; session: WaWebSessionView }
   | { kind: 'resync' };
 
 export interface Inbox {
@@ -295,6 +300,7 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
   reloadCountsRef.current = reloadCounts;
   useEffect(() => {
     const onEvent = (ev: RealtimeEvent) => {
+      if (handleSessionEvent(ev)) return;
       const p = ev.properties as { org_id?: string; chat?: Chat; chat_id?: string; message?: Message; ticket?: Ticket; task?: Task; actions?: unknown; remind_at?: unknown };
       if (p.org_id && p.org_id !== orgId) return;
       if (MESSAGE_WITH_CHAT.has(ev.type) && p.chat && p.message) {
@@ -322,6 +328,9 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
         mergeLive([chat]);
         refreshCountsSoon();
         emit({ kind: 'chat', type: ev.type, chat });
+      } else if (ev.type === 'phone.session_updated') {
+        const s = ev.properties as unknown as WaWebSessionView;
+        if (s && typeof s.phone_id === 'string') emit({ kind: 'phone_session', session: { phone_id: s.phone_id, state: s.state, qr: s.qr ?? null, detail: s.detail ?? null, at: s.at } });
       } else if (ev.type === 'bulk_job.updated') {
         const job = (ev.properties as { job?: BulkJob }).job;
         if (job && typeof job === 'object') emit({ kind: 'bulk_job', job });
@@ -345,6 +354,7 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
         });
       }
     };
+    let detachSession = () => {};
     const socket = new RealtimeSocket({
       wsUrl: getConfig().wsUrl,
       orgId,
@@ -360,10 +370,17 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
         emit({ kind: 'resync' });
       },
       onAuthLost: triggerSessionExpired,
+      // single active session (app/activeSession.ts): claim or check on every open
+      sessionId: sessionId(),
+      onOpen: () => {
+        detachSession();
+        detachSession = attachSocket((frame) => socket.send(frame));
+      },
     });
     socketRef.current = socket;
     socket.start();
     return () => {
+      detachSession();
       socket.stop();
       if (socketRef.current === socket) socketRef.current = null;
     };

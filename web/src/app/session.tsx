@@ -7,7 +7,8 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState } 
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import type { MeResponse } from '#shared/me.schemas.ts';
 import { api, errorMessage } from '../lib/api.ts';
-import { getIdToken, LOGOUT_FAILED_MESSAGE, signOutUser } from '../lib/auth.ts';
+import { getIdToken, LOGOUT_FAILED_MESSAGE } from '../lib/auth.ts';
+import { signOutFlow } from './signOut.ts';
 import { useToast } from './toast.tsx';
 import { FullScreenMessage } from '../pages/FullScreenMessage.tsx';
 import { JoinWorkspacePage } from '../pages/JoinWorkspacePage.tsx';
@@ -23,6 +24,10 @@ export interface Session {
   /** Load GET /api/me again and open `orgId` (after creating or joining a workspace), without reloading the page. */
   openOrg: (orgId: string) => Promise<void>;
   signOut: () => Promise<void>;
+  /** Help > Refresh data: load GET /api/me again and restart the org's live state (lists, socket) without reloading the page. */
+  refresh: () => Promise<void>;
+  /** bumped by `refresh`; the shell keys the org's providers with it */
+  generation: number;
 }
 
 const ORG_KEY = 'chorus.org_id';
@@ -44,12 +49,12 @@ function rememberedOrg(orgs: MeOrg[]): MeOrg | undefined {
   return orgs.find((o) => o.org_id === id) ?? orgs[0];
 }
 
-/** Sign out, reporting spec §8's 'Logout failed! Please try again' when it fails. */
+/** Sign out (spec §4, app/signOut.ts), reporting spec §8's 'Logout failed! Please try again' when it fails. */
 export function useSignOut(): () => Promise<void> {
   const navigate = useNavigate();
   const toast = useToast();
   return useCallback(async () => {
-    const ok = await signOutUser();
+    const ok = await signOutFlow();
     if (!ok) {
       toast.show(LOGOUT_FAILED_MESSAGE, 'error');
       return;
@@ -67,6 +72,7 @@ export function RequireAuth() {
   const [state, setState] = useState<State>({ kind: 'checking' });
   const [orgId, setOrgId] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
     let cancelled = false;
@@ -107,12 +113,22 @@ export function RequireAuth() {
     [switchOrg, navigate],
   );
 
+  const refresh = useCallback(async () => {
+    try {
+      const me = await api.me();
+      setState({ kind: 'ready', me });
+    } catch (e) {
+      console.error('refresh failed', e);
+    }
+    setGeneration((g) => g + 1);
+  }, []);
+
   const session = useMemo<Session | null>(() => {
     if (state.kind !== 'ready') return null;
     const org = state.me.orgs.find((o) => o.org_id === orgId) ?? state.me.orgs[0];
     if (!org) return null;
-    return { user: state.me.user, orgs: state.me.orgs, org, switchOrg, openOrg, signOut };
-  }, [state, orgId, switchOrg, openOrg, signOut]);
+    return { user: state.me.user, orgs: state.me.orgs, org, switchOrg, openOrg, signOut, refresh, generation };
+  }, [state, orgId, switchOrg, openOrg, signOut, refresh, generation]);
 
   if (state.kind === 'checking') return <FullScreenMessage title="Loading Chorus…" busy />;
   if (state.kind === 'anonymous') return <Navigate to="/login" replace state={{ from: location.pathname }} />;

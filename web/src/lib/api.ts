@@ -7,6 +7,7 @@
 import type { Chat, ChatBatchResult, ChatLabel } from '#shared/chat/chat.schemas.ts';
 import type { FolderCounts, InboxState } from '#shared/chat/chat-state.rules.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
+import type { ReactionEntry } from '#shared/message/reaction.schemas.ts';
 import type {
   BulkUpdateResult,
   BulkUpdateTicketsInput,
@@ -31,7 +32,7 @@ import { MeResponse } from '#shared/me.schemas.ts';
 import type { CreateOrgInput, CreateOrgResponse, PermissionSettings, UpdatePermissionSettingsInput } from '#shared/org/org.schemas.ts';
 import type { InviteMemberInput, MemberRole, TeamMember } from '#shared/member/team.schemas.ts';
 import type { CreateNoteInput } from '#shared/message/private-note.schemas.ts';
-import type { AddPhoneInput, PhoneList, PhoneView } from '#shared/phone/phone.schemas.ts';
+import type { AddPhoneInput, PhoneList, PhoneView, WaWebSessionView } from '#shared/phone/phone.schemas.ts';
 import type { UpdatePreferencesInput, UserPreferences } from '#shared/user/preferences.schemas.ts';
 import type { ListNotificationsResponse, MarkNotificationsReadResponse } from '#shared/notification/notification.schemas.ts';
 import type { LibraryMediaType, ListMediaResponse, MediaUrlResponse } from '#shared/media/media.schemas.ts';
@@ -218,7 +219,7 @@ export const api = {
     return { items: (out.messages ?? []).map(withTicketField), cursor: out.cursor ?? null };
   },
 
-  async sendMessage(orgId: string, chatId: string, input: { body: string; client_id?: string; quoted_message_id?: string }): Promise<Message> {
+  async sendMessage(orgId: string, chatId: string, input: { body: string; client_id?: string; quoted_message_id?: string; quoted_chat_id?: string }): Promise<Message> {
     const out = await request<{ message: Message }>('POST', `/api/orgs/${enc(orgId)}/chats/${enc(chatId)}/messages`, input);
     return out.message;
   },
@@ -227,6 +228,18 @@ export const api = {
   /** Our reaction ('' removes it); sent in the background (202), a refusal comes back as `reaction_error`. */
   async reactToMessage(orgId: string, chatId: string, uniqueId: string, reaction: string): Promise<Message> {
     const out = await request<{ message: Message }>('POST', `${messagePath(orgId, chatId, uniqueId)}/reaction`, { reaction });
+    return withTicketField(out.message);
+  },
+
+  /** Edit our sent message (202): the new body shows at once with `edit_status: 'pending'` until the number's WhatsApp session confirms it. */
+  async editMessage(orgId: string, chatId: string, uniqueId: string, body: string): Promise<Message> {
+    const out = await request<{ message: Message }>('PATCH', messagePath(orgId, chatId, uniqueId), { body });
+    return withTicketField(out.message);
+  },
+
+  /** Delete for everyone (202): deleted for the team at once, `delete_status: 'pending'` until the number's WhatsApp session confirms it. */
+  async deleteMessage(orgId: string, chatId: string, uniqueId: string): Promise<Message> {
+    const out = await request<{ message: Message }>('DELETE', messagePath(orgId, chatId, uniqueId));
     return withTicketField(out.message);
   },
 
@@ -245,9 +258,21 @@ export const api = {
     return withTicketField(out.message);
   },
 
-  async forwardMessage(orgId: string, chatId: string, uniqueId: string, chatIds: string[]): Promise<Message[]> {
-    const out = await request<{ messages: Message[] }>('POST', `${messagePath(orgId, chatId, uniqueId)}/forward`, { chat_ids: chatIds });
-    return out.messages ?? [];
+  /** Forward text or media to chats; chats whose send was refused come back in `failed` with the reason. */
+  async forwardMessage(orgId: string, chatId: string, uniqueId: string, chatIds: string[]): Promise<{ messages: Message[]; failed: Array<{ chat_id: string; reason: string }> }> {
+    const out = await request<{ messages: Message[]; failed?: Array<{ chat_id: string; reason: string }> }>('POST', `${messagePath(orgId, chatId, uniqueId)}/forward`, { chat_ids: chatIds });
+    return { messages: out.messages ?? [], failed: out.failed ?? [] };
+  },
+
+  /** Reply privately: the 1:1 chat with a group message's sender (created when needed) and the quote to send with. */
+  async replyPrivately(orgId: string, chatId: string, uniqueId: string): Promise<{ chat: Chat; created: boolean; quote: NonNullable<Message['quoted_message']> }> {
+    return request('POST', `${messagePath(orgId, chatId, uniqueId)}/reply-privately`, {});
+  },
+
+  /** Who reacted to a message (its Reaction rows), one page. */
+  async listReactions(orgId: string, chatId: string, uniqueId: string, cursor?: string | null, limit = 50): Promise<Page<ReactionEntry>> {
+    const out = await request<{ reactions: ReactionEntry[]; cursor: string | null }>('GET', `${messagePath(orgId, chatId, uniqueId)}/reactions${query({ limit, cursor })}`);
+    return { items: out.reactions ?? [], cursor: out.cursor ?? null };
   },
 
   /** Short-lived URLs of a media message's file and thumbnail, with its download state. */
@@ -455,6 +480,16 @@ export const api = {
     return (await request<{ preferences: UserPreferences }>('PUT', '/api/me/preferences', input)).preferences;
   },
 
+  /** GET /api/me/password: may the password dialog leave out the current password (just signed in by email code). */
+  async passwordStatus(): Promise<{ set_without_current: boolean; until: number | null }> {
+    return request('GET', '/api/me/password');
+  },
+
+  /** PUT /api/me/password: set a password without the current one (15 minutes after a code sign-in). */
+  async setPasswordAfterCode(password: string): Promise<void> {
+    await request('PUT', '/api/me/password', { password });
+  },
+
   /** PUT /api/orgs/{org_id}/me/status (spec §4 User status). */
   async setMyStatus(orgId: string, isOnline: boolean): Promise<{ is_online: boolean }> {
     return request<{ is_online: boolean }>('PUT', `/api/orgs/${enc(orgId)}/me/status`, { is_online: isOnline });
@@ -495,6 +530,21 @@ export const api = {
   /** POST /phones (admins): connect a Cloud API number; the token is checked by the server and never returned. */
   async addPhone(orgId: string, input: AddPhoneInput): Promise<PhoneView> {
     return (await request<{ phone: PhoneView }>('POST', `/api/orgs/${enc(orgId)}/phones`, input)).phone;
+  },
+
+  /** POST /phones/wa-web (admins): link a number as a WhatsApp Web device; its QR follows (socket, waWebSession). */
+  async addWaWebPhone(orgId: string, phone: string): Promise<PhoneView> {
+    return (await request<{ phone: PhoneView }>('POST', `/api/orgs/${enc(orgId)}/phones/wa-web`, { phone })).phone;
+  },
+
+  /** GET /phones/{phone_id}/wa-web-session (admins): linking state and QR. */
+  async waWebSession(orgId: string, phoneId: string): Promise<WaWebSessionView> {
+    return (await request<{ session: WaWebSessionView }>('GET', `/api/orgs/${enc(orgId)}/phones/${enc(phoneId)}/wa-web-session`)).session;
+  },
+
+  /** POST /phones/{phone_id}/wa-web-session/relink (admins): link a logged-out number again. */
+  async relinkWaWeb(orgId: string, phoneId: string): Promise<WaWebSessionView> {
+    return (await request<{ session: WaWebSessionView }>('POST', `/api/orgs/${enc(orgId)}/phones/${enc(phoneId)}/wa-web-session/relink`, {})).session;
   },
 
   /** POST /api/invites/{org}/join (spec §4). */

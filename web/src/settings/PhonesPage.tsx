@@ -8,7 +8,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { PhoneList, PhoneView } from '#shared/phone/phone.schemas.ts';
-import { AddPhoneInput, PHONE_MESSAGES } from '#shared/phone/phone.schemas.ts';
+import { AddPhoneInput, PHONE_MESSAGES, WA_WEB_STATE_LABELS } from '#shared/phone/phone.schemas.ts';
+import { WaWebLinkDialog } from './WaWebLinkDialog.tsx';
 import { api, errorMessage, fieldErrors } from '../lib/api.ts';
 import { useSession } from '../app/session.tsx';
 import { useToast } from '../app/toast.tsx';
@@ -33,6 +34,8 @@ export function PhonesPage() {
   const [data, setData] = useState<PhoneList | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
+  /** the WhatsApp Web link dialog: true = a new number, a phone = link that one again */
+  const [linking, setLinking] = useState<PhoneView | true | null>(null);
 
   const load = useCallback(async () => {
     setError(null);
@@ -61,6 +64,11 @@ export function PhonesPage() {
         <SettingsTitle title="Phones" />
         <div className="phones-head-actions">
           {isAdmin && (
+            <button type="button" className="btn" onClick={() => setLinking(true)} data-testid="link-wa-web">
+              Link WhatsApp Web
+            </button>
+          )}
+          {isAdmin && (
             <button type="button" className="btn btn-primary" onClick={() => setAdding(true)} data-testid="add-phone">
               Add phone
             </button>
@@ -88,12 +96,23 @@ export function PhonesPage() {
                 <div className="phone-main">
                   <div className="phone-number">{displayNumber(p.org_phone)}</div>
                   <div className="muted small">
-                    {p.verified_name ? `${p.verified_name} · ` : ''}Cloud API id <span className="phone-id">{p.phone_id}</span>
+                    {p.connection_type === 'wa_web' ? (
+                      'WhatsApp Web (linked device)'
+                    ) : (
+                      <>
+                        {p.verified_name ? `${p.verified_name} · ` : ''}Cloud API id <span className="phone-id">{p.phone_id}</span>
+                      </>
+                    )}
                   </div>
                 </div>
                 <span className={`status-tag ${p.is_ready ? 'phone-ready' : 'phone-down'}`} data-testid="phone-status">
-                  {p.is_ready ? 'Ready' : 'Not connected'}
+                  {p.connection_type === 'wa_web' && p.session_state ? WA_WEB_STATE_LABELS[p.session_state] : p.is_ready ? 'Ready' : 'Not connected'}
                 </span>
+                {isAdmin && p.connection_type === 'wa_web' && p.session_state !== 'open' && (
+                  <button type="button" className="btn btn-small" onClick={() => setLinking(p)} data-testid="wa-web-relink">
+                    {p.session_state === 'logged_out' ? 'Link again' : 'Show QR code'}
+                  </button>
+                )}
                 <div className="phone-since muted small">
                   {p.first_connected_at ? (
                     <>
@@ -109,6 +128,7 @@ export function PhonesPage() {
         )}
       </div>
       {adding && <AddPhoneDialog orgId={org.org_id} onClose={() => setAdding(false)} onAdded={added} />}
+      {linking && <WaWebLinkDialog orgId={org.org_id} relink={linking === true ? undefined : linking} onClose={() => setLinking(null)} onChanged={() => void load()} />}
     </div>
   );
 }

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { fileTypeFromBuffer } from 'file-type';
+import { db } from '../../db/service.ts';
+import { publish } from '../../../events/publish.ts';
+import { blobPort } from '../../ports/blobs.ts';
+import { toMessageWire } from '../../inbox/wire.ts';
+import { thumbnailOf, type StoredMedia } from '../../media/media.ts';
+import { recordMediaItemSafely } from '../../media/media-library.ts';
+import { MEDIA_LIMITS, MEDIA_WORDS, acceptsSniffed, checksumMatches, extensionFor, isMediaMessageType, mediaKey, thumbnailKey, type MediaMessageType } from '../../media/media.rules.ts';
+import { log } from '../../log.ts';
+import type { WaWebPhone } from './ingest-web.ts';
+
+/**
+ * Files of WhatsApp Web messages. A Cloud API message carries a Graph media id that the
+ * media-download consumer resolves; a WhatsApp Web message carries the encrypted file's location and
+ * key instead, which only a session can download (Baileys `downloadMediaMessage`, with a re-upload
+ * request for old media). So the session worker downloads right after storing the message and hands
+ * the bytes here: the same checks as Cloud media (size limit per type, type sniffed from the bytes,
+ * SHA-256 against Baileys' `fileSha256`), the same blob keys and 120x80 thumbnails (shared/media),
+ * then the message's `media` is updated and `message.updated` published.
+ */
+export type WaWebMediaOutcome = 'stored' | 'failed' | 'skipped';
+
+export const DOWNLOAD_FAILED = 'Chorus could not download this file from WhatsApp (it may no longer be on WhatsApp’s servers).';
+
+/**
+ * Download (through `download`) and keep the file of the stored message `messageId`.
+ * @param download the session's download of this message's file
+ * @returns 'skipped' when the message is unknown, not media or already has its file
+ * @throws infrastructure errors (table, blob store); a failed download is recorded as `failed`
+ */
+export async function storeWaWebMedia(phone: WaWebPhone, messageId: string, download: () => Promise<Uint8Array>): Promise<WaWebMediaOutcome> {
+  const ref = (await db().entities.waMessageRef.get({ org_id: phone.org_id, message_id: messageId }).go()).data;
+  if (!ref?.chat_id || !ref.unique_id || ref.timestamp == null) return 'skipped';
+  const key = { org_id: phone.org_id, chat_id: ref.chat_id, timestamp: ref.timestamp, unique_id: ref.unique_id };
+  const msg = (await db().entities.message.get(key).go()).data;
+  if (!msg || !isMediaMessageType(msg.message_type)) return 'skipped';
+  const media = (msg.media as StoredMedia | undefined) ?? {};
+  if (media.path || media.status === 'stored') return 'skipped';
+  const type: MediaMessageType = msg.message_type;
+
+  let next: StoredMedia;
+  try {
+    const bytes = await download();
+    next = await check(key, type, media, bytes);
+  } catch (e) {
+    log('warn', 'wa_web.media_download_failed', { phone_id: phone.phone_id, message_id: messageId, error: String((e as Error)?.message ?? e) });
+    next = { ...media, status: 'failed', error: DOWNLOAD_FAILED };
+  }
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const current = (await db().entities.message.get(key).go()).data;
+    if (!current) return 'skipped';
+    const v = current.version;
+    try {
+      await db().entities.message.patch(key).set({ media: next, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).go();
+    } catch (e) {
+      if (String((e as Error).message).includes('conditional')) continue;
+      throw e;
+    }
+    await publish('message.updated', { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...current, media: next, version: v + 1 }) }, { actor: 'system' });
+    if (next.status === 'stored') await recordMediaItemSafely({ ...current, media: next });
+    return next.status === 'stored' ? 'stored' : 'failed';
+  }
+  throw new Error(`could not update media of ${key.unique_id}: the message kept changing`);
+}
+
+async function check(key: { org_id: string; chat_id: string; unique_id: string }, type: MediaMessageType, media: StoredMedia, bytes: Uint8Array): Promise<StoredMedia> {
+  const { error: _e, ...rest } = media;
+  const fail = (error: string): StoredMedia => ({ ...rest, status: 'failed', error });
+  if (bytes.byteLength === 0) return fail(MEDIA_WORDS.empty);
+  if (bytes.byteLength > MEDIA_LIMITS[type].bytes) return fail(MEDIA_WORDS.tooLarge(type));
+  const hash = createHash('sha256').update(bytes).digest();
+  if (media.sha256 && !checksumMatches({ hex: hash.toString('hex'), base64: hash.toString('base64') }, media.sha256)) return fail(MEDIA_WORDS.checksum);
+  const sniffed = await fileTypeFromBuffer(bytes);
+  if (!acceptsSniffed(type, sniffed?.mime)) return fail(MEDIA_WORDS.mismatch(type, sniffed!.ext));
+  const mimetype = sniffed?.mime ?? media.mimetype ?? 'application/octet-stream';
+  const path = mediaKey(key.org_id, key.chat_id, key.unique_id, media.filename, sniffed?.ext ?? extensionFor(mimetype));
+  const blobs = await blobPort();
+  await blobs.put(path, bytes, mimetype);
+  let thumbnail: string | undefined;
+  if (type === 'image' || type === 'video') {
+    const jpeg = await thumbnailOf(type, bytes);
+    if (jpeg) {
+      thumbnail = thumbnailKey(key.org_id, key.chat_id, key.unique_id);
+      await blobs.put(thumbnail, jpeg, 'image/jpeg');
+    }
+  }
+  return { ...rest, path, size: bytes.byteLength, mimetype, ...(thumbnail ? { thumbnail } : {}), status: 'stored', attempts: 1 };
+}
