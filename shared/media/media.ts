@@ -123,27 +123,47 @@ async function fetchAndStore(msg: { org_id: string; chat_id: string; unique_id: 
     if (e instanceof MediaTooLargeError) return { status: 'failed', error: MEDIA_WORDS.tooLarge(type) };
     throw e;
   }
-  const bytes = download.bytes;
-  if (bytes.byteLength === 0) return { status: 'failed', error: MEDIA_WORDS.empty };
+  return checkAndStoreMedia(msg, type, download.bytes, {
+    sha256: [resolved.sha256, media.sha256],
+    mimetype: resolved.mime_type ?? media.mimetype ?? download.contentType,
+    filename: media.filename,
+  });
+}
 
+/**
+ * Check downloaded media bytes and store them with their thumbnail: not empty, within Meta's size
+ * limit for the type, matching every sha256 given (hex or base64), the type sniffed from the bytes
+ * accepted for the message type; then the file goes to the blob port under the message's key and,
+ * for images and videos, a 120x80 JPEG thumbnail beside it. Used for Cloud API and WhatsApp Web
+ * downloads alike.
+ * @param opts.sha256 expected digests (undefined entries ignored)
+ * @param opts.mimetype the type the sender declared, used when sniffing finds none
+ * @returns the stored fields, or 'failed' with words a person understands (MEDIA_WORDS)
+ */
+export async function checkAndStoreMedia(
+  key: { org_id: string; chat_id: string; unique_id: string },
+  type: MediaMessageType,
+  bytes: Uint8Array,
+  opts: { sha256: Array<string | null | undefined>; mimetype?: string | null; filename?: string | null },
+): Promise<Outcome> {
+  if (bytes.byteLength === 0) return { status: 'failed', error: MEDIA_WORDS.empty };
+  if (bytes.byteLength > MEDIA_LIMITS[type].bytes) return { status: 'failed', error: MEDIA_WORDS.tooLarge(type) };
   const hash = createHash('sha256').update(bytes).digest();
   const digest = { hex: hash.toString('hex'), base64: hash.toString('base64') };
-  for (const expected of [resolved.sha256, media.sha256]) {
+  for (const expected of opts.sha256) {
     if (expected && !checksumMatches(digest, expected)) return { status: 'failed', error: MEDIA_WORDS.checksum };
   }
-
   const sniffed = await fileTypeFromBuffer(bytes);
   if (!acceptsSniffed(type, sniffed?.mime)) return { status: 'failed', error: MEDIA_WORDS.mismatch(type, sniffed!.ext) };
-  const mimetype = sniffed?.mime ?? resolved.mime_type ?? media.mimetype ?? download.contentType ?? 'application/octet-stream';
-  const path = mediaKey(msg.org_id, msg.chat_id, msg.unique_id, media.filename, sniffed?.ext ?? extensionFor(mimetype));
-
+  const mimetype = sniffed?.mime ?? opts.mimetype ?? 'application/octet-stream';
+  const path = mediaKey(key.org_id, key.chat_id, key.unique_id, opts.filename ?? undefined, sniffed?.ext ?? extensionFor(mimetype));
   const blobs = await blobPort();
   await blobs.put(path, bytes, mimetype);
   let thumbnail: string | undefined;
   if (type === 'image' || type === 'video') {
     const jpeg = await thumbnailOf(type, bytes);
     if (jpeg) {
-      thumbnail = thumbnailKey(msg.org_id, msg.chat_id, msg.unique_id);
+      thumbnail = thumbnailKey(key.org_id, key.chat_id, key.unique_id);
       await blobs.put(thumbnail, jpeg, 'image/jpeg');
     }
   }

@@ -55,6 +55,25 @@ beforeAll(async () => {
 });
 afterAll(() => stopE2E({ browser, rt }));
 
+/**
+ * Make the stored Cognito tokens look like after a long absence: ID and access tokens expired an
+ * hour ago, and with `refreshToo` the refresh token no longer valid.
+ */
+async function expireTokens(page: Page, { refreshToo }: { refreshToo: boolean }): Promise<void> {
+  await page.evaluate((refreshToo) => {
+    const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+    for (const k of Object.keys(localStorage)) {
+      if (!k.startsWith('CognitoIdentityServiceProvider.')) continue;
+      if (k.endsWith('.idToken') || k.endsWith('.accessToken')) {
+        const [h, p] = localStorage.getItem(k)!.split('.');
+        const payload = JSON.parse(atob(p.replace(/-/g, '+').replace(/_/g, '/')));
+        localStorage.setItem(k, `${h}.${b64({ ...payload, exp: Math.floor(Date.now() / 1000) - 3600 })}.sig`);
+      }
+      if (refreshToo && k.endsWith('.refreshToken')) localStorage.setItem(k, 'expired-refresh-token');
+    }
+  }, refreshToo);
+}
+
 describe('single active session', () => {
   it('a second browser blocks the first; Switch here reclaims it and blocks the other', async () => {
     const a = await signIn(browser, rt, rt.adminEmail);
@@ -185,17 +204,7 @@ describe('sign-out and session expiry', () => {
 
   it('expired ID and access tokens are refreshed with the refresh token (Amplify GetTokensFromRefreshToken) and the person stays signed in', async () => {
     const page = await signIn(browser, rt, rt.adminEmail);
-    await page.evaluate(() => {
-      const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-      for (const k of Object.keys(localStorage)) {
-        if (!k.startsWith('CognitoIdentityServiceProvider.')) continue;
-        if (k.endsWith('.idToken') || k.endsWith('.accessToken')) {
-          const [h, p] = localStorage.getItem(k)!.split('.');
-          const payload = JSON.parse(atob(p.replace(/-/g, '+').replace(/_/g, '/')));
-          localStorage.setItem(k, `${h}.${b64({ ...payload, exp: Math.floor(Date.now() / 1000) - 3600 })}.sig`);
-        }
-      }
-    });
+    await expireTokens(page, { refreshToo: false });
     const refreshed = page.waitForResponse((r) => r.request().headers()['x-amz-target'] === 'AWSCognitoIdentityProviderService.GetTokensFromRefreshToken', { timeout: 20_000 });
     await page.reload();
     expect((await refreshed).status()).toBe(200);
@@ -206,19 +215,7 @@ describe('sign-out and session expiry', () => {
 
   it('an expired refresh token ends on /login with "Session expired! Please login again"', async () => {
     const page = await signIn(browser, rt, rt.adminEmail);
-    // tokens as they are after a long absence: ID and access tokens expired, the refresh token no longer valid
-    await page.evaluate(() => {
-      const b64 = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-      for (const k of Object.keys(localStorage)) {
-        if (!k.startsWith('CognitoIdentityServiceProvider.')) continue;
-        if (k.endsWith('.idToken') || k.endsWith('.accessToken')) {
-          const [h, p] = localStorage.getItem(k)!.split('.');
-          const payload = JSON.parse(atob(p.replace(/-/g, '+').replace(/_/g, '/')));
-          localStorage.setItem(k, `${h}.${b64({ ...payload, exp: Math.floor(Date.now() / 1000) - 3600 })}.sig`);
-        }
-        if (k.endsWith('.refreshToken')) localStorage.setItem(k, 'expired-refresh-token');
-      }
-    });
+    await expireTokens(page, { refreshToo: true });
     await page.reload();
     await page.waitForURL(/\/login/, { timeout: 20_000 });
     await expect.poll(() => page.getByTestId('login-notice').textContent()).toBe('Session expired! Please login again');

@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
 import { db } from '../../db/service.ts';
 import { publish } from '../../../events/publish.ts';
-import { blobPort } from '../../ports/blobs.ts';
 import { toMessageWire } from '../../inbox/wire.ts';
-import { thumbnailOf, type StoredMedia } from '../../media/media.ts';
+import { checkAndStoreMedia, type StoredMedia } from '../../media/media.ts';
 import { recordMediaItemSafely } from '../../media/media-library.ts';
-import { MEDIA_LIMITS, MEDIA_WORDS, acceptsSniffed, checksumMatches, extensionFor, isMediaMessageType, mediaKey, thumbnailKey, type MediaMessageType } from '../../media/media.rules.ts';
+import { isMediaMessageType, type MediaMessageType } from '../../media/media.rules.ts';
 import { log } from '../../log.ts';
 import type { WaWebPhone } from './ingest-web.ts';
 
@@ -64,26 +61,9 @@ export async function storeWaWebMedia(phone: WaWebPhone, messageId: string, down
   throw new Error(`could not update media of ${key.unique_id}: the message kept changing`);
 }
 
+/** The same checks and storing as Cloud API downloads (shared/media/media.ts checkAndStoreMedia). */
 async function check(key: { org_id: string; chat_id: string; unique_id: string }, type: MediaMessageType, media: StoredMedia, bytes: Uint8Array): Promise<StoredMedia> {
   const { error: _e, ...rest } = media;
-  const fail = (error: string): StoredMedia => ({ ...rest, status: 'failed', error });
-  if (bytes.byteLength === 0) return fail(MEDIA_WORDS.empty);
-  if (bytes.byteLength > MEDIA_LIMITS[type].bytes) return fail(MEDIA_WORDS.tooLarge(type));
-  const hash = createHash('sha256').update(bytes).digest();
-  if (media.sha256 && !checksumMatches({ hex: hash.toString('hex'), base64: hash.toString('base64') }, media.sha256)) return fail(MEDIA_WORDS.checksum);
-  const sniffed = await fileTypeFromBuffer(bytes);
-  if (!acceptsSniffed(type, sniffed?.mime)) return fail(MEDIA_WORDS.mismatch(type, sniffed!.ext));
-  const mimetype = sniffed?.mime ?? media.mimetype ?? 'application/octet-stream';
-  const path = mediaKey(key.org_id, key.chat_id, key.unique_id, media.filename, sniffed?.ext ?? extensionFor(mimetype));
-  const blobs = await blobPort();
-  await blobs.put(path, bytes, mimetype);
-  let thumbnail: string | undefined;
-  if (type === 'image' || type === 'video') {
-    const jpeg = await thumbnailOf(type, bytes);
-    if (jpeg) {
-      thumbnail = thumbnailKey(key.org_id, key.chat_id, key.unique_id);
-      await blobs.put(thumbnail, jpeg, 'image/jpeg');
-    }
-  }
-  return { ...rest, path, size: bytes.byteLength, mimetype, ...(thumbnail ? { thumbnail } : {}), status: 'stored', attempts: 1 };
+  const out = await checkAndStoreMedia(key, type, bytes, { sha256: [media.sha256], mimetype: media.mimetype, filename: media.filename });
+  return out.status === 'stored' ? { ...rest, ...out.fields, status: 'stored', attempts: 1 } : { ...rest, status: 'failed', error: out.error };
 }
