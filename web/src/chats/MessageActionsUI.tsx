@@ -9,7 +9,7 @@ import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { chatDisplayName, chatNumber, formatPhone, previewText } from '../lib/format.ts';
 import { QUICK_REACTIONS, pinRemaining, type PinnedEntry } from '../lib/messageActions.ts';
-import { Dialog } from '../tickets/Dialog.tsx';
+import { Dialog, DialogFooter } from '../tickets/Dialog.tsx';
 import { Avatar } from './Avatar.tsx';
 import { Icon } from '../layout/Icon.tsx';
 
@@ -236,19 +236,7 @@ export function ForwardDialog({
             );
           })}
         </ul>
-        {error && (
-          <div className="form-error" role="alert">
-            {error}
-          </div>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" data-testid="forward-submit" disabled={busy || picked.length === 0}>
-            {busy ? 'Forwarding…' : picked.length > 1 ? `Forward to ${picked.length} chats` : 'Forward'}
-          </button>
-        </div>
+        <DialogFooter error={error} onCancel={onClose} submitLabel={picked.length > 1 ? `Forward to ${picked.length} chats` : 'Forward'} busyLabel="Forwarding…" busy={busy} disabled={busy || picked.length === 0} submitTestId="forward-submit" />
       </form>
     </Dialog>
   );

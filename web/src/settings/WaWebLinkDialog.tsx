@@ -12,7 +12,7 @@ import { AddWaWebPhoneInput, WA_WEB_STATE_LABELS, type PhoneView, type WaWebSess
 import { api, errorMessage, fieldErrors } from '../lib/api.ts';
 import { useInbox } from '../app/inbox.tsx';
 import { useToast } from '../app/toast.tsx';
-import { Dialog } from '../tickets/Dialog.tsx';
+import { Dialog, DialogFooter } from '../tickets/Dialog.tsx';
 
 export function WaWebLinkDialog({ orgId, relink, onClose, onChanged }: { orgId: string; relink?: PhoneView; onClose: () => void; onChanged: () => void }) {
   const toast = useToast();
@@ -109,19 +109,7 @@ export function WaWebLinkDialog({ orgId, relink, onClose, onChanged }: { orgId: 
           <label className="checkbox">
             <input type="checkbox" checked={accepted} onChange={(e) => setAccepted(e.target.checked)} data-testid="wa-web-accept" /> I understand the risk for this number
           </label>
-          {error && (
-            <p className="field-error" role="alert" data-testid="wa-web-error">
-              {error}
-            </p>
-          )}
-          <div className="dialog-actions">
-            <button type="button" className="btn" onClick={onClose}>
-              Cancel
-            </button>
-            <button type="submit" className="btn btn-primary" disabled={busy || !accepted} data-testid="wa-web-submit">
-              {busy ? 'Starting…' : 'Show QR code'}
-            </button>
-          </div>
+          <DialogFooter error={error} errorClass="field-error" errorTestId="wa-web-error" onCancel={onClose} submitLabel="Show QR code" busyLabel="Starting…" busy={busy} disabled={busy || !accepted} submitTestId="wa-web-submit" />
         </form>
       ) : (
         <div className="dialog-body wa-web-link" data-testid="wa-web-link" data-state={state ?? ''}>

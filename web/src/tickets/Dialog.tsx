@@ -61,3 +61,47 @@ export function Dialog({
     </dialog>
   );
 }
+
+/**
+ * The bottom of a form dialog: the error (if any, announced), Cancel, and the submit button that
+ * shows `busyLabel` while the form is being sent. Put it inside the dialog's <form>.
+ */
+export function DialogFooter({
+  error,
+  errorClass = 'form-error',
+  errorTestId,
+  onCancel,
+  submitLabel,
+  busyLabel,
+  busy,
+  disabled = false,
+  submitTestId,
+}: {
+  error: string | null | undefined;
+  errorClass?: 'form-error' | 'field-error';
+  errorTestId?: string;
+  onCancel: () => void;
+  submitLabel: ReactNode;
+  busyLabel: string;
+  busy: boolean;
+  disabled?: boolean;
+  submitTestId?: string;
+}) {
+  return (
+    <>
+      {error && (
+        <p className={errorClass} role="alert" data-testid={errorTestId}>
+          {error}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={disabled} data-testid={submitTestId}>
+          {busy ? busyLabel : submitLabel}
+        </button>
+      </div>
+    </>
+  );
+}

@@ -17,7 +17,7 @@ import { useTickets } from '../app/tickets.tsx';
 import { useToast } from '../app/toast.tsx';
 import { PRIORITY_OPTIONS, dueFromDay, ticketRef } from '../lib/tickets.ts';
 import { previewText } from '../lib/format.ts';
-import { Dialog } from './Dialog.tsx';
+import { Dialog, DialogFooter } from './Dialog.tsx';
 import { AssigneeInput, LabelPicker, PriorityTag, StatusPill, useKnownAssignees } from './fields.tsx';
 
 function Excerpt({ m }: { m: Message }) {
@@ -124,19 +124,7 @@ export function CreateTicketDialog({
           <span>Labels</span>
           <LabelPicker value={labels} onChange={setLabels} />
         </div>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy} data-testid="ticket-create-submit">
-            {busy ? 'Creating…' : 'Create ticket'}
-          </button>
-        </div>
+        <DialogFooter error={error} onCancel={onClose} submitLabel="Create ticket" busyLabel="Creating…" busy={busy} disabled={busy} submitTestId="ticket-create-submit" />
       </form>
     </Dialog>
   );
@@ -202,19 +190,7 @@ export function AttachTicketDialog({
             ))}
           </fieldset>
         )}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy || !choice} data-testid="ticket-attach-submit">
-            {busy ? 'Attaching…' : 'Attach'}
-          </button>
-        </div>
+        <DialogFooter error={error} onCancel={onClose} submitLabel="Attach" busyLabel="Attaching…" busy={busy} disabled={busy || !choice} submitTestId="ticket-attach-submit" />
       </form>
     </Dialog>
   );
