@@ -144,6 +144,16 @@ export const COMMAND_QUEUES = [
     concurrency: 4,
   },
   {
+    name: 'wa-web-inbound',
+    description: 'What the sockets of linked WhatsApp Web numbers received (messages, acks, reactions, edits, deletes), normalized by the session worker and waiting to be stored (whatsapp-protocols.md §B.11)',
+    handler: 'functions/channels/whatsapp-web/process-inbound.ts#handler',
+    env: 'WA_WEB_INBOUND_QUEUE_URL',
+    maxReceiveCount: 5,
+    /** one record is one socket event's batch (already many messages at times) */
+    batchSize: 10,
+    concurrency: 2,
+  },
+  {
     name: 'task-reminders',
     description: 'Task reminder wake-ups put here by the scheduler (EventBridge Scheduler in AWS) when remind_at comes',
     handler: 'functions/scheduled/task-reminder.ts#handler',

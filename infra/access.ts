@@ -94,6 +94,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   // Sends through the Graph API (reading a member's file from the bucket to upload it first), records the WhatsApp message id and status.
   // WhatsApp Web numbers' messages and reactions are handed to the session worker's FIFO queue instead.
   'functions/channels/whatsapp-cloud/send-message.ts#handler': { enqueue: ['wa-web-commands'], whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], media: 'read' },
+  // Stores what WhatsApp Web sessions received (table, bus), then asks the session worker for files and group metadata (its FIFO queue).
+  'functions/channels/whatsapp-web/process-inbound.ts#handler': { enqueue: ['wa-web-commands'] },
   // Reads connections, pushes to sockets, deletes gone connections.
   'events/consumers/realtime-fanout.ts#handler': { enqueue: [], wsManagement: true },
   // Verifies the ID token (?token=), checks membership, stores the connection.

@@ -40,7 +40,7 @@ const CONFIG_ENV = new Set([
   'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_GRAPH_URL', 'WHATSAPP_GRAPH_VERSION',
   'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'TASK_REMINDERS_QUEUE_URL', 'CHAT_SNOOZE_QUEUE_URL', 'CHAT_BULK_QUEUE_URL', 'WS_MANAGEMENT_URL',
   'SEARCH_ENDPOINT', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
-  'MEDIA_BUCKET', 'NODE_OPTIONS', 'MAIL_FROM', 'APP_URL', 'WA_WEB_COMMANDS_QUEUE_URL',
+  'MEDIA_BUCKET', 'NODE_OPTIONS', 'MAIL_FROM', 'APP_URL', 'WA_WEB_COMMANDS_QUEUE_URL', 'WA_WEB_INBOUND_QUEUE_URL',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -694,13 +694,13 @@ describe('wa-web (WhatsApp Web session workers)', () => {
     t.hasResourceProperties('AWS::ECS::TaskDefinition', { RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' } });
     const td = Object.values(t.findResources('AWS::ECS::TaskDefinition'))[0] as Resource;
     const env = (td.Properties.ContainerDefinitions[0].Environment as Array<{ Name: string }>).map((e) => e.Name);
-    expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'EVENT_BUS_NAME', 'MEDIA_BUCKET', 'WA_WEB_COMMANDS_QUEUE_URL']));
+    expect(env).toEqual(expect.arrayContaining(['TABLE_NAME', 'EVENT_BUS_NAME', 'MEDIA_BUCKET', 'WA_WEB_COMMANDS_QUEUE_URL', 'WA_WEB_INBOUND_QUEUE_URL']));
   });
 
-  it('grants the task role the table, the bus, consuming the FIFO queue and reading media; no inbound traffic', () => {
+  it('grants the task role the table, the bus, consuming the FIFO queue, sending to the inbound queue and reading and writing media; no inbound traffic', () => {
     const t = Template.fromStack(stacks.waWeb);
     const actions = (Object.values(t.findResources('AWS::IAM::Policy')) as Resource[]).flatMap((p) => p.Properties.PolicyDocument.Statement.flatMap((s: { Action: string | string[] }) => [s.Action].flat()));
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'events:PutEvents', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 's3:GetObject*']));
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'events:PutEvents', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:SendMessage', 's3:GetObject*', 's3:PutObject']));
     t.hasResourceProperties('AWS::EC2::SecurityGroup', { GroupDescription: 'WhatsApp Web session workers: outbound only', SecurityGroupIngress: Match.absent() });
     t.resourceCountIs('AWS::EC2::NatGateway', 0);
   });
@@ -708,6 +708,13 @@ describe('wa-web (WhatsApp Web session workers)', () => {
   it('lets the outbound consumer (and route Lambdas) send to the worker queue', () => {
     const fn = lambdaFor(workers, 'functions/channels/whatsapp-cloud/send-message.ts#handler');
     expect(fn.Properties.Environment.Variables).toHaveProperty('WA_WEB_COMMANDS_QUEUE_URL');
+    expect(actionsOfRole(workers, fn)).toContain('sqs:SendMessage');
+  });
+
+  it('stores what the sessions receive with a consumer of the wa-web-inbound queue that may ask the worker (its queue) for files and group metadata', () => {
+    const fn = lambdaFor(workers, 'functions/channels/whatsapp-web/process-inbound.ts#handler');
+    expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'EVENT_BUS_NAME', 'WA_WEB_COMMANDS_QUEUE_URL']));
+    expect(fn.Properties.Environment.Variables).not.toHaveProperty('WHATSAPP_OUTBOUND_QUEUE_URL');
     expect(actionsOfRole(workers, fn)).toContain('sqs:SendMessage');
   });
 });

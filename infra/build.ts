@@ -210,6 +210,8 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
   Tags.of(app).add('project', 'chorus');
   const waWebCommands = events.commandQueues.get('wa-web-commands');
   if (!waWebCommands) throw new Error('No queue for wa-web-commands');
+  const waWebInbound = events.commandQueues.get('wa-web-inbound');
+  if (!waWebInbound) throw new Error('No queue for wa-web-inbound');
   const waWeb = new WaWebStack(app, `${prefix}WaWeb`, {
     env,
     description: 'Chorus: WhatsApp Web session workers (ECS Fargate)',
@@ -217,6 +219,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     mediaBucket: data.mediaBucket,
     bus: events.bus,
     commands: waWebCommands,
+    inbound: waWebInbound,
     phoneTokenKey: whatsapp.phoneTokenKey,
     bundle,
   });

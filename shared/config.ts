@@ -31,6 +31,8 @@ const ConfigSchema = z.object({
   CHAT_BULK_QUEUE_URL: z.string().default(''),
   /** SQS FIFO queue of WhatsApp Web session commands (events/catalog.ts WORKER_QUEUES), consumed by the session worker */
   WA_WEB_COMMANDS_QUEUE_URL: z.string().default(''),
+  /** SQS queue of what WhatsApp Web sockets received, put there by the session worker (events/catalog.ts COMMAND_QUEUES 'wa-web-inbound') */
+  WA_WEB_INBOUND_QUEUE_URL: z.string().default(''),
   /** the WhatsApp Web session worker's id (its lease owner name); default: host name and process id */
   WA_WEB_WORKER_ID: z.string().default(''),
   /** most WhatsApp Web sessions one worker holds at once */

@@ -7,8 +7,9 @@ import type { WaWebCommand } from '../../shared/whatsapp/web/commands.ts';
 
 /**
  * The WhatsApp Web session worker process (ECS Fargate task, infra/stacks/wa-web-stack.ts; not a
- * Lambda: whatsapp-protocols.md §B.11). Holds numbers through leases with real Baileys sockets
- * and long-polls the wa-web-commands FIFO queue: a command for a number this task holds is carried
+ * Lambda: whatsapp-protocols.md §B.11). Holds numbers through leases with real Baileys sockets,
+ * puts what they receive on the wa-web-inbound queue (WA_WEB_INBOUND_QUEUE_URL; stored by its
+ * Lambda consumer) and long-polls the wa-web-commands FIFO queue: a command for a number this task holds is carried
  * out and deleted; one for a number another task holds is made visible again after 2 s (FIFO keeps
  * that number's later commands behind it); failures are retried by SQS and dead-lettered after
  * the catalogue's maxReceiveCount. SIGTERM (deploys, scale-in) closes the sockets and gives the

@@ -2,8 +2,9 @@
  * WhatsApp Web stack: the session workers (whatsapp-protocols.md §B.11) as an ECS Fargate service.
  * A linked number is a persistent WebSocket with 30 s keep-alives, which Lambda cannot hold, so the
  * worker is a long-lived container: it holds numbers through leases in the table, keeps their
- * Baileys sockets, stores what they receive (table + bus) and consumes the FIFO wa-web-commands
- * queue (events/catalog.ts WORKER_QUEUES).
+ * Baileys sockets, puts what they receive on the wa-web-inbound queue (stored by its Lambda
+ * consumer), consumes the FIFO wa-web-commands queue (events/catalog.ts WORKER_QUEUES) and keeps
+ * received files in the media bucket.
  *
  * Shape: a VPC with public subnets only and no NAT gateway (the task needs outbound internet to
  * WhatsApp and AWS APIs, nothing inbound: its security group allows no ingress), one cluster, one
@@ -29,6 +30,8 @@ export interface WaWebStackProps extends StackProps {
   readonly bus: events.IEventBus;
   /** the wa-web-commands FIFO queue and the env var carrying its URL */
   readonly commands: { readonly queue: sqs.IQueue; readonly env: string };
+  /** the wa-web-inbound queue (what the sockets receive, stored by its consumer) and the env var carrying its URL */
+  readonly inbound: { readonly queue: sqs.IQueue; readonly env: string };
   /** PHONE_TOKEN_KEY (plain or a dynamic reference): encrypts the sessions' auth state at rest */
   readonly phoneTokenKey: string;
   /** build the worker image from the repo (true, the CLI path) or a placeholder image (false, tests only) */
@@ -64,6 +67,7 @@ export class WaWebStack extends Stack {
       EVENT_BUS_NAME: props.bus.eventBusName,
       MEDIA_BUCKET: props.mediaBucket.bucketName,
       [props.commands.env]: props.commands.queue.queueUrl,
+      [props.inbound.env]: props.inbound.queue.queueUrl,
       LOG_LEVEL: 'info',
     };
     if (props.phoneTokenKey) environment.PHONE_TOKEN_KEY = props.phoneTokenKey;
@@ -79,7 +83,9 @@ export class WaWebStack extends Stack {
     props.table.grantReadWriteData(this.taskDefinition.taskRole);
     props.bus.grantPutEventsTo(this.taskDefinition.taskRole);
     props.commands.queue.grantConsumeMessages(this.taskDefinition.taskRole);
-    props.mediaBucket.grantRead(this.taskDefinition.taskRole);
+    props.inbound.queue.grantSendMessages(this.taskDefinition.taskRole);
+    // received files (and their thumbnails) are written by the worker; sent files are read
+    props.mediaBucket.grantReadWrite(this.taskDefinition.taskRole);
 
     const sg = new ec2.SecurityGroup(this, 'WorkerSg', { vpc, description: 'WhatsApp Web session workers: outbound only', allowAllOutbound: true });
     this.service = new ecs.FargateService(this, 'Service', {

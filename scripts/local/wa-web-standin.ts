@@ -15,7 +15,7 @@ import type { WaKey } from '../../shared/whatsapp/web/types.ts';
  *   and DELIVERY_ACK (3) as `messages.update` events;
  * - tests (or `POST /__wa-web/{phone_id}/events` on the local gateway) inject inbound Baileys events
  *   with `inject`;
- * - `failNext` makes the next transport call throw (a dropped socket), `groups` answers groupMetadata,
+ * - `failNext` makes the next transport call throw (a dropped socket), `groups` / `setGroup` answer groupMetadata,
  *   `media` holds the files `downloadMedia` hands out for received media messages (by message id).
  */
 export interface SentRecord {
@@ -32,8 +32,12 @@ export class WaWebStandIn {
   readonly reads: Array<{ phone_id: string; keys: WaKey[] }> = [];
   /** message id -> the file WhatsApp would hand out for it (downloadMedia); a missing one fails like expired media */
   readonly media = new Map<string, Uint8Array>();
-  /** group jid -> participants (jid + admin) for groupMetadata */
+  /** group jid -> participants (jid + admin: 'admin' | 'superadmin' | null) for groupMetadata (`setGroup` sets them with the subject) */
   readonly groups = new Map<string, Array<{ id: string; admin?: string | null }>>();
+  /** group jid -> subject for groupMetadata */
+  readonly groupSubjects = new Map<string, string>();
+  /** groupMetadata calls answered, by group jid (tests: how often the worker read a group) */
+  readonly groupReads: string[] = [];
   private readonly sockets = new Map<string, StandInSocket>();
   private failures = new Map<string, Error>();
   /** ms between a send and its server / delivery acks */
@@ -73,6 +77,12 @@ export class WaWebStandIn {
   /** WhatsApp ends the session for good (Baileys: close with 440, another session took over). */
   replace(phoneId: string): void {
     this.sockets.get(phoneId)?.emit({ event: 'session', state: 'closed', detail: 'connection replaced by another session (440)', final: true });
+  }
+
+  /** The group as WhatsApp knows it (groupMetadata's answer): its subject and participants with their admin rights. */
+  setGroup(jid: string, group: { subject?: string; participants: Array<{ id: string; admin?: 'admin' | 'superadmin' | null }> }): void {
+    this.groups.set(jid, group.participants);
+    if (group.subject !== undefined) this.groupSubjects.set(jid, group.subject);
   }
 
   /** Make the next transport call of this number throw `error`. */
@@ -163,7 +173,8 @@ class StandInSocket implements SessionSocket {
 
   async groupMetadata(jid: string) {
     this.check();
-    return { participants: this.hub.groups.get(jid) ?? [] };
+    this.hub.groupReads.push(jid);
+    return { id: jid, subject: this.hub.groupSubjects.get(jid) ?? '', participants: this.hub.groups.get(jid) ?? [] };
   }
 
   async close(): Promise<void> {

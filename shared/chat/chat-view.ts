@@ -1,6 +1,7 @@
 import { canSeeChat, maskPhone, mustMask, type Viewer } from './chat-access.rules.ts';
 import type { Chat } from './chat.schemas.ts';
 import { toChatWire } from '../inbox/wire.ts';
+import { maskGroupMetadata } from './group-metadata.rules.ts';
 import type { Message } from '../message/message.schemas.ts';
 
 /**
@@ -57,6 +58,8 @@ export function viewChat(row: Record<string, unknown>, ctx: ViewContext): Chat {
       ? Object.fromEntries(Object.entries(out.members).map(([k, v]) => [maskPhone(k), { contact_name: v.contact_name ? maskPhone(v.contact_name) : v.contact_name, contact_id: maskPhone(v.contact_id) }]))
       : out.members,
     latest_message: out.latest_message ? { ...out.latest_message, author: out.latest_message.author ? maskPhone(out.latest_message.author) : out.latest_message.author } : out.latest_message,
+    // customers' numbers among the admins masked like senders (the menu compares the two); ours kept
+    group_metadata: out.group_metadata ? maskGroupMetadata(out.group_metadata, [out.org_phone, ...(out.chat_org_phones ?? [])], maskPhone) : out.group_metadata,
   };
 }
 

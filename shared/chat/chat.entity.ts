@@ -40,6 +40,8 @@ export const ChatEntity = new Entity({
     flagged_messages: { type: 'any' },
     /** pinned messages: { [unique_id]: { expires_at, pinned_by, pinned_at, body } } (epoch ms; expired ones are dropped on the next write) */
     pinned_messages: { type: 'any' },
+    /** groups: { subject, admins (digits), is_community?, fetched_at (epoch ms) } read through the number's WhatsApp Web session (shared/chat/group-metadata.rules.ts; spec §5 delete rule) */
+    group_metadata: { type: 'any' },
     assigned_to: { type: 'string' },
     /** epoch ms of the last close; the chat is closed while this is later than its latest message */
     closed_at: { type: 'number' },

@@ -38,6 +38,8 @@ export const Chat = z.object({
   flagged_messages: z.record(z.string()).nullish(),
   /** { [unique_id]: { expires_at, pinned_by, pinned_at, body } } */
   pinned_messages: z.record(z.object({ expires_at: z.number(), pinned_by: z.string(), pinned_at: z.number(), body: z.string().nullish() })).nullish(),
+  /** groups: subject and admins (digits; customers' masked for members when the org masks numbers) read from WhatsApp; epoch ms fetched_at (group-metadata.rules.ts) */
+  group_metadata: z.object({ subject: z.string().nullish(), admins: z.array(z.string()), is_community: z.boolean().nullish(), fetched_at: z.number() }).nullish(),
   assigned_to: z.string().nullish(),
   /** epoch ms; closed while later than latest_message_timestamp (spec §4) */
   closed_at: z.number().nullish(),

@@ -12,6 +12,7 @@ import { phoneAccessToken } from '../phone/phone.ts';
 import { sendToGraph, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
 import { reactionMessageBody } from '../whatsapp/cloud/reaction-body.ts';
 import { MESSAGE_ACTIONS, type ActionContext, type MessageAction } from './message-actions.rules.ts';
+import { groupAdminContext, type GroupMetadata } from '../chat/group-metadata.rules.ts';
 import { log } from '../log.ts';
 import { forwardPlan } from './forward.rules.ts';
 import type { StoredMedia } from '../media/media.ts';
@@ -46,7 +47,7 @@ export const ForwardInput = z.object({
   chat_ids: z.array(z.string().min(1)).min(1, 'pick at least one chat').max(5, 'must be at most 5 chats'),
 });
 
-/** The rule context of one message for `actor` (spec §5 rules, §6 masking, the number's capabilities). @throws AppError 404 chat/message */
+/** The rule context of one message for `actor` (spec §5 rules, §6 masking, the number's capabilities, a group's admins from `Chat.group_metadata`). @throws AppError 404 chat/message */
 export async function context(actor: Actor, chatId: string, uniqueId: string): Promise<{ ctx: ActionContext; message: MessageItem; chat: NonNullable<Awaited<ReturnType<typeof loadChat>>> }> {
   const [message, chat, org, phones] = await Promise.all([
     getMessageItem(actor.org_id, chatId, uniqueId),
@@ -64,6 +65,8 @@ export async function context(actor: Actor, chatId: string, uniqueId: string): P
     maskPhoneNumbers: !!prefs?.mask_phone_numbers,
     capabilities: capabilitiesOf(phone?.connection_type),
     ownPhones: phones.map((p) => p.org_phone),
+    // spec §5 delete in groups: from the group's admins kept on the chat (group-metadata.rules.ts)
+    ...(chat.chat_type === 'group' ? { group: groupAdminContext(chat.group_metadata as GroupMetadata | undefined, phone?.org_phone ?? message.org_phone, message.sender_phone) } : {}),
     chatTickets: [],
     now: Date.now(),
   };

@@ -6,7 +6,7 @@ import { config } from '../config.ts';
  * In AWS: SQS SendMessage to the queue URL from env. The local runtime installs its durable
  * file-backed queues with `setCommandTransport`.
  */
-export type CommandQueue = 'whatsapp-inbound' | 'whatsapp-outbound' | 'task-reminders' | 'chat-snooze' | 'chat-bulk' | 'wa-web-commands';
+export type CommandQueue = 'whatsapp-inbound' | 'whatsapp-outbound' | 'task-reminders' | 'chat-snooze' | 'chat-bulk' | 'wa-web-commands' | 'wa-web-inbound';
 
 /** FIFO queues (wa-web-commands): the ordered group (e.g. the phone_id) and the deduplication id. */
 export interface EnqueueOptions {
@@ -26,13 +26,14 @@ export function setCommandTransport(t: CommandTransport | undefined): void {
   transport = t;
 }
 
-const URL_ENV: Record<CommandQueue, 'WHATSAPP_INBOUND_QUEUE_URL' | 'WHATSAPP_OUTBOUND_QUEUE_URL' | 'TASK_REMINDERS_QUEUE_URL' | 'CHAT_SNOOZE_QUEUE_URL' | 'CHAT_BULK_QUEUE_URL' | 'WA_WEB_COMMANDS_QUEUE_URL'> = {
+const URL_ENV: Record<CommandQueue, 'WHATSAPP_INBOUND_QUEUE_URL' | 'WHATSAPP_OUTBOUND_QUEUE_URL' | 'TASK_REMINDERS_QUEUE_URL' | 'CHAT_SNOOZE_QUEUE_URL' | 'CHAT_BULK_QUEUE_URL' | 'WA_WEB_COMMANDS_QUEUE_URL' | 'WA_WEB_INBOUND_QUEUE_URL'> = {
   'whatsapp-inbound': 'WHATSAPP_INBOUND_QUEUE_URL',
   'whatsapp-outbound': 'WHATSAPP_OUTBOUND_QUEUE_URL',
   'task-reminders': 'TASK_REMINDERS_QUEUE_URL',
   'chat-snooze': 'CHAT_SNOOZE_QUEUE_URL',
   'chat-bulk': 'CHAT_BULK_QUEUE_URL',
   'wa-web-commands': 'WA_WEB_COMMANDS_QUEUE_URL',
+  'wa-web-inbound': 'WA_WEB_INBOUND_QUEUE_URL',
 };
 
 const sqsTransport: CommandTransport = {

@@ -91,7 +91,7 @@ export function baileysSocketFactory(): SocketFactory {
     return {
       sendMessage: (jid, content, options) => (sock.sendMessage as unknown as (j: string, c: unknown, o?: unknown) => Promise<{ key: never }>)(jid, content, options),
       readMessages: async (keys) => void (await (sock.readMessages as unknown as (k: unknown) => Promise<unknown>)(keys)),
-      groupMetadata: (jid) => (sock.groupMetadata as unknown as (j: string) => Promise<{ participants: Array<{ id: string; admin?: string | null }> }>)(jid),
+      groupMetadata: (jid) => (sock.groupMetadata as unknown as (j: string) => Promise<{ subject?: string; isCommunity?: boolean; participants: Array<{ id: string; admin?: string | null; phoneNumber?: string }> }>)(jid),
       me: () => sock.user?.id,
       downloadMedia: async (raw) =>
         (await B.downloadMediaMessage(raw as never, 'buffer', {}, { logger: logger as never, reuploadRequest: (sock as unknown as { updateMediaMessage: never }).updateMediaMessage })) as Uint8Array,

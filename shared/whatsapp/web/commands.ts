@@ -30,7 +30,15 @@ export type WaWebCommand =
    * `previous` (what was there before, restored if WhatsApp refuses) come from the reaction flow
    * (message-actions.ts ReactionCommand).
    */
-  | { kind: 'react'; org_id: string; phone_id: string; chat_id: string; unique_id: string; message_id: string; reaction: string | null; at?: number; previous?: { reaction: string; timestamp: number; by?: string | null; ack?: number | null } | null };
+  | { kind: 'react'; org_id: string; phone_id: string; chat_id: string; unique_id: string; message_id: string; reaction: string | null; at?: number; previous?: { reaction: string; timestamp: number; by?: string | null; ack?: number | null } | null }
+  /**
+   * download the file of a received media message that is stored now (the wa-web-inbound consumer
+   * sends it after storing the message): only the session can download it. `raw` is the Baileys
+   * `{ key, message }` of the message as BufferJSON text (inbound-queue.ts mediaRawOf).
+   */
+  | { kind: 'download-media'; org_id: string; phone_id: string; chat_id: string; message_id: string; raw: string }
+  /** read the group's metadata (subject, admins) through the session and keep it on the chat (sent when it is missing or older than an hour) */
+  | { kind: 'group-metadata'; org_id: string; phone_id: string; chat_id: string };
 
 export type WaWebCommandKind = WaWebCommand['kind'];
 
@@ -50,5 +58,7 @@ export async function sendWaWebCommand(cmd: WaWebCommand): Promise<void> {
 /** A stable id of one command (FIFO deduplication): its kind, message and the request's own fields. */
 export function commandDedupeId(cmd: WaWebCommand): string {
   const h = createHash('sha256').update(JSON.stringify(cmd)).digest('hex').slice(0, 40);
-  return `${cmd.kind}-${cmd.unique_id}-${h}`.slice(0, 128);
+  const id = 'unique_id' in cmd ? cmd.unique_id : 'message_id' in cmd ? cmd.message_id : cmd.chat_id;
+  // FIFO deduplication ids allow alphanumerics and !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ only
+  return `${cmd.kind}-${id}-${h}`.replace(/[^\w!-/:-@[-`{-~]/g, '_').slice(0, 128);
 }

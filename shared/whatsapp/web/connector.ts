@@ -25,8 +25,8 @@ export interface Transport {
   sendMessage(jid: string, content: Record<string, unknown>, options?: { quoted?: unknown }): Promise<{ key: WaKey; messageTimestamp?: unknown } | undefined>;
   /** Baileys `sock.readMessages(keys)` */
   readMessages(keys: WaKey[]): Promise<void>;
-  /** Baileys `sock.groupMetadata(jid)`: participants with `admin: 'admin' | 'superadmin' | null` */
-  groupMetadata(jid: string): Promise<{ participants: Array<{ id: string; admin?: string | null }> }>;
+  /** Baileys `sock.groupMetadata(jid)`: subject, participants with `admin: 'admin' | 'superadmin' | null` (v7: a LID `id` with `phoneNumber`), isCommunity */
+  groupMetadata(jid: string): Promise<{ subject?: string | null; isCommunity?: boolean | null; participants: Array<{ id: string; admin?: string | null; phoneNumber?: string | null }> }>;
   /** the number's own jid once linked (Baileys `sock.user.id`) */
   me(): string | undefined;
 }

@@ -88,16 +88,18 @@ export interface WaWebIngestSummary {
   statuses: number;
   edits: number;
   deletes: number;
+  /** edits and deletes of a message not stored (yet): it may be in a batch still on its way (the queue does not keep order) */
+  unknown: number;
 }
 
 /**
  * Store what one batch of a session's events carries, in order: messages and reactions (one
  * `storeInboundMessages` call for the batch), then statuses, edits and deletes (which refer to
- * messages that may be in the same batch). Throws on infrastructure errors (the worker retries
- * the batch; every step is idempotent).
+ * messages that may be in the same batch). Throws on infrastructure errors (the wa-web-inbound
+ * queue redelivers the batch; every step is idempotent).
  */
 export async function ingestWaWebEvents(phone: WaWebPhone, events: InboundEvent[]): Promise<WaWebIngestSummary> {
-  const summary: WaWebIngestSummary = { stored: 0, duplicates: 0, statuses: 0, edits: 0, deletes: 0 };
+  const summary: WaWebIngestSummary = { stored: 0, duplicates: 0, statuses: 0, edits: 0, deletes: 0, unknown: 0 };
   const msgs = events.filter((e): e is Extract<InboundEvent, { kind: 'message' | 'reaction' }> => e.kind === 'message' || e.kind === 'reaction').map(toNormalizedMessage);
   if (msgs.length) {
     for (const r of (await storeInboundMessages(phone, msgs)).values()) {
@@ -117,10 +119,12 @@ export async function ingestWaWebEvents(phone: WaWebPhone, events: InboundEvent[
       const outcome = await applyInboundEdit({ org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, body, at_ms: e.at.getTime() });
       log('debug', 'wa_web.inbound_edit', { phone_id: phone.phone_id, message_id: e.providerMessageId, outcome });
       summary.edits++;
+      if (outcome === 'unknown') summary.unknown++;
     } else if (e.kind === 'delete') {
       const outcome = await applyInboundDelete({ org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, at_ms: e.at.getTime() });
       log('debug', 'wa_web.inbound_delete', { phone_id: phone.phone_id, message_id: e.providerMessageId, outcome });
       summary.deletes++;
+      if (outcome === 'unknown') summary.unknown++;
     }
   }
   return summary;

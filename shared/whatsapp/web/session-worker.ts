@@ -11,8 +11,11 @@ import { onDeleteResult, onEditResult } from '../../message/message-edit.ts';
 import { GraphApiError } from '../cloud/graph-client.ts';
 import { WORKER_QUEUES } from '../../../events/catalog.ts';
 import { parseInbound, WaWebConnector, chatRefOf, jidOfChat, jidUser, type BaileysEvent, type MessageRefOut, type Transport } from './connector.ts';
-import { ingestWaWebEvents, type WaWebPhone } from './ingest-web.ts';
+import type { WaWebPhone } from './ingest-web.ts';
 import { storeWaWebMedia } from './media-web.ts';
+import { toQueueBodies, type Replacer } from './inbound-queue.ts';
+import { refreshGroupMetadata } from './group-metadata.ts';
+import { enqueue } from '../../ports/commands.ts';
 import { acquireLease, listSessions, releaseLease, renewLease } from './lease.ts';
 import { setSessionState, type SessionState } from './sessions.ts';
 import { ConnectorError, type ChatRef } from './types.ts';
@@ -21,9 +24,12 @@ import type { WaWebCommand, WaWebCommandResult } from './commands.ts';
 /**
  * The WhatsApp Web session worker (whatsapp-protocols.md §B.11): a long-lived process (ECS Fargate
  * in AWS, in-process in the local runtime) that holds linked numbers through leases (lease.ts),
- * keeps one socket per held number (a Baileys socket, or the local stand-in), feeds what the
- * sockets receive into the inbox's storing pipeline (ingest-web.ts), and carries out the commands
- * of commands.ts for the numbers it holds, reporting results to the message use cases.
+ * keeps one socket per held number (a Baileys socket, or the local stand-in), puts what the
+ * sockets receive, normalized, on the 'wa-web-inbound' queue whose consumer stores it
+ * (inbound-queue.ts: durable, a table outage only delays messages), and carries out the commands
+ * of commands.ts for the numbers it holds (send, edit, delete, react; and, for stored inbound
+ * messages, downloading their files and reading group metadata), reporting results to the message
+ * use cases.
  */
 
 /** What a session's socket tells the worker: Baileys inbound events, and session state changes. */
@@ -52,14 +58,31 @@ export interface SessionWorkerOptions {
   /** most numbers held at once (default WA_WEB_MAX_SESSIONS) */
   maxSessions?: number;
   now?: () => number;
+  /** put one wa-web-inbound record on the queue (default: the command port); tests inject faults here */
+  enqueueInbound?: (body: string) => Promise<void>;
+  /** ms before the n-th retry of a failed enqueue (default 200 ms doubling, at most 5 s) */
+  enqueueBackoffMs?: (n: number) => number;
 }
+
+/** Baileys' BufferJSON (Buffers in JSON and back: media keys of received files), loaded when first needed. */
+let bufferJson: Promise<{ replacer: Replacer; reviver: Replacer }> | undefined;
+const loadBufferJson = () => (bufferJson ??= import('baileys').then((B) => B.BufferJSON as unknown as { replacer: Replacer; reviver: Replacer }));
+
+/** Enqueue attempts of one record before the worker logs and keeps it for the next heartbeat. */
+const ENQUEUE_ATTEMPTS = 6;
 
 interface Held {
   phone: WaWebPhone;
   socket: SessionSocket;
   connector: WaWebConnector;
-  /** inbound events of this number are stored one after another, in arrival order */
+  /** inbound events of this number are enqueued one after another, in arrival order */
   inbound: Promise<void>;
+  /** wa-web-inbound records not accepted by the queue yet, oldest first (retried on every heartbeat) */
+  pending: string[];
+  /** a heartbeat's retry of `pending` is waiting in `inbound` (one at a time) */
+  retryQueued?: boolean;
+  /** the running flush of `pending` (flushes never overlap) */
+  flushing: Promise<void>;
 }
 
 const MAX_ATTEMPTS = WORKER_QUEUES.find((q) => q.name === 'wa-web-commands')!.maxReceiveCount;
@@ -119,6 +142,15 @@ export class SessionWorker {
     for (const phoneId of [...this.held.keys()]) {
       if (!(await renewLease(phoneId, this.id, now, this.leaseMs))) await this.drop(phoneId, 'lease lost');
     }
+    // records the queue refused earlier: try again (in order, behind anything newer of the number)
+    for (const h of this.held.values()) {
+      if (!h.pending.length || h.retryQueued) continue;
+      h.retryQueued = true;
+      h.inbound = h.inbound.then(() => {
+        h.retryQueued = false;
+        return this.flushInbound(h);
+      });
+    }
     for (const row of await listSessions()) {
       if (this.held.size + this.opening.size >= this.maxSessions) break;
       if (this.held.has(row.phone_id) || this.opening.has(row.phone_id) || row.wanted === false) continue;
@@ -132,9 +164,10 @@ export class SessionWorker {
     this.opening.add(phone.phone_id);
     try {
       const socket = await this.opts.connect(phone);
-      const h: Held = { phone, socket, connector: new WaWebConnector(socket, this.now), inbound: Promise.resolve() };
+      const h: Held = { phone, socket, connector: new WaWebConnector(socket, this.now), inbound: Promise.resolve(), pending: [], flushing: Promise.resolve() };
       socket.onEvent((e) => {
-        h.inbound = h.inbound.then(() => this.onEvent(h, e));
+        // never a rejected link: one event's failure must not stop the number's later events
+        h.inbound = h.inbound.then(() => this.onEvent(h, e)).catch((err) => log('error', 'wa_web.inbound_event_failed', { worker: this.id, phone_id: phone.phone_id, event: e.event, error: String((err as Error)?.message ?? err) }));
       });
       this.held.set(phone.phone_id, h);
       log('info', 'wa_web.session_held', { worker: this.id, phone_id: phone.phone_id });
@@ -150,35 +183,40 @@ export class SessionWorker {
     const h = this.held.get(phoneId);
     this.held.delete(phoneId);
     log('warn', 'wa_web.session_dropped', { worker: this.id, phone_id: phoneId, why });
+    // records the queue refused so far: one more try before they go with the socket
+    if (h?.pending.length) await this.flushInbound(h).catch(() => undefined);
+    if (h?.pending.length) log('error', 'wa_web.inbound_lost', { worker: this.id, phone_id: phoneId, records: h.pending.length });
     await h?.socket.close().catch(() => undefined);
   }
 
-  /** Store one socket event; infrastructure errors are retried (every step is idempotent). */
+  /**
+   * One socket event: a session state change is stored here (retried; idempotent); received
+   * messages, acks, reactions, edits and deletes are normalized (connector.ts parseInbound) and put
+   * on the wa-web-inbound queue (inbound-queue.ts), whose consumer stores them.
+   */
   private async onEvent(h: Held, e: SessionEvent): Promise<void> {
+    if (e.event !== 'session') {
+      const events = parseInbound(e, { channel: { channelId: h.phone.phone_id, kind: 'wa_web_baileys', tenantId: h.phone.org_id }, receivedAt: new Date(this.now()), ownId: h.phone.org_phone });
+      if (!events.length) return;
+      const { replacer } = await loadBufferJson();
+      h.pending.push(...toQueueBodies(h.phone, events, replacer));
+      await this.flushInbound(h);
+      return;
+    }
     for (let attempt = 1; ; attempt++) {
       try {
-        if (e.event === 'session') {
-          await setSessionState(h.phone, e.state, { qr: e.qr, me_jid: e.me, detail: e.detail, unwanted: e.final });
-          if (e.state === 'logged_out' || e.final) {
-            // the phone unlinked this device, or WhatsApp ended the session for good: stop; an admin
-            // links it again (the session is no longer wanted)
-            log('error', 'wa_web.session_ended', { worker: this.id, phone_id: h.phone.phone_id, state: e.state, detail: e.detail });
-            await this.drop(h.phone.phone_id, e.state === 'logged_out' ? 'logged out' : (e.detail ?? 'ended'));
-            await releaseLease(h.phone.phone_id, this.id);
-          }
-          return;
-        }
-        const events = parseInbound(e, { channel: { channelId: h.phone.phone_id, kind: 'wa_web_baileys', tenantId: h.phone.org_id }, receivedAt: new Date(this.now()), ownId: h.phone.org_phone });
-        if (events.length) await ingestWaWebEvents(h.phone, events);
-        // files come only through the session: download each new media message's now (idempotent: a stored file is skipped)
-        for (const ev of events) {
-          if (ev.kind !== 'message' || !h.socket.downloadMedia || !('media' in ev.content)) continue;
-          await storeWaWebMedia(h.phone, ev.providerMessageId, () => h.socket.downloadMedia!(ev.raw));
+        await setSessionState(h.phone, e.state, { qr: e.qr, me_jid: e.me, detail: e.detail, unwanted: e.final });
+        if (e.state === 'logged_out' || e.final) {
+          // the phone unlinked this device, or WhatsApp ended the session for good: stop; an admin
+          // links it again (the session is no longer wanted)
+          log('error', 'wa_web.session_ended', { worker: this.id, phone_id: h.phone.phone_id, state: e.state, detail: e.detail });
+          await this.drop(h.phone.phone_id, e.state === 'logged_out' ? 'logged out' : (e.detail ?? 'ended'));
+          await releaseLease(h.phone.phone_id, this.id);
         }
         return;
       } catch (err) {
         if (attempt >= 5) {
-          log('error', 'wa_web.inbound_lost', { worker: this.id, phone_id: h.phone.phone_id, event: e.event, error: String((err as Error)?.message ?? err) });
+          log('error', 'wa_web.session_state_not_stored', { worker: this.id, phone_id: h.phone.phone_id, state: e.state, error: String((err as Error)?.message ?? err) });
           return;
         }
         await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
@@ -186,7 +224,46 @@ export class SessionWorker {
     }
   }
 
-  /** Resolves when every held number's received events are stored (tests). */
+  /**
+   * Put the number's pending wa-web-inbound records on the queue, oldest first. A refused enqueue
+   * is retried with backoff (ENQUEUE_ATTEMPTS); if the queue still refuses, the worker logs
+   * `wa_web.inbound_enqueue_failed` and keeps the records for the next heartbeat (and the next
+   * event), so they are only lost if the process ends before the queue is back (then
+   * `wa_web.inbound_lost` at stop).
+   */
+  private flushInbound(h: Held): Promise<void> {
+    // one flush of a number at a time (a heartbeat's drop may overlap the number's event chain)
+    const run = h.flushing.then(() => this.flushPending(h));
+    h.flushing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushPending(h: Held): Promise<void> {
+    const send = this.opts.enqueueInbound ?? ((body: string) => enqueue('wa-web-inbound', body));
+    const backoff = this.opts.enqueueBackoffMs ?? ((n: number) => Math.min(5_000, 200 * 2 ** (n - 1)));
+    while (h.pending.length) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await send(h.pending[0]!);
+          h.pending.shift();
+          break;
+        } catch (err) {
+          if (attempt >= ENQUEUE_ATTEMPTS) {
+            log('error', 'wa_web.inbound_enqueue_failed', { worker: this.id, phone_id: h.phone.phone_id, pending: h.pending.length, error: String((err as Error)?.message ?? err) });
+            return;
+          }
+          await new Promise((r) => setTimeout(r, backoff(attempt)));
+        }
+      }
+    }
+  }
+
+  /** Records of this worker's numbers the queue has not accepted yet (tests, health). */
+  pendingInbound(): number {
+    return [...this.held.values()].reduce((n, h) => n + h.pending.length, 0);
+  }
+
+  /** Resolves when every held number's received events are on the wa-web-inbound queue (or kept pending after a refusal) (tests). */
   async idle(): Promise<void> {
     await Promise.all([...this.held.values()].map((h) => h.inbound));
   }
@@ -201,6 +278,11 @@ export class SessionWorker {
    */
   async handleCommand(cmd: WaWebCommand, attempt = 1, maxAttempts = MAX_ATTEMPTS): Promise<CommandOutcome> {
     const h = this.held.get(cmd.phone_id);
+    if (cmd.kind === 'download-media' || cmd.kind === 'group-metadata') {
+      if (!h && attempt < maxAttempts) return 'not_owner';
+      await this.sessionRead(cmd, h, attempt, maxAttempts);
+      return 'done';
+    }
     if (!h) {
       if (attempt < maxAttempts) return 'not_owner';
       await this.settle(cmd, undefined, new ConnectorError('UNREACHABLE', false, 'This WhatsApp Web number is not connected. Link it again on Settings → Phones.'));
@@ -216,8 +298,37 @@ export class SessionWorker {
     return 'done';
   }
 
+  /**
+   * The reads of a stored inbound message that need the socket: its file ('download-media', kept
+   * through media-web.ts; with no session on the last attempt it is recorded as failed) and its
+   * group's metadata ('group-metadata'; a transport failure is retried while attempts remain).
+   */
+  private async sessionRead(cmd: Extract<WaWebCommand, { kind: 'download-media' | 'group-metadata' }>, h: Held | undefined, attempt: number, maxAttempts: number): Promise<void> {
+    const phone: WaWebPhone = h?.phone ?? { org_id: cmd.org_id, phone_id: cmd.phone_id, org_phone: '' };
+    if (cmd.kind === 'download-media') {
+      const socket = h?.socket;
+      if (h && !socket?.downloadMedia) return;
+      const { reviver } = await loadBufferJson();
+      await storeWaWebMedia(phone, cmd.message_id, async () => {
+        if (!socket?.downloadMedia) throw new Error('this WhatsApp Web number is not connected');
+        return socket.downloadMedia(JSON.parse(cmd.raw, reviver));
+      });
+      return;
+    }
+    if (!h) {
+      log('warn', 'wa_web.group_metadata_not_read', { phone_id: cmd.phone_id, chat_id: cmd.chat_id, why: 'not connected' });
+      return;
+    }
+    try {
+      await refreshGroupMetadata(cmd.org_id, cmd.chat_id, () => h.socket.groupMetadata(jidOfChat(cmd.chat_id)), this.now());
+    } catch (e) {
+      if (attempt < maxAttempts) throw e;
+      log('warn', 'wa_web.group_metadata_not_read', { phone_id: cmd.phone_id, chat_id: cmd.chat_id, error: String((e as Error)?.message ?? e) });
+    }
+  }
+
   /** Run `cmd` on `h` (when given) or report `failure`. */
-  private async settle(cmd: WaWebCommand, h: Held | undefined, failure?: ConnectorError, attempt = 1, maxAttempts = MAX_ATTEMPTS): Promise<void> {
+  private async settle(cmd: Exclude<WaWebCommand, { kind: 'download-media' | 'group-metadata' }>, h: Held | undefined, failure?: ConnectorError, attempt = 1, maxAttempts = MAX_ATTEMPTS): Promise<void> {
     const failed = (e: ConnectorError): WaWebCommandResult => ({ ok: false, reason: e.reason, retryable: e.retryable });
     const chat = chatRefOf(jidOfChat(cmd.chat_id));
     const key = messageKey(cmd.org_id, cmd.chat_id, cmd.unique_id);

@@ -11,6 +11,7 @@ import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
 import type { ActionContext, MessageAction } from '#shared/message/message-actions.rules.ts';
 import { messageMenu } from '#shared/message/message-actions.rules.ts';
 import { capabilitiesOf } from '#shared/whatsapp/capabilities.ts';
+import { groupAdminContext } from '#shared/chat/group-metadata.rules.ts';
 import { authorName, formatPhone } from './format.ts';
 
 /** Common emoji offered by the reaction picker (WhatsApp's quick row). */
@@ -25,8 +26,16 @@ export interface ActorInfo {
   maskPhoneNumbers?: boolean;
 }
 
-export function actionContext(m: Message, chat: Pick<Chat, 'chat_type'> | null, actor: ActorInfo, chatTickets: ReadonlyArray<Pick<Ticket, 'status'>> | null, now = Date.now()): ActionContext {
+/**
+ * The rule context of a message in the browser. In a group, `group` comes from the chat's
+ * `group_metadata` (admins' digits; for a member who sees numbers masked, customers' admins come
+ * masked like `sender_phone`, our numbers as they are), so the menu offers Delete exactly when
+ * the API allows it (spec §5).
+ */
+export function actionContext(m: Message, chat: Pick<Chat, 'chat_type' | 'group_metadata'> | null, actor: ActorInfo, chatTickets: ReadonlyArray<Pick<Ticket, 'status'>> | null, now = Date.now()): ActionContext {
   const phone = actor.phones.find((p) => p.phone_id === m.phone_id);
+  const chatType = chat?.chat_type ?? (m.chat_id.endsWith('@g.us') ? 'group' : 'user');
+  const group = chatType === 'group' ? groupAdminContext(chat?.group_metadata, phone?.org_phone ?? m.org_phone, m.sender_phone) : undefined;
   return {
     message: {
       unique_id: m.unique_id,
@@ -44,11 +53,12 @@ export function actionContext(m: Message, chat: Pick<Chat, 'chat_type'> | null, 
       message_ticket_id: m.message_ticket_id ?? null,
       media: m.media ? { media_id: m.media.media_id ?? null, path: m.media.path ?? null } : null,
     },
-    chat: { chat_type: chat?.chat_type ?? (m.chat_id.endsWith('@g.us') ? 'group' : 'user') },
+    chat: { chat_type: chatType },
     actor: { email: actor.email, role: actor.role },
     maskPhoneNumbers: actor.maskPhoneNumbers ?? false,
     capabilities: capabilitiesOf(phone?.connection_type ?? 'wa_cloud'),
     ownPhones: actor.phones.map((p) => p.org_phone),
+    ...(group ? { group } : {}),
     chatTickets: chatTickets ?? [],
     now,
   };

@@ -1,0 +1,42 @@
+import type { SQSRecord } from 'aws-lambda';
+import { sqsBatchHandler, receiveCount } from '../../lib/sqs.ts';
+import { processWaWebInbound, RetryLater } from '../../../shared/whatsapp/web/inbound-queue.ts';
+import { COMMAND_QUEUES } from '../../../events/catalog.ts';
+import { log } from '../../../shared/log.ts';
+
+const MAX_RECEIVES = COMMAND_QUEUES.find((q) => q.name === 'wa-web-inbound')!.maxReceiveCount;
+
+/**
+ * wa-web-inbound queue consumer: stores what a WhatsApp Web session received (one record = one
+ * socket event's normalized §C events, put there by the session worker) and asks the worker for
+ * the files and group metadata that need its socket (shared/whatsapp/web/inbound-queue.ts).
+ * A failed record is retried by the queue and dead-lettered after maxReceiveCount; storing is
+ * idempotent, so a redelivery stores nothing twice. A record that is not one the worker writes
+ * is logged and dropped (retrying cannot make it readable).
+ */
+async function processRecord(record: SQSRecord): Promise<void> {
+  try {
+    const r = await processWaWebInbound(record.body, receiveCount(record), MAX_RECEIVES);
+    log('debug', 'wa_web.inbound_stored', { ...r });
+  } catch (e) {
+    if (e instanceof SyntaxError || (e instanceof Error && e.message.startsWith('not a wa-web-inbound record'))) {
+      log('error', 'wa_web.inbound_unreadable', { messageId: record.messageId, error: e.message });
+      return;
+    }
+    if (e instanceof RetryLater) log('info', 'wa_web.inbound_retry_later', { messageId: record.messageId, reason: e.message });
+    throw e;
+  }
+}
+
+/** Records one after another, in the order the queue hands them over (a socket's events mostly arrive in order, so edits rarely wait for their message). */
+export const handler = sqsBatchHandler('wa-web-inbound', async (records) => {
+  const results: PromiseSettledResult<unknown>[] = [];
+  for (const r of records) {
+    try {
+      results.push({ status: 'fulfilled', value: await processRecord(r) });
+    } catch (reason) {
+      results.push({ status: 'rejected', reason });
+    }
+  }
+  return results;
+});

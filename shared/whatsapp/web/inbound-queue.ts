@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { db } from '../../db/service.ts';
+import { groupMetadataStale } from '../../chat/group-metadata.rules.ts';
+import { ingestWaWebEvents, type WaWebIngestSummary, type WaWebPhone } from './ingest-web.ts';
+import { sendWaWebCommand } from './commands.ts';
+import type { InboundEvent } from './types.ts';
+
+/**
+ * The durable inbound path of WhatsApp Web numbers (whatsapp-protocols.md §B.11 'the worker
+ * normalizes events and puts them on SQS'): the session worker turns what a socket received into
+ * §C events (connector.ts parseInbound) and puts them on the 'wa-web-inbound' queue
+ * (events/catalog.ts COMMAND_QUEUES: standard SQS with a DLQ in AWS, a file-backed queue locally);
+ * the queue's consumer (functions/channels/whatsapp-web/process-inbound.ts) stores them with
+ * `ingestWaWebEvents`, which is idempotent (a WhatsApp id is stored once, statuses apply
+ * monotonically), so a redelivered record stores nothing twice. A table outage therefore only
+ * delays messages: the record is retried and dead-lettered after maxReceiveCount, never dropped.
+ *
+ * Files and group admins need the live socket, which only the worker holds: after storing, the
+ * consumer sends 'download-media' (one per media message, with what Baileys' download needs) and
+ * 'group-metadata' (a group chat whose metadata is missing or older than an hour) commands to the
+ * worker's 'wa-web-commands' FIFO queue. So a file is only downloaded for a message that is stored.
+ *
+ * Record body (JSON): `{ v: 1, phone: { org_id, phone_id, org_phone }, events }` where each event is
+ * a §C InboundEvent with its `Date`s as epoch **ms** and no `raw`, except a media message's
+ * `media_raw`: the Baileys `{ key, message }` as BufferJSON text (Buffers survive), thumbnails left out.
+ */
+export interface WaWebInboundBody {
+  v: 1;
+  phone: WaWebPhone;
+  events: WireEvent[];
+}
+
+type Ev<K extends InboundEvent['kind']> = Extract<InboundEvent, { kind: K }>;
+/** An InboundEvent as it travels: times in epoch ms, `raw` left out (`media_raw` for media messages). */
+export type WireEvent =
+  | (Omit<Ev<'message'>, 'sentAt' | 'raw'> & { sentAt: number; media_raw?: string })
+  | (Omit<Ev<'status'>, 'at' | 'raw'> & { at: number })
+  | (Omit<Ev<'reaction'>, 'at' | 'raw'> & { at: number })
+  | (Omit<Ev<'edit'>, 'at' | 'raw'> & { at: number })
+  | (Omit<Ev<'delete'>, 'at' | 'raw'> & { at: number });
+
+/** Largest record body put on the queue (bytes; SQS takes 256 KiB and more): bigger batches are split, in order. */
+export const MAX_BODY_BYTES = 200_000;
+
+/** A JSON.stringify replacer (the worker passes Baileys' `BufferJSON.replacer`; this module never loads Baileys, so Lambda bundles stay without it). */
+export type Replacer = (key: string, value: unknown) => unknown;
+
+const hasMedia = (e: InboundEvent): e is Ev<'message'> => e.kind === 'message' && 'media' in e.content;
+
+/**
+ * What Baileys' `downloadMediaMessage` needs of a received WAMessage (its `key` and `message`), as
+ * BufferJSON text; `jpegThumbnail`s (a few KB each, not needed to download) are left out.
+ */
+export function mediaRawOf(raw: unknown, replacer: Replacer): string | undefined {
+  const w = raw as { key?: unknown; message?: unknown } | null;
+  if (!w || typeof w !== 'object' || !w.key || !w.message) return undefined;
+  return JSON.stringify({ key: w.key, message: w.message }, (k, v) => (k === 'jpegThumbnail' ? undefined : replacer(k, v)));
+}
+
+/** One event on the wire (see WireEvent). */
+export function toWireEvent(e: Exclude<InboundEvent, { kind: 'session' }>, replacer: Replacer): WireEvent {
+  if (e.kind === 'message') {
+    const { raw, sentAt, ...rest } = e;
+    const media_raw = hasMedia(e) ? mediaRawOf(raw, replacer) : undefined;
+    return { ...rest, sentAt: sentAt.getTime(), ...(media_raw ? { media_raw } : {}) };
+  }
+  const { raw: _r, at, ...rest } = e;
+  return { ...rest, at: at.getTime() } as WireEvent;
+}
+
+/**
+ * The queue record bodies of one socket event's §C events: one body unless it would pass
+ * MAX_BODY_BYTES, then several, in order (an event bigger than that alone still goes, alone).
+ */
+export function toQueueBodies(phone: WaWebPhone, events: InboundEvent[], replacer: Replacer): string[] {
+  const bodies: string[] = [];
+  let chunk: WireEvent[] = [];
+  let size = 0;
+  const flush = () => {
+    if (chunk.length) bodies.push(JSON.stringify({ v: 1, phone, events: chunk } satisfies WaWebInboundBody));
+    chunk = [];
+    size = 0;
+  };
+  for (const e of events) {
+    if (e.kind === 'session') continue;
+    const w = toWireEvent(e, replacer);
+    const n = Buffer.byteLength(JSON.stringify(w));
+    if (chunk.length && size + n > MAX_BODY_BYTES) flush();
+    chunk.push(w);
+    size += n;
+  }
+  flush();
+  return bodies;
+}
+
+const Phone = z.object({ org_id: z.string().min(1), phone_id: z.string().min(1), org_phone: z.string() });
+const Chat = z.object({ chatId: z.string().min(1), kind: z.enum(['direct', 'group']), altIds: z.array(z.string()).optional() }).passthrough();
+const Body = z.object({
+  v: z.literal(1),
+  phone: Phone,
+  events: z.array(
+    z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('message'), chat: Chat, providerMessageId: z.string().min(1), sentAt: z.number(), content: z.object({ type: z.string() }).passthrough() }).passthrough(),
+      z.object({ kind: z.literal('status'), providerMessageId: z.string().min(1), at: z.number() }).passthrough(),
+      z.object({ kind: z.literal('reaction'), chat: Chat, targetProviderMessageId: z.string().min(1), at: z.number() }).passthrough(),
+      z.object({ kind: z.literal('edit'), chat: Chat, providerMessageId: z.string().min(1), at: z.number() }).passthrough(),
+      z.object({ kind: z.literal('delete'), chat: Chat, providerMessageId: z.string().min(1), at: z.number() }).passthrough(),
+    ]),
+  ),
+});
+
+/**
+ * A record body back into the number and its §C events (`Date`s again; a media message's `raw` is
+ * its `media_raw` text).
+ * @throws Error when the body is not one the worker writes (not JSON, or a field missing)
+ */
+export function fromQueueBody(body: string): { phone: WaWebPhone; events: InboundEvent[] } {
+  const parsed = Body.safeParse(JSON.parse(body));
+  if (!parsed.success) throw new Error(`not a wa-web-inbound record: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const events = (parsed.data.events as unknown as WireEvent[]).map((w): InboundEvent => {
+    if (w.kind === 'message') {
+      const { media_raw, sentAt, ...rest } = w;
+      return { ...rest, sentAt: new Date(sentAt), raw: media_raw };
+    }
+    return { ...w, at: new Date(w.at), raw: undefined } as InboundEvent;
+  });
+  return { phone: parsed.data.phone, events };
+}
+
+/** Thrown to have the queue redeliver a record later (not a failure of the infrastructure). */
+export class RetryLater extends Error {}
+
+/**
+ * Store one record's events, then ask the number's worker for what needs the socket: the files of
+ * its media messages, and the metadata of its group chats when missing or older than an hour.
+ * @param attempt 1-based receive count; `maxAttempts` the queue's maxReceiveCount
+ * @throws infrastructure errors (the queue redelivers; everything here is idempotent);
+ *   RetryLater when an edit or delete names a message not stored yet and attempts remain
+ *   (the queue does not keep order: the message may be in a record still on its way)
+ */
+export async function processWaWebInbound(body: string, attempt: number, maxAttempts: number, now = Date.now()): Promise<WaWebIngestSummary & { downloads: number; groups: number }> {
+  const { phone, events } = fromQueueBody(body);
+  const summary = await ingestWaWebEvents(phone, events);
+  let downloads = 0;
+  for (const e of events) {
+    if (e.kind !== 'message' || !hasMedia(e) || typeof e.raw !== 'string') continue;
+    // a message stored before keeps its file: the worker skips one already stored (storeWaWebMedia)
+    await sendWaWebCommand({ kind: 'download-media', org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, raw: e.raw });
+    downloads++;
+  }
+  let groups = 0;
+  const groupChats = [...new Set(events.filter((e) => e.kind === 'message' && e.chat.kind === 'group').map((e) => (e as Ev<'message'>).chat.chatId))];
+  for (const chatId of groupChats) {
+    const chat = (await db().entities.chat.get({ org_id: phone.org_id, chat_id: chatId }).go({ attributes: ['group_metadata'] as never })).data as { group_metadata?: { fetched_at: number } } | null;
+    if (!chat || !groupMetadataStale(chat.group_metadata, now)) continue;
+    await sendWaWebCommand({ kind: 'group-metadata', org_id: phone.org_id, phone_id: phone.phone_id, chat_id: chatId });
+    groups++;
+  }
+  if (summary.unknown > 0 && attempt < maxAttempts) throw new RetryLater(`${summary.unknown} edit(s)/delete(s) of messages not stored yet; retrying`);
+  return { ...summary, downloads, groups };
+}
