@@ -94,15 +94,7 @@ export async function requestEmailCode(email: string): Promise<OtpRequestResult>
       const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
       return { ok: false, message: body?.error?.message || OTP_RESEND_MESSAGE };
     }
-    const attempt = () => signIn({ username, options: { authFlowType: 'CUSTOM_WITHOUT_SRP' } });
-    let out;
-    try {
-      out = await attempt();
-    } catch (e) {
-      if (errorName(e) !== 'UserAlreadyAuthenticatedException') throw e;
-      await signOut().catch(() => undefined);
-      out = await attempt();
-    }
+    const out = await signInFresh({ username, options: { authFlowType: 'CUSTOM_WITHOUT_SRP' } });
     if (out.nextStep.signInStep !== 'CONFIRM_SIGN_IN_WITH_CUSTOM_CHALLENGE') return { ok: false, message: unsupportedStep(out.nextStep.signInStep) };
     const info = out.nextStep.additionalInfo ?? {};
     return { ok: true, email: username, expiresAt: epoch(info.expires_at), resendAt: epoch(info.resend_at) };
@@ -179,19 +171,24 @@ function unsupportedStep(step: string): string {
   }
 }
 
+/**
+ * Amplify `signIn`, first dropping a session that is still stored (Amplify refuses with
+ * UserAlreadyAuthenticatedException): whoever typed the form is who signs in.
+ */
+async function signInFresh(input: Parameters<typeof signIn>[0]): ReturnType<typeof signIn> {
+  try {
+    return await signIn(input);
+  } catch (e) {
+    if (errorName(e) !== 'UserAlreadyAuthenticatedException') throw e;
+    await signOut().catch(() => undefined);
+    return signIn(input);
+  }
+}
+
 /** Sign in with email and password. Never throws: failures come back as a message for the user. */
 export async function signInWithPassword(email: string, password: string): Promise<SignInResult> {
-  const attempt = () => signIn({ username: email, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
   try {
-    let out;
-    try {
-      out = await attempt();
-    } catch (e) {
-      if (errorName(e) !== 'UserAlreadyAuthenticatedException') throw e;
-      // a previous session is still stored: drop it and sign in as the person who typed the form
-      await signOut().catch(() => undefined);
-      out = await attempt();
-    }
+    const out = await signInFresh({ username: email, password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
     if (out.isSignedIn || out.nextStep.signInStep === 'DONE') return { ok: true };
     return { ok: false, message: unsupportedStep(out.nextStep.signInStep) };
   } catch (e) {
