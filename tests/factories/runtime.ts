@@ -23,6 +23,8 @@ export interface TestRuntime extends Runtime {
   api(token: string | null, path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
   /** JSON of an org API path (`/tickets`, …) as `token`; throws with the status and body unless 2xx */
   orgJson<T>(token: string, path: string, init?: RequestInit & { json?: unknown }): Promise<T>;
+  /** Call an org API path (`/chats/...`) as `token`: the status and the parsed JSON body, whatever the status */
+  orgCall<T = Record<string, unknown>>(token: string, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }>;
   cleanup(): Promise<void>;
 }
 
@@ -70,6 +72,11 @@ export async function startTestRuntime(): Promise<TestRuntime> {
       const text = await res.text();
       if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: HTTP ${res.status} ${text}`);
       return JSON.parse(text) as T;
+    },
+    async orgCall<T>(token: string, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> {
+      const res = await t.api(token, `/api/orgs/${rt.orgId}${path}`, { method, json });
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
     },
     async cleanup() {
       await rt.stop();

@@ -7,6 +7,8 @@ import { latestOf, toMessageWire } from '../../shared/inbox/wire.ts';
 import type { WaWebCommand } from '../../shared/whatsapp/web/commands.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 import type { TestRuntime } from './runtime.ts';
+import { createWaWebSession, getWaWebSession } from '../../shared/whatsapp/web/sessions.ts';
+import { eventually } from './wait.ts';
 
 /**
  * Builders for a linked WhatsApp Web number ('wa_web') in a test runtime's table, standing in for
@@ -82,4 +84,15 @@ export function captureWaWebCommands(rt: TestRuntime): { commands: WaWebCommand[
     },
   });
   return box;
+}
+
+/**
+ * Add a WhatsApp Web number to the test org and link it on the runtime's stand-in: the phone row,
+ * a wanted session, one worker tick, then wait until the stand-in's socket and the session row are open.
+ */
+export async function linkWaWebNumber(rt: TestRuntime, phoneId: string, orgPhone: string): Promise<void> {
+  await db().entities.phone.create({ org_id: rt.orgId, phone_id: phoneId, org_phone: orgPhone, connection_type: 'wa_web' }).go();
+  await createWaWebSession({ org_id: rt.orgId, phone_id: phoneId, org_phone: orgPhone });
+  await rt.waWebWorker.tick();
+  await eventually(async () => rt.waWeb.isOpen(phoneId) && (await getWaWebSession(phoneId))?.state === 'open', 10_000, 'the stand-in session to open');
 }

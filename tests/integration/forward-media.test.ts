@@ -20,11 +20,7 @@ const chatB = '15558880002@c.us';
 const chatC = '15558880003@c.us';
 const enc = encodeURIComponent;
 
-type Json = Record<string, unknown>;
-const call = async <T = Json>(token: string, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> => {
-  const r = await rt.api(token, `/api/orgs/${rt.orgId}${path}`, { method, json });
-  return { status: r.status, body: (await r.json()) as T };
-};
+const call = <T = Record<string, unknown>>(token: string, method: string, path: string, json?: unknown) => rt.orgCall<T>(token, method, path, json);
 const messages = async (chat: string) => (await call<{ messages: Message[] }>(admin, 'GET', `/chats/${enc(chat)}/messages`)).body.messages;
 type ForwardResult = { messages: Message[]; failed: Array<{ chat_id: string; reason: string }>; error?: { code: string; message: string } };
 const forward = (chat: string, uniqueId: string, chatIds: string[], token = admin) => call<ForwardResult>(token, 'POST', `/chats/${enc(chat)}/messages/${uniqueId}/forward`, { chat_ids: chatIds });

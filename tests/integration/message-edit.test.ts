@@ -33,10 +33,7 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 
 type ApiError = { error: { code: string; message: string; details?: Array<{ field: string; reason: string }> } };
-const call = async <T = Record<string, unknown>>(token: string, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> => {
-  const r = await rt.api(token, `/api/orgs/${rt.orgId}${path}`, { method, json });
-  return { status: r.status, body: (await r.json()) as T };
-};
+const call = <T = Record<string, unknown>>(token: string, method: string, path: string, json?: unknown) => rt.orgCall<T>(token, method, path, json);
 const msgPath = (c: string, id: string) => `/chats/${enc(c)}/messages/${id}`;
 const edit = (token: string, c: string, id: string, body: unknown) => call<{ message: Message } & ApiError>(token, 'PATCH', msgPath(c, id), body);
 const del = (token: string, c: string, id: string) => call<{ message: Message } & ApiError>(token, 'DELETE', msgPath(c, id));

@@ -20,11 +20,7 @@ const chat = '15557770001@c.us';
 let target: Message;
 const enc = encodeURIComponent;
 
-type Json = Record<string, unknown>;
-const call = async <T = Json>(token: string, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> => {
-  const r = await rt.api(token, `/api/orgs/${rt.orgId}${path}`, { method, json });
-  return { status: r.status, body: (await r.json()) as T };
-};
+const call = <T = Record<string, unknown>>(token: string, method: string, path: string, json?: unknown) => rt.orgCall<T>(token, method, path, json);
 const rows = async () => (await db().entities.reaction.query.byMessage({ org_id: rt.orgId, chat_id: chat, unique_id: target.unique_id }).go()).data;
 const getMessage = async () => (await call<{ messages: Message[] }>(admin, 'GET', `/chats/${enc(chat)}/messages`)).body.messages.find((m) => m.unique_id === target.unique_id)!;
 const who = (token: string, q = '') => call<ReactionsResponse>(token, 'GET', `/chats/${enc(chat)}/messages/${target.unique_id}/reactions${q}`);

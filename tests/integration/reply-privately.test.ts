@@ -17,11 +17,7 @@ let outsider: string;
 const group = 'G4455@g.us';
 const enc = encodeURIComponent;
 
-type Json = Record<string, unknown>;
-const call = async <T = Json>(token: string, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> => {
-  const r = await rt.api(token, `/api/orgs/${rt.orgId}${path}`, { method, json });
-  return { status: r.status, body: (await r.json()) as T };
-};
+const call = <T = Record<string, unknown>>(token: string, method: string, path: string, json?: unknown) => rt.orgCall<T>(token, method, path, json);
 const messages = async (chat: string) => (await call<{ messages: Message[] }>(admin, 'GET', `/chats/${enc(chat)}/messages`)).body.messages;
 type ReplyOut = { chat: Chat; created: boolean; quote: PrivateQuote; error?: { code: string; message: string } };
 const replyPrivately = (chat: string, uniqueId: string, token = admin) => call<ReplyOut>(token, 'POST', `/chats/${enc(chat)}/messages/${uniqueId}/reply-privately`);

@@ -1,9 +1,9 @@
+import { linkWaWebNumber } from '../factories/wa-web.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { eventually } from '../factories/wait.ts';
 import { db } from '../../shared/db/service.ts';
 import { documentClient } from '../../shared/db/client.ts';
-import { createWaWebSession, getWaWebSession } from '../../shared/whatsapp/web/sessions.ts';
 import { fromQueueBody } from '../../shared/whatsapp/web/inbound-queue.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
@@ -80,10 +80,7 @@ beforeAll(async () => {
     accepted.push(body);
     return send(body);
   };
-  await db().entities.phone.create({ org_id: rt.orgId, phone_id: PHONE, org_phone: OWN, connection_type: 'wa_web' }).go();
-  await createWaWebSession({ org_id: rt.orgId, phone_id: PHONE, org_phone: OWN });
-  await rt.waWebWorker.tick();
-  await eventually(async () => rt.waWeb.isOpen(PHONE) && (await getWaWebSession(PHONE))?.state === 'open', 10_000, 'the stand-in session to open');
+  await linkWaWebNumber(rt, PHONE, OWN);
 }, 120_000);
 
 afterAll(async () => {

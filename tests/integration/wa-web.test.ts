@@ -1,3 +1,4 @@
+import { linkWaWebNumber } from '../factories/wa-web.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { eventually } from '../factories/wait.ts';
@@ -49,10 +50,7 @@ const inject = async (event: string, data: unknown) => {
 beforeAll(async () => {
   rt = await startTestRuntime();
   admin = await rt.signIn(rt.adminEmail);
-  await db().entities.phone.create({ org_id: rt.orgId, phone_id: PHONE, org_phone: OWN, connection_type: 'wa_web' }).go();
-  await createWaWebSession({ org_id: rt.orgId, phone_id: PHONE, org_phone: OWN });
-  await rt.waWebWorker.tick();
-  await eventually(async () => rt.waWeb.isOpen(PHONE) && (await getWaWebSession(PHONE))?.state === 'open', 10_000, 'the stand-in session to open');
+  await linkWaWebNumber(rt, PHONE, OWN);
 }, 120_000);
 
 afterAll(async () => {
