@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { startRuntime, DEMO_DEFAULTS } from './local/runtime.ts';
+import { startRuntime } from './local/runtime.ts';
 import { freePort } from './local/ports.ts';
 import { signBody } from '../shared/whatsapp/cloud/signature.ts';
 import { inboundText, newWamid } from '../shared/whatsapp/cloud/payloads.ts';
@@ -54,10 +54,10 @@ async function main() {
   const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
   try {
     // sign in and connect one member socket
-    const auth = await fetch(rt.cognitoEndpoint, {
+    const auth = await fetch(`${rt.gateway.url}/cognito/`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-      body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: rt.clientId, AuthParameters: { USERNAME: DEMO_DEFAULTS.adminEmail, PASSWORD: DEMO_DEFAULTS.password } }),
+      body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: rt.clientId, AuthParameters: { USERNAME: rt.demo.adminEmail, PASSWORD: rt.demo.password } }),
     });
     const token = ((await auth.json()) as { AuthenticationResult: { IdToken: string } }).AuthenticationResult.IdToken;
     const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}&org_id=${rt.orgId}`);

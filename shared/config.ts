@@ -13,6 +13,10 @@ const ConfigSchema = z.object({
   COGNITO_ISSUER: z.string().default(''),
   /** JWKS URL of the pool; defaults to `${COGNITO_ISSUER}/.well-known/jwks.json`. */
   COGNITO_JWKS_URL: z.string().optional(),
+  /** The JWKS itself (JSON `{ keys: [...] }`), instead of fetching a URL: the local runtime's per-data-dir key. */
+  COGNITO_JWKS: z.string().optional(),
+  /** HMAC-SHA-256 key of stored email code hashes (shared/auth/otp.ts); AWS: a Secrets Manager secret of the auth stack, locally generated once per data dir. */
+  OTP_HMAC_KEY: z.string().default(''),
   COGNITO_CLIENT_ID: z.string().default(''),
   WHATSAPP_APP_SECRET: z.string().default(''),
   WHATSAPP_VERIFY_TOKEN: z.string().default(''),
@@ -49,7 +53,7 @@ const ConfigSchema = z.object({
   MEDIA_BUCKET: z.string().default(''),
   /** Sender of the product's emails (sign-in codes, invitations) through SES, a verified identity, e.g. `Chorus <no-reply@example.com>` (AWS). Locally the runtime installs a file outbox instead. */
   MAIL_FROM: z.string().default(''),
-  /** The web app's address, e.g. `https://app.example.com`: links in emails ({host}/login). '' = the request's Origin. */
+  /** The web app's address, e.g. `https://app.example.com`: links in emails ({APP_URL}/login). Never taken from a request. AWS: CDK context `appUrl` (required); locally the runtime's URL. */
   APP_URL: z.string().default(''),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });

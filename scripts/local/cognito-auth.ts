@@ -4,6 +4,7 @@ import { importJWK, jwtVerify, SignJWT, decodeJwt, type JWK } from 'jose';
 import { AdminGetUserCommand, DescribeUserPoolClientCommand, InitiateAuthCommand, type CognitoIdentityProviderClient, type UserPoolClientType } from '@aws-sdk/client-cognito-identity-provider';
 import { AUTH_TRIGGERS, type AuthTrigger } from '../../functions/auth-triggers.ts';
 import { loadHandler } from './handlers.ts';
+import type { TokenSigningKey } from './secrets.ts';
 
 /**
  * The part of Cognito that cognito-local lacks for email code sign-in: the custom auth flow.
@@ -23,13 +24,19 @@ import { loadHandler } from './handlers.ts';
  * authentication `NotAuthorizedException`. Like the AWS web client (PreventUserExistenceErrors
  * ENABLED), an unknown user runs the triggers with `userNotFound: true`.
  *
- * Tokens are made exactly like cognito-local's (its fixed RS256 key `CognitoLocal`, issuer
- * `<LOCAL_ISSUER_DOMAIN>/<poolId>`, the same claims and the client's token validity), so the API
- * (shared/auth/jwt.ts against cognito-local's JWKS), the socket and cognito-local's own
- * access-token targets (ChangePassword) accept them as if cognito-local had issued them. Its
- * refresh tokens carry `chorus:custom_auth`, which is how this stand-in recognises them (cognito-local
- * keeps its refresh tokens in memory and would not know them). Auth sessions live in memory for the
- * client's AuthSessionValidity (10 minutes, as the CDK web client) and are single use.
+ * ID tokens are signed with the data dir's own key (scripts/local/secrets.ts `tokenSigningKey`,
+ * published to the API as COGNITO_JWKS), never with cognito-local's: its private key ships in
+ * node_modules, so anyone could mint tokens with it. That holds for every flow: tokens this stand-in
+ * issues itself (custom auth, its refresh), and tokens cognito-local issued for the calls the gateway
+ * proxies (USER_PASSWORD_AUTH, its refresh): {@link CustomAuthStandIn.reissue} re-signs their ID
+ * token, with `email_verified` read from the user (cognito-local writes `Boolean('false') === true`).
+ * Issuer `<LOCAL_ISSUER_DOMAIN>/<poolId>`, the same claims and the client's token validity.
+ * Access tokens stay signed with cognito-local's key: only cognito-local's own targets
+ * (ChangePassword, GetUser) take them, and they verify with that key; the API refuses them (it takes
+ * ID tokens only). Refresh tokens of this stand-in carry `chorus:custom_auth` and are signed with
+ * the data dir key, which is how it recognises them (cognito-local keeps its refresh tokens in memory
+ * and would not know them). Auth sessions live in memory for the client's AuthSessionValidity
+ * (10 minutes, as the CDK web client) and are single use.
  */
 export interface CustomAuthStandInOptions {
   client: CognitoIdentityProviderClient;
@@ -37,6 +44,8 @@ export interface CustomAuthStandInOptions {
   /** `<LOCAL_ISSUER_DOMAIN>/<poolId>` */
   issuer: string;
   region: string;
+  /** the data dir's ID token key (scripts/local/secrets.ts) */
+  signingKey: TokenSigningKey;
   /**
    * auth session lifetime (minutes) when the client does not report AuthSessionValidity
    * (cognito-local does not keep that setting); the runtime passes the CDK web client's 10
@@ -90,6 +99,7 @@ export class CustomAuthStandIn {
   private clients = new Map<string, UserPoolClientType>();
   private keyPromise?: Promise<CryptoKey | Uint8Array>;
   private publicKeyPromise?: Promise<CryptoKey | Uint8Array>;
+  private accessKeyPromise?: Promise<CryptoKey | Uint8Array>;
 
   constructor(private readonly opts: CustomAuthStandInOptions) {}
 
@@ -258,13 +268,14 @@ export class CustomAuthStandIn {
 
   /** cognito-local's own refresh token, through the flow it does support (InitiateAuth REFRESH_TOKEN_AUTH). */
   private async refreshWithCognitoLocal(req: Record<string, unknown>, token: string): Promise<{ AuthenticationResult: unknown }> {
+    let out;
     try {
-      const out = await this.opts.client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: String(req.ClientId ?? ''), AuthParameters: { REFRESH_TOKEN: token } }));
-      return { AuthenticationResult: out.AuthenticationResult };
+      out = await this.opts.client.send(new InitiateAuthCommand({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: String(req.ClientId ?? ''), AuthParameters: { REFRESH_TOKEN: token } }));
     } catch (e) {
       const name = (e as { name?: string }).name ?? 'NotAuthorizedException';
       throw new CognitoApiError(name === 'Error' ? 'NotAuthorizedException' : name, (e as Error).message || 'Invalid Refresh Token');
     }
+    return { AuthenticationResult: await this.reissue(out.AuthenticationResult ?? {}) };
   }
 
   private isOurs(token: string): boolean {
@@ -275,20 +286,49 @@ export class CustomAuthStandIn {
     }
   }
 
+  /** the data dir's private key: ID and refresh tokens */
   private key() {
-    this.keyPromise ??= importJWK(cognitoLocalKey().jwk, 'RS256') as Promise<CryptoKey | Uint8Array>;
+    this.keyPromise ??= importJWK(this.opts.signingKey.privateJwk, 'RS256') as Promise<CryptoKey | Uint8Array>;
     return this.keyPromise;
   }
 
   private publicKey() {
-    const { kty, n, e } = cognitoLocalKey().jwk as JWK & { n: string; e: string };
-    this.publicKeyPromise ??= importJWK({ kty, n, e }, 'RS256') as Promise<CryptoKey | Uint8Array>;
+    this.publicKeyPromise ??= importJWK(this.opts.signingKey.publicJwk, 'RS256') as Promise<CryptoKey | Uint8Array>;
     return this.publicKeyPromise;
   }
 
-  /** ID, access (and on sign-in refresh) tokens with cognito-local's claims, key and validity. */
+  /** cognito-local's key: access tokens only, which cognito-local's own targets verify */
+  private accessKey() {
+    this.accessKeyPromise ??= importJWK(cognitoLocalKey().jwk, 'RS256') as Promise<CryptoKey | Uint8Array>;
+    return this.accessKeyPromise;
+  }
+
+  /** The JWKS the API verifies ID tokens against: the data dir's public key only. */
+  jwks(): { keys: JWK[] } {
+    return { keys: [this.opts.signingKey.publicJwk] };
+  }
+
+  /**
+   * Re-sign the ID token of a result cognito-local produced (password sign-in, its refresh) with the
+   * data dir's key; the other tokens pass unchanged. The claims stay cognito-local's, except
+   * `email_verified`, read from the user's attribute. A result without an ID token is returned as is.
+   */
+  async reissue<T extends { IdToken?: string }>(result: T): Promise<T> {
+    if (!result.IdToken) return result;
+    const claims = decodeJwt(result.IdToken);
+    const found = await this.user(String(claims['cognito:username'] ?? claims.sub ?? ''));
+    if (!found) throw new CognitoApiError('NotAuthorizedException', 'Incorrect username or password.');
+    const { iss: _iss, ...rest } = claims;
+    const IdToken = await new SignJWT({ ...rest, email_verified: found.attributes.email_verified === 'true' })
+      .setProtectedHeader({ alg: 'RS256', kid: this.opts.signingKey.kid, typ: 'JWT' })
+      .setIssuer(this.opts.issuer)
+      .sign(await this.key());
+    return { ...result, IdToken };
+  }
+
+  /** ID, access (and on sign-in refresh) tokens with cognito-local's claims and validity (keys: see the class comment). */
   private async tokens(username: string, attrs: Record<string, string>, client: UserPoolClientType, withRefresh: boolean) {
-    const key = await this.key();
+    const [key, accessKey] = await Promise.all([this.key(), this.accessKey()]);
     const now = Math.floor(Date.now() / 1000);
     const units = client.TokenValidityUnits ?? {};
     const ttl = (value: number | undefined, unit: string | undefined, fallbackS: number) => (value === undefined ? fallbackS : value * (SECONDS[unit ?? ''] ?? 1));
@@ -297,9 +337,10 @@ export class CustomAuthStandIn {
     const refreshTtl = ttl(client.RefreshTokenValidity, units.RefreshToken ?? 'days', 7 * 86400);
     const eventId = randomUUID();
     const custom = Object.fromEntries(Object.entries(attrs).filter(([k]) => k.startsWith('custom:')));
-    const sign = (claims: Record<string, unknown>, expS: number, audience?: string) => {
-      const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'CognitoLocal', typ: 'JWT' }).setIssuer(this.opts.issuer).setIssuedAt(now).setExpirationTime(now + expS);
-      return (audience ? jwt.setAudience(audience) : jwt).sign(key);
+    const sign = (claims: Record<string, unknown>, expS: number, audience?: string, asCognitoLocal = false) => {
+      const kid = asCognitoLocal ? 'CognitoLocal' : this.opts.signingKey.kid;
+      const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' }).setIssuer(this.opts.issuer).setIssuedAt(now).setExpirationTime(now + expS);
+      return (audience ? jwt.setAudience(audience) : jwt).sign(asCognitoLocal ? accessKey : key);
     };
     const IdToken = await sign(
       {
@@ -319,6 +360,8 @@ export class CustomAuthStandIn {
     const AccessToken = await sign(
       { auth_time: now, client_id: client.ClientId, event_id: eventId, jti: randomUUID(), scope: 'aws.cognito.signin.user.admin', sub: attrs.sub, token_use: 'access', username },
       accessTtl,
+      undefined,
+      true,
     );
     const RefreshToken = withRefresh ? await sign({ 'cognito:username': username, email: attrs.email, jti: randomUUID(), 'chorus:custom_auth': true }, refreshTtl) : undefined;
     return { AccessToken, IdToken, ...(RefreshToken ? { RefreshToken } : {}), ExpiresIn: accessTtl, TokenType: 'Bearer' };

@@ -17,9 +17,11 @@ import {
 import { freePort, waitFor } from './ports.ts';
 
 /**
- * Local identity: cognito-local (USER_PASSWORD_AUTH, refresh, JWKS) as a child process with its
- * state under `<dir>/.cognito`. The issuer domain is fixed (not the port), and cognito-local signs
- * with a fixed key, so tokens stay valid across restarts on new ports.
+ * Local identity: cognito-local (USER_PASSWORD_AUTH, refresh) as a child process with its state
+ * under `<dir>/.cognito`, listening on 127.0.0.1 only. The issuer domain is fixed (not the port),
+ * so tokens stay valid across restarts on new ports. cognito-local signs with the key its package
+ * ships; the API never trusts that key: ID tokens reach clients re-signed with the data dir's key
+ * (scripts/local/cognito-auth.ts).
  */
 export const LOCAL_ISSUER_DOMAIN = 'http://cognito-local.chorus';
 
@@ -158,18 +160,26 @@ export async function ensurePool(c: LocalCognito, known?: { userPoolId: string; 
   return { userPoolId, clientId: client.UserPoolClient!.ClientId! };
 }
 
-/** Create a confirmed user with a permanent password unless it exists. @returns the user's `sub` */
-export function ensureUser(c: LocalCognito, userPoolId: string, email: string, password: string): Promise<string> {
-  return c.serial(() => createUserOnce(c, userPoolId, email, password));
+/**
+ * Create a confirmed user with a verified email and a permanent password unless it exists
+ * (`resetPassword`: an existing one gets `password` too). @returns the user's `sub`
+ */
+export function ensureUser(c: LocalCognito, userPoolId: string, email: string, password: string, resetPassword = false): Promise<string> {
+  return c.serial(() => createUserOnce(c, userPoolId, email, password, resetPassword));
 }
 
-async function createUserOnce(c: LocalCognito, userPoolId: string, email: string, password: string): Promise<string> {
+async function createUserOnce(c: LocalCognito, userPoolId: string, email: string, password: string, resetPassword: boolean): Promise<string> {
   const subOf = (attrs?: Array<{ Name?: string; Value?: string }>) => attrs?.find((a) => a.Name === 'sub')?.Value ?? '';
+  let existing: string | undefined;
   try {
     const u = await c.client.send(new AdminGetUserCommand({ UserPoolId: userPoolId, Username: email }));
-    return subOf(u.UserAttributes);
+    existing = subOf(u.UserAttributes);
   } catch {
     /* create */
+  }
+  if (existing !== undefined) {
+    if (resetPassword) await c.client.send(new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: email, Password: password, Permanent: true }));
+    return existing;
   }
   const created = await c.client.send(
     new AdminCreateUserCommand({

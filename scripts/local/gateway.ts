@@ -27,12 +27,26 @@ import type { CustomAuthStandIn } from './cognito-auth.ts';
  *   API stand-in, `/media/*` the blob store's signed URLs (the S3 presigned URLs of AWS), `/media-upload/*`
  *   its signed PUTs of uploads (presigned S3 PUTs),
  *   `/config.json` the web app's runtime config, anything else the built web app.
+ *
+ * Exposure: it listens on `host` (127.0.0.1 unless HOST says otherwise). The development routes
+ * (`/cognito`, `/_local/*`, `/__*`: sign-in codes, every bearer token the Graph stand-in saw, message
+ * injection) answer only requests from this machine ({@link isLocalRequest}), or everyone when
+ * `devRoutesEverywhere` (CHORUS_DEV_ROUTES=1); anyone else gets the same 404 as an unknown path.
+ * The WebSocket management API (`/_ws/*`) is one of them. A request that came through a proxy or
+ * tunnel (forwarding headers) is not from this machine, even though the tunnel's own connection is.
  */
 export interface GatewayOptions {
   port: number;
+  /** address to listen on; default 127.0.0.1 */
+  host?: string;
+  /** serve the development routes to every client, not only this machine's (CHORUS_DEV_ROUTES=1) */
+  devRoutesEverywhere?: boolean;
   webDist: string;
-  /** `host` is the request's Host header, so URLs work from any address the app was opened on */
-  webConfig: (host: string) => unknown;
+  /**
+   * `host` is the request's Host header, so URLs work from any address the app was opened on;
+   * `devRoutes` whether this client may use the development routes (the outbox link)
+   */
+  webConfig: (host: string, devRoutes: boolean) => unknown;
   cognitoEndpoint: string;
   graph: GraphStandIn;
   /** the WhatsApp Web stand-in: `POST /__wa-web/{phone_id}/events` `{ event, data }` injects a Baileys event */
@@ -95,6 +109,31 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
+/** Headers a proxy or tunnel (cloudflared, ngrok, nginx, Caddy) adds to what it forwards. */
+const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-real-ip', 'cf-connecting-ip', 'true-client-ip', 'x-original-forwarded-for'];
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * Did this request come from this machine, not through a proxy? Its peer is a loopback address (or
+ * the very address it reached, which is this machine talking to itself on a LAN address), and it
+ * carries none of the headers a proxy or tunnel adds.
+ */
+export function isLocalRequest(req: IncomingMessage): boolean {
+  const peer = req.socket.remoteAddress ?? '';
+  if (!(LOOPBACK.test(peer) || (peer !== '' && peer === req.socket.localAddress))) return false;
+  return !FORWARDING_HEADERS.some((h) => req.headers[h] !== undefined);
+}
+
+/**
+ * The development routes: the Cognito stand-in, the local pages (`/_local/*`), the WebSocket
+ * management API (`/_ws/*`, which the in-process handlers call) and the stand-ins' endpoints (`/__*`).
+ */
+export const isDevRoute = (path: string): boolean => /^\/(cognito|_local|_ws)(\/|$)/.test(path) || path.startsWith('/__');
+
+/** Is `host` a loopback address (what `npm start` says loudly about when it is not)? */
+export const isLoopbackHost = (host: string): boolean => host === 'localhost' || LOOPBACK.test(host);
+
 function send(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}) {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(body);
@@ -111,6 +150,11 @@ export class LocalGateway {
     return `http://127.0.0.1:${this.opts.port}`;
   }
 
+  /** the address it listens on */
+  get host(): string {
+    return this.opts.host ?? '127.0.0.1';
+  }
+
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
       this.route(req, res).catch((e) => {
@@ -125,7 +169,7 @@ export class LocalGateway {
     });
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
-      this.server!.listen(this.opts.port, '0.0.0.0', () => resolve());
+      this.server!.listen(this.opts.port, this.host, () => resolve());
     });
   }
 
@@ -144,6 +188,11 @@ export class LocalGateway {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
+    const devRoutes = !!this.opts.devRoutesEverywhere || isLocalRequest(req);
+    if (isDevRoute(path) && !devRoutes) {
+      req.resume();
+      return send(res, 404, JSON.stringify({ message: 'Not Found' }));
+    }
     if (path.startsWith('/cognito')) return this.proxyCognito(req, res, path.slice('/cognito'.length) || '/', url.search);
     if (path === '/_local/outbox' && this.opts.outbox) return this.opts.outbox.serve(res, url);
     if (path === '/__graph' || path.startsWith('/__graph/')) {
@@ -165,7 +214,7 @@ export class LocalGateway {
     if (path.startsWith('/media-upload/')) return this.opts.blobs.receive(req, res, path.slice('/media-upload/'.length), url.searchParams);
     const mgmt = /^\/_ws\/@connections\/([^/]+)$/.exec(path);
     if (mgmt) return this.management(req, res, decodeURIComponent(mgmt[1]));
-    if (path === '/config.json') return send(res, 200, JSON.stringify(this.opts.webConfig(req.headers.host ?? `127.0.0.1:${this.opts.port}`)), { 'cache-control': 'no-store' });
+    if (path === '/config.json') return send(res, 200, JSON.stringify(this.opts.webConfig(req.headers.host ?? `127.0.0.1:${this.opts.port}`, devRoutes)), { 'cache-control': 'no-store' });
     const method = (req.method ?? 'GET').toUpperCase();
     for (const c of compiled) {
       const m = c.re.exec(path);
@@ -187,7 +236,8 @@ export class LocalGateway {
       const token = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '')?.[1];
       try {
         const claims = await verifyIdToken(token);
-        authorizer = { jwt: { claims: { ...claims, token_use: 'id' }, scopes: [] } };
+        // verifyIdToken refused an unverified email; API Gateway hands claims over as strings
+        authorizer = { jwt: { claims: { ...claims, email_verified: 'true', token_use: 'id' }, scopes: [] } };
       } catch (e) {
         if (isAppError(e) && e.status === 401) return send(res, 401, JSON.stringify({ message: 'Unauthorized' }));
         throw e;
@@ -299,19 +349,36 @@ export class LocalGateway {
       return void res.end(JSON.stringify(own.body));
     }
     const target = new URL(path + search, this.opts.cognitoEndpoint);
-    await new Promise<void>((resolve) => {
+    const up = await new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer } | null>((resolve) => {
       const headers = { ...req.headers, host: target.host, 'content-length': String(body.length) };
-      const p = httpRequest(target, { method: req.method, headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-        up.on('end', () => resolve());
+      const p = httpRequest(target, { method: req.method, headers }, (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => resolve({ status: r.statusCode ?? 502, headers: r.headers, body: Buffer.concat(chunks) }));
+        r.on('error', () => resolve(null));
       });
-      p.on('error', () => {
-        send(res, 502, JSON.stringify({ __type: 'InternalErrorException', message: 'The local sign-in service is not reachable.' }));
-        resolve();
-      });
+      p.on('error', () => resolve(null));
       p.end(body);
     });
+    if (!up) return send(res, 502, JSON.stringify({ __type: 'InternalErrorException', message: 'The local sign-in service is not reachable.' }));
+    let out = up.body;
+    // cognito-local signs ID tokens with the key in its package: the stand-in re-signs them with the data dir's
+    if (up.status === 200 && this.opts.cognitoAuth && out.includes('"IdToken"')) {
+      const parsed = JSON.parse(out.toString('utf8')) as { AuthenticationResult?: { IdToken?: string } };
+      if (parsed.AuthenticationResult?.IdToken) {
+        try {
+          parsed.AuthenticationResult = await this.opts.cognitoAuth.reissue(parsed.AuthenticationResult);
+        } catch {
+          res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1', 'access-control-allow-origin': '*', 'x-amzn-errortype': 'NotAuthorizedException' });
+          return void res.end(JSON.stringify({ __type: 'NotAuthorizedException', message: 'Incorrect username or password.' }));
+        }
+        out = Buffer.from(JSON.stringify(parsed));
+      }
+    }
+    const headers: Record<string, string | string[] | undefined> = { ...up.headers, 'content-length': String(out.length) };
+    delete headers['transfer-encoding'];
+    res.writeHead(up.status, headers);
+    res.end(out);
   }
 
   private async serveStatic(res: ServerResponse, path: string): Promise<void> {

@@ -21,6 +21,7 @@ import { LocalQueue, type SqsHandler } from './queue.ts';
 import { localBus } from './bus.ts';
 import { LocalGateway } from './gateway.ts';
 import { generateTokenKey } from '../../shared/phone/token-crypto.ts';
+import { dataDirSecret, generateDemoPassword, randomKey, tokenSigningKey } from './secrets.ts';
 import { GraphStandIn } from './graph-standin.ts';
 import { WaWebStandIn } from './wa-web-standin.ts';
 import { SessionWorker } from '../../shared/whatsapp/web/session-worker.ts';
@@ -40,15 +41,22 @@ import { setMailPort } from '../../shared/ports/mail.ts';
 export interface RuntimeOptions {
   dataDir: string;
   port: number;
+  /** address the gateway listens on: default HOST or 127.0.0.1 (this machine only) */
+  host?: string;
   /** keep the table in memory (tests); default false */
   inMemoryTable?: boolean;
-  demo?: { adminEmail: string; memberEmail: string; password: string };
+  /** the demo users; `password` default: CHORUS_DEMO_PASSWORD, else generated once per data dir (`<dataDir>/demo-password`) */
+  demo?: { adminEmail: string; memberEmail: string; password?: string };
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
 export interface Runtime {
   url: string;
   port: number;
+  /** the address the gateway listens on */
+  host: string;
+  /** the demo users and their password */
+  demo: { adminEmail: string; memberEmail: string; password: string };
   orgId: string;
   userPoolId: string;
   clientId: string;
@@ -82,7 +90,6 @@ interface State {
 export const DEMO_DEFAULTS = {
   adminEmail: 'admin@chorus.local',
   memberEmail: 'member@chorus.local',
-  password: 'Chorus-demo-2026',
   appSecret: 'chorus-local-app-secret',
   verifyToken: 'chorus-local-verify-token',
   accessToken: 'chorus-local-access-token',
@@ -105,13 +112,15 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     stops.push(dynamo.stop, cognito.stop);
     const pool = await ensurePool(cognito, state.userPoolId && state.clientId ? { userPoolId: state.userPoolId, clientId: state.clientId } : undefined);
 
-    // the key of phone tokens at rest: generated once per data dir, like a deployment's secret
-    const keyFile = join(dataDir, 'phone-token-key');
-    let phoneTokenKey = process.env.PHONE_TOKEN_KEY || (await readFile(keyFile, 'utf8').catch(() => '')).trim();
-    if (!phoneTokenKey) {
-      phoneTokenKey = generateTokenKey();
-      await writeFile(keyFile, phoneTokenKey, { mode: 0o600 });
-    }
+    // secrets generated once per data dir, like a deployment's (scripts/local/secrets.ts): the key of
+    // phone tokens at rest, the key that signs ID tokens, the key of email code hashes
+    const phoneTokenKey = process.env.PHONE_TOKEN_KEY || (await dataDirSecret(dataDir, 'phone-token-key', generateTokenKey)).value;
+    const otpKey = process.env.OTP_HMAC_KEY || (await dataDirSecret(dataDir, 'otp-hmac-key', randomKey)).value;
+    const signingKey = await tokenSigningKey(dataDir);
+    const host = opts.host ?? (process.env.HOST || '127.0.0.1');
+    // how the in-process handlers reach the gateway: any interface answers on loopback
+    const selfHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    const url = `http://${selfHost === '127.0.0.1' ? 'localhost' : selfHost}:${opts.port}`;
     const env: Record<string, string> = {
       TABLE_NAME: tableName,
       AWS_REGION: process.env.AWS_REGION || 'us-east-1',
@@ -119,17 +128,19 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY || 'local',
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       COGNITO_ISSUER: `${LOCAL_ISSUER_DOMAIN}/${pool.userPoolId}`,
-      COGNITO_JWKS_URL: `${cognito.endpoint}/${pool.userPoolId}/.well-known/jwks.json`,
+      // the data dir's key only: tokens signed with cognito-local's published key are refused
+      COGNITO_JWKS: JSON.stringify({ keys: [signingKey.publicJwk] }),
       COGNITO_CLIENT_ID: pool.clientId,
       WHATSAPP_APP_SECRET: process.env.WHATSAPP_APP_SECRET || DEMO_DEFAULTS.appSecret,
       WHATSAPP_VERIFY_TOKEN: process.env.WHATSAPP_VERIFY_TOKEN || DEMO_DEFAULTS.verifyToken,
       WHATSAPP_ACCESS_TOKEN: process.env.WHATSAPP_ACCESS_TOKEN || DEMO_DEFAULTS.accessToken,
-      WHATSAPP_GRAPH_URL: process.env.WHATSAPP_GRAPH_URL || `http://127.0.0.1:${opts.port}/__graph`,
+      WHATSAPP_GRAPH_URL: process.env.WHATSAPP_GRAPH_URL || `http://${selfHost}:${opts.port}/__graph`,
       WHATSAPP_PHONE_NUMBER_ID: process.env.WHATSAPP_PHONE_NUMBER_ID || DEMO_DEFAULTS.phoneNumberId,
       WHATSAPP_DISPLAY_PHONE_NUMBER: process.env.WHATSAPP_DISPLAY_PHONE_NUMBER || DEMO_DEFAULTS.displayPhoneNumber,
       PHONE_TOKEN_KEY: phoneTokenKey,
-      WS_MANAGEMENT_URL: `http://127.0.0.1:${opts.port}/_ws`,
-      APP_URL: process.env.APP_URL || `http://localhost:${opts.port}`,
+      OTP_HMAC_KEY: otpKey,
+      WS_MANAGEMENT_URL: `http://${selfHost}:${opts.port}/_ws`,
+      APP_URL: process.env.APP_URL || url,
       LOG_LEVEL: opts.logLevel ?? (process.env.LOG_LEVEL as string) ?? 'info',
     };
     // The local dynamo endpoint must win over a LocalStack-wide AWS_ENDPOINT_URL for this runtime.
@@ -208,14 +219,18 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     setIdentityPort(cognitoIdentity({ client: cognito.client, userPoolId: pool.userPoolId, serial: cognito.serial }));
     stops.push(async () => setIdentityPort(undefined));
 
-    const demo = opts.demo ?? {
-      adminEmail: (process.env.CHORUS_DEMO_ADMIN_EMAIL || DEMO_DEFAULTS.adminEmail).toLowerCase(),
-      memberEmail: (process.env.CHORUS_DEMO_MEMBER_EMAIL || DEMO_DEFAULTS.memberEmail).toLowerCase(),
-      password: process.env.CHORUS_DEMO_PASSWORD || DEMO_DEFAULTS.password,
+    const configured = opts.demo?.password || process.env.CHORUS_DEMO_PASSWORD;
+    const generated = configured ? undefined : await dataDirSecret(dataDir, 'demo-password', generateDemoPassword);
+    const demo = {
+      adminEmail: (opts.demo?.adminEmail || process.env.CHORUS_DEMO_ADMIN_EMAIL || DEMO_DEFAULTS.adminEmail).toLowerCase(),
+      memberEmail: (opts.demo?.memberEmail || process.env.CHORUS_DEMO_MEMBER_EMAIL || DEMO_DEFAULTS.memberEmail).toLowerCase(),
+      password: configured || generated!.value,
     };
+    // a data dir from before generated passwords: its demo users get the new one
+    const resetPassword = !!generated?.created;
     const [adminSub, memberSub] = await Promise.all([
-      ensureUser(cognito, pool.userPoolId, demo.adminEmail, demo.password),
-      ensureUser(cognito, pool.userPoolId, demo.memberEmail, demo.password),
+      ensureUser(cognito, pool.userPoolId, demo.adminEmail, demo.password, resetPassword),
+      ensureUser(cognito, pool.userPoolId, demo.memberEmail, demo.password, resetPassword),
     ]);
     const orgId = await seedDemo({
       orgId: state.orgId,
@@ -227,24 +242,25 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await writeFile(stateFile, JSON.stringify({ ...state, userPoolId: pool.userPoolId, clientId: pool.clientId, orgId }, null, 2));
 
     const graph = new GraphStandIn();
-    const url = `http://localhost:${opts.port}`;
     const gateway = new LocalGateway({
       port: opts.port,
+      host,
+      devRoutesEverywhere: process.env.CHORUS_DEV_ROUTES === '1',
       webDist: join(REPO_ROOT, 'web', 'dist'),
       cognitoEndpoint: cognito.endpoint,
       graph,
       waWeb,
       blobs,
       outbox,
-      cognitoAuth: new CustomAuthStandIn({ client: cognito.client, userPoolId: pool.userPoolId, issuer: env.COGNITO_ISSUER, region: env.AWS_REGION, authSessionValidityMin: 10 }),
-      webConfig: (host: string) => ({
+      cognitoAuth: new CustomAuthStandIn({ client: cognito.client, userPoolId: pool.userPoolId, issuer: env.COGNITO_ISSUER, region: env.AWS_REGION, signingKey, authSessionValidityMin: 10 }),
+      webConfig: (reqHost: string, devRoutes: boolean) => ({
         apiUrl: '',
-        wsUrl: `ws://${host}/ws`,
+        wsUrl: `ws://${reqHost}/ws`,
         region: env.AWS_REGION,
         userPoolId: pool.userPoolId,
         userPoolClientId: pool.clientId,
-        cognitoEndpoint: `http://${host}/cognito`,
-        localOutboxUrl: '/_local/outbox',
+        cognitoEndpoint: `http://${reqHost}/cognito`,
+        ...(devRoutes ? { localOutboxUrl: '/_local/outbox' } : {}),
         stage: 'local',
       }),
     });
@@ -263,6 +279,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     return {
       url,
       port: opts.port,
+      host,
+      demo,
       orgId,
       userPoolId: pool.userPoolId,
       clientId: pool.clientId,

@@ -1,11 +1,14 @@
 import { ulid } from 'ulid';
 import { db } from '../../shared/db/service.ts';
 import { clearPhoneCache } from '../../shared/phone/phone.ts';
+import { bindIdentity } from '../../shared/auth/identity.ts';
 
 /**
  * Demo workspace for the embedded default: one org, an admin and a member (Cognito users are
  * created by the caller), and one WhatsApp Cloud API number. Idempotent: existing rows are kept,
- * the phone follows the configured phone_number_id.
+ * the phone follows the configured phone_number_id. The two emails are bound to the given Cognito
+ * subs (shared/auth/identity.ts), replacing an older binding: when cognito-local's store was lost the
+ * runtime re-creates the demo users with new subs, and they must still be those emails.
  */
 export interface SeedInput {
   orgId?: string;
@@ -38,6 +41,7 @@ export async function seedDemo(input: SeedInput): Promise<string> {
     const m = (await s.member.get({ org_id: orgId, email: who.email }).go()).data;
     if (!m) await s.member.create({ org_id: orgId, email: who.email, member_name: who.name, user_id: who.sub, role, is_active: true }).go();
     else if (m.user_id !== who.sub) await s.member.patch({ org_id: orgId, email: who.email }).set({ user_id: who.sub }).go();
+    await bindIdentity(who.sub, who.email, { replace: true });
   }
   const phones = (await s.phone.query.byOrg({ org_id: orgId }).go()).data;
   const wanted = input.phone.phone_number_id;

@@ -1,4 +1,4 @@
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import { config } from '../config.ts';
 import { AppError } from '../errors.ts';
 
@@ -16,8 +16,19 @@ export interface Claims {
   auth_time?: number;
 }
 
-let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
-let jwksUrl: string | undefined;
+let jwks: ReturnType<typeof createRemoteJWKSet> | ReturnType<typeof createLocalJWKSet> | undefined;
+let jwksSource: string | undefined;
+
+/** The pool's keys: the inline COGNITO_JWKS (local runtime) or the JWKS URL (AWS), cached per source. */
+function keys() {
+  const { COGNITO_ISSUER, COGNITO_JWKS_URL, COGNITO_JWKS } = config();
+  const source = COGNITO_JWKS || COGNITO_JWKS_URL || `${COGNITO_ISSUER}/.well-known/jwks.json`;
+  if (!jwks || jwksSource !== source) {
+    jwks = COGNITO_JWKS ? createLocalJWKSet(JSON.parse(COGNITO_JWKS) as JSONWebKeySet) : createRemoteJWKSet(new URL(source));
+    jwksSource = source;
+  }
+  return jwks;
+}
 
 /**
  * @throws AppError 401 auth.invalid_token when the token is missing, expired, not an ID token,
@@ -25,15 +36,10 @@ let jwksUrl: string | undefined;
  */
 export async function verifyIdToken(token: string | undefined): Promise<Claims> {
   if (!token) throw new AppError('auth.missing_token', 'Sign in to continue.', { status: 401 });
-  const { COGNITO_ISSUER, COGNITO_JWKS_URL, COGNITO_CLIENT_ID } = config();
-  const url = COGNITO_JWKS_URL || `${COGNITO_ISSUER}/.well-known/jwks.json`;
-  if (!jwks || jwksUrl !== url) {
-    jwks = createRemoteJWKSet(new URL(url));
-    jwksUrl = url;
-  }
+  const { COGNITO_ISSUER, COGNITO_CLIENT_ID } = config();
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, jwks, { issuer: COGNITO_ISSUER, audience: COGNITO_CLIENT_ID || undefined }));
+    ({ payload } = await jwtVerify(token, keys(), { issuer: COGNITO_ISSUER, audience: COGNITO_CLIENT_ID || undefined }));
   } catch (e) {
     const expired = (e as { code?: string }).code === 'ERR_JWT_EXPIRED';
     throw new AppError('auth.invalid_token', expired ? 'Session expired! Please login again' : 'Sign in to continue.', { status: 401 });
@@ -42,8 +48,11 @@ export async function verifyIdToken(token: string | undefined): Promise<Claims> 
 }
 
 /**
- * Claims from an already verified token (API Gateway JWT authorizer context).
- * @throws AppError 401 when it is not an ID token with an email
+ * Claims from an already verified token (API Gateway JWT authorizer context). The email must be
+ * verified (`email_verified` true; the HTTP API's authorizer hands claims over as strings, so
+ * 'true' too): an unverified address proves nothing about who signs in.
+ * @throws AppError 401 auth.invalid_token when it is not an ID token with an email and a sub;
+ *   401 auth.email_unverified when the email is not verified
  */
 export function claimsFrom(payload: Record<string, unknown>): Claims {
   if (payload.token_use !== undefined && payload.token_use !== 'id') {
@@ -52,6 +61,8 @@ export function claimsFrom(payload: Record<string, unknown>): Claims {
   const email = typeof payload.email === 'string' ? payload.email.toLowerCase() : undefined;
   const sub = typeof payload.sub === 'string' ? payload.sub : undefined;
   if (!email || !sub) throw new AppError('auth.invalid_token', 'Sign in to continue.', { status: 401 });
+  if (payload.email_verified !== true && payload.email_verified !== 'true')
+    throw new AppError('auth.email_unverified', 'Verify your email address, then sign in again.', { status: 401 });
   // the HTTP API's JWT authorizer hands claims over as strings
   const authTime = Number(payload.auth_time);
   return Number.isFinite(authTime) && authTime > 0 ? { sub, email, auth_time: authTime } : { sub, email };

@@ -20,6 +20,7 @@ import { WaWebAuthEntity, WaWebSessionEntity } from '../whatsapp/web/wa-web-sess
 import { NotificationEntity } from '../notification/notification.entity.ts';
 import { BulkJobEntity, BulkJobItemEntity } from '../bulk/bulk-job.entity.ts';
 import { OtpCodeEntity } from '../auth/otp-code.entity.ts';
+import { UserIdentityEntity } from '../auth/identity.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -53,6 +54,7 @@ const entities = {
   bulkJob: BulkJobEntity,
   bulkJobItem: BulkJobItemEntity,
   otpCode: OtpCodeEntity,
+  userIdentity: UserIdentityEntity,
 };
 
 function build() {

@@ -5,6 +5,7 @@ import type { Claims } from '../auth/jwt.ts';
 import { identityPort } from '../ports/identity.ts';
 import { mailPort, type MailMessage } from '../ports/mail.ts';
 import { log } from '../log.ts';
+import { config } from '../config.ts';
 import type { JoinInviteInput, MemberRole, TeamMember } from './team.schemas.ts';
 
 /**
@@ -51,12 +52,15 @@ export async function listTeam(actor: Actor): Promise<TeamMember[]> {
 /**
  * POST /team/invites (admins, spec §4): a pending membership (`is_active: false`, the given role),
  * when the email has no account yet a user in the pool, and the invitation email through the mail
- * port (SES; locally the outbox) with a sign-in link to `{appUrl}/login`.
+ * port (SES; locally the outbox) with a sign-in link to `{APP_URL}/login`. The link's address comes
+ * only from configuration (`APP_URL`: CDK context `appUrl`, required in AWS; the local runtime sets
+ * it), never from the request, so nobody can make our mail identity send links to their own site.
  * @throws AppError 403 team.forbidden; 409 team.already_member / team.already_invited; 502
  *   team.invite_mail_failed when the email could not be sent (the invite is withdrawn)
  */
-export async function inviteMember(actor: Actor, input: { email: string; role: MemberRole }, appUrl = ''): Promise<TeamMember> {
+export async function inviteMember(actor: Actor, input: { email: string; role: MemberRole }): Promise<TeamMember> {
   assertAdmin(actor);
+  const appUrl = config().APP_URL;
   const email = input.email.toLowerCase();
   const existing = (await db().entities.member.get({ org_id: actor.org_id, email }).go()).data;
   if (existing)
@@ -86,10 +90,11 @@ export async function inviteMember(actor: Actor, input: { email: string; role: M
 
 /**
  * The invitation email (spec §4 Invite): subject 'You've been invited to {org} on Chorus', with the
- * sign-in link `{appUrl}/login` (invitees sign in with an email code, then see 'Join workspace').
+ * sign-in link `{appUrl}/login` (invitees sign in with an email code, then see 'Join workspace');
+ * without a configured `appUrl` ('') the mail names no link rather than guessing one.
  */
 export function invitationEmail(p: { to: string; orgName: string; invitedBy: string; appUrl: string }): MailMessage {
-  const link = `${p.appUrl.replace(/\/+$/, '')}/login`;
+  const link = p.appUrl ? `${p.appUrl.replace(/\/+$/, '')}/login` : 'Chorus';
   return {
     to: p.to,
     kind: 'invite',

@@ -24,6 +24,8 @@ export const UserEntity = new Entity({
         left_sidebar_open: { type: 'boolean' },
       },
     },
+    /** Cognito `sub` of the account this email belongs to, set on its first sign-in (shared/auth/identity.ts); one account per email */
+    sub: { type: 'string' },
     /** epoch ms the user last signed in by answering an email code (shared/auth/otp.ts verifyOtp) */
     otp_signed_in_at: { type: 'number' },
     /** epoch ms of the last preferences write */

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRuntime, DEMO_DEFAULTS, type Runtime } from '../../scripts/local/runtime.ts';
+import { startRuntime, type Runtime } from '../../scripts/local/runtime.ts';
 import { freePort } from '../../scripts/local/ports.ts';
 import { signBody } from '../../shared/whatsapp/cloud/signature.ts';
 import type { PhoneMeta } from '../../shared/whatsapp/cloud/payloads.ts';
@@ -14,8 +14,13 @@ export interface TestRuntime extends Runtime {
   phone: PhoneMeta;
   adminEmail: string;
   memberEmail: string;
+  /** the demo users' password (generated for this runtime's data dir) */
   password: string;
-  /** an ID token from cognito-local (USER_PASSWORD_AUTH) */
+  /**
+   * an ID token by password sign-in (USER_PASSWORD_AUTH) through the gateway's `/cognito`, as the
+   * web app does: cognito-local checks the password, the stand-in re-signs the ID token with the data
+   * dir's key (cognito-local's own tokens are refused by the API)
+   */
   signIn(email: string, password?: string): Promise<string>;
   /** POST a raw body to /webhooks/whatsapp, signed unless `signature` is given (null = no header) */
   postWebhook(raw: string | object, signature?: string | null): Promise<Response>;
@@ -31,8 +36,8 @@ export interface TestRuntime extends Runtime {
 export async function startTestRuntime(): Promise<TestRuntime> {
   const dir = await mkdtemp(join(tmpdir(), 'chorus-test-'));
   const port = await freePort();
-  const demo = { adminEmail: 'admin@test.chorus', memberEmail: 'member@test.chorus', password: DEMO_DEFAULTS.password };
-  const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: true, demo, logLevel: 'silent' });
+  const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: true, demo: { adminEmail: 'admin@test.chorus', memberEmail: 'member@test.chorus' }, logLevel: 'silent' });
+  const demo = rt.demo;
   const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
   const base = `http://127.0.0.1:${port}`;
   const t: TestRuntime = Object.assign(rt, {
@@ -41,7 +46,7 @@ export async function startTestRuntime(): Promise<TestRuntime> {
     memberEmail: demo.memberEmail,
     password: demo.password,
     async signIn(email: string, password = demo.password) {
-      const res = await fetch(rt.cognitoEndpoint, {
+      const res = await fetch(`${base}/cognito/`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
         body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: rt.clientId, AuthParameters: { USERNAME: email, PASSWORD: password } }),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { seedDemo } from '../../scripts/local/seed.ts';
 import { db } from '../../shared/db/service.ts';
+import { resetConfig } from '../../shared/config.ts';
 import { verifyOtp } from '../../shared/auth/otp.ts';
 import { OTP_MAX_ATTEMPTS } from '../../shared/auth/otp.rules.ts';
 import type { MeResponse } from '../../shared/me.schemas.ts';
@@ -172,6 +173,35 @@ describe('invitation emails (spec §4 Invite)', () => {
     const done = await answer(first.body.Session!, first.body.ChallengeParameters!.USERNAME!, await codeFor(invitee));
     const me = (await (await rt.api(done.body.AuthenticationResult!.IdToken, '/api/me')).json()) as MeResponse;
     expect(me.invites.map((i) => i.org_id)).toContain(rt.orgId);
+  });
+
+  it('the link comes from APP_URL, never from the request: a hostile Origin header changes nothing', async () => {
+    const admin = await rt.signIn(rt.adminEmail);
+    const invitee = 'phished@otp.chorus';
+    const r = await rt.api(admin, `/api/orgs/${rt.orgId}/team/invites`, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', referer: 'https://evil.example/x', 'x-forwarded-host': 'evil.example' },
+      json: { email: invitee, role: 'member' },
+    });
+    expect(r.status).toBe(201);
+    const mail = (await rt.outbox.list()).find((m) => m.to === invitee && m.kind === 'invite');
+    expect(mail?.text).toContain(`Sign in at ${rt.env.APP_URL}/login `);
+    expect(mail?.text).not.toContain('evil');
+
+    // without APP_URL (a deployment that forgot it) the mail names no link rather than the Origin's
+    const appUrl = process.env.APP_URL;
+    process.env.APP_URL = '';
+    resetConfig();
+    try {
+      const again = await rt.api(admin, `/api/orgs/${rt.orgId}/team/invites`, { method: 'POST', headers: { origin: 'https://evil.example' }, json: { email: 'phished2@otp.chorus', role: 'member' } });
+      expect(again.status).toBe(201);
+    } finally {
+      process.env.APP_URL = appUrl;
+      resetConfig();
+    }
+    const second = (await rt.outbox.list()).find((m) => m.to === 'phished2@otp.chorus' && m.kind === 'invite');
+    expect(second?.text).toContain('Sign in at Chorus with this email address');
+    expect(second?.text).not.toContain('evil');
   });
 
   it("another org's admin cannot invite into this org (404) and no email goes out", async () => {
