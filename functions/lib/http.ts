@@ -6,8 +6,7 @@ import { AppError, isAppError } from '../../shared/errors.ts';
 import { claimsFrom, type Claims } from '../../shared/auth/jwt.ts';
 import { resolveActor, type Actor } from '../../shared/auth/actor.ts';
 import { log } from '../../shared/log.ts';
-import { db } from '../../shared/db/service.ts';
-import { canSeeChat, NO_CHAT_ACCESS_MESSAGE } from '../../shared/chat/chat-access.rules.ts';
+import { chatGuard, type ChatGuard } from '../../shared/access/guard.ts';
 
 /**
  * The one HTTP handler wrapper, composed from small middy middlewares (house style):
@@ -15,7 +14,8 @@ import { canSeeChat, NO_CHAT_ACCESS_MESSAGE } from '../../shared/chat/chat-acces
  *   -> body size limit (413) -> JWT claims from API Gateway's authorizer (401)
  *   -> zod validation of path, query and body (400 with `[{ field, reason }]`)
  *   -> org membership of `{org_id}` (404, the same as a missing org)
- *   -> the use case -> JSON response.
+ *   -> per-chat access of every chat the request names, wherever it names it (403; the guard,
+ *      shared/access/guard.ts) -> the use case -> JSON response.
  * Errors render as `{ error: { code, message, details } }`; unknown errors are logged and become
  * a 500 without internals.
  */
@@ -33,6 +33,8 @@ export interface HttpContext<P, Q, B> {
   claims: Claims;
   /** present when the route has an `{org_id}` path parameter */
   actor: Actor;
+  /** the actor's access and masking guard (present with `actor`); responses are shaped through its view* functions */
+  guard: ChatGuard;
 }
 
 export interface HttpResult {
@@ -41,7 +43,7 @@ export interface HttpResult {
 }
 
 /** What the middlewares hand to the use case, carried on the Lambda context. */
-type Parsed = { raw: Buffer; claims?: Claims; params?: unknown; query?: unknown; body?: unknown; actor?: Actor; orgId?: string };
+type Parsed = { raw: Buffer; claims?: Claims; params?: unknown; query?: unknown; body?: unknown; actor?: Actor; orgId?: string; guard?: ChatGuard };
 type ChorusContext = Context & { chorus: Parsed };
 type Mw = MiddlewareObj<Event, Result, Error, ChorusContext>;
 
@@ -105,7 +107,15 @@ export const validateInput = (spec: { params?: ZodTypeAny; query?: ZodTypeAny; b
       details.push(...r.error.issues.map((i) => ({ field: [where === 'body' ? '' : where, ...i.path].filter((x) => x !== '').join('.') || where, reason: i.message })));
       return undefined;
     };
-    const params = Object.fromEntries(Object.entries(request.event.pathParameters ?? {}).map(([k, v]) => [k, v == null ? v : decodeURIComponent(v)]));
+    const params: Record<string, string | undefined> = {};
+    for (const [k, v] of Object.entries(request.event.pathParameters ?? {})) {
+      try {
+        params[k] = v == null ? v : decodeURIComponent(v);
+      } catch {
+        details.push({ field: `params.${k}`, reason: 'is not valid percent-encoding' });
+      }
+    }
+    if (details.length) throw validationError(details);
     c.orgId = params.org_id;
     c.params = check('params', spec.params, params);
     c.query = check('query', spec.query, request.event.queryStringParameters ?? {});
@@ -133,40 +143,77 @@ export const orgActor = (): Mw => ({
 });
 
 /**
- * Every route under a chat (`{chat_id}` in the path) is refused with 403 'You do not have access
- * to this chat' to a member the chat's chat_access does not list (spec §6). A missing chat is left
- * to the handler (its own 404). Admins see every chat, so no read is made for them.
+ * Where a request names chats, described once: these keys, at any depth of the parsed path
+ * parameters, query and body (up to 4 levels), hold chat ids. A task's link (`associated_object_metadata`
+ * of type 'chat') names its chat by `id`. Every id found is checked by the guard exactly as a path
+ * `{chat_id}`, so no handler checks by hand and a new route cannot forget it.
  */
-export const chatAccess = (): Mw => ({
+export const CHAT_REF_KEYS = z.enum(['chat_id', 'chat_ids', 'quoted_chat_id']);
+const ChatRefValue = z.union([z.string().min(1), z.array(z.string().min(1))]);
+const ChatLink = z.object({ type: z.literal('chat'), id: z.string().min(1) });
+
+/** Every chat id named in `value` (see CHAT_REF_KEYS); `skip` leaves out keys of the top level. */
+export function chatRefsOf(value: unknown, skip: ReadonlySet<string> = new Set(), depth = 0, out: Set<string> = new Set()): Set<string> {
+  if (!value || typeof value !== 'object' || depth > 4) return out;
+  if (Array.isArray(value)) {
+    for (const v of value) chatRefsOf(v, new Set(), depth + 1, out);
+    return out;
+  }
+  const link = ChatLink.safeParse(value);
+  if (link.success) out.add(link.data.id);
+  for (const [k, v] of Object.entries(value)) {
+    if (depth === 0 && skip.has(k)) continue;
+    if (CHAT_REF_KEYS.safeParse(k).success) {
+      const ids = ChatRefValue.safeParse(v);
+      if (ids.success) for (const id of [ids.data].flat()) out.add(id);
+    } else chatRefsOf(v, new Set(), depth + 1, out);
+  }
+  return out;
+}
+
+/**
+ * Per-chat access (spec §6) of every chat the request names: a member the chat's chat_access does
+ * not list gets 403 'You do not have access to this chat' before the handler runs, for a path
+ * `{chat_id}` and for chat ids in the query or body alike (CHAT_REF_KEYS). A missing chat is left
+ * to the use case (its own 404). Admins see every chat, so no read is made for them.
+ * @param perChat body keys whose chat ids the use case refuses one by one instead (batch routes
+ *   answering `failed: [{ chat_id, reason }]` through the same guard)
+ */
+export const chatAccess = (perChat: readonly string[] = []): Mw => ({
   name: 'chat-access',
   before: async (request) => {
     const c = request.context.chorus;
-    const chatId = (c.params as { chat_id?: string } | undefined)?.chat_id;
-    if (!chatId || !c.actor || c.actor.role === 'admin') return;
-    const chat = (await db().entities.chat.get({ org_id: c.actor.org_id, chat_id: chatId }).go({ attributes: ['chat_access'] })).data;
-    if (chat && !canSeeChat(chat as { chat_access?: Record<string, boolean> }, c.actor)) throw new AppError('chat.no_access', NO_CHAT_ACCESS_MESSAGE, { status: 403 });
+    if (!c.actor) return;
+    c.guard = await chatGuard(c.actor);
+    if (c.guard.seesAll) return;
+    const ids = chatRefsOf(c.params);
+    chatRefsOf(c.query, new Set(), 0, ids);
+    chatRefsOf(c.body, new Set(perChat), 0, ids);
+    if (ids.size) await c.guard.assertChats(ids);
   },
 });
 
 /** The middlewares every authenticated handler runs, in order (JSON and file answers alike). */
-const authenticated = (spec: { params?: ZodTypeAny; query?: ZodTypeAny; body?: ZodTypeAny }) =>
+type Spec = { params?: ZodTypeAny; query?: ZodTypeAny; body?: ZodTypeAny; perChat?: readonly string[] };
+const authenticated = (spec: Spec) =>
   middy<Event, Result, Error, ChorusContext>()
     .use(errorHandler())
     .use(bodyLimit(MAX_BODY_BYTES))
     .use(jwtClaims())
     .use(validateInput(spec))
     .use(orgActor())
-    .use(chatAccess());
+    .use(chatAccess(spec.perChat));
 
 const contextOf = <P, Q, B>(event: Event, c: Parsed): HttpContext<P, Q, B> =>
-  ({ event, params: c.params, query: c.query, body: c.body, claims: c.claims!, actor: c.actor! }) as HttpContext<P, Q, B>;
+  ({ event, params: c.params, query: c.query, body: c.body, claims: c.claims!, actor: c.actor!, guard: c.guard! }) as HttpContext<P, Q, B>;
 
 /**
  * Build an authenticated JSON handler.
  * @param spec.params/query/body zod schemas; failures are 400 with `details: [{ field, reason }]`
+ * @param spec.perChat body keys of chat ids the use case refuses per chat (see chatAccess)
  */
 export function httpHandler<PS extends ZodTypeAny | undefined = undefined, QS extends ZodTypeAny | undefined = undefined, BS extends ZodTypeAny | undefined = undefined>(
-  spec: { params?: PS; query?: QS; body?: BS },
+  spec: { params?: PS; query?: QS; body?: BS; perChat?: readonly string[] },
   fn: (ctx: HttpContext<Infer<PS>, Infer<QS>, Infer<BS>>) => Promise<HttpResult>,
 ) {
   return authenticated(spec).handler(async (event, context) => {

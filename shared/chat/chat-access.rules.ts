@@ -42,6 +42,27 @@ export function maskPhone(value: string): string {
   return plus + digits.slice(0, 2) + '*'.repeat(digits.length - 4) + digits.slice(-2) + suffix;
 }
 
+/**
+ * Mask who did something when that may be a customer: a bare number / WhatsApp id (maskPhone) or
+ * 'whatsapp:<number>' (an edit or delete made on WhatsApp, message-edit.ts). Member emails and
+ * 'system' are returned unchanged.
+ */
+export function maskIdentity(value: string): string {
+  const m = /^whatsapp:(.*)$/.exec(value);
+  return m ? `whatsapp:${maskPhone(m[1]!)}` : maskPhone(value);
+}
+
+/**
+ * Mask every number written inside free text (7 or more digits, optionally with '+' and spaces or
+ * dashes between groups): notification titles and bodies name an unnamed chat by its number.
+ */
+export function maskNumbersInText(text: string): string {
+  return text.replace(/\+?\d[\d -]{5,}\d/g, (run) => {
+    const digits = run.replace(/[ -]/g, '');
+    return digits.replace(/^\+/, '').length >= 7 ? maskPhone(digits) : run;
+  });
+}
+
 /** Org preferences the chat workflow reads (spec §3 org_metadata.preferences). */
 export interface ChatPreferences {
   mask_phone_numbers?: boolean;

@@ -1,4 +1,4 @@
-import { canSeeChat, maskPhone, mustMask, type Viewer } from './chat-access.rules.ts';
+import { canSeeChat, maskIdentity, maskPhone, mustMask, type Viewer } from './chat-access.rules.ts';
 import type { Chat } from './chat.schemas.ts';
 import { toChatWire } from '../inbox/wire.ts';
 import { maskGroupMetadata } from './group-metadata.rules.ts';
@@ -63,7 +63,12 @@ export function viewChat(row: Record<string, unknown>, ctx: ViewContext): Chat {
   };
 }
 
-/** A message for this viewer (the chat's access is checked by the caller). */
+/**
+ * A message for this viewer (the chat's access is checked by the caller, through the guard in
+ * shared/access/guard.ts). Masked when the org masks numbers: sender_phone, author, the quoted
+ * message's author, reactions (keys and `by`), `deleted_by` and `edit_history[].edited_by` when
+ * they are 'whatsapp:<number>', a forwarded/private quote's author.
+ */
 export function viewMessage(m: Message, ctx: Pick<ViewContext, 'viewer' | 'maskPhoneNumbers'>): Message {
   if (!mustMask(ctx.maskPhoneNumbers, ctx.viewer)) return m;
   const q = m.quoted_message as { author?: string | null } | null | undefined;
@@ -73,5 +78,7 @@ export function viewMessage(m: Message, ctx: Pick<ViewContext, 'viewer' | 'maskP
     author: m.author ? maskPhone(m.author) : m.author,
     ...(q ? { quoted_message: { ...q, author: q.author ? maskPhone(q.author) : q.author } as Message['quoted_message'] } : {}),
     ...(m.reactions ? { reactions: Object.fromEntries(Object.entries(m.reactions).map(([k, v]) => [maskPhone(k), { ...v, by: v.by ? maskPhone(v.by) : v.by }])) } : {}),
+    ...(m.deleted_by ? { deleted_by: maskIdentity(m.deleted_by) } : {}),
+    ...(m.edit_history ? { edit_history: m.edit_history.map((e) => ({ ...e, edited_by: e.edited_by ? maskIdentity(e.edited_by) : e.edited_by })) } : {}),
   };
 }

@@ -16,6 +16,8 @@ export const keyCursor =
     return Buffer.from(JSON.stringify(key)).toString('base64url');
   };
 
+import { AppError } from '../errors.ts';
+
 /** Most items a filtered list reads per call before it answers with what it has and a cursor. */
 export const READ_BUDGET = 5000;
 
@@ -24,7 +26,12 @@ export const READ_BUDGET = 5000;
  * read. `run(cursor, limit)` makes one Query request (pages: 1). Unfiltered reads ask for exactly
  * what is missing; filtered ones read bigger pages. When a request returns more matches than
  * needed, the cursor is rebuilt right after the last kept item (`toCursor`, see keyCursor).
+ * `visible` (optional) decides per page which items the caller may see at all (the access guard,
+ * shared/access/guard.ts: one batch read of the page's chats); hidden items are skipped like
+ * non-matching ones, so pages stay full and the cursor still resumes right after the last item
+ * handed out.
  * @returns the items and the cursor to continue from (null when the index ended)
+ * @throws AppError 400 validation.failed (field query.cursor) when DynamoDB refuses the start key
  */
 export async function collectFiltered<T>(
   run: (cursor: string | null, limit: number) => Promise<{ data: T[]; cursor: string | null }>,
@@ -32,15 +39,18 @@ export async function collectFiltered<T>(
   matches: ((item: T) => boolean) | null,
   want: number,
   start: string | null,
+  visible?: (items: T[]) => Promise<(item: T) => boolean>,
 ): Promise<{ items: T[]; cursor: string | null }> {
   const items: T[] = [];
   let cursor = start;
   let read = 0;
   for (;;) {
-    const res = await run(cursor, matches ? Math.min(1000, Math.max(want * 4, 200)) : want - items.length);
+    const res = await withCursor(cursor === start ? start : null, () => run(cursor, matches ? Math.min(1000, Math.max(want * 4, 200)) : want - items.length));
     read += res.data.length;
+    const sees = visible ? await visible(res.data) : null;
     for (const item of res.data) {
       if (matches && !matches(item)) continue;
+      if (sees && !sees(item)) continue;
       items.push(item);
       if (items.length === want) return { items, cursor: toCursor(item as unknown as Record<string, unknown>) };
     }
@@ -48,3 +58,25 @@ export async function collectFiltered<T>(
     if (!cursor || read >= READ_BUDGET) return { items, cursor };
   }
 }
+
+/** The 400 of a page cursor that is not one of this list's (field `query.cursor`). */
+export const badCursor = () =>
+  new AppError('validation.failed', 'query.cursor: is not a cursor from this list', { status: 400, details: [{ field: 'query.cursor', reason: 'is not a cursor from this list' }] });
+
+/**
+ * Run one Query that starts at a client's `cursor`: ElectroDB's refusal to parse it, and DynamoDB's
+ * refusal of the start key (ValidationException: not this index's keys, outside the partition the
+ * Query reads), are the client's bad cursor (400 `query.cursor`), never a 500. Without a cursor
+ * the Query runs unchanged.
+ */
+export async function withCursor<T>(cursor: string | null | undefined, run: () => Promise<T>): Promise<T> {
+  if (!cursor) return run();
+  try {
+    return await run();
+  } catch (e) {
+    const text = `${(e as Error)?.message ?? ''} ${String((e as { cause?: Error })?.cause?.message ?? '')}`;
+    if (/cursor|starting key|start key|ExclusiveStartKey|query boundaries|key schema|Invalid attribute value type/i.test(text)) throw badCursor();
+    throw e;
+  }
+}
+

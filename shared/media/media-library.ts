@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import { log } from '../log.ts';
 import { blobPort } from '../ports/blobs.ts';
 import type { Actor } from '../auth/actor.ts';
+import { chatGuard } from '../access/guard.ts';
 import type { StoredMedia } from './media.ts';
 import { LIBRARY_MEDIA_TYPES, type ListMediaQuery, type ListMediaResponse, type LibraryMediaType, type MediaItem } from './media.schemas.ts';
 
@@ -97,7 +98,7 @@ function checkCursor(c: string | undefined): string | null {
     if (typeof key !== 'object' || key === null || typeof key.pk !== 'string' || typeof key.sk !== 'string') throw new Error('shape');
     return c;
   } catch {
-    throw new AppError('validation.failed', 'That page link is not valid. Reload the list.', { details: [{ field: 'cursor', reason: 'is not a cursor from this list' }] });
+    throw new AppError('validation.failed', 'That page link is not valid. Reload the list.', { details: [{ field: 'query.cursor', reason: 'is not a cursor from this list' }] });
   }
 }
 
@@ -105,8 +106,10 @@ type Run = (cursor: string | null, limit: number) => Promise<{ data: MediaItemRo
 
 /**
  * Files of the actor's org, newest first, filtered by type, chat and date, cursor paged, each
- * with 5-minute URLs of the file (documents download under their name) and thumbnail.
- * @throws AppError 400 validation.failed (a cursor that is not from this list)
+ * with 5-minute URLs of the file (documents download under their name) and thumbnail. Files of
+ * chats the actor may not see are left out page by page (the guard; a `chat_id` filter naming such
+ * a chat is refused before, by the HTTP middleware), and authors / chat names are masked by its view.
+ * @throws AppError 400 validation.failed (a cursor that is not from this list); 403 chat.no_access
  */
 export async function listMedia(actor: Actor, query: ListMediaQuery): Promise<ListMediaResponse> {
   const org = actor.org_id;
@@ -125,7 +128,9 @@ export async function listMedia(actor: Actor, query: ListMediaQuery): Promise<Li
   const run: Run = (cursor, limit) =>
     ranged.go({ order: 'desc', cursor, limit, pages: 1, data: 'includeKeys' }) as unknown as Promise<{ data: MediaItemRow[]; cursor: string | null }>;
   const f: Filters = { ...rest, from, to };
-  const page = await collectFiltered(run, keyCursor(gsi), f.type || f.chat_id ? (r) => matches(r, f) : null, query.limit, start);
+  const guard = await chatGuard(actor);
+  if (chat_id) await guard.assertChat(chat_id);
+  const page = await collectFiltered(run, keyCursor(gsi), f.type || f.chat_id ? (r) => matches(r, f) : null, query.limit, start, guard.pageFilter<MediaItemRow>((r) => r.chat_id));
 
   const blobs = await blobPort();
   const expiresAt = Date.now() + URL_TTL_S * 1000;
@@ -134,7 +139,7 @@ export async function listMedia(actor: Actor, query: ListMediaQuery): Promise<Li
       blobs.url(r.path, { expiresInS: URL_TTL_S, ...(r.message_type === 'document' && r.filename ? { downloadAs: r.filename } : {}) }),
       r.thumbnail ? blobs.url(r.thumbnail, { expiresInS: URL_TTL_S }) : Promise.resolve(null),
     ]);
-    return {
+    return guard.viewMedia({
       org_id: r.org_id,
       chat_id: r.chat_id,
       chat_name: r.chat_name ?? null,
@@ -152,7 +157,7 @@ export async function listMedia(actor: Actor, query: ListMediaQuery): Promise<Li
       url,
       thumbnail_url: thumbnailUrl,
       expires_at: expiresAt,
-    };
+    });
   }));
   return { items, cursor: page.cursor };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { db } from '../db/service.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import { publish } from '../../events/publish.ts';
 import { enqueue } from '../ports/commands.ts';
 import { toChatWire, toMessageWire } from '../inbox/wire.ts';
@@ -18,6 +18,7 @@ import { forwardPlan } from './forward.rules.ts';
 import type { StoredMedia } from '../media/media.ts';
 import { applyReactionStatuses, writeReaction, type ReactionMap } from './reactions.ts';
 import type { Actor } from '../auth/actor.ts';
+import { chatGuard } from '../access/guard.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import type { Message } from './message.schemas.ts';
 
@@ -26,7 +27,9 @@ import type { Message } from './message.schemas.ts';
  * forward. Every call builds the rule context from the table and asks
  * message-actions.rules.ts, so the API refuses exactly what the menu hides. Each change is
  * written with the message's (or chat's) optimistic `version` and published as `message.updated`
- * (and `chat.updated`-style snapshots through `message.updated` consumers). Times epoch **ms**.
+ * (and `chat.updated`-style snapshots through `message.updated` consumers). What is answered
+ * passes the access guard's view (shared/access/guard.ts: masking); events carry the full wire
+ * shape and are masked per recipient by the realtime fan-out. Times epoch **ms**.
  */
 
 type MessageItem = Awaited<ReturnType<typeof getMessageItem>>;
@@ -47,15 +50,14 @@ export const ForwardInput = z.object({
   chat_ids: z.array(z.string().min(1)).min(1, 'pick at least one chat').max(5, 'must be at most 5 chats'),
 });
 
-/** The rule context of one message for `actor` (spec §5 rules, §6 masking, the number's capabilities, a group's admins from `Chat.group_metadata`). @throws AppError 404 chat/message */
+/** The rule context of one message for `actor` (spec §5 rules, §6 masking, the number's capabilities, a group's admins from `Chat.group_metadata`). @throws AppError 404 chat/message; 403 chat.no_access (the guard) */
 export async function context(actor: Actor, chatId: string, uniqueId: string): Promise<{ ctx: ActionContext; message: MessageItem; chat: NonNullable<Awaited<ReturnType<typeof loadChat>>> }> {
   const [message, chat, org, phones] = await Promise.all([
     getMessageItem(actor.org_id, chatId, uniqueId),
-    loadChat(actor.org_id, chatId),
+    chatGuard(actor).then((g) => g.requireChat(chatId)),
     db().entities.organization.get({ org_id: actor.org_id }).go().then((r) => r.data),
     db().entities.phone.query.byOrg({ org_id: actor.org_id }).go({ pages: 'all' }).then((r) => r.data),
   ]);
-  if (!chat) throw notFound('chat');
   const phone = phones.find((p) => p.phone_id === message.phone_id);
   const prefs = (org?.org_metadata as { preferences?: { mask_phone_numbers?: boolean } } | undefined)?.preferences;
   const ctx: ActionContext = {
@@ -140,7 +142,7 @@ export async function reactToMessage(actor: Actor, chatId: string, uniqueId: str
     if (!reactions) continue;
     const cmd: ReactionCommand = { kind: 'reaction', org_id: actor.org_id, chat_id: chatId, unique_id: uniqueId, reaction, previous, at };
     await enqueue('whatsapp-outbound', cmd);
-    return publishMessage(actor, { ...message, reactions, reaction_error: null, version: message.version + 1 });
+    return (await chatGuard(actor)).viewMessage(await publishMessage(actor, { ...message, reactions, reaction_error: null, version: message.version + 1 }));
   }
   throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
 }
@@ -241,7 +243,8 @@ export async function setMessageFlag(actor: Actor, chatId: string, uniqueId: str
     const wire = await publishMessage(actor, { ...message, flag_status: flag, flag_metadata, version: message.version + 1 });
     const chatWire = toChatWire({ ...chat, flagged_messages: flagged, flag_count_map, version: chat.version + 1 });
     await publishChat(actor, chatWire, ['flag_count_map', 'flagged_messages']);
-    return { message: wire, chat: chatWire };
+    const guard = await chatGuard(actor);
+    return { message: guard.viewMessage(wire), chat: guard.viewChat(chatWire) };
   }
   throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
 }
@@ -315,7 +318,8 @@ export async function setMessagePin(actor: Actor, chatId: string, uniqueId: stri
     const wire = await publishMessage(actor, { ...message, pinned_until: pin ? expires_at : null, version: message.version + 1 });
     const chatWire = toChatWire({ ...chat, pinned_messages: pins, version: chat.version + 1 });
     await publishChat(actor, chatWire, ['pinned_messages']);
-    return { message: wire, chat: chatWire };
+    const guard = await chatGuard(actor);
+    return { message: guard.viewMessage(wire), chat: guard.viewChat(chatWire) };
   }
   throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
 }
@@ -331,7 +335,7 @@ export async function refreshMessage(actor: Actor, chatId: string, uniqueId: str
     const ref = (await db().entities.waMessageRef.get({ org_id: actor.org_id, message_id: message.message_id }).go()).data;
     if (ref) await applyStatuses(actor.org_id, ref as Record<string, unknown>);
   }
-  return toMessageWire(await getMessageItem(actor.org_id, chatId, uniqueId));
+  return (await chatGuard(actor)).viewMessage(toMessageWire(await getMessageItem(actor.org_id, chatId, uniqueId)));
 }
 
 /** A chat a forward did not reach, and why (in words an agent understands). */
@@ -348,7 +352,7 @@ export interface ForwardFailure {
  * target number). Each chat is tried on its own: one whose send is refused (e.g. it is busy, or the
  * file cannot go through its number) is reported in `failed`, the others are still sent.
  * @returns the new messages (in the order of `chatIds`) and the chats that failed
- * @throws AppError 400 message.forward_refused (the rules, or nothing about it can be sent); 404 the message, or a chat not in the org
+ * @throws AppError 400 message.forward_refused (the rules, or nothing about it can be sent); 404 the message, or a chat not in the org; 403 chat.no_access for a target the actor may not see
  */
 export async function forwardMessage(actor: Actor, chatId: string, uniqueId: string, chatIds: string[]): Promise<{ messages: Message[]; failed: ForwardFailure[] }> {
   const { ctx, message } = await context(actor, chatId, uniqueId);
@@ -358,9 +362,10 @@ export async function forwardMessage(actor: Actor, chatId: string, uniqueId: str
   const probe = forwardPlan(src, '', Date.now());
   if (probe.kind === 'refused') throw new AppError('message.forward_refused', probe.reason, { status: 400 });
   const targets = [...new Set(chatIds)];
-  const chats = await Promise.all(targets.map((id) => loadChat(actor.org_id, id)));
-  // a chat that is not in the org is a bad request: nothing is sent
-  if (chats.some((c) => !c)) throw notFound('chat');
+  const guard = await chatGuard(actor);
+  // every target through the guard before anything is sent: a chat not in the org is a 404, one
+  // the actor may not see a 403 (spec §6), and nothing is sent to any of them
+  const chats = await Promise.all(targets.map((id) => guard.requireChat(id)));
   const messages: Message[] = [];
   const failed: ForwardFailure[] = [];
   for (const [i, target] of targets.entries()) {
@@ -372,7 +377,7 @@ export async function forwardMessage(actor: Actor, chatId: string, uniqueId: str
         plan.kind === 'text'
           ? await sendMessage(actor, target, { body: plan.body }, { forwarded: 'forwarded' })
           : await sendMessage(actor, target, {}, { forwarded: 'forwarded', prepared: { message_type: plan.message_type, media: plan.media } });
-      messages.push(sent);
+      messages.push(guard.viewMessage(sent));
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
       log('info', 'message.forward_failed', { org_id: actor.org_id, chat_id: target, code: e.code });

@@ -9,6 +9,7 @@ import { deletePrivateNote } from './private-note.ts';
 import { allow, context, loadChat, patchMessage, publishChat, publishMessage } from './message-actions.ts';
 import { sendWaWebCommand, type WaWebCommand, type WaWebCommandResult } from '../whatsapp/web/commands.ts';
 import type { Actor } from '../auth/actor.ts';
+import { chatGuard } from '../access/guard.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 
 /**
@@ -97,7 +98,8 @@ export async function editMessage(actor: Actor, chatId: string, uniqueId: string
   for (let attempt = 0; attempt < 5; attempt++) {
     const { ctx, message } = await context(actor, chatId, uniqueId);
     allow(ctx, 'edit');
-    if (message.body === body) return toMessageWire(message);
+    const guard = await chatGuard(actor);
+    if (message.body === body) return guard.viewMessage(toMessageWire(message));
     if (message.edit_status === 'pending') throw new AppError('message.edit_pending', 'The last edit of this message is still being sent. Please wait a moment.', { status: 409 });
     const now = Date.now();
     const edit_history: EditEntry[] = [...((message.edit_history as EditEntry[] | undefined) ?? []), { body: message.body ?? null, edited_at: now, edited_by: actor.email }];
@@ -114,7 +116,7 @@ export async function editMessage(actor: Actor, chatId: string, uniqueId: string
       await onEditResult(cmd, { ok: false, reason: 'The edit could not be handed to the number’s WhatsApp session.', retryable: true });
       throw new AppError('message.edit_unavailable', 'The edit could not be sent right now. Please try again.', { status: 503 });
     }
-    return wire;
+    return guard.viewMessage(wire);
   }
   throw busy();
 }
@@ -130,7 +132,8 @@ export async function editMessage(actor: Actor, chatId: string, uniqueId: string
 export async function deleteMessage(actor: Actor, chatId: string, uniqueId: string): Promise<Message> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { ctx, message } = await context(actor, chatId, uniqueId);
-    if (message.is_private_note) return deletePrivateNote(actor, chatId, uniqueId);
+    const guard = await chatGuard(actor);
+    if (message.is_private_note) return guard.viewMessage(await deletePrivateNote(actor, chatId, uniqueId));
     allow(ctx, 'delete');
     const now = Date.now();
     const set = { is_deleted: true, deleted_at: now, deleted_by: actor.email, delete_status: 'pending' };
@@ -146,7 +149,7 @@ export async function deleteMessage(actor: Actor, chatId: string, uniqueId: stri
       await onDeleteResult(cmd, { ok: false, reason: 'The delete could not be handed to the number’s WhatsApp session.', retryable: true });
       throw new AppError('message.delete_unavailable', 'Error while deleting message', { status: 503 });
     }
-    return wire;
+    return guard.viewMessage(wire);
   }
   throw busy();
 }

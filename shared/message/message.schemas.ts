@@ -153,9 +153,33 @@ export const SendMessageInput = z
   });
 export type SendMessageInput = z.infer<typeof SendMessageInput>;
 
+/** Does `s` decode as ElectroDB's cursor (base64url JSON object of key attributes with `pk` and `sk`)? Browser-safe (atob). */
+function looksLikeKeyCursor(s: string): boolean {
+  if (!/^[A-Za-z0-9_-]+={0,2}$/.test(s)) return false;
+  try {
+    const b64 = s.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
+    const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+    const v = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)))) as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+    const o = v as Record<string, unknown>;
+    const entries = Object.entries(o);
+    return entries.length <= 8 && typeof o.pk === 'string' && typeof o.sk === 'string' && entries.every(([, x]) => typeof x === 'string' || typeof x === 'number');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An opaque page cursor of a list read straight from one index (ElectroDB's cursor): checked for
+ * its shape before any read, so `?cursor=!!x` is a 400 on `query.cursor`, never a 500. A cursor of
+ * the right shape but another list is refused by DynamoDB and mapped to the same 400
+ * (withCursor, shared/db/paging.ts).
+ */
+export const PageCursor = z.string().min(1, 'must not be empty').max(2048, 'is not a cursor from this list').refine(looksLikeKeyCursor, 'is not a cursor from this list');
+
 /** Page query of list endpoints: `limit` (1..1000, spec §7) and an opaque `cursor`. */
 export const PageQuery = z.object({
   limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(50),
-  cursor: z.string().min(1).optional(),
+  cursor: PageCursor.optional(),
 });
 export type PageQuery = z.infer<typeof PageQuery>;

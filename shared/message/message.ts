@@ -3,26 +3,21 @@ import { db } from '../db/service.ts';
 import { notFound } from '../errors.ts';
 import { toMessageWire } from '../inbox/wire.ts';
 import type { Actor } from '../auth/actor.ts';
-import { getOrgPreferences } from '../org/preferences.ts';
-import { viewMessage } from '../chat/chat-view.ts';
+import { chatGuard } from '../access/guard.ts';
+import { withCursor } from '../db/paging.ts';
 import type { Message, PageQuery } from './message.schemas.ts';
 
 /**
- * Messages of a chat, newest first (index byChat, Query desc), cursor paged.
- * @throws AppError 404 chat.not_found when the chat is not in the actor's org
+ * Messages of a chat, newest first (index byChat, Query desc), cursor paged; access and masking
+ * through the guard (shared/access/guard.ts).
+ * @throws AppError 404 chat.not_found when the chat is not in the actor's org; 403 chat.no_access;
+ *   400 query.cursor for a cursor that is not this list's
  */
 export async function listMessages(actor: Actor, chatId: string, page: PageQuery): Promise<{ messages: Message[]; cursor: string | null }> {
-  if (!page.cursor) {
-    const chat = (await db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go()).data;
-    if (!chat) throw notFound('chat');
-  }
-  const [res, prefs] = await Promise.all([
-    db().entities.message.query.byChat({ org_id: actor.org_id, chat_id: chatId }).go({ order: 'desc', limit: page.limit, cursor: page.cursor ?? null }),
-    getOrgPreferences(actor.org_id),
-  ]);
-  // chat access is checked for every {chat_id} route (functions/lib/http.ts chatAccess); numbers are masked here (spec §6)
-  const ctx = { viewer: { email: actor.email, role: actor.role }, maskPhoneNumbers: !!prefs.mask_phone_numbers };
-  return { messages: res.data.map((m) => viewMessage(toMessageWire(m), ctx)), cursor: res.cursor ?? null };
+  const guard = await chatGuard(actor);
+  await guard.requireChat(chatId);
+  const res = await withCursor(page.cursor, () => db().entities.message.query.byChat({ org_id: actor.org_id, chat_id: chatId }).go({ order: 'desc', limit: page.limit, cursor: page.cursor ?? null }));
+  return { messages: res.data.map((m) => guard.viewMessage(toMessageWire(m))), cursor: res.cursor ?? null };
 }
 
 /**

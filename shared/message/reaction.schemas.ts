@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageCursor } from './message.schemas.ts';
 
 /**
  * Wire shapes of 'who reacted' (GET /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/reactions),
@@ -20,7 +21,7 @@ export type ReactionEntry = z.infer<typeof ReactionEntry>;
 /** Query of the list: page size (1..100) and an opaque cursor. */
 export const ReactionsQuery = z.object({
   limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(50),
-  cursor: z.string().min(1, 'must not be empty').optional(),
+  cursor: PageCursor.optional(),
 });
 export type ReactionsQuery = z.infer<typeof ReactionsQuery>;
 

@@ -1,5 +1,5 @@
 import { db } from '../db/service.ts';
-import { AppError, notFound } from '../errors.ts';
+import { AppError } from '../errors.ts';
 import { publish } from '../../events/publish.ts';
 import { toChatWire } from '../inbox/wire.ts';
 import { chatWriteTx, type ChatRow } from '../chat/chat-write.ts';
@@ -7,6 +7,7 @@ import { getMessageItem } from './message.ts';
 import { canReplyPrivately } from './message-actions.rules.ts';
 import { capabilitiesOf } from '../whatsapp/capabilities.ts';
 import type { Actor } from '../auth/actor.ts';
+import { chatGuard, type ChatGuard } from '../access/guard.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import type { Message } from './message.schemas.ts';
 
@@ -24,6 +25,11 @@ import type { Message } from './message.schemas.ts';
  * (shared/inbox/send.ts sends `context` only for a quote of the same chat). A new 1:1 chat has no
  * customer message, so WhatsApp's 24-hour window is closed until the member writes: the send is
  * then refused with that reason, as for any chat (templates are a later issue).
+ *
+ * Access (spec §6, through the guard): the group must be visible to the actor, and so must an
+ * existing 1:1 chat with the sender (403 otherwise: its content is not theirs to open); the answer
+ * (chat and quote) passes the guard's view, so numbers are masked as everywhere else. The quote's
+ * group named in a later send (`quoted_chat_id`) is checked by the HTTP middleware like any chat id.
  */
 
 /** The stored quote of a reply-privately message (Message.quoted_message plus its group). */
@@ -38,15 +44,15 @@ export function privateQuote(m: { message_id?: string | null; unique_id: string;
  * POST …/messages/{unique_id}/reply-privately: the 1:1 chat with the message's sender (found, or
  * created on the group's number) and the quote to send with.
  * @returns { chat, created, quote }
- * @throws AppError 400 message.reply_privately_refused (spec §5 reasons), 404 chat/message
+ * @throws AppError 400 message.reply_privately_refused (spec §5 reasons), 404 chat/message, 403 chat.no_access (the group, or the existing 1:1 chat)
  */
 export async function replyPrivately(actor: Actor, chatId: string, uniqueId: string): Promise<{ chat: Chat; created: boolean; quote: PrivateQuote }> {
+  const guard = await chatGuard(actor);
   const [message, group, phones] = await Promise.all([
     getMessageItem(actor.org_id, chatId, uniqueId),
-    db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go().then((r) => r.data),
+    guard.requireChat(chatId),
     db().entities.phone.query.byOrg({ org_id: actor.org_id }).go({ pages: 'all' }).then((r) => r.data),
   ]);
-  if (!group) throw notFound('chat');
   const phone = phones.find((p) => p.phone_id === message.phone_id);
   const rule = canReplyPrivately({
     message: { ...message, flag_status: message.flag_status ?? null, pinned_until: message.pinned_until ?? null, media: null },
@@ -67,7 +73,10 @@ export async function replyPrivately(actor: Actor, chatId: string, uniqueId: str
 
   for (let attempt = 0; attempt < 5; attempt++) {
     const existing = (await db().entities.chat.get({ org_id: actor.org_id, chat_id: target }).go()).data;
-    if (existing) return { chat: toChatWire(existing), created: false, quote };
+    if (existing) {
+      if (!guard.canSee(existing as { chat_access?: Record<string, boolean> })) await guard.assertChat(target);
+      return viewed(guard, toChatWire(existing), false, quote);
+    }
     const now = Date.now();
     const row = {
       org_id: actor.org_id,
@@ -96,10 +105,13 @@ export async function replyPrivately(actor: Actor, chatId: string, uniqueId: str
     if (res.canceled) continue; // created meanwhile (another member, a webhook): read it
     const chat = toChatWire(stored);
     await publish('chat.updated', { org_id: actor.org_id, chat, changes: ['created'] }, { actor: `user:${actor.email}` });
-    return { chat, created: true, quote };
+    return viewed(guard, chat, true, quote);
   }
   throw new AppError('chat.busy', 'This chat is changing right now. Please try again.', { status: 409 });
 }
+
+/** The answer of replyPrivately as the actor may see it (the guard's view of the chat; the quote's author masked like a message's). */
+const viewed = (guard: ChatGuard, chat: Chat, created: boolean, quote: PrivateQuote) => ({ chat: guard.viewChat(chat as unknown as Record<string, unknown>), created, quote: { ...quote, author: guard.mask(quote.author ?? null) } });
 
 /**
  * The quote of a send that names another chat (`quoted_chat_id`): the quoted message must be a

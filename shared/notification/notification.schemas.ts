@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageCursor } from '../message/message.schemas.ts';
 
 /**
  * Wire shapes of in-app notifications (browser-safe: imported by the web app and the API).
@@ -31,7 +32,7 @@ export const MAX_READ_IDS = 100;
 /** GET /api/orgs/{org_id}/notifications: `limit` (1..100, default 30) and an opaque `cursor`. */
 export const ListNotificationsQuery = z.object({
   limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(30),
-  cursor: z.string().min(1).optional(),
+  cursor: PageCursor.optional(),
 });
 export type ListNotificationsQuery = z.infer<typeof ListNotificationsQuery>;
 

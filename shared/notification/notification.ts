@@ -3,6 +3,8 @@ import type { EntityItem } from 'electrodb';
 import { db } from '../db/service.ts';
 import { publish } from '../../events/publish.ts';
 import type { Actor } from '../auth/actor.ts';
+import { chatGuard } from '../access/guard.ts';
+import { withCursor } from '../db/paging.ts';
 import type { NotificationEntity } from './notification.entity.ts';
 import { MAX_UNREAD_COUNTED, type ListNotificationsQuery, type ListNotificationsResponse, type MarkNotificationsReadResponse, type Notification } from './notification.schemas.ts';
 
@@ -101,16 +103,25 @@ async function unreadIds(orgId: string, email: string, max = MAX_UNREAD_COUNTED)
 
 /**
  * GET /notifications: the actor's notifications in this org, newest first (index byRecipient,
- * Query desc), cursor paged, with the unread total.
+ * Query desc), cursor paged, with the unread total. Each passes the guard's view
+ * (shared/access/guard.ts): numbers in titles and bodies (an unnamed chat is named by its number)
+ * masked when the org masks them, and the text of one about a chat the member may no longer see
+ * replaced by 'You do not have access to this chat'.
+ * @throws AppError 400 query.cursor for a cursor that is not this list's
  */
 export async function listNotifications(actor: Actor, page: ListNotificationsQuery): Promise<ListNotificationsResponse> {
-  const [res, unread] = await Promise.all([
-    db()
-      .entities.notification.query.byRecipient({ org_id: actor.org_id, email: actor.email })
-      .go({ order: 'desc', limit: page.limit, cursor: page.cursor ?? null }),
+  const [res, unread, guard] = await Promise.all([
+    withCursor(page.cursor, () =>
+      db()
+        .entities.notification.query.byRecipient({ org_id: actor.org_id, email: actor.email })
+        .go({ order: 'desc', limit: page.limit, cursor: page.cursor ?? null }),
+    ),
     unreadIds(actor.org_id, actor.email),
+    chatGuard(actor),
   ]);
-  return { notifications: res.data.map(toNotificationWire), cursor: res.cursor ?? null, unread_count: unread.length };
+  const items = res.data.map(toNotificationWire);
+  const visible = await guard.visibleChatIds(items.flatMap((n) => (n.chat_id ? [n.chat_id] : [])));
+  return { notifications: items.map((n) => guard.viewNotification(n, visible)), cursor: res.cursor ?? null, unread_count: unread.length };
 }
 
 /** Mark one notification read unless it already is (or is not the actor's). @returns whether it changed */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageCursor } from '../message/message.schemas.ts';
 
 /**
  * Wire shapes of tasks (spec §3 Task and Task audit log row, §4 status/audit/reminders, §5
@@ -55,25 +56,32 @@ export const MAX_TITLE = 150;
 /** Quick 'Remind In' choices (spec §9) */
 export const REMIND_IN_CHOICES = { '30_minutes': 30 * 60_000, '1_hour': 60 * 60_000, '1_day': 24 * 60 * 60_000, '1_week': 7 * 24 * 60 * 60_000 } as const;
 
-/** spec §3 associated_object_metadata: what a task is linked to. */
+const LinkId = z.string({ invalid_type_error: 'must be text' }).max(200, 'is too long');
+
+/**
+ * spec §3 associated_object_metadata: what a task is linked to. Bounded (ids of at most 200
+ * characters, only the known keys of `object` are kept), so a client cannot store an arbitrary
+ * object on a task. `sender_phone` is never taken from the client: the server derives it from the
+ * linked message (shared/task/task.ts) and masks it per viewer (the guard).
+ */
 export const AssociatedObjectMetadata = z.object({
   /** chat_id, message unique_id or ticket_id */
-  id: z.string().min(1),
+  id: LinkId.min(1, 'is required'),
   type: z.enum(['chat', 'ticket', 'message']),
-  index: z.number().int().nullish(),
+  index: z.number().int().min(0).max(1_000_000).nullish(),
   object: z
     .object({
-      chat_id: z.string().nullish(),
-      org_id: z.string().nullish(),
-      org_phone: z.string().nullish(),
-      ticket_id: z.string().nullish(),
-      quoted_message_id: z.string().nullish(),
-      message_id: z.string().nullish(),
-      sender_phone: z.string().nullish(),
-      sent_message_id: z.string().nullish(),
+      chat_id: LinkId.nullish(),
+      org_id: LinkId.nullish(),
+      org_phone: LinkId.nullish(),
+      ticket_id: LinkId.nullish(),
+      quoted_message_id: LinkId.nullish(),
+      message_id: LinkId.nullish(),
+      sender_phone: LinkId.nullish(),
+      sent_message_id: LinkId.nullish(),
       is_private_note: z.boolean().nullish(),
     })
-    .passthrough(),
+    .strip(),
 });
 export type AssociatedObjectMetadata = z.infer<typeof AssociatedObjectMetadata>;
 
@@ -202,7 +210,7 @@ export const TASK_LOAD_MORE = 500;
 export const ListTasksQuery = z.object({
   scope: z.enum(['mine', 'all'], { errorMap: () => ({ message: 'must be mine or all' }) }).default('mine'),
   limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int().min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(TASK_FETCH_LIMIT),
-  cursor: z.string().min(1).optional(),
+  cursor: PageCursor.optional(),
 });
 export type ListTasksQuery = z.infer<typeof ListTasksQuery>;
 

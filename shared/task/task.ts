@@ -7,6 +7,9 @@ import { AppError, notFound } from '../errors.ts';
 import { publish, type PublishInput, publishAll } from '../../events/publish.ts';
 import { scheduleName, schedulerPort } from '../ports/scheduler.ts';
 import type { Actor } from '../auth/actor.ts';
+import { chatGuard, type ChatGuard } from '../access/guard.ts';
+import { withCursor } from '../db/paging.ts';
+import { getMessageItem } from '../message/message.ts';
 import type { TaskEntity } from './task.entity.ts';
 import type { BulkUpdateTasksInput, CreateTaskInput, ListTasksQuery, RemindInInput, Task, TaskAuditAction, TaskAuditLogRow, UpdateTaskInput } from './task.schemas.ts';
 import { REMIND_IN_CHOICES } from './task.schemas.ts';
@@ -19,6 +22,11 @@ import { auditActionsFor, deriveRemindAt, normalizeReminderSetting, isVisibleAud
  * cancelled after it, so a failed write never loses the reminder that was set; the wake-up
  * consumer ignores a time the task no longer has. Times are epoch **ms**.
  * Visibility: admins see all tasks of the org; members the tasks assigned to or created by them.
+ * A task's link into a chat goes through the access guard (shared/access/guard.ts): linking to a
+ * chat (or a ticket of a chat) the actor may not see is refused with 403, and every task handed
+ * out passes the guard's view (a link into a chat the viewer may not see keeps only its ids; the
+ * linked message's sender number is masked). The sender number is derived from the stored message,
+ * never taken from the client.
  */
 
 type TaskItem = EntityItem<typeof TaskEntity>;
@@ -103,7 +111,7 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
   const now = Date.now();
   const assignee = input.assignee === undefined ? actor.email : input.assignee;
   if (assignee && assignee !== actor.email) await assertActiveMember(actor.org_id, assignee);
-  await assertLinked(actor, input.associated_object_metadata);
+  const link = await checkedLink(actor, input.associated_object_metadata);
   const remind_at = deriveRemindAt(input.reminder_setting.remind_in, input.due_date, input.remind_at, input.time_zone);
   const reminder_setting = normalizeReminderSetting(input.reminder_setting);
   const errors = validateReminder({ due_date: input.due_date, remind_at, reminder_setting }, now, { due_date: true, remind_at: true });
@@ -126,26 +134,54 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
     last_updated_by: actor.email,
     last_updated_at: now,
     completed_metadata: input.status === 'closed' ? { completed_by: actor.email, completed_at: now } : null,
-    associated_object_metadata: input.associated_object_metadata,
+    associated_object_metadata: link,
   };
   await armReminder(task);
   if (!(await commitTransaction((e) => [e.task.create(toItem(task, 1)).commit() as TxItem, ...auditOps(e, ['TASK_CREATED'], null, task, actor.email, now)]))) throw new Error(`task ${task.task_id} was not created (transaction cancelled)`);
   await publish('task.created', { org_id: actor.org_id, task, actions: ['TASK_CREATED'] }, { actor: `user:${actor.email}` });
-  return task;
+  return (await viewTasks(actor, [task]))[0]!;
 }
 
-/** The chat or ticket a task links to must exist in the actor's org. */
-async function assertLinked(actor: Actor, link: CreateTaskInput['associated_object_metadata']): Promise<void> {
-  if (!link) return;
-  const o = link.object ?? {};
+/** Tasks as the actor may see them (the guard's view; one access read for their linked chats). */
+async function viewTasks(actor: Actor, tasks: Task[]): Promise<Task[]> {
+  const guard = await chatGuard(actor);
+  const visible = await guard.visibleChatIds(tasks.flatMap((t) => linkedChats(t)));
+  return tasks.map((t) => guard.viewTask(t, visible));
+}
+
+const linkedChat = (link: Task['associated_object_metadata'] | undefined): string | null => (link ? (link.object?.chat_id ?? (link.type === 'chat' ? link.id : null)) : null);
+const linkedChats = (t: Partial<Task> | null | undefined): string[] => {
+  const c = linkedChat(t?.associated_object_metadata);
+  return c ? [c] : [];
+};
+
+/**
+ * The link of a new task, checked and completed: the chat, message or ticket must exist in the
+ * actor's org and its chat must be one the actor may see (the guard); `sender_phone` comes from
+ * the stored message (a message link), never from the client.
+ * @throws AppError 400 validation (associated_object_metadata) when it does not exist; 403 chat.no_access
+ */
+async function checkedLink(actor: Actor, link: CreateTaskInput['associated_object_metadata']): Promise<Task['associated_object_metadata']> {
+  if (!link) return null;
+  const guard: ChatGuard = await chatGuard(actor);
+  const { sender_phone: _client, ...o } = link.object ?? {};
   const missing = () => new AppError('validation', 'The chat, message or ticket this task links to does not exist.', { details: [{ field: 'associated_object_metadata', reason: 'does not exist in this workspace' }] });
   if (link.type === 'ticket') {
     const t = (await db().entities.ticket.get({ org_id: actor.org_id, ticket_id: o.ticket_id ?? link.id }).go()).data;
     if (!t) throw missing();
-    return;
+    await guard.assertChat(t.chat_id);
+    return { ...link, object: { ...o, ticket_id: t.ticket_id, chat_id: t.chat_id } };
   }
   const chatId = link.type === 'chat' ? link.id : o.chat_id;
-  if (!chatId || !(await db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go()).data) throw missing();
+  if (!chatId) throw missing();
+  await guard.requireChat(chatId).catch((e: unknown) => {
+    throw e instanceof AppError && e.status === 404 ? missing() : e;
+  });
+  if (link.type === 'chat') return { ...link, object: { ...o, chat_id: chatId } };
+  const m = await getMessageItem(actor.org_id, chatId, link.id).catch(() => {
+    throw missing();
+  });
+  return { ...link, object: { ...o, chat_id: chatId, ...(m.sender_phone ? { sender_phone: m.sender_phone } : {}) } };
 }
 
 /**
@@ -193,7 +229,7 @@ const dueOrRemindChanged = (b: Task, a: Task) => ({ due_date: b.due_date !== a.d
  */
 export async function updateTask(actor: Actor, taskId: string, input: UpdateTaskInput): Promise<Task> {
   if (input.assignee) await assertActiveMember(actor.org_id, input.assignee);
-  return change(
+  return viewTask(actor, await change(
     actor,
     taskId,
     (t) => {
@@ -212,12 +248,14 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
       };
     },
     dueOrRemindChanged,
-  );
+  ));
 }
+
+const viewTask = async (actor: Actor, t: Task): Promise<Task> => (await viewTasks(actor, [t]))[0]!;
 
 /** POST /tasks/{task_id}/remind-in: remind_at = now + 30 min / 1 h / 1 day / 1 week, choice custom_date (spec §4). */
 export async function remindInTask(actor: Actor, taskId: string, input: RemindInInput): Promise<Task> {
-  return change(actor, taskId, (t, now) => ({ ...t, ...remindIn(t, REMIND_IN_CHOICES[input.remind_in], now) }), () => ({ remind_at: true }));
+  return viewTask(actor, await change(actor, taskId, (t, now) => ({ ...t, ...remindIn(t, REMIND_IN_CHOICES[input.remind_in], now) }), () => ({ remind_at: true })));
 }
 
 /**
@@ -244,12 +282,12 @@ export async function bulkUpdateTasks(actor: Actor, input: BulkUpdateTasksInput)
       else out.failed.push({ task_id: ids[i + j]!, reason: s.reason instanceof AppError ? s.reason.message : 'Could not update this task. Please try again.' });
     });
   }
-  return out;
+  return { ...out, updated: await viewTasks(actor, out.updated) };
 }
 
 /** GET /tasks/{task_id}. @throws 404 task.not_found */
 export async function getTask(actor: Actor, taskId: string): Promise<Task> {
-  return toTaskWire(await loadTask(actor, taskId));
+  return viewTask(actor, toTaskWire(await loadTask(actor, taskId)));
 }
 
 /**
@@ -260,14 +298,17 @@ export async function getTask(actor: Actor, taskId: string): Promise<Task> {
 export async function listTasks(actor: Actor, q: ListTasksQuery): Promise<{ tasks: Task[]; cursor: string | null }> {
   if (q.scope === 'all' && actor.role !== 'admin') throw new AppError('task.all_forbidden', 'Only admins can see all tasks.', { status: 403 });
   const query = q.scope === 'all' ? db().entities.task.query.byId({ org_id: actor.org_id }) : db().entities.task.query.byAssignee({ org_id: actor.org_id, assignee_key: actor.email });
-  const res = await query.go({ order: 'desc', limit: q.limit, cursor: q.cursor ?? null });
-  return { tasks: res.data.map(toTaskWire), cursor: res.cursor ?? null };
+  const res = await withCursor(q.cursor, () => query.go({ order: 'desc', limit: q.limit, cursor: q.cursor ?? null }));
+  return { tasks: await viewTasks(actor, res.data.map(toTaskWire)), cursor: res.cursor ?? null };
 }
 
-/** GET /tasks/{task_id}/audit: newest first, 50 a page, TASK_UPDATED rows left out (spec §4). @throws 404 */
+/** GET /tasks/{task_id}/audit: newest first, 50 a page, TASK_UPDATED rows left out (spec §4); records pass the guard's view. @throws 404; 400 query.cursor */
 export async function listTaskAudit(actor: Actor, taskId: string, cursor?: string): Promise<{ entries: TaskAuditLogRow[]; cursor: string | null }> {
   await loadTask(actor, taskId);
-  const res = await db().entities.taskAudit.query.byTask({ org_id: actor.org_id, task_id: taskId }).go({ order: 'desc', limit: 50, cursor: cursor ?? null });
+  const res = await withCursor(cursor, () => db().entities.taskAudit.query.byTask({ org_id: actor.org_id, task_id: taskId }).go({ order: 'desc', limit: 50, cursor: cursor ?? null }));
+  const guard = await chatGuard(actor);
+  const visible = await guard.visibleChatIds(res.data.flatMap((r) => [...linkedChats(r.old_record as Task | undefined), ...linkedChats(r.new_record as Task | undefined)]));
+  const view = (t: Task | undefined) => (t ? (t.associated_object_metadata ? guard.viewTask(t, visible) : t) : null);
   return {
     entries: res.data
       .filter((r) => isVisibleAuditAction(r.action as TaskAuditAction))
@@ -278,8 +319,8 @@ export async function listTaskAudit(actor: Actor, taskId: string, cursor?: strin
         action: r.action as TaskAuditAction,
         performed_by: r.performed_by,
         timestamp: r.timestamp,
-        old_record: (r.old_record as Task) ?? null,
-        new_record: (r.new_record as Task) ?? null,
+        old_record: view(r.old_record as Task | undefined),
+        new_record: view(r.new_record as Task | undefined),
       })),
     cursor: res.cursor ?? null,
   };

@@ -2,6 +2,7 @@ import { db } from '../db/service.ts';
 import { collectFiltered, keyCursor } from '../db/paging.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
+import { chatGuard, type ChatGuard } from '../access/guard.ts';
 import { searchPort } from '../ports/search.ts';
 import { toTicketWire } from './ticket.ts';
 import { TicketEntity } from './ticket.entity.ts';
@@ -22,6 +23,9 @@ import type { ListTicketsQuery, Ticket } from './ticket.schemas.ts';
  * Filtered Queries read at most READ_BUDGET (shared/db/paging.ts) items per call; when the budget runs out before a
  * page is full the answer has fewer tickets and a cursor, so a rare filter stays fast and the UI
  * offers 'Load more'. The cursor is opaque: base64url JSON `{ p?: priority, c: ElectroDB cursor }`.
+ * Tickets of chats the actor may not see are skipped page by page through the guard
+ * (shared/access/guard.ts pageFilter), so pages stay full and the cursor resumes after the last
+ * ticket handed out.
  */
 
 type TicketItem = Parameters<typeof toTicketWire>[0];
@@ -46,7 +50,7 @@ function decode(s: string | undefined): Cursor | undefined {
     if (typeof c !== 'object' || c === null || (c.c != null && typeof c.c !== 'string') || (c.o !== undefined && !Number.isInteger(c.o))) throw new Error('shape');
     return c;
   } catch {
-    throw new AppError('validation', 'That page link is not valid. Reload the list.', { details: [{ field: 'cursor', reason: 'is not a cursor from this list' }] });
+    throw new AppError('validation', 'That page link is not valid. Reload the list.', { details: [{ field: 'query.cursor', reason: 'is not a cursor from this list' }] });
   }
 }
 
@@ -69,9 +73,11 @@ interface Page {
   cursor: string | null;
 }
 
-/** collectFiltered over a ticket index with the filters the index did not apply. */
-const collect = (run: (cursor: string | null, limit: number) => Promise<{ data: TicketItem[]; cursor: string | null }>, toCursor: (item: Record<string, unknown>) => string, f: Filters, want: number, start: string | null): Promise<Page> =>
-  collectFiltered(run, toCursor, filtered(f) ? (t) => matches(t, f) : null, want, start);
+/** collectFiltered over a ticket index with the filters the index did not apply, hiding tickets of chats the viewer may not see. */
+const collector =
+  (guard: ChatGuard) =>
+  (run: (cursor: string | null, limit: number) => Promise<{ data: TicketItem[]; cursor: string | null }>, toCursor: (item: Record<string, unknown>) => string, f: Filters, want: number, start: string | null): Promise<Page> =>
+    collectFiltered(run, toCursor, filtered(f) ? (t) => matches(t, f) : null, want, start, guard.pageFilter<TicketItem>((t) => t.chat_id));
 
 const COMPARE: Record<ListTicketsQuery['sort'], (a: TicketItem, b: TicketItem) => number> = {
   created_desc: (a, b) => (a.ticket_id < b.ticket_id ? 1 : -1),
@@ -98,19 +104,21 @@ async function getTickets(orgId: string, ids: string[]): Promise<Map<string, Tic
  * With no other filter and a creation sort, only the page's tickets are read (ticket ids are
  * ULIDs, so ids sort by creation).
  */
-async function searchTickets(actor: Actor, q: string, others: Filters, sort: ListTicketsQuery['sort'], limit: number, offset: number): Promise<{ tickets: Ticket[]; cursor: string | null }> {
+async function searchTickets(actor: Actor, guard: ChatGuard, q: string, others: Filters, sort: ListTicketsQuery['sort'], limit: number, offset: number): Promise<{ tickets: Ticket[]; cursor: string | null }> {
   const hits = await (await searchPort()).search('tickets', actor.org_id, q, SEARCH_CAP);
   const next = (total: number) => (offset + limit < total ? encode({ o: offset + limit }) : null);
-  if (!filtered(others) && (sort === 'created_desc' || sort === 'created_asc')) {
+  const view = (t: TicketItem) => guard.viewTicket(toTicketWire(t));
+  // the page-only read needs every hit visible: only for a viewer who sees every chat
+  if (guard.seesAll && !filtered(others) && (sort === 'created_desc' || sort === 'created_asc')) {
     const ids = hits.map((h) => h.id).sort();
     if (sort === 'created_desc') ids.reverse();
     const page = ids.slice(offset, offset + limit);
     const got = await getTickets(actor.org_id, page);
-    return { tickets: page.flatMap((id) => (got.has(id) ? [toTicketWire(got.get(id)!)] : [])), cursor: next(ids.length) };
+    return { tickets: page.flatMap((id) => (got.has(id) ? [view(got.get(id)!)] : [])), cursor: next(ids.length) };
   }
   const got = await getTickets(actor.org_id, hits.map((h) => h.id));
-  const all = [...got.values()].filter((t) => matches(t, others)).sort(COMPARE[sort]);
-  return { tickets: all.slice(offset, offset + limit).map(toTicketWire), cursor: next(all.length) };
+  const all = (await guard.filter([...got.values()], (t) => t.chat_id)).filter((t) => matches(t, others)).sort(COMPARE[sort]);
+  return { tickets: all.slice(offset, offset + limit).map(view), cursor: next(all.length) };
 }
 
 /** Tickets of the actor's org for a filter/sort, cursor paged. `assignee: 'me'` is the actor. */
@@ -120,14 +128,17 @@ export async function listTickets(actor: Actor, query: ListTicketsQuery): Promis
   for (const k of Object.keys(f) as Array<keyof Filters>) if (f[k] === undefined || f[k] === '') delete f[k];
   const cur = decode(rawCursor);
   const org = actor.org_id;
+  const guard = await chatGuard(actor);
+  const collect = collector(guard);
   const t = db().entities.ticket;
   const order = sort === 'created_asc' || sort === 'due_asc' ? 'asc' : 'desc';
   const go = (q: { go: (o: object) => Promise<{ data: unknown[]; cursor: string | null }> }) => (cursor: string | null, lim: number) =>
     q.go({ order, cursor, limit: lim, pages: 1, data: 'includeKeys' }) as Promise<{ data: TicketItem[]; cursor: string | null }>;
   const ti = TicketEntity.schema.indexes;
   const cursorOf = (index: keyof typeof ti) => keyCursor((ti[index] as { index?: string }).index);
-  if (f.q) return searchTickets(actor, f.q, { ...f, q: undefined }, sort, limit, cur?.o ?? 0);
-  const done = (page: Page, p?: number) => ({ tickets: page.items.map(toTicketWire), cursor: page.cursor ? encode({ p, c: page.cursor }) : null });
+  if (f.q) return searchTickets(actor, guard, f.q, { ...f, q: undefined }, sort, limit, cur?.o ?? 0);
+  const view = (t: TicketItem) => guard.viewTicket(toTicketWire(t));
+  const done = (page: Page, p?: number) => ({ tickets: page.items.map(view), cursor: page.cursor ? encode({ p, c: page.cursor }) : null });
 
   if (sort === 'due_asc') {
     const { due_from: from, due_to: to, ...others } = f;
@@ -146,7 +157,7 @@ export async function listTickets(actor: Actor, query: ListTicketsQuery): Promis
       if (page.cursor) return done({ items: out, cursor: page.cursor }, p);
       p--;
       c = null;
-      if (out.length >= limit && p >= 1) return { tickets: out.map(toTicketWire), cursor: encode({ p, c: null }) };
+      if (out.length >= limit && p >= 1) return { tickets: out.map(view), cursor: encode({ p, c: null }) };
     }
     return done({ items: out, cursor: null });
   }

@@ -9,6 +9,8 @@ import { publish, publishAll, type PublishInput } from '../../events/publish.ts'
 import { getMessageItem } from '../message/message.ts';
 import { toMessageWire } from '../inbox/wire.ts';
 import type { Actor } from '../auth/actor.ts';
+import { chatGuard } from '../access/guard.ts';
+import { withCursor } from '../db/paging.ts';
 import type { Message } from '../message/message.schemas.ts';
 import {
   DEFAULT_TICKET_SETTINGS,
@@ -29,7 +31,10 @@ import { badgeDeltas, canAttachToTicket, canCreateTicket, canDetachFromTicket, s
  * label index rows, the badge counters (ADD) and, for create/attach/detach, the message's
  * `message_ticket_id` (conditioned, so two agents cannot put one message in two tickets).
  * Each write then publishes `ticket.created` / `ticket.updated` / `ticket.closed`.
- * Times are epoch **ms**. Any member of the org may work tickets; settings are admin-only.
+ * Times are epoch **ms**. Any member of the org may work tickets of the chats they may see
+ * (spec §6, through the guard, shared/access/guard.ts: a ticket of a restricted chat is 403 on
+ * every read and write, and hidden from lists); settings are admin-only. Every ticket and
+ * attached message handed out passes the guard's view (masking).
  */
 
 type TicketItem = EntityItem<typeof TicketEntity>;
@@ -150,11 +155,10 @@ const snapshotOf = (m: Record<string, unknown>, by: string, at: number, ticketId
  */
 export async function createTicket(actor: Actor, input: CreateTicketInput): Promise<{ ticket: Ticket; message: Message }> {
   const [chat, message, settings] = await Promise.all([
-    db().entities.chat.get({ org_id: actor.org_id, chat_id: input.chat_id }).go().then((r) => r.data),
+    chatGuard(actor).then((g) => g.requireChat(input.chat_id)),
     getMessageItem(actor.org_id, input.chat_id, input.quoted_message_id),
     getTicketSettings(actor),
   ]);
-  if (!chat) throw notFound('chat');
   const ok = canCreateTicket(message);
   if (!ok.allowed) throw new AppError('ticket.message_taken', ok.reason!, { status: 409 });
   const assignee = input.assignee !== undefined ? input.assignee : settings.default_assignee === 'chat_assignee' ? (chat.assigned_to ?? null) : null;
@@ -206,22 +210,26 @@ export async function createTicket(actor: Actor, input: CreateTicketInput): Prom
     { name: 'ticket.created', properties: { org_id: actor.org_id, ticket }, actor: `user:${actor.email}` },
     { name: 'message.updated', properties: { org_id: actor.org_id, chat_id: message.chat_id, message: wireMessage }, actor: `user:${actor.email}` },
   ]);
-  return { ticket, message: wireMessage };
+  const guard = await chatGuard(actor);
+  return { ticket: guard.viewTicket(ticket), message: guard.viewMessage(wireMessage) };
 }
 
-async function loadTicket(orgId: string, ticketId: string): Promise<TicketItem> {
-  const t = (await db().entities.ticket.get({ org_id: orgId, ticket_id: ticketId }).go()).data;
+/**
+ * A ticket of the actor's org whose chat the actor may see (the guard).
+ * @throws AppError 404 ticket.not_found; 403 chat.no_access
+ */
+async function loadTicket(actor: Actor, ticketId: string): Promise<TicketItem> {
+  const t = (await db().entities.ticket.get({ org_id: actor.org_id, ticket_id: ticketId }).go()).data;
   if (!t) throw notFound('ticket');
+  await (await chatGuard(actor)).assertChat(t.chat_id);
   return t;
 }
 
-/** GET /tickets/{ticket_id}: the ticket and its attached messages in conversation order. @throws 404 ticket.not_found */
+/** GET /tickets/{ticket_id}: the ticket and its attached messages in conversation order. @throws 404 ticket.not_found; 403 chat.no_access */
 export async function getTicket(actor: Actor, ticketId: string): Promise<{ ticket: Ticket; messages: TicketMessage[] }> {
-  const [t, msgs] = await Promise.all([
-    loadTicket(actor.org_id, ticketId),
-    db().entities.ticketMessage.query.byTicket({ org_id: actor.org_id, ticket_id: ticketId }).go({ pages: 'all' }),
-  ]);
-  return { ticket: toTicketWire(t), messages: msgs.data.map(({ org_id: _o, ...m }) => ({ ...m, body: m.body ?? null, author: m.author ?? null })) };
+  const t = await loadTicket(actor, ticketId);
+  const [msgs, guard] = await Promise.all([db().entities.ticketMessage.query.byTicket({ org_id: actor.org_id, ticket_id: ticketId }).go({ pages: 'all' }), chatGuard(actor)]);
+  return { ticket: guard.viewTicket(toTicketWire(t)), messages: msgs.data.map(({ org_id: _o, ...m }) => guard.viewTicketMessage({ ...m, body: m.body ?? null, author: m.author ?? null })) };
 }
 
 /** Field changes of an update: audit action and the before/after of that field. */
@@ -258,15 +266,16 @@ function diff(t: TicketItem, input: UpdateTicketInput): Change[] {
  * PATCH /tickets/{ticket_id}. Fields that do not change are ignored (no audit row, no event).
  * Closing stamps `closed_at`; reopening clears it. The first assignment stamps `first_assigned_at`.
  * Retries a lost optimistic-lock race (another member's write) up to 8 times.
- * @throws AppError 404 ticket.not_found; 400 unknown assignee/label; 409 ticket.busy after 8 lost races
+ * @throws AppError 404 ticket.not_found; 403 chat.no_access; 400 unknown assignee/label; 409 ticket.busy after 8 lost races
  */
 export async function updateTicket(actor: Actor, ticketId: string, input: UpdateTicketInput): Promise<Ticket> {
   if (input.assignee) await assertActiveMember(actor.org_id, input.assignee);
   await assertLabels(actor.org_id, input.labels, 'labels');
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
-    const t = await loadTicket(actor.org_id, ticketId);
+    const t = await loadTicket(actor, ticketId);
+    const guard = await chatGuard(actor);
     const changes = diff(t, input);
-    if (!changes.length) return toTicketWire(t);
+    if (!changes.length) return guard.viewTicket(toTicketWire(t));
     const now = Date.now();
     const next: TicketItem = { ...t, last_updated_by: actor.email, last_updated_at: now, version: t.version + 1 };
     for (const c of changes) (next as Record<string, unknown>)[c.field] = c.new ?? undefined;
@@ -288,7 +297,7 @@ export async function updateTicket(actor: Actor, ticketId: string, input: Update
     const ticket = toTicketWire(next);
     const closed = t.status !== 'closed' && next.status === 'closed';
     await publish(closed ? 'ticket.closed' : 'ticket.updated', { org_id: actor.org_id, ticket, changes: changes.map((c) => c.field) }, { actor: `user:${actor.email}` });
-    return ticket;
+    return guard.viewTicket(ticket);
   }
   throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
 }
@@ -324,7 +333,7 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
     const message = await getMessageItem(actor.org_id, chatId, uniqueId);
     const targetId = ticketId ?? message.message_ticket_id;
     if (!targetId) throw new AppError('ticket.not_attached', 'This message is not in a ticket.', { status: 400 });
-    const t = await loadTicket(actor.org_id, targetId);
+    const t = await loadTicket(actor, targetId);
     const msgKey = { org_id: actor.org_id, chat_id: chatId, timestamp: message.timestamp, unique_id: uniqueId };
     const now = Date.now();
     const attach = ticketId !== null;
@@ -367,19 +376,18 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
       { name: 'message.updated', properties: { org_id: actor.org_id, chat_id: chatId, message: wireMessage }, actor: `user:${actor.email}` },
     ];
     await publishAll(events);
-    return { ticket, message: wireMessage };
+    const guard = await chatGuard(actor);
+    return { ticket: guard.viewTicket(ticket), message: guard.viewMessage(wireMessage) };
   }
   throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
 }
 
-/** GET /chats/{chat_id}/tickets: the chat's tickets, open and in progress first (index byChat). @throws 404 chat.not_found */
+/** GET /chats/{chat_id}/tickets: the chat's tickets, open and in progress first (index byChat). @throws 404 chat.not_found; 403 chat.no_access */
 export async function listChatTickets(actor: Actor, chatId: string): Promise<Ticket[]> {
-  const [chat, res] = await Promise.all([
-    db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go(),
-    db().entities.ticket.query.byChat({ org_id: actor.org_id, chat_id: chatId }).go({ order: 'desc', pages: 'all' }),
-  ]);
-  if (!chat.data) throw notFound('chat');
-  return sortChatTickets(res.data.map(toTicketWire));
+  const guard = await chatGuard(actor);
+  await guard.requireChat(chatId);
+  const res = await db().entities.ticket.query.byChat({ org_id: actor.org_id, chat_id: chatId }).go({ order: 'desc', pages: 'all' });
+  return sortChatTickets(res.data.map((t) => guard.viewTicket(toTicketWire(t))));
 }
 
 /** GET /tickets/badge: tickets assigned to the actor that are open or in progress (a counter kept on write). */
@@ -388,10 +396,10 @@ export async function getTicketBadge(actor: Actor): Promise<number> {
   return Math.max(0, c?.open_assigned ?? 0);
 }
 
-/** GET /tickets/{ticket_id}/audit: newest first, cursor paged (50). @throws 404 ticket.not_found */
+/** GET /tickets/{ticket_id}/audit: newest first, cursor paged (50). @throws 404 ticket.not_found; 403 chat.no_access; 400 query.cursor */
 export async function listTicketAudit(actor: Actor, ticketId: string, cursor?: string): Promise<{ entries: TicketAuditEntry[]; cursor: string | null }> {
-  if (!cursor) await loadTicket(actor.org_id, ticketId);
-  const res = await db().entities.ticketAudit.query.byTicket({ org_id: actor.org_id, ticket_id: ticketId }).go({ order: 'desc', limit: 50, cursor: cursor ?? null });
+  await loadTicket(actor, ticketId);
+  const res = await withCursor(cursor, () => db().entities.ticketAudit.query.byTicket({ org_id: actor.org_id, ticket_id: ticketId }).go({ order: 'desc', limit: 50, cursor: cursor ?? null }));
   return {
     entries: res.data.map((a) => ({
       ticket_id: a.ticket_id,

@@ -1,0 +1,190 @@
+import { db } from '../db/service.ts';
+import { AppError, notFound } from '../errors.ts';
+import { getOrgPreferences } from '../org/preferences.ts';
+import { canSeeChat, maskIdentity, maskNumbersInText, maskPhone, mustMask, NO_CHAT_ACCESS_MESSAGE, type Viewer } from '../chat/chat-access.rules.ts';
+import { viewChat, viewMessage, type MemberState } from '../chat/chat-view.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { ChatRow } from '../chat/chat-write.ts';
+import type { Chat } from '../chat/chat.schemas.ts';
+import type { Message } from '../message/message.schemas.ts';
+import type { Ticket, TicketMessage } from '../ticket/ticket.schemas.ts';
+import type { Task } from '../task/task.schemas.ts';
+import type { Notification } from '../notification/notification.schemas.ts';
+import type { MediaItem } from '../media/media.schemas.ts';
+
+/**
+ * The one access and masking guard for everything chat-linked (spec §6; issue 11).
+ *
+ * THE RULE: every read or change of anything linked to a chat — the chat, its messages, notes,
+ * reactions, tickets, tasks linked to it, media items, notifications, export rows, socket
+ * payloads — goes through this guard. No handler or use case checks access by hand:
+ *   - a chat named by the request (path `{chat_id}`, or `chat_id` / `chat_ids` / `quoted_chat_id`
+ *     / a task's chat link in the query or body) is checked before the handler runs by the HTTP
+ *     middleware (functions/lib/http.ts `chatAccess`), with `assertChats`;
+ *   - a chat reached through another object (a ticket's, a task's linked ticket's) is checked by
+ *     the use case with `assertChat` / `requireChat` once it has read that object;
+ *   - lists hide what the viewer may not see with `visibleChatIds` / `pageFilter` (one BatchGet
+ *     of the page's chats, never a Scan), so pages stay full and cursors stay right;
+ *   - everything handed out passes one of the `view*` functions, which mask every field that can
+ *     hold a customer's number when the org masks numbers (`mask_phone_numbers`, non-admins).
+ * The pure rules stay in shared/chat/chat-access.rules.ts (canSeeChat, mustMask, maskPhone) and
+ * shared/chat/chat-view.ts (viewChat, viewMessage); the realtime fan-out uses those directly.
+ *
+ * A restricted chat answers 403 `chat.no_access` 'You do not have access to this chat' (spec §6
+ * wording); a chat that does not exist is left to the caller's own 404 (assert*) or is a 404
+ * `chat.not_found` (requireChat). Admins see every chat: no access reads are made for them.
+ */
+
+type AccessRow = { chat_id: string; chat_access?: Record<string, boolean> | null };
+
+/** What one request may see and how it is shown. One per actor (memoised), so reads are shared. */
+export interface ChatGuard {
+  readonly actor: Actor;
+  readonly viewer: Viewer;
+  /** numbers are masked for this viewer */
+  readonly masks: boolean;
+  /** the viewer sees every chat (admins): no access reads are needed */
+  readonly seesAll: boolean;
+  /** May the viewer see a chat row (or anything with its `chat_access`)? Pure. */
+  canSee(chat: { chat_access?: Record<string, boolean> | null } | null | undefined): boolean;
+  /** The chat row. @throws AppError 404 chat.not_found; 403 chat.no_access */
+  requireChat(chatId: string): Promise<ChatRow>;
+  /** Refuse a chat the viewer may not see; a missing chat passes (the caller answers its own 404). @throws AppError 403 chat.no_access */
+  assertChat(chatId: string | null | undefined): Promise<void>;
+  /** assertChat for many (one BatchGet). @throws AppError 403 chat.no_access naming the first refused chat */
+  assertChats(chatIds: Iterable<string>): Promise<void>;
+  /** The ids among `chatIds` the viewer may see (missing chats count as visible: nothing to hide). One BatchGet, cached per request. */
+  visibleChatIds(chatIds: Iterable<string>): Promise<Set<string>>;
+  /** Keep the items whose chat the viewer may see (items without a chat are kept). */
+  filter<T>(items: T[], chatIdOf: (item: T) => string | null | undefined): Promise<T[]>;
+  /** A per-page predicate for collectFiltered (shared/db/paging.ts): one BatchGet per page. */
+  pageFilter<T>(chatIdOf: (item: T) => string | null | undefined): ((items: T[]) => Promise<(item: T) => boolean>) | undefined;
+  /** A number / WhatsApp id / 'whatsapp:<n>' masked when the viewer's numbers are masked. */
+  mask<V extends string | null | undefined>(value: V): V;
+  viewChat(row: Record<string, unknown>, states?: Map<string, MemberState>): Chat;
+  viewMessage(m: Message): Message;
+  viewTicket(t: Ticket): Ticket;
+  viewTicketMessage(m: TicketMessage): TicketMessage;
+  /** A task: the client-facing link masked; a link into a chat the viewer may not see keeps only its ids. Needs `visibleChatIds` first for that chat (done by the task use cases). */
+  viewTask(t: Task, visible?: Set<string>): Task;
+  viewNotification(n: Notification, visible?: Set<string>): Notification;
+  viewMedia(item: MediaItem): MediaItem;
+}
+
+const guards = new WeakMap<Actor, Promise<ChatGuard>>();
+
+/** The 403 of a chat the viewer may not see (spec §6 wording). */
+export const noChatAccess = () => new AppError('chat.no_access', NO_CHAT_ACCESS_MESSAGE, { status: 403 });
+
+/**
+ * The guard of `actor` (memoised per actor object: the HTTP middleware makes it once and the use
+ * cases of that request get the same one). Reads the org's preferences once (5 s process cache).
+ */
+export function chatGuard(actor: Actor): Promise<ChatGuard> {
+  let g = guards.get(actor);
+  if (!g) {
+    g = makeGuard(actor);
+    guards.set(actor, g);
+    g.catch(() => guards.delete(actor));
+  }
+  return g;
+}
+
+async function makeGuard(actor: Actor): Promise<ChatGuard> {
+  const prefs = await getOrgPreferences(actor.org_id);
+  const viewer: Viewer = { email: actor.email.toLowerCase(), role: actor.role };
+  const masks = mustMask(!!prefs.mask_phone_numbers, viewer);
+  const maskPhoneNumbers = !!prefs.mask_phone_numbers;
+  const seesAll = viewer.role === 'admin';
+  /** chat_id -> access row (null: no such chat) */
+  const known = new Map<string, AccessRow | null>();
+
+  async function load(ids: string[]): Promise<void> {
+    let keys = [...new Set(ids)].filter((id) => !known.has(id)).map((chat_id) => ({ org_id: actor.org_id, chat_id }));
+    if (!keys.length) return;
+    const wanted = keys.map((k) => k.chat_id);
+    for (let attempt = 0; keys.length && attempt < 5; attempt++) {
+      const res = await db().entities.chat.get(keys).go({ attributes: ['chat_id', 'chat_access'], concurrency: 4 });
+      for (const row of res.data) known.set(row.chat_id, row as AccessRow);
+      keys = res.unprocessed as typeof keys;
+    }
+    if (keys.length) throw new Error(`chat access of ${keys.length} chats could not be read (unprocessed keys)`);
+    for (const id of wanted) if (!known.has(id)) known.set(id, null);
+  }
+
+  const canSee: ChatGuard['canSee'] = (chat) => !chat || canSeeChat(chat, viewer);
+
+  const visibleChatIds: ChatGuard['visibleChatIds'] = async (chatIds) => {
+    const ids = [...new Set(chatIds)];
+    if (seesAll) return new Set(ids);
+    await load(ids);
+    return new Set(ids.filter((id) => canSee(known.get(id))));
+  };
+
+  const m = <V extends string | null | undefined>(v: V): V => (masks && v ? (maskIdentity(v) as V) : v);
+
+  const guard: ChatGuard = {
+    actor,
+    viewer,
+    masks,
+    seesAll,
+    canSee,
+    async requireChat(chatId) {
+      const chat = (await db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go()).data as ChatRow | null;
+      if (!chat) throw notFound('chat');
+      known.set(chatId, chat as AccessRow);
+      if (!canSee(chat as AccessRow)) throw noChatAccess();
+      return chat;
+    },
+    async assertChat(chatId) {
+      if (chatId) await guard.assertChats([chatId]);
+    },
+    async assertChats(chatIds) {
+      if (seesAll) return;
+      const ids = [...new Set(chatIds)];
+      const ok = await visibleChatIds(ids);
+      if (ids.some((id) => !ok.has(id))) throw noChatAccess();
+    },
+    visibleChatIds,
+    async filter(items, chatIdOf) {
+      if (seesAll) return items;
+      const ok = await visibleChatIds(items.map(chatIdOf).filter((x): x is string => !!x));
+      return items.filter((i) => {
+        const id = chatIdOf(i);
+        return !id || ok.has(id);
+      });
+    },
+    pageFilter(chatIdOf) {
+      if (seesAll) return undefined;
+      return async (items) => {
+        const ok = await visibleChatIds(items.map(chatIdOf).filter((x): x is string => !!x));
+        return (i) => {
+          const id = chatIdOf(i);
+          return !id || ok.has(id);
+        };
+      };
+    },
+    mask: m,
+    viewChat: (row, states) => viewChat(row, { viewer, maskPhoneNumbers, states }),
+    viewMessage: (msg) => viewMessage(msg, { viewer, maskPhoneNumbers }),
+    viewTicket: (t) => (masks ? { ...t, chat_name: t.chat_name ? maskPhone(t.chat_name) : t.chat_name } : t),
+    viewTicketMessage: (tm) => (masks ? { ...tm, author: m(tm.author ?? null) } : tm),
+    viewTask(t, visible) {
+      const link = t.associated_object_metadata;
+      if (!link) return t;
+      const chatId = link.object?.chat_id ?? (link.type === 'chat' ? link.id : null);
+      if (chatId && !seesAll && visible && !visible.has(chatId)) {
+        // a link into a chat the viewer may not open: only where it points, nothing of its content
+        return { ...t, associated_object_metadata: { id: link.id, type: link.type, index: link.index ?? null, object: { chat_id: chatId } } };
+      }
+      if (!masks || !link.object) return t;
+      return { ...t, associated_object_metadata: { ...link, object: { ...link.object, sender_phone: m(link.object.sender_phone ?? null) } } };
+    },
+    viewNotification(n, visible) {
+      if (n.chat_id && !seesAll && visible && !visible.has(n.chat_id)) return { ...n, body: NO_CHAT_ACCESS_MESSAGE, title: masks ? maskNumbersInText(n.title) : n.title };
+      return masks ? { ...n, title: maskNumbersInText(n.title), body: maskNumbersInText(n.body) } : n;
+    },
+    viewMedia: (item) => (masks ? { ...item, author: m(item.author), chat_name: item.chat_name ? maskPhone(item.chat_name) : item.chat_name } : item),
+  };
+  return guard;
+}
