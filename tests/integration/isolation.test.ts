@@ -1,0 +1,582 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { seedIsolationWorld, withoutChatIds, type IsolationWorld } from '../factories/isolation-world.ts';
+import { eventually } from '../factories/wait.ts';
+import { HTTP_ROUTES } from '../../functions/routes.ts';
+import { EVENTS, type EventName } from '../../events/catalog.ts';
+import { publish } from '../../events/publish.ts';
+import { inboundText, newWamid, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
+
+/**
+ * The route-registry isolation suite (issue 11 part 2). Every route of functions/routes.ts is
+ * called as each actor kind that applies to it, against one seeded world
+ * (tests/factories/isolation-world.ts):
+ *   (a) `outsider`: the admin of another org, on org A's paths: refused (404, or 403);
+ *   (b) `member`: a member of org A without access to chat R: refused (403/404) on anything of R
+ *       (path, query or body), 2xx with nothing of R on lists and org-wide routes;
+ *   (c) `member` on admin-only routes: 403;
+ *   (d) no token: 401.
+ * No response body of any of them may hold the sentinel planted in R's data, nor (mask_phone_numbers
+ * is on) a customer's full number outside a chat id. A route of the registry without a row in
+ * ROUTES fails the suite, so every new route must say here how it is isolated.
+ * The same for every event type of events/catalog.ts over WebSocket: the member's socket gets
+ * nothing of R (the chat list's stub `has_access: false` excepted) and only masked numbers.
+ */
+let rt: TestRuntime;
+let w: IsolationWorld;
+const enc = encodeURIComponent;
+
+beforeAll(async () => {
+  rt = await startTestRuntime();
+  w = await seedIsolationWorld(rt);
+}, 180_000);
+afterAll(async () => {
+  if (failures.length) console.log(`isolation failures (${failures.length}):\n${failures.join('\n')}`);
+  console.log(`isolation coverage: ${httpPairs} route × actor checks (${Object.keys(ROUTES).length} routes, ${variantPairs} of them extra variants), ${Object.keys(EVENT_CASES).length} socket event types`);
+  await rt?.cleanup();
+});
+
+type ActorKind = 'a' | 'b' | 'c' | 'd';
+const ACTOR_NAMES: Record<ActorKind, string> = { a: '(a) another org', b: '(b) member without access', c: '(c) member, admin-only', d: '(d) no token' };
+interface Res {
+  status: number;
+  text: string;
+  json: unknown;
+}
+/** A check of a 2xx body beyond the sentinel and masking checks: a problem, or undefined. */
+type Check = (res: Res, w: IsolationWorld) => string | undefined | Promise<string | undefined>;
+
+interface Case {
+  /** values of the path params (raw; percent-encoded here); defaults in `defaults()` */
+  params?: (w: IsolationWorld) => Record<string, string>;
+  query?: (w: IsolationWorld) => string;
+  body?: (w: IsolationWorld) => unknown;
+  /** the statuses each applicable actor kind may get; an actor kind left out does not apply (see the row's comment) */
+  expect: Partial<Record<ActorKind, number[]>>;
+  check?: Partial<Record<ActorKind, Check>>;
+}
+interface Row extends Case {
+  /** the same route again with other params/body (e.g. a chat id in the body instead of the path) */
+  variants?: Array<Case & { name: string }>;
+}
+
+const REFUSED = [403, 404];
+const NOT_IN_ORG = [404, 403];
+const UNAUTH = [401];
+const defaults = (w: IsolationWorld): Record<string, string> => ({
+  org_id: w.orgId,
+  chat_id: w.chatR,
+  unique_id: w.rInbound,
+  ticket_id: w.rTicket,
+  task_id: w.rTaskMember,
+  label_id: w.labelId,
+  job_id: w.bulkJobId,
+  phone_id: w.waWebPhoneId,
+  email: w.invitedEmail,
+  invite_org_id: w.orgId,
+});
+
+/** Something of chat R: the outsider and the member without access are refused. */
+const chatLinked = (c: Omit<Case, 'expect'> = {}): Row => ({ ...c, expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } });
+/** Admin-only: members 403 (admin-only routes on chat R may say 404 first). */
+const adminOnly = (c: Omit<Case, 'expect'> = {}, member = [403]): Row => ({ ...c, expect: { a: NOT_IN_ORG, c: member, d: UNAUTH } });
+/** Org-wide (not chat-linked) or a list: the member gets it (the statuses given), without anything of R. */
+const orgWide = (c: Omit<Case, 'expect'> = {}, member = [200]): Row => ({ ...c, expect: { a: NOT_IN_ORG, b: member, d: UNAUTH } });
+/** The caller's own (not org A's): any signed-in user gets their own answer, never anything of R. */
+const own = (c: Omit<Case, 'expect'> = {}, statuses = [200]): Row => ({ ...c, expect: { a: statuses, b: statuses, d: UNAUTH } });
+
+/** A batch write over chat ids naming R: refused, or 200 with R among `failed` and not among `chats`. */
+const batchRefusesR: Check = (res, w) => {
+  if (res.status !== 200) return undefined;
+  const b = res.json as { chats?: Array<{ chat_id: string }>; failed?: Array<{ chat_id: string }> };
+  if (b.chats?.some((c) => c.chat_id === w.chatR)) return 'R was changed (it is among `chats`)';
+  if (!b.failed?.some((f) => f.chat_id === w.chatR)) return 'R is not among `failed`';
+  return undefined;
+};
+const batchChat = (body: (w: IsolationWorld) => unknown): Row => ({ body, expect: { a: NOT_IN_ORG, b: [200, ...REFUSED], d: UNAUTH }, check: { b: batchRefusesR } });
+/** A batch write over ticket or task ids naming R's: refused, or 200 with the id among `failed` only. */
+const batchIds =
+  (key: 'ticket_id' | 'task_id', id: (w: IsolationWorld) => string): Check =>
+  (res, w) => {
+    if (res.status !== 200) return undefined;
+    const b = res.json as { updated?: Array<Record<string, string>>; failed?: Array<Record<string, string>> };
+    if (b.updated?.some((t) => t[key] === id(w))) return `${id(w)} was updated`;
+    if (!b.failed?.some((f) => f[key] === id(w))) return `${id(w)} is not among \`failed\``;
+    return undefined;
+  };
+
+const taskLink = (chatId: string) => ({ id: chatId, type: 'chat', object: { chat_id: chatId } });
+const taskBody = (w: IsolationWorld) => ({ title: 'changed by someone', status: 'open', priority: 2, assignee: w.memberEmail, due_date: null, remind_at: null, reminder_setting: { remind_in: 'none' }, notes: '' });
+
+/**
+ * Per-route knowledge, keyed `METHOD path` exactly as in functions/routes.ts. Defaults for path
+ * params: chat R, its first inbound message, its ticket, the member's task linked to R (see defaults()).
+ */
+const ROUTES: Record<string, Row> = {
+  // the caller's own profile: not org data; nothing of R may be in it
+  'GET /api/me': own(),
+  'GET /api/me/preferences': own(),
+  'PUT /api/me/preferences': own({ body: () => ({ left_sidebar_open: true }) }),
+  'GET /api/me/password': own(),
+  // only within 15 minutes of an email-code sign-in (these actors signed in with a password)
+  'PUT /api/me/password': own({ body: () => ({ password: 'Another-long-password-2026' }) }, [403]),
+  // the caller's own presence in an org: org-wide
+  'PUT /api/orgs/{org_id}/me/status': orgWide({ body: () => ({ is_online: true }) }),
+  // lists: R appears only as its stub (has_access: false, no name)
+  'GET /api/orgs/{org_id}/chats': orgWide({
+    check: {
+      b: (res, w) => {
+        const r = (res.json as { chats: Array<Record<string, unknown>> }).chats.find((c) => c.chat_id === w.chatR);
+        return r && r.has_access !== false ? 'R is listed with has_access' : undefined;
+      },
+    },
+  }),
+  'GET /api/orgs/{org_id}/chats/{chat_id}': chatLinked(),
+  'GET /api/orgs/{org_id}/chats/counts': orgWide(),
+  'GET /api/orgs/{org_id}/chats/pinned': orgWide(),
+  'POST /api/orgs/{org_id}/chats/assign': batchChat((w) => ({ chat_ids: [w.chatR], assigned_to: w.memberEmail })),
+  'POST /api/orgs/{org_id}/chats/labels': batchChat((w) => ({ chat_ids: [w.chatR], add: [w.labelId] })),
+  'POST /api/orgs/{org_id}/chats/close': batchChat((w) => ({ chat_ids: [w.chatR], is_closed: true })),
+  'POST /api/orgs/{org_id}/chats/snooze': batchChat((w) => ({ chat_ids: [w.chatR], snooze_until: Date.now() + 86_400_000 })),
+  'POST /api/orgs/{org_id}/chats/archive': batchChat((w) => ({ chat_ids: [w.chatR], is_archived: true })),
+  'POST /api/orgs/{org_id}/chats/mute': batchChat((w) => ({ chat_ids: [w.chatR], is_muted: true })),
+  'POST /api/orgs/{org_id}/chats/pin': batchChat((w) => ({ chat_ids: [w.chatR], is_pinned: true })),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/unread': chatLinked(),
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/active-phone': chatLinked({ body: () => ({ phone: rt.phone.display_phone_number }) }),
+  // admins grant access (spec §6); on R a member may be told 404 first
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/access': adminOnly({ body: (w) => ({ chat_access: { [w.memberEmail]: true } }) }, REFUSED),
+  // org labels: any member lists them, admins manage them
+  'GET /api/orgs/{org_id}/labels': orgWide(),
+  'POST /api/orgs/{org_id}/labels': adminOnly({ body: () => ({ name: 'Nope', color: '#123456' }) }),
+  'PATCH /api/orgs/{org_id}/labels/{label_id}': adminOnly({ body: () => ({ name: 'Renamed' }) }),
+  'DELETE /api/orgs/{org_id}/labels/{label_id}': adminOnly(),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/read': chatLinked(),
+  'GET /api/orgs/{org_id}/chats/{chat_id}/messages': chatLinked(),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/messages': {
+    ...chatLinked({ body: () => ({ body: 'into R' }) }),
+    variants: [
+      // reply privately's quote-from-group: quoting a message of R from chat O
+      { name: 'quoting a message of R from O', params: (w) => ({ chat_id: w.chatO }), body: (w) => ({ body: 'quote', quoted_message_id: w.rInbound, quoted_chat_id: w.chatR }), expect: { b: [400, ...REFUSED] } },
+    ],
+  },
+  'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/reaction': chatLinked({ body: () => ({ reaction: '👍' }) }),
+  'GET /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/reactions': chatLinked(),
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/flag': chatLinked({ body: () => ({ flag_status: true }) }),
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/pin': chatLinked({ body: () => ({ pin: true, duration: '24h' }) }),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/refresh': chatLinked({ params: (w) => ({ unique_id: w.rOutbound }) }),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/forward': {
+    ...chatLinked({ body: (w) => ({ chat_ids: [w.chatO] }) }),
+    variants: [
+      {
+        // issue 11: forwarding into a chat one may not see sent the message to that customer
+        name: 'from O into R',
+        params: (w) => ({ chat_id: w.chatO, unique_id: w.oInbound }),
+        body: (w) => ({ chat_ids: [w.chatR] }),
+        expect: { b: [201, ...REFUSED] },
+        check: {
+          b: (res, w) => {
+            if (res.status !== 201) return undefined;
+            const b = res.json as { messages?: Array<{ chat_id: string }>; failed?: Array<{ chat_id: string }> };
+            if (b.messages?.some((m) => m.chat_id === w.chatR)) return 'forwarded into R';
+            return b.failed?.some((f) => f.chat_id === w.chatR) ? undefined : 'R is not among `failed`';
+          },
+        },
+      },
+    ],
+  },
+  'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/reply-privately': chatLinked(),
+  'PATCH /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}': chatLinked({ params: (w) => ({ unique_id: w.rOutbound }), body: () => ({ body: 'edited' }) }),
+  'DELETE /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}': chatLinked({ params: (w) => ({ unique_id: w.rOutbound }) }),
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/ticket': {
+    ...chatLinked({ params: (w) => ({ unique_id: w.rInbound2 }), body: (w) => ({ message_ticket_id: w.rTicket }) }),
+    variants: [{ name: "attaching R's ticket to a message of O", params: (w) => ({ chat_id: w.chatO, unique_id: w.oInbound }), body: (w) => ({ message_ticket_id: w.rTicket }), expect: { b: [400, ...REFUSED] } }],
+  },
+  'GET /api/orgs/{org_id}/chats/{chat_id}/tickets': chatLinked(),
+  'GET /api/orgs/{org_id}/tickets': orgWide(),
+  'POST /api/orgs/{org_id}/tickets': chatLinked({ body: (w) => ({ chat_id: w.chatR, quoted_message_id: w.rInbound2, subject: 'member ticket' }) }),
+  'GET /api/orgs/{org_id}/tickets/badge': orgWide(),
+  'POST /api/orgs/{org_id}/tickets/bulk': {
+    body: (w) => ({ ticket_ids: [w.rTicket], status: 'inprogress' }),
+    expect: { a: NOT_IN_ORG, b: [200, ...REFUSED], d: UNAUTH },
+    check: { b: batchIds('ticket_id', (w) => w.rTicket) },
+  },
+  'GET /api/orgs/{org_id}/tickets/{ticket_id}': chatLinked(),
+  'PATCH /api/orgs/{org_id}/tickets/{ticket_id}': chatLinked({ body: () => ({ status: 'closed' }) }),
+  'GET /api/orgs/{org_id}/tickets/{ticket_id}/audit': chatLinked(),
+  // ticket settings: org-wide; admins change them
+  'GET /api/orgs/{org_id}/settings/tickets': orgWide(),
+  'PUT /api/orgs/{org_id}/settings/tickets': adminOnly({ body: () => ({ labels: [], default_priority: 1, default_assignee: 'none' }) }),
+  // the org's member directory (names, roles): org-wide
+  'GET /api/orgs/{org_id}/members': orgWide(),
+  // any signed-in user may create an org (their own, not A's data); the free trial limit may say 403
+  'POST /api/orgs': own({ body: () => ({ org_name: 'Another Co', contact_name: 'X', phone_number: '+14155550123', referralSource: 'google' }) }, [201, 403]),
+  'GET /api/orgs/{org_id}/settings/permissions': orgWide(),
+  'PUT /api/orgs/{org_id}/settings/permissions': adminOnly({ body: () => ({ mask_phone_numbers: false }) }),
+  // phones: any member lists them (org numbers, not customers'); admins connect them
+  'GET /api/orgs/{org_id}/phones': orgWide(),
+  'POST /api/orgs/{org_id}/phones': adminOnly({ body: () => ({ phone_number_id: '123456789012', waba_id: '210987654321', access_token: 'EAAG-token' }) }),
+  'POST /api/orgs/{org_id}/phones/wa-web': adminOnly({ body: () => ({ phone: '15557770099' }) }),
+  'GET /api/orgs/{org_id}/phones/{phone_id}/wa-web-session': adminOnly(),
+  'POST /api/orgs/{org_id}/phones/{phone_id}/wa-web-session/relink': adminOnly(),
+  'GET /api/orgs/{org_id}/team': adminOnly(),
+  'POST /api/orgs/{org_id}/team/invites': adminOnly({ body: () => ({ email: 'sneaky@isolation.chorus', role: 'admin' }) }),
+  'PATCH /api/orgs/{org_id}/team/{email}': adminOnly({ body: () => ({ role: 'admin' }) }),
+  'DELETE /api/orgs/{org_id}/team/{email}': adminOnly(),
+  // the caller's own pending invite to A: neither actor has one (404)
+  'POST /api/invites/{invite_org_id}/join': own({ body: () => ({ member_name: 'Joiner' }) }, [404]),
+  'POST /api/invites/{invite_org_id}/decline': own({}, [404]),
+  'GET /api/orgs/{org_id}/tasks': {
+    ...orgWide(),
+    variants: [{ name: 'scope=all (admins)', query: () => 'scope=all', expect: { c: [403] } }],
+  },
+  'POST /api/orgs/{org_id}/tasks': {
+    // a to-do of one's own: org-wide
+    ...orgWide({ body: () => ({ title: 'my own to-do' }) }, [201]),
+    variants: [{ name: 'linked to R (chat id in the body)', body: (w) => ({ title: 'linked', associated_object_metadata: taskLink(w.chatR) }), expect: { b: [400, ...REFUSED] } }],
+  },
+  'POST /api/orgs/{org_id}/tasks/bulk': {
+    body: (w) => ({ task_ids: [w.rTaskMember, w.rTaskAdmin], priority: 3 }),
+    expect: { a: NOT_IN_ORG, b: [200, ...REFUSED], d: UNAUTH },
+    check: {
+      b: async (res, w) => (await batchIds('task_id', (x) => x.rTaskMember)(res, w)) ?? (await batchIds('task_id', (x) => x.rTaskAdmin)(res, w)),
+    },
+  },
+  // tasks linked to R: refused even when assigned to the member (issue 11: every task linked to a chat goes through the guard)
+  'GET /api/orgs/{org_id}/tasks/{task_id}': { ...chatLinked(), variants: [{ name: "the admin's task", params: (w) => ({ task_id: w.rTaskAdmin }), expect: { b: REFUSED } }] },
+  'PUT /api/orgs/{org_id}/tasks/{task_id}': { ...chatLinked({ body: taskBody }), variants: [{ name: "the admin's task", params: (w) => ({ task_id: w.rTaskAdmin }), body: taskBody, expect: { b: REFUSED } }] },
+  'POST /api/orgs/{org_id}/tasks/{task_id}/remind-in': chatLinked({ body: () => ({ remind_in: '1_hour' }) }),
+  'GET /api/orgs/{org_id}/tasks/{task_id}/audit': { ...chatLinked(), variants: [{ name: "the admin's task", params: (w) => ({ task_id: w.rTaskAdmin }), expect: { b: REFUSED } }] },
+  'POST /api/orgs/{org_id}/chats/{chat_id}/uploads': chatLinked({ body: () => ({ filename: 'a.pdf', mimetype: 'application/pdf', size: 100 }) }),
+  'GET /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/media': chatLinked({ params: (w) => ({ unique_id: w.rImage }) }),
+  'GET /api/orgs/{org_id}/media': {
+    ...orgWide(),
+    // issue 11: the check read only path parameters
+    variants: [{ name: 'chat_id=R in the query', query: (w) => `chat_id=${enc(w.chatR)}`, expect: { b: REFUSED } }],
+  },
+  'POST /api/orgs/{org_id}/chats/{chat_id}/notes': chatLinked({ body: () => ({ body: 'member note' }) }),
+  'DELETE /api/orgs/{org_id}/chats/{chat_id}/notes/{unique_id}': chatLinked({ params: (w) => ({ unique_id: w.rNote }) }),
+  // the member's own notifications: the one about R's note must not show its text
+  'GET /api/orgs/{org_id}/notifications': orgWide(),
+  'POST /api/orgs/{org_id}/notifications/read': orgWide({ body: (w) => ({ ids: [w.rNotification] }) }),
+  'POST /api/orgs/{org_id}/chats/bulk-jobs': {
+    body: (w) => ({ action: 'archive', chat_ids: [w.chatR] }),
+    expect: { a: NOT_IN_ORG, b: [202, ...REFUSED], d: UNAUTH },
+    check: {
+      // accepted: the job must skip R (checked once it ran)
+      b: async (res, w) => {
+        if (res.status !== 202) return undefined;
+        await rt.idle();
+        const chat = await rt.orgCall<{ chat: { is_archived?: boolean | null } }>(w.admin, 'GET', `/chats/${enc(w.chatR)}`);
+        return chat.body.chat.is_archived ? "the member's bulk job archived R" : undefined;
+      },
+    },
+  },
+  // the admin's job (on R): not the member's
+  'GET /api/orgs/{org_id}/chats/bulk-jobs/{job_id}': chatLinked(),
+  'POST /api/orgs/{org_id}/chats/bulk-jobs/{job_id}/undo': chatLinked(),
+  // CSV of the chat list: R's row carries nothing of R (statuses: members may be refused exports)
+  'GET /api/orgs/{org_id}/chats/export.csv': orgWide({}, [200, 403]),
+  // public: Meta's handshake with a wrong verify token
+  'GET /webhooks/whatsapp': { query: () => 'hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=123', expect: { d: [403] } },
+  // public: a body with a wrong signature (nothing stored)
+  'POST /webhooks/whatsapp': { body: (w) => inboundText(rt.phone, w.rNumber, 'forged'), expect: { d: [401] } },
+  // public: always 204 for a valid email (says nothing about accounts); 429 once throttled
+  'POST /api/auth/otp/prepare': { body: () => ({ email: 'someone.new@isolation.chorus' }), expect: { d: [204, 429] } },
+};
+
+const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+const failures: string[] = [];
+let httpPairs = 0;
+let variantPairs = 0;
+
+function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in params)) throw new Error(`no value for path param ${name}`);
+    return enc(params[name]);
+  });
+}
+
+async function call(actor: ActorKind, method: string, path: string, body: unknown): Promise<Res> {
+  const token = actor === 'a' ? w.outsider : actor === 'd' ? null : w.member;
+  let r: Response;
+  if (path.startsWith('/webhooks/whatsapp') && method === 'POST') r = await rt.postWebhook(body as object, 'sha256=' + '0'.repeat(64));
+  else r = await rt.api(token, path, { method, json: body });
+  const text = await r.text();
+  let json: unknown = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: r.status, text, json };
+}
+
+/** Problems with one response: status, the sentinel, full customer numbers, the row's own check. */
+async function problems(actor: ActorKind, c: Case, res: Res): Promise<string[]> {
+  const out: string[] = [];
+  const allowed = c.expect[actor]!;
+  if (!allowed.includes(res.status)) out.push(`status ${res.status} (expected ${allowed.join('/')}) ${res.text.slice(0, 200)}`);
+  const at = res.text.indexOf(w.sentinel);
+  if (at >= 0) out.push(`sentinel leaked: …${res.text.slice(Math.max(0, at - 120), at + 60)}…`);
+  const scrubbed = withoutChatIds(res.text, [w.rNumber, w.oNumber]);
+  for (const n of [w.rNumber, w.oNumber]) {
+    const i = scrubbed.indexOf(n);
+    if (i >= 0) out.push(`full customer number ${n} (masking on): …${scrubbed.slice(Math.max(0, i - 120), i + 40)}…`);
+  }
+  if (res.status < 300 && c.check?.[actor]) {
+    const p = await c.check[actor]!(res, w);
+    if (p) out.push(p);
+  }
+  return out;
+}
+
+describe('HTTP: every route of the registry, as every actor kind that applies', () => {
+  it('the planted data is there for the admin (so the refusals below are not vacuous)', async () => {
+    const text = async (token: string, path: string) => {
+      const r = await rt.api(token, `/api/orgs/${w.orgId}${path}`);
+      expect(r.status, path).toBe(200);
+      return r.text();
+    };
+    for (const path of [`/chats/${enc(w.chatR)}`, `/chats/${enc(w.chatR)}/messages`, `/chats/${enc(w.chatR)}/tickets`, '/tickets', `/tickets/${w.rTicket}`, '/tasks?scope=all', `/tasks/${w.rTaskMember}`, '/media', '/chats']) {
+      expect(await text(w.admin, path), `admin ${path}`).toContain(w.sentinel);
+    }
+    // admins are never masked: the number a client stored on the member's task of O is there for them
+    expect(await text(w.admin, `/tasks/${w.oTaskMember}`)).toContain(w.oNumber);
+    // the member sees O, and has a notification about R (made before the restriction)
+    await text(w.member, `/chats/${enc(w.chatO)}`);
+    expect(await text(w.member, '/notifications')).toContain(w.rNotification);
+    expect(await text(w.member, '/tasks')).toContain(w.oTaskMember);
+  });
+
+  it('every route in functions/routes.ts has a row (and every row a route)', () => {
+    const registered = HTTP_ROUTES.map(routeKey);
+    const missing = registered.filter((k) => !(k in ROUTES));
+    const stale = Object.keys(ROUTES).filter((k) => !registered.includes(k));
+    expect(missing, 'routes without a row in the isolation table').toEqual([]);
+    expect(stale, 'rows for routes no longer registered').toEqual([]);
+  });
+
+  for (const route of HTTP_ROUTES) {
+    const key = routeKey(route);
+    const row = ROUTES[key];
+    if (!row) continue;
+    const cases: Array<Case & { name: string }> = [{ ...row, name: '' }, ...(row.variants ?? []).map((v) => ({ ...v, params: v.params ?? row.params, query: v.query ?? row.query, body: v.body ?? row.body }))];
+    for (const c of cases) {
+      for (const actor of Object.keys(c.expect) as ActorKind[]) {
+        if (c.name) variantPairs++;
+        httpPairs++;
+        it(`${key}${c.name ? ` [${c.name}]` : ''} ${ACTOR_NAMES[actor]}`, async () => {
+          if (route.auth === 'none' && actor !== 'd') throw new Error('public routes are called without a token only');
+          if (route.auth === 'jwt' && actor === 'd' && !c.expect.d?.includes(401)) throw new Error('a JWT route must answer 401 without a token');
+          const params = { ...defaults(w), ...(c.params?.(w) ?? {}) };
+          const q = c.query?.(w);
+          const path = fillPath(route.path, params) + (q ? `?${q}` : '');
+          const res = await call(actor, route.method, path, c.body?.(w));
+          const p = await problems(actor, c, res);
+          if (p.length) {
+            const line = `${key}${c.name ? ` [${c.name}]` : ''} ${ACTOR_NAMES[actor]}: ${p.join(' | ')}`;
+            failures.push(line);
+            throw new Error(line);
+          }
+        });
+      }
+    }
+  }
+});
+
+/* ------------------------------------------------------------------------------------------ */
+/* WebSocket: every event type of the catalogue                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+interface Frame {
+  type: string;
+  properties: Record<string, unknown>;
+  raw: string;
+}
+interface Sock {
+  ws: WebSocket;
+  frames: Frame[];
+}
+
+function connect(token: string, orgId: string): Promise<Sock> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${rt.port}/ws?token=${enc(token)}&org_id=${enc(orgId)}`);
+    const frames: Frame[] = [];
+    ws.on('message', (d) => {
+      const raw = String(d);
+      const j = JSON.parse(raw) as { type: string; properties: Record<string, unknown> };
+      frames.push({ type: j.type, properties: j.properties, raw });
+    });
+    ws.on('open', () => resolve({ ws, frames }));
+    ws.on('unexpected-response', (_req, res) => reject(new Error(`socket refused: ${res.statusCode}`)));
+    ws.on('error', () => undefined);
+  });
+}
+
+/** What a trigger did: the recipient that must see the event (control, proves the trigger worked). */
+type Trigger = () => Promise<void>;
+interface EventCase {
+  /** an event of this type about R: the member's socket must get nothing of it */
+  aboutR: Trigger;
+  /** who must get the R event (control): 'admin', or 'none' when only the member would be its audience */
+  rControl: 'admin' | 'none';
+  /** an event of this type about O (a chat the member may see): the member gets it, masked; 'admin-only' types go only to admins / the creator */
+  aboutO?: Trigger;
+  /** org-wide, admin-only or creator-only types (not chat-linked): the member gets no frame of the type at all */
+  memberGetsNone?: boolean;
+}
+
+const org = <T = Record<string, unknown>>(method: string, path: string, json?: unknown) =>
+  rt.orgCall<T>(w.admin, method, path, json).then((r) => {
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  });
+/** An inbound text into R or O; @returns its unique_id */
+async function inbound(number: string, body: string, name: string): Promise<string> {
+  expect((await rt.postWebhook(inboundText(rt.phone, number, body, { name, id: newWamid() }))).status).toBe(200);
+  await rt.idle();
+  const msgs = (await org<{ messages: Array<{ unique_id: string; body?: string | null }> }>('GET', `/chats/${enc(`${number}@c.us`)}/messages`)).messages;
+  return msgs.find((m) => m.body === body)!.unique_id;
+}
+async function sendOut(chatId: string, body: string): Promise<{ unique_id: string; message_id?: string | null }> {
+  const m = (await org<{ message: { unique_id: string } }>('POST', `/chats/${enc(chatId)}/messages`, { body })).message;
+  await rt.idle();
+  const msgs = (await org<{ messages: Array<{ unique_id: string; message_id?: string | null }> }>('GET', `/chats/${enc(chatId)}/messages`)).messages;
+  return msgs.find((x) => x.unique_id === m.unique_id)!;
+}
+async function ticketOn(number: string, subject: string, assignee: string): Promise<string> {
+  const uid = await inbound(number, `${subject} message`, number === w.rNumber ? `${w.sentinel} Rita` : 'Olive');
+  return (await org<{ ticket: { ticket_id: string } }>('POST', '/tickets', { chat_id: `${number}@c.us`, quoted_message_id: uid, subject, assignee })).ticket.ticket_id;
+}
+async function taskOn(chatId: string, title: string, extra: Record<string, unknown> = {}): Promise<string> {
+  return (await org<{ task: { task_id: string } }>('POST', '/tasks', { title, assignee: w.memberEmail, associated_object_metadata: { id: chatId, type: 'chat', object: { chat_id: chatId, ...extra } } })).task.task_id;
+}
+async function putTask(taskId: string): Promise<void> {
+  const t = (await org<{ task: Record<string, unknown> }>('GET', `/tasks/${taskId}`)).task;
+  await org('PUT', `/tasks/${taskId}`, { title: t.title, status: t.status, priority: 3, assignee: t.assignee, due_date: t.due_date, remind_at: t.remind_at, reminder_setting: t.reminder_setting, notes: 'changed' });
+}
+async function reminderDue(taskId: string): Promise<void> {
+  // the reminder consumer's event, published as it would (the scheduler's wake-up needs the clock to pass remind_at)
+  const t = (await org<{ task: Record<string, unknown> }>('GET', `/tasks/${taskId}`)).task;
+  await publish('task.reminder_due', { org_id: w.orgId, task: t as never, remind_at: Date.now() }, { actor: 'system' });
+}
+async function noteAndDelete(chatId: string, body: string): Promise<void> {
+  const m = (await org<{ message: { unique_id: string } }>('POST', `/chats/${enc(chatId)}/notes`, { body })).message;
+  await org('DELETE', `/chats/${enc(chatId)}/notes/${m.unique_id}`);
+}
+
+const EVENT_CASES: Record<EventName, EventCase> = {
+  'message.received': { aboutR: async () => void (await inbound(w.rNumber, `${w.sentinel} ws inbound`, `${w.sentinel} Rita`)), rControl: 'admin', aboutO: async () => void (await inbound(w.oNumber, 'ws inbound O', 'Olive')) },
+  'message.sent': { aboutR: async () => void (await sendOut(w.chatR, `${w.sentinel} ws out`)), rControl: 'admin', aboutO: async () => void (await sendOut(w.chatO, 'ws out O')) },
+  'message.status_updated': {
+    aboutR: async () => {
+      const m = await sendOut(w.chatR, `${w.sentinel} ws status`);
+      await rt.postWebhook(statusUpdate(rt.phone, { id: m.message_id!, status: 'delivered', recipient: w.rNumber }));
+    },
+    rControl: 'admin',
+    aboutO: async () => {
+      const m = await sendOut(w.chatO, 'ws status O');
+      await rt.postWebhook(statusUpdate(rt.phone, { id: m.message_id!, status: 'delivered', recipient: w.oNumber }));
+    },
+  },
+  'message.updated': {
+    aboutR: async () => void (await org('PUT', `/chats/${enc(w.chatR)}/messages/${w.rInbound}/pin`, { pin: true, duration: '24h' })),
+    rControl: 'admin',
+    aboutO: async () => void (await org('PUT', `/chats/${enc(w.chatO)}/messages/${w.oInbound}/pin`, { pin: true, duration: '24h' })),
+  },
+  'chat.read': { aboutR: async () => void (await org('POST', `/chats/${enc(w.chatR)}/read`)), rControl: 'admin', aboutO: async () => void (await org('POST', `/chats/${enc(w.chatO)}/read`)) },
+  'chat.updated': {
+    aboutR: async () => void (await org('POST', '/chats/labels', { chat_ids: [w.chatR], add: [w.labelId] })),
+    rControl: 'admin',
+    aboutO: async () => void (await org('POST', '/chats/labels', { chat_ids: [w.chatO], add: [w.labelId] })),
+  },
+  'ticket.created': { aboutR: async () => void (await ticketOn(w.rNumber, `${w.sentinel} ws ticket`, w.memberEmail)), rControl: 'admin', aboutO: async () => void (await ticketOn(w.oNumber, 'O ticket', w.memberEmail)) },
+  'ticket.updated': {
+    aboutR: async () => void (await org('PATCH', `/tickets/${await ticketOn(w.rNumber, `${w.sentinel} ws ticket 2`, w.adminEmail)}`, { priority: 3, assignee: w.memberEmail })),
+    rControl: 'admin',
+    aboutO: async () => void (await org('PATCH', `/tickets/${await ticketOn(w.oNumber, 'O ticket 2', w.adminEmail)}`, { priority: 3, assignee: w.memberEmail })),
+  },
+  'ticket.closed': {
+    aboutR: async () => void (await org('PATCH', `/tickets/${await ticketOn(w.rNumber, `${w.sentinel} ws ticket 3`, w.memberEmail)}`, { status: 'closed' })),
+    rControl: 'admin',
+    aboutO: async () => void (await org('PATCH', `/tickets/${await ticketOn(w.oNumber, 'O ticket 3', w.memberEmail)}`, { status: 'closed' })),
+  },
+  // task events go to admins, the assignee and the creator: a task of the member linked to R must not reach them
+  'task.created': { aboutR: async () => void (await taskOn(w.chatR, `${w.sentinel} ws task`)), rControl: 'admin', aboutO: async () => void (await taskOn(w.chatO, 'O task', { sender_phone: w.oNumber })) },
+  'task.updated': { aboutR: async () => putTask(w.rTaskMember), rControl: 'admin', aboutO: async () => putTask(w.oTaskMember) },
+  'task.reminder_due': { aboutR: async () => reminderDue(w.rTaskMember), rControl: 'admin', aboutO: async () => reminderDue(w.oTaskMember) },
+  'note.created': { aboutR: async () => void (await org('POST', `/chats/${enc(w.chatR)}/notes`, { body: `${w.sentinel} ws note` })), rControl: 'admin', aboutO: async () => void (await org('POST', `/chats/${enc(w.chatO)}/notes`, { body: 'O note' })) },
+  'note.deleted': { aboutR: async () => noteAndDelete(w.chatR, `${w.sentinel} ws note gone`), rControl: 'admin', aboutO: async () => noteAndDelete(w.chatO, 'O note gone') },
+  // for its recipient only: the admin assigns R to the member (an 'assigned' notification about R must not reach them)
+  'notification.created': {
+    aboutR: async () => void (await org('POST', '/chats/assign', { chat_ids: [w.chatR], assigned_to: w.memberEmail })),
+    rControl: 'none',
+    aboutO: async () => void (await org('POST', '/chats/assign', { chat_ids: [w.chatO], assigned_to: w.memberEmail })),
+  },
+  // its creator's only (not chat-linked for the audience): the admin's job on R
+  'bulk_job.updated': { aboutR: async () => void (await org('POST', '/chats/bulk-jobs', { action: 'unmute', chat_ids: [w.chatR] })), rControl: 'admin', memberGetsNone: true },
+  // admins only (WhatsApp Web linking and its QR): org-wide, not chat-linked
+  'phone.session_updated': { aboutR: async () => void (await org('POST', '/phones/wa-web', { phone: '15557770002' })), rControl: 'admin', memberGetsNone: true },
+};
+
+const STUB_KEYS = new Set(['org_id', 'chat_id', 'chat_type', 'org_phone', 'phone_id', 'latest_message_timestamp', 'inbox_state', 'has_access']);
+/** Is this member frame the chat list's stub of R (chat.updated, has_access false, nothing else)? */
+const isStubOfR = (f: Frame) => {
+  if (f.type !== 'chat.updated') return false;
+  const chat = f.properties.chat as Record<string, unknown> | undefined;
+  return !!chat && chat.chat_id === w.chatR && chat.has_access === false && Object.keys(chat).every((k) => STUB_KEYS.has(k));
+};
+
+describe('WebSocket: every event type of the catalogue', () => {
+  let admin: Sock;
+  let member: Sock;
+  let outsider: Sock;
+  beforeAll(async () => {
+    [admin, member, outsider] = await Promise.all([connect(w.admin, w.orgId), connect(w.member, w.orgId), connect(w.outsider, w.otherOrgId)]);
+  });
+  afterAll(() => {
+    for (const s of [admin, member, outsider]) s?.ws.close();
+  });
+
+  it('every event type in events/catalog.ts has a case (and every case an event type)', () => {
+    expect(Object.keys(EVENTS).filter((k) => !(k in EVENT_CASES))).toEqual([]);
+    expect(Object.keys(EVENT_CASES).filter((k) => !(k in EVENTS))).toEqual([]);
+  });
+
+  for (const name of Object.keys(EVENTS) as EventName[]) {
+    it(`${name}: the member's socket gets nothing of R, only masked numbers; another org's socket nothing`, async () => {
+      const c = EVENT_CASES[name];
+      if (!c) throw new Error(`no case for ${name}`);
+      const mark = { admin: admin.frames.length, member: member.frames.length, outsider: outsider.frames.length };
+      const problemsFound: string[] = [];
+      await c.aboutR();
+      await rt.idle();
+      if (c.rControl === 'admin') await eventually(async () => admin.frames.slice(mark.admin).some((f) => f.type === name), 10_000, `the admin's socket got ${name} (control)`);
+      if (c.aboutO) {
+        await c.aboutO();
+        await rt.idle();
+        if (!c.memberGetsNone) await eventually(async () => member.frames.slice(mark.member).some((f) => f.type === name), 10_000, `the member's socket got ${name} about O (control)`);
+      } else {
+        // nothing to wait for on the member's side: let the fan-out of the R event settle on the admin's socket
+        await rt.idle();
+      }
+      const mine = member.frames.slice(mark.member);
+      for (const f of mine) {
+        if (c.memberGetsNone && f.type === name) problemsFound.push(`member got ${name}: ${f.raw.slice(0, 300)}`);
+        if (f.raw.includes(w.sentinel)) problemsFound.push(`member frame ${f.type} holds the sentinel: ${f.raw.slice(0, 300)}`);
+        else if (f.raw.includes(w.rNumber) && !isStubOfR(f)) problemsFound.push(`member frame ${f.type} is about R: ${f.raw.slice(0, 300)}`);
+        const scrubbed = withoutChatIds(f.raw, [w.rNumber, w.oNumber]);
+        for (const n of [w.rNumber, w.oNumber]) if (scrubbed.includes(n)) problemsFound.push(`member frame ${f.type} holds the full number ${n}: ${scrubbed.slice(Math.max(0, scrubbed.indexOf(n) - 150), scrubbed.indexOf(n) + 40)}`);
+      }
+      for (const f of outsider.frames.slice(mark.outsider)) {
+        if (f.raw.includes(w.orgId) || f.raw.includes(w.sentinel)) problemsFound.push(`another org's socket got ${f.type}: ${f.raw.slice(0, 200)}`);
+      }
+      if (problemsFound.length) {
+        const line = `socket ${name}: ${[...new Set(problemsFound)].join(' | ')}`;
+        failures.push(line);
+        throw new Error(line);
+      }
+    });
+  }
+});
