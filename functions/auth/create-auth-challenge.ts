@@ -5,7 +5,8 @@ import { currentOtp, sendOtp } from '../../shared/auth/otp.ts';
 /**
  * Cognito CreateAuthChallenge trigger: the first round of a sign-in sends a new code by email
  * (shared/auth/otp.ts `sendOtp`: refused within 60 s of the last one with spec §8's message, which
- * Cognito returns as `UserLambdaValidationException: CreateAuthChallenge failed with error <message>.`);
+ * Cognito returns as `UserLambdaValidationException: CreateAuthChallenge failed with error <message>.`;
+ * likewise past 10 codes an hour, or while the email is locked after repeated wrong codes);
  * a retry round after a wrong answer sends nothing and re-states the same code's times.
  * Public parameters (what the web app sees): email, expires_at and resend_at (epoch ms), and
  * `retry: 'true'` on a retry round. The code itself is never in the challenge: it is checked

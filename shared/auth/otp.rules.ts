@@ -6,7 +6,9 @@
  *
  * Choices (not in the spec, written down here): a code has 6 digits, lives 10 minutes
  * (`OTP_TTL_MS`, the same as the Cognito auth session of the web client), and allows 5 wrong
- * answers (`OTP_MAX_ATTEMPTS`) before it is dead; a code is single-use.
+ * answers (`OTP_MAX_ATTEMPTS`) before it is dead; a code is single-use. Beyond one code: throttles
+ * per email and per client address, and a lockout after repeated wrong codes (`OTP_THROTTLES`,
+ * `OTP_LOCKOUT` below).
  */
 
 /** spec §8 'OTP request error' fallback, and the server's refusal of a request within 60 s */
@@ -62,7 +64,8 @@ export function newOtpState(now: number): OtpState {
   return { issued_at: now, expires_at_ms: now + OTP_TTL_MS, attempts: 0 };
 }
 
-export type OtpCheck = 'ok' | 'missing' | 'expired' | 'used' | 'exhausted' | 'wrong';
+/** `locked`: the email's code sign-in is locked after too many wrong codes ({@link OTP_LOCKOUT}) */
+export type OtpCheck = 'ok' | 'missing' | 'expired' | 'used' | 'exhausted' | 'locked' | 'wrong';
 
 /**
  * Can this code still be answered? A code is live until `expires_at_ms` (that instant is already
@@ -113,3 +116,85 @@ export function nextAuthStep(session: ChallengeResult[], live: Exclude<OtpCheck,
   if (session.length >= OTP_MAX_ATTEMPTS) return { kind: 'fail' };
   return live === 'ok' ? { kind: 'challenge' } : { kind: 'fail' };
 }
+
+/**
+ * Throttles of email code sign-in (issue 11; not in the spec, chosen here): fixed windows counted
+ * per key in the table (shared/auth/auth-throttle.entity.ts).
+ * - prepare (`POST /api/auth/otp/prepare`, which creates users): per email and per client address;
+ * - request (a code mailed, on top of spec §9's 60 s): per email;
+ * - verify: wrong codes per email; {@link OTP_LOCKOUT} of them within the window lock the email's
+ *   code sign-in for `lockMs`.
+ * A person who mistypes a few times or asks again after a minute never meets them.
+ */
+export interface ThrottleLimit {
+  /** events allowed within one window */
+  max: number;
+  /** window length, ms */
+  windowMs: number;
+}
+
+const HOUR_MS = 60 * 60_000;
+
+export const OTP_THROTTLES = {
+  prepareEmail: { max: 10, windowMs: HOUR_MS },
+  prepareAddress: { max: 50, windowMs: HOUR_MS },
+  requestEmail: { max: 10, windowMs: HOUR_MS },
+} as const satisfies Record<string, ThrottleLimit>;
+
+/** 10 wrong codes within an hour lock the email's code sign-in for an hour. */
+export const OTP_LOCKOUT = { max: 10, windowMs: HOUR_MS, lockMs: HOUR_MS } as const;
+
+/** The stored counter of one key: events in the window that began at `window_start` (epoch ms). */
+export interface ThrottleState {
+  count: number;
+  window_start: number;
+  /** epoch ms until which the key is locked (lockouts only) */
+  locked_until?: number;
+}
+
+export type ThrottleDecision = { ok: true; next: ThrottleState } | { ok: false; retry_at: number };
+
+/**
+ * Count one event against `limit` at `now` (epoch ms). A missing or ended window starts a new one
+ * at `now`; an open window with `max` events already refuses until it ends (`retry_at`, epoch ms).
+ * A lock (`locked_until` in the future) refuses until it ends.
+ */
+export function countEvent(state: ThrottleState | null | undefined, limit: ThrottleLimit, now: number): ThrottleDecision {
+  if (state?.locked_until !== undefined && now < state.locked_until) return { ok: false, retry_at: state.locked_until };
+  const open = !!state && now < state.window_start + limit.windowMs;
+  if (!open) return { ok: true, next: { count: 1, window_start: now } };
+  if (state.count >= limit.max) return { ok: false, retry_at: state.window_start + limit.windowMs };
+  return { ok: true, next: { count: state.count + 1, window_start: state.window_start } };
+}
+
+/**
+ * Count one wrong code (verify). The `OTP_LOCKOUT.max`-th wrong code within the window sets
+ * `locked_until = now + lockMs` and starts a fresh window for after the lock.
+ * @returns the next state and whether this failure locked the key
+ */
+export function countFailure(state: ThrottleState | null | undefined, now: number): { next: ThrottleState; locked: boolean } {
+  if (state?.locked_until !== undefined && now < state.locked_until) return { next: state, locked: true };
+  const open = !!state && now < state.window_start + OTP_LOCKOUT.windowMs;
+  const count = open ? state.count + 1 : 1;
+  const window_start = open ? state.window_start : now;
+  if (count >= OTP_LOCKOUT.max) return { next: { count: 0, window_start: now, locked_until: now + OTP_LOCKOUT.lockMs }, locked: true };
+  return { next: { count, window_start }, locked: false };
+}
+
+/** Is the key locked at `now`? @returns epoch ms the lock ends, or null */
+export function lockedUntil(state: ThrottleState | null | undefined, now: number): number | null {
+  return state?.locked_until !== undefined && now < state.locked_until ? state.locked_until : null;
+}
+
+/** When a throttle ends, in words: 'in 1 minute', 'in 42 minutes' (whole minutes, rounded up). */
+export function inMinutes(retryAt: number, now: number): string {
+  const m = Math.max(1, Math.ceil((retryAt - now) / 60_000));
+  return `in ${m} minute${m === 1 ? '' : 's'}`;
+}
+
+/** The lockout, in plain words (shown on the sign-in page). */
+export const otpLockedMessage = (retryAt: number, now: number): string =>
+  `Too many wrong codes for this email. Signing in with an email code is locked for an hour; try again ${inMinutes(retryAt, now)}, or sign in with your password.`;
+
+/** Too many requests from one email or address, in plain words. */
+export const otpThrottledMessage = (retryAt: number, now: number): string => `Too many sign-in code requests. Please try again ${inMinutes(retryAt, now)}.`;

@@ -21,6 +21,7 @@ import { NotificationEntity } from '../notification/notification.entity.ts';
 import { BulkJobEntity, BulkJobItemEntity } from '../bulk/bulk-job.entity.ts';
 import { OtpCodeEntity } from '../auth/otp-code.entity.ts';
 import { UserIdentityEntity } from '../auth/identity.entity.ts';
+import { AuthThrottleEntity } from '../auth/auth-throttle.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -55,6 +56,7 @@ const entities = {
   bulkJobItem: BulkJobItemEntity,
   otpCode: OtpCodeEntity,
   userIdentity: UserIdentityEntity,
+  authThrottle: AuthThrottleEntity,
 };
 
 function build() {

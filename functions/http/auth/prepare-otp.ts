@@ -2,7 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { z } from 'zod';
 import { bodyLimit, errorHandler, validateInput } from '../../lib/http.ts';
-import { identityPort } from '../../../shared/ports/identity.ts';
+import { prepareOtp } from '../../../shared/auth/otp.ts';
 
 export const PrepareOtpInput = z.object({ email: z.string().trim().toLowerCase().email('must be an email address').max(254) });
 
@@ -11,7 +11,9 @@ export const PrepareOtpInput = z.object({ email: z.string().trim().toLowerCase()
  * one-time code (user creation allowed)': makes sure the email has a user in the pool (created
  * confirmed, with a password nobody knows: shared/ports/identity.ts), so the custom auth flow that
  * follows (Amplify `signIn` with CUSTOM_WITHOUT_SRP; functions/auth/*) can send the code. Always 204
- * for a valid email, so it says nothing about who has an account. 400 with the field for a bad email.
+ * for a valid email, so it says nothing about who has an account. 400 with the field for a bad email;
+ * 429 otp.throttled (the message says when to try again) past the per-address and per-email limits
+ * (shared/auth/otp.ts prepareOtp; the address is API Gateway's sourceIp).
  */
 type Ctx = ReturnType<typeof errorHandler> extends MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, infer C> ? C : never;
 
@@ -19,8 +21,8 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Er
   .use(errorHandler())
   .use(bodyLimit(4096))
   .use(validateInput({ body: PrepareOtpInput }))
-  .handler(async (_event, context) => {
+  .handler(async (event, context) => {
     const { email } = context.chorus.body as z.infer<typeof PrepareOtpInput>;
-    await identityPort().ensureUser(email);
+    await prepareOtp(email, event.requestContext.http?.sourceIp ?? '', Date.now());
     return { statusCode: 204, headers: { 'cache-control': 'no-store' } };
   });
