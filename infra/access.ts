@@ -98,6 +98,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/channels/whatsapp-web/process-inbound.ts#handler': { enqueue: ['wa-web-commands'] },
   // Reads connections, pushes to sockets, deletes gone connections.
   'events/consumers/realtime-fanout.ts#handler': { enqueue: [], wsManagement: true },
+  // Removing a member drops their connection rows and closes their sockets (DeleteConnection).
+  'functions/http/team/remove-member.ts#handler': { wsManagement: true },
   // Verifies the ID token (?token=), checks membership, stores the connection.
   'functions/ws/connect.ts#handler': { publishEvents: false, enqueue: [] },
   // Forgets the connection.

@@ -3,120 +3,81 @@ import { broadcastToOrg, listOrgConnections } from '../../shared/realtime/connec
 import { db } from '../../shared/db/service.ts';
 import { EVENTS, type EventName } from '../catalog.ts';
 import { getOrgPreferences } from '../../shared/org/preferences.ts';
-import { canSeeChat, mustMask } from '../../shared/chat/chat-access.rules.ts';
-import { viewChat, viewMessage } from '../../shared/chat/chat-view.ts';
-import type { Message } from '../../shared/message/message.schemas.ts';
+import type { Viewer } from '../../shared/chat/chat-access.rules.ts';
+import { eventChatRef, viewEventFor, type EventViewContext, type PushedEvent } from '../../shared/realtime/event-view.ts';
 
 /**
- * realtime-fanout consumer: EventBridge -> SQS -> here. Pushes each event to the connected
- * members of its org as `{ type, properties, metadata }`; the org's connections (and, for task
- * events, its admins) are read once per batch. Pushing the same event twice is harmless (clients
- * upsert by id), so at-least-once delivery needs no idempotency store.
- * Task events go only to the people who may see the task: admins, its assignee and its creator
- * (spec §2: members see only My Tasks); a `notification.created` only to its recipient, a
- * `bulk_job.updated` only to the job's creator, a `phone.session_updated` (WhatsApp Web linking, with
- * its QR) only to admins.
- * Message, private-note and chat events are personalised per member (spec §6, shared/chat/chat-view.ts): a
- * member the chat's chat_access does not list gets only the chat's stub (`has_access: false`, as
- * a `chat.updated`) and none of its messages; with mask_phone_numbers on, non-admins get masked
- * numbers. Members' roles and the org's preferences are read once per batch.
+ * realtime-fanout consumer: EventBridge -> SQS -> here. Pushes each event to the connected members
+ * of its org as `{ type, properties, metadata }`, each member getting what
+ * shared/realtime/event-view.ts `viewEventFor` gives them (audience, per-chat access, masking;
+ * spec §2, §6). Pushing the same event twice is harmless (clients upsert by id), so at-least-once
+ * delivery needs no idempotency store.
+ *
+ * Read once per batch and org: the connections, the **active** members (a connection whose email is
+ * not an active member now gets nothing: removed members and invites, whatever rows are left) and
+ * the preferences; once per batch and chat: the chat's current `chat_access` (never the event's
+ * snapshot, so a revocation applies to the next event even when it was published before), and for
+ * a task linked to a ticket, the ticket's chat. One record's failure (a bad payload, a failed read)
+ * fails that record only.
  */
 export const handler = sqsBatchHandler('realtime-fanout', async (records) => {
-  const parsed = records.map((record) => {
-    const event = JSON.parse(record.body) as { 'detail-type': EventName; detail: { properties: unknown; metadata: unknown } };
-    const name = event['detail-type'];
-    if (!(name in EVENTS)) return undefined;
-    const props = EVENTS[name].properties.parse(event.detail.properties) as { org_id: string; email?: string; task?: { assignee: string | null; created_by: string }; job?: { created_by: string } };
-    // a notification is for its recipient alone (admins do not get other people's); so is a bulk job's progress, for its creator
-    const recipient = name === 'notification.created' ? props.email : name === 'bulk_job.updated' ? props.job?.created_by : undefined;
-    const audience = recipient
-      ? new Set([recipient])
-      : name.startsWith('task.') && props.task
-        ? new Set([props.task.assignee, props.task.created_by].filter((e): e is string => !!e))
-        : name === 'phone.session_updated'
-          ? new Set<string>() // admins only (added below): the QR links a device to the number
-          : undefined;
-    return { org_id: props.org_id, audience, withAdmins: !recipient, payload: { type: name, properties: props, metadata: event.detail.metadata } };
-  });
-  const orgs = [...new Set(parsed.flatMap((p) => (p ? [p.org_id] : [])))];
-  const connections = new Map(await Promise.all(orgs.map(async (o) => [o, await listOrgConnections(o)] as const)));
-  // private notes (note.*) are messages of a chat too: only members who may see the chat get them
-  const chatScoped = (p: (typeof parsed)[number]) => !!p && /^(message|chat|note)\./.test(p.payload.type);
-  // members' roles, read at most once per org per batch and only when an event needs them
-  // (task audiences, or a chat with chat_access set or masked numbers)
-  const rolesByOrg = new Map<string, Promise<Map<string, 'admin' | 'member'>>>();
-  const rolesOf = (o: string) => {
-    if (!rolesByOrg.has(o)) {
-      rolesByOrg.set(
-        o,
-        db()
-          .entities.member.query.byOrg({ org_id: o })
-          .go({ pages: 'all' })
-          .then((r) => new Map(r.data.filter((m) => m.is_active !== false).map((m) => [m.email.toLowerCase(), m.role] as const))),
-      );
-    }
-    return rolesByOrg.get(o)!;
+  const memo = <T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> => {
+    if (!cache.has(key)) cache.set(key, load());
+    return cache.get(key)!;
   };
-  const adminsOf = async (o: string) => new Set([...(await rolesOf(o))].filter(([, r]) => r === 'admin').map(([e]) => e));
-  const chatOrgs = [...new Set(parsed.flatMap((p) => (chatScoped(p) ? [p!.org_id] : [])))];
-  const prefs = new Map(await Promise.all(chatOrgs.map(async (o) => [o, await getOrgPreferences(o)] as const)));
-  // chat_access of chats whose events carry only a chat_id (read once per chat per batch)
-  const accessOf = new Map<string, Promise<Record<string, boolean> | undefined>>();
-  const chatAccessFor = (orgId: string, props: { chat?: { chat_access?: Record<string, boolean> | null }; chat_id?: string }) => {
-    if (props.chat) return Promise.resolve(props.chat.chat_access ?? undefined);
-    const chatId = props.chat_id!;
-    const k = `${orgId}|${chatId}`;
-    if (!accessOf.has(k)) {
-      accessOf.set(
-        k,
-        db()
-          .entities.chat.get({ org_id: orgId, chat_id: chatId })
-          .go({ attributes: ['chat_access'] })
-          .then((r) => (r.data?.chat_access as Record<string, boolean> | undefined) ?? undefined),
-      );
-    }
-    return accessOf.get(k)!;
-  };
+  const connections = new Map<string, ReturnType<typeof listOrgConnections>>();
+  const members = new Map<string, Promise<Map<string, Viewer>>>();
+  const prefs = new Map<string, Promise<boolean>>();
+  const chats = new Map<string, Promise<{ chat_access?: Record<string, boolean> | null } | null>>();
+  const tickets = new Map<string, Promise<string | undefined>>();
+
+  // active members by lower-cased email (access pattern: members of an org)
+  const membersOf = (orgId: string) =>
+    memo(members, orgId, async () => {
+      const rows = (await db().entities.member.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
+      return new Map(rows.filter((m) => m.is_active !== false).map((m) => [m.email.toLowerCase(), { email: m.email.toLowerCase(), role: m.role }] as const));
+    });
+  // the chat's current access (access pattern: chat by id)
+  const chatOf = (orgId: string, chatId: string) =>
+    memo(chats, `${orgId}|${chatId}`, async () => {
+      const row = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go({ attributes: ['chat_access'] })).data;
+      return row ? { chat_access: (row.chat_access as Record<string, boolean> | undefined) ?? null } : null;
+    });
+  // the chat of a ticket (access pattern: ticket by id)
+  const ticketChatOf = (orgId: string, ticketId: string) =>
+    memo(tickets, `${orgId}|${ticketId}`, async () => (await db().entities.ticket.get({ org_id: orgId, ticket_id: ticketId }).go({ attributes: ['chat_id'] })).data?.chat_id ?? undefined);
+
   return Promise.allSettled(
-    parsed.map(async (p) => {
-      if (!p) return 0;
-      let rows = connections.get(p.org_id) ?? [];
-      if (p.audience) {
-        const admins = p.withAdmins ? await adminsOf(p.org_id) : new Set<string>();
-        rows = rows.filter((r) => p.audience!.has(r.email ?? '') || admins.has((r.email ?? '').toLowerCase()));
-      }
-      if (!chatScoped(p)) return broadcastToOrg(p.org_id, p.payload, rows);
-      const props = p.payload.properties as unknown as { chat?: Record<string, unknown> & { chat_access?: Record<string, boolean> | null }; chat_id?: string; message?: Message };
-      const access = await chatAccessFor(p.org_id, props);
-      const mask = !!prefs.get(p.org_id)?.mask_phone_numbers;
-      // the common case: everyone may see the chat and nothing is masked
-      if (!mask && (!access || Object.keys(access).length === 0)) return broadcastToOrg(p.org_id, p.payload, rows);
-      const roles = await rolesOf(p.org_id);
-      // connections grouped by the payload they get (most members share one)
-      const groups = new Map<string, { payload: unknown; rows: typeof rows }>();
+    records.map(async (record) => {
+      const raw = JSON.parse(record.body) as { 'detail-type': string; detail: { properties: unknown; metadata: unknown } };
+      const name = raw['detail-type'];
+      if (!(name in EVENTS)) return 0;
+      const properties = EVENTS[name as EventName].properties.parse(raw.detail.properties) as { org_id: string } & Record<string, unknown>;
+      const orgId = properties.org_id;
+      const event: PushedEvent = { type: name as EventName, properties, metadata: raw.detail.metadata };
+
+      const ref = eventChatRef(event);
+      const chatId = ref && ('chat_id' in ref ? ref.chat_id : await ticketChatOf(orgId, ref.ticket_id));
+      const [rows, viewers, mask, chat] = await Promise.all([
+        memo(connections, orgId, () => listOrgConnections(orgId)),
+        membersOf(orgId),
+        memo(prefs, orgId, async () => !!(await getOrgPreferences(orgId)).mask_phone_numbers),
+        chatId ? chatOf(orgId, chatId) : Promise.resolve(null),
+      ]);
+      const ctx: EventViewContext = { maskPhoneNumbers: mask, ...(ref ? { chat } : {}) };
+
+      // one view per member (several tabs share it); connections grouped by the payload they get
+      const views = new Map<string, PushedEvent | null>();
+      const groups = new Map<PushedEvent, typeof rows>();
       for (const r of rows) {
         const email = (r.email ?? '').toLowerCase();
-        const viewer = { email, role: roles.get(email) ?? ('member' as const) };
-        const allowed = canSeeChat({ chat_access: access }, viewer);
-        const masked = allowed && mustMask(mask, viewer);
-        const key = !allowed ? 'stub' : masked ? 'masked' : 'full';
-        if (!groups.has(key)) {
-          const ctx = { viewer, maskPhoneNumbers: mask };
-          let payload: unknown = p.payload;
-          if (key === 'stub') payload = props.chat ? { type: 'chat.updated', properties: { org_id: p.org_id, chat: viewChat(props.chat, ctx), changes: ['chat_access'] }, metadata: p.payload.metadata } : null;
-          else if (key === 'masked') {
-            payload = {
-              ...p.payload,
-              properties: { ...props, ...(props.chat ? { chat: viewChat(props.chat, ctx) } : {}), ...(props.message ? { message: viewMessage(props.message, ctx) } : {}) },
-            };
-          }
-          groups.set(key, { payload, rows: [] });
-        }
-        groups.get(key)!.rows.push(r);
+        if (!views.has(email)) views.set(email, viewEventFor(viewers.get(email), event, ctx));
+        const payload = views.get(email);
+        if (!payload) continue;
+        groups.set(payload, [...(groups.get(payload) ?? []), r]);
       }
-      let sent = 0;
-      for (const g of groups.values()) if (g.payload) sent += await broadcastToOrg(p.org_id, g.payload, g.rows);
-      return sent;
+      const sent = await Promise.all([...groups].map(([payload, to]) => broadcastToOrg(orgId, payload, to)));
+      return sent.reduce((a, b) => a + b, 0);
     }),
   );
 });

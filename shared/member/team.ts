@@ -6,6 +6,7 @@ import { identityPort } from '../ports/identity.ts';
 import { mailPort, type MailMessage } from '../ports/mail.ts';
 import { log } from '../log.ts';
 import { config } from '../config.ts';
+import { dropMemberConnections } from '../realtime/connections.ts';
 import type { JoinInviteInput, MemberRole, TeamMember } from './team.schemas.ts';
 
 /**
@@ -128,7 +129,8 @@ export async function changeMemberRole(actor: Actor, email: string, role: Member
 }
 
 /**
- * DELETE /team/{email} (admins): remove a member or withdraw an invite.
+ * DELETE /team/{email} (admins): remove a member or withdraw an invite. The member's WebSocket
+ * connections in this org are dropped and closed at once (shared/realtime/connections.ts).
  * @throws AppError 403 team.forbidden; 404 member.not_found; 400 team.remove_self (an admin cannot
  *   remove themself) or team.last_admin (the last active admin stays)
  */
@@ -142,6 +144,8 @@ export async function removeMember(actor: Actor, email: string): Promise<void> {
   if (target.role === 'admin' && target.is_active !== false && otherActiveAdmins(rows, target.email) === 0)
     throw new AppError('team.last_admin', 'A workspace needs at least one admin. Make another member admin first.', { status: 400 });
   await db().entities.member.delete({ org_id: actor.org_id, email: lower }).go();
+  // their open sockets stop at once (issue 11): rows dropped, sockets closed when the gateway allows
+  await dropMemberConnections(actor.org_id, lower);
 }
 
 /** The caller's pending invite to `orgId`. @throws AppError 404 invite.not_found */

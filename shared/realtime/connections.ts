@@ -1,5 +1,5 @@
 import { db } from '../db/service.ts';
-import { postToConnection } from '../ports/realtime.ts';
+import { closeConnection, postToConnection } from '../ports/realtime.ts';
 import type { Actor } from '../auth/actor.ts';
 import { log } from '../log.ts';
 
@@ -17,6 +17,31 @@ export async function addConnection(actor: Actor, connectionId: string, sessionI
 export async function removeConnection(connectionId: string): Promise<void> {
   const rows = (await db().entities.connection.query.byConnection({ connection_id: connectionId }).go()).data;
   await Promise.all(rows.map((r) => db().entities.connection.delete({ org_id: r.org_id, connection_id: r.connection_id }).go()));
+}
+
+/**
+ * Drop every connection of a member of an org at once (they were removed, spec §4 team): the rows
+ * are deleted, so no fan-out or typing relay finds them again, and each socket is closed through the
+ * gateway when this function may (closeConnection; a close that fails is logged, the row is gone
+ * anyway and the fan-out refuses non-members in any case). Connections in other orgs stay.
+ * @param email the member's email (any case)
+ * @returns how many connections were dropped
+ * @throws table errors
+ */
+export async function dropMemberConnections(orgId: string, email: string): Promise<number> {
+  const lower = email.toLowerCase();
+  const rows = (await listOrgConnections(orgId)).filter((r) => (r.email ?? '').toLowerCase() === lower);
+  await Promise.all(
+    rows.map(async (r) => {
+      await db().entities.connection.delete({ org_id: r.org_id, connection_id: r.connection_id }).go();
+      const outcome = await closeConnection(r.connection_id).catch((e: unknown) => {
+        log('warn', 'realtime.close_failed', { connection_id: r.connection_id, error: String(e) });
+        return 'failed';
+      });
+      log('info', 'realtime.member_connection_dropped', { org_id: orgId, connection_id: r.connection_id, outcome });
+    }),
+  );
+  return rows.length;
 }
 
 type ConnectionRow = { org_id: string; connection_id: string; email?: string; expires_at?: number };
