@@ -407,10 +407,10 @@ async function republishDuplicate(orgId: string, wamid: string, eventId: string)
 }
 
 /**
- * Put (or remove, when emoji is null) the sender's reaction on the target message, if we have it:
- * the message's `reactions` map and the sender's Reaction row in one transaction (shared/message/reactions.ts).
+ * Put (or remove, when emoji is null) the sender's reaction on the target message, if we have it in
+ * the chat the reaction came from: the message's `reactions` map and the sender's Reaction row in one transaction (shared/message/reactions.ts).
  */
 async function applyReaction(orgId: string, m: NormalizedMessage): Promise<void> {
   const target = m.reaction!;
-  await applyInboundReaction(orgId, { target_message_id: target.target_message_id, emoji: target.emoji, sender_phone: m.sender_phone, timestamp: m.timestamp, reaction_id: m.message_id, sender_name: m.author ?? null });
+  await applyInboundReaction(orgId, { chat_id: m.chat_id, target_message_id: target.target_message_id, emoji: target.emoji, sender_phone: m.sender_phone, timestamp: m.timestamp, reaction_id: m.message_id, sender_name: m.author ?? null });
 }

@@ -8,6 +8,7 @@ import { MessageBody, type Message } from './message.schemas.ts';
 import { deletePrivateNote } from './private-note.ts';
 import { allow, context, loadChat, patchMessage, publishChat, publishMessage } from './message-actions.ts';
 import { sendWaWebCommand, type WaWebCommand, type WaWebCommandResult } from '../whatsapp/web/commands.ts';
+import { editRefusal, isAuthor, revokeRefusal, type ProtocolChange } from '../whatsapp/web/protocol.rules.ts';
 import type { Actor } from '../auth/actor.ts';
 import { chatGuard } from '../access/guard.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
@@ -216,8 +217,12 @@ export async function onDeleteResult(cmd: Extract<WaWebCommand, { kind: 'delete'
   throw new Error(`message ${cmd.unique_id} kept changing while settling its delete; retry`);
 }
 
-/** What an inbound edit or delete did: changed the message, had been applied already, was older than what is shown, or found no message. */
-export type InboundOutcome = 'applied' | 'duplicate' | 'stale' | 'unknown';
+/**
+ * What an inbound edit or delete did: changed the message, had been applied already, was older than
+ * what is shown, found no message, or was refused (from someone who may not make it, or naming a
+ * message of another chat: whatsapp/web/protocol.rules.ts).
+ */
+export type InboundOutcome = 'applied' | 'duplicate' | 'stale' | 'unknown' | 'refused';
 
 /**
  * The stored message with WhatsApp id `messageId` in the org, through its wa-message-ref item (one
@@ -239,13 +244,20 @@ const onWhatsApp = (m: MessageItem) => `whatsapp:${(m.from_me ? m.org_phone : m.
  * `edit_history`, `edited_at` = `at_ms`. At-least-once safe: the same edit again is 'duplicate', an
  * edit older than the last one applied is 'stale'. Our own edit echoed back by WhatsApp is a
  * duplicate (the body is already the new one). `message_id` is WhatsApp's id of the edited message.
+ * Applies only when `from` (the edit's chat and sender) is the message's author in the message's
+ * chat (protocol.rules.ts editRefusal); otherwise 'refused' and nothing changes.
  */
-export async function applyInboundEdit(e: { org_id: string; phone_id: string; chat_id: string; message_id: string; body: string; at_ms: number }): Promise<InboundOutcome> {
+export async function applyInboundEdit(e: { org_id: string; phone_id: string; chat_id: string; message_id: string; body: string; at_ms: number; from: ProtocolChange }): Promise<InboundOutcome> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const m = await byWamid(e.org_id, e.message_id);
     if (!m) {
       log('info', 'message.inbound_edit_unknown', { org_id: e.org_id, phone_id: e.phone_id, message_id: e.message_id });
       return 'unknown';
+    }
+    const refusal = editRefusal(m, e.from);
+    if (refusal) {
+      log('warn', 'message.inbound_edit_refused', { org_id: e.org_id, phone_id: e.phone_id, message_id: e.message_id, reason: refusal });
+      return 'refused';
     }
     if ((m.body ?? '') === e.body) return 'duplicate';
     if (m.edited_at != null && e.at_ms < m.edited_at) return 'stale';
@@ -264,17 +276,26 @@ export async function applyInboundEdit(e: { org_id: string; phone_id: string; ch
  * A delete for everyone made on WhatsApp (called by the session worker; B.4 `REVOKE`, B.8
  * `message_revoke_everyone`): the message is marked deleted (`is_deleted`, `deleted_at` = `at_ms`,
  * `deleted_by` 'whatsapp:<number>') and never removed; its body stays for the team's audit.
- * Idempotent ('duplicate' when already deleted). Our own delete echoed back confirms it.
+ * Idempotent ('duplicate' when already deleted). Our own delete echoed back confirms it. Applies
+ * only when `from` (the revoke's chat and sender) is the message's author, or a group admin kept on
+ * the group chat, in the message's chat (protocol.rules.ts revokeRefusal); otherwise 'refused'.
+ * `deleted_by` names who revoked it ('whatsapp:<number>').
  */
-export async function applyInboundDelete(e: { org_id: string; phone_id: string; chat_id: string; message_id: string; at_ms: number }): Promise<InboundOutcome> {
+export async function applyInboundDelete(e: { org_id: string; phone_id: string; chat_id: string; message_id: string; at_ms: number; from: ProtocolChange }): Promise<InboundOutcome> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const m = await byWamid(e.org_id, e.message_id);
     if (!m) {
       log('info', 'message.inbound_delete_unknown', { org_id: e.org_id, phone_id: e.phone_id, message_id: e.message_id });
       return 'unknown';
     }
+    // the chat (its group admins) is read only when someone else than the author revokes
+    const refusal = revokeRefusal(m, e.from, isAuthor(m, e.from) ? undefined : await loadChat(e.org_id, m.chat_id));
+    if (refusal) {
+      log('warn', 'message.inbound_delete_refused', { org_id: e.org_id, phone_id: e.phone_id, message_id: e.message_id, reason: refusal });
+      return 'refused';
+    }
     if (m.is_deleted && m.delete_status !== 'pending') return 'duplicate';
-    const set = m.is_deleted ? { delete_status: 'sent' } : { is_deleted: true, deleted_at: e.at_ms, deleted_by: onWhatsApp(m) };
+    const set = m.is_deleted ? { delete_status: 'sent' } : { is_deleted: true, deleted_at: e.at_ms, deleted_by: `whatsapp:${e.from.sender}` };
     if (!(await patchMessage(m, set))) continue;
     const actor = system(e.org_id);
     await publishMessage(actor, { ...m, ...set, version: m.version + 1 });

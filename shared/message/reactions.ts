@@ -6,6 +6,7 @@ import { maskPhone, mustMask } from '../chat/chat-access.rules.ts';
 import { nextAck, statusToAck } from './ack.rules.ts';
 import { getMessageItem, messageKey } from './message.ts';
 import { log } from '../log.ts';
+import { reactionRefusal } from '../whatsapp/web/protocol.rules.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ReactionEntry, ReactionsQuery, ReactionsResponse } from './reaction.schemas.ts';
 
@@ -96,17 +97,24 @@ export async function writeReaction(
 /**
  * An inbound reaction (webhook, add or remove; whatsapp-protocols.md A.6) on the message it
  * targets, if we have that message: the sender's map entry and Reaction row set or removed
- * together. An older reaction event arriving after a newer one is ignored. Publishes
- * `message.updated`.
+ * together. An older reaction event arriving after a newer one is ignored; one naming a message of
+ * another chat than its own (`r.chat_id`) is dropped. Publishes `message.updated`.
+ * @param r.chat_id the chat the reaction was sent in; r.sender_phone its sender (the stanza's, never the payload's)
  * @param r.target_message_id the reacted wamid; r.emoji null or '' = removed
  */
 export async function applyInboundReaction(
   orgId: string,
-  r: { target_message_id: string; emoji: string | null; sender_phone: string; timestamp: number; reaction_id: string; sender_name?: string | null },
+  r: { chat_id: string; target_message_id: string; emoji: string | null; sender_phone: string; timestamp: number; reaction_id: string; sender_name?: string | null },
 ): Promise<void> {
   const ref = (await db().entities.waMessageRef.get({ org_id: orgId, message_id: r.target_message_id }).go()).data;
   if (!ref?.chat_id || !ref.unique_id || ref.timestamp == null) {
     log('info', 'reaction.target_unknown', { org_id: orgId, target: r.target_message_id });
+    return;
+  }
+  // a reaction counts only on a message of the chat it was sent in (whatsapp/web/protocol.rules.ts):
+  // WhatsApp ids are chosen by the sending client, so the id alone does not place the target
+  if (reactionRefusal({ chat_id: ref.chat_id }, r)) {
+    log('warn', 'reaction.other_chat', { org_id: orgId, target: r.target_message_id, chat_id: r.chat_id });
     return;
   }
   const key = { org_id: orgId, chat_id: ref.chat_id, timestamp: ref.timestamp, unique_id: ref.unique_id };

@@ -165,7 +165,7 @@ describe('edit and delete on a WhatsApp Web number', () => {
     const member = await signIn(browser, rt, rt.memberEmail, PHONE);
     const thread = await openChat(member, chatId);
     await bubble(thread, 'Table for 2 at 8pm').waitFor();
-    expect(await applyInboundEdit({ org_id: rt.orgId, phone_id: web.phone_id, chat_id: chatId, message_id: id, body: 'Table for 3 at 8pm please', at_ms: Date.now() })).toBe('applied');
+    expect(await applyInboundEdit({ org_id: rt.orgId, phone_id: web.phone_id, chat_id: chatId, message_id: id, body: 'Table for 3 at 8pm please', at_ms: Date.now(), from: { chat_id: chatId, sender: customer, from_me: false } })).toBe('applied');
     const edited = bubble(thread, 'Table for 3 at 8pm');
     await edited.getByTestId('edited-label').waitFor({ timeout: 10_000 });
     expect(await edited.getByTestId('edited-label').getAttribute('title')).toContain(`by ${customer} on WhatsApp`);

@@ -234,7 +234,7 @@ describe('edits and deletes made on WhatsApp (the session worker calls these)', 
     const id = await customerWrites(web, customer, 'My address is 1 Main St', { name: 'Grace Hopper' });
     const uid = (await call<{ messages: Message[] }>(admin, 'GET', `/chats/${enc(chat)}/messages`)).body.messages.find((m) => m.message_id === id)!.unique_id;
     const at = Date.now();
-    const e = { org_id: rt.orgId, phone_id: web.phone_id, chat_id: chat, message_id: id, body: 'My address is 2 Main St', at_ms: at };
+    const e = { org_id: rt.orgId, phone_id: web.phone_id, chat_id: chat, message_id: id, body: 'My address is 2 Main St', at_ms: at, from: { chat_id: chat, sender: customer, from_me: false } };
     expect(await applyInboundEdit(e)).toBe('applied');
     expect(await getMessage(chat, uid)).toMatchObject({ body: 'My address is 2 Main St', edited_at: at, edit_history: [{ body: 'My address is 1 Main St', edited_at: at, edited_by: `whatsapp:${customer}` }] });
     expect((await getChat(chat)).latest_message).toMatchObject({ unique_id: uid, body: 'My address is 2 Main St' });
@@ -248,9 +248,10 @@ describe('edits and deletes made on WhatsApp (the session worker calls these)', 
     const id = await customerWrites(web, customer, 'Oops, wrong chat', { name: 'Grace Hopper' });
     const uid = (await call<{ messages: Message[] }>(admin, 'GET', `/chats/${enc(chat)}/messages`)).body.messages.find((m) => m.message_id === id)!.unique_id;
     const at = Date.now();
-    expect(await applyInboundDelete({ org_id: rt.orgId, phone_id: web.phone_id, chat_id: chat, message_id: id, at_ms: at })).toBe('applied');
+    const from = { chat_id: chat, sender: customer, from_me: false };
+    expect(await applyInboundDelete({ org_id: rt.orgId, phone_id: web.phone_id, chat_id: chat, message_id: id, at_ms: at, from })).toBe('applied');
     expect(await getMessage(chat, uid)).toMatchObject({ is_deleted: true, deleted_at: at, deleted_by: `whatsapp:${customer}`, body: 'Oops, wrong chat' });
-    expect(await applyInboundDelete({ org_id: rt.orgId, phone_id: web.phone_id, chat_id: chat, message_id: id, at_ms: at })).toBe('duplicate');
+    expect(await applyInboundDelete({ org_id: rt.orgId, phone_id: web.phone_id, chat_id: chat, message_id: id, at_ms: at, from })).toBe('duplicate');
   });
 
   it('a Cloud API edit notice (unsupported, type edit) carries no reference, so it stays its own unsupported message', async () => {
@@ -271,7 +272,7 @@ describe('edits and deletes made on WhatsApp (the session worker calls these)', 
     const m = await sent('Echo me');
     const r = await del(member, chat, m.unique_id);
     wa.take('delete');
-    expect(await applyInboundDelete({ org_id: rt.orgId, phone_id: web.phone_id, chat_id: chat, message_id: m.message_id!, at_ms: Date.now() })).toBe('duplicate');
+    expect(await applyInboundDelete({ org_id: rt.orgId, phone_id: web.phone_id, chat_id: chat, message_id: m.message_id!, at_ms: Date.now(), from: { chat_id: chat, sender: web.org_phone, from_me: true } })).toBe('duplicate');
     expect(await getMessage(chat, m.unique_id)).toMatchObject({ is_deleted: true, delete_status: 'sent', deleted_at: r.body.message.deleted_at });
   });
 });

@@ -144,6 +144,18 @@ describe('parseInbound: messages.update', () => {
     expect(proto).toMatchObject({ providerMessageId: 'GONE2', chat: { chatId: GROUP, kind: 'group' } });
   });
 
+  it("who made an edit or delete is the update key's sender (the stanza's: group participant, the 1:1 person, or our phone), never the protocol message's target key", () => {
+    const P = '447700900111@s.whatsapp.net';
+    const edit = one(update({ key: { remoteJid: GROUP, fromMe: false, id: 'PM2', participant: P }, update: { message: { protocolMessage: { type: 14, key: { remoteJid: GROUP, id: 'T1', participant: CUSTOMER }, editedMessage: { conversation: 'x' } } } } }), 'edit');
+    expect(edit).toMatchObject({ sender: { id: '447700900111' }, fromMe: false, providerMessageId: 'T1', chat: { chatId: GROUP } });
+    const del = one(update({ key: { remoteJid: GROUP, fromMe: false, id: 'T2', participant: P }, update: { message: null, messageStubType: 1, key: { remoteJid: GROUP, id: 'REV2', participant: P } } }), 'delete');
+    expect(del).toMatchObject({ sender: { id: '447700900111' }, fromMe: false, providerMessageId: 'T2' });
+    const dm = one(update({ key: { remoteJid: CUSTOMER, fromMe: false, id: 'T3' }, update: { message: { editedMessage: { message: { conversation: 'y' } } } } }), 'edit');
+    expect(dm).toMatchObject({ sender: { id: '919876543210' }, fromMe: false });
+    const mine = one(update({ key: { remoteJid: CUSTOMER, fromMe: true, id: 'T4' }, update: { message: null, messageStubType: 1 } }), 'delete');
+    expect(mine).toMatchObject({ sender: { id: ctx.ownId }, fromMe: true });
+  });
+
   it('ignores updates without a key or without anything known', () => {
     expect(update({ update: { status: 3 } }, { key: { remoteJid: CUSTOMER, id: 'Z' }, update: { starred: true } }, 'junk')).toEqual([]);
   });
@@ -163,6 +175,23 @@ describe('parseInbound: messages.reaction and message-receipt.update', () => {
     ) as Array<Extract<InboundEvent, { kind: 'reaction' }>>;
     expect(add).toMatchObject({ targetProviderMessageId: 'OURS', emoji: '❤️', sender: { id: '919876543210' } });
     expect(remove).toMatchObject({ targetProviderMessageId: 'OURS', emoji: null });
+  });
+
+  it("chat and reactor come from the reaction's own key (the stanza's); a target key naming another chat or person changes neither; no own key, no reaction", () => {
+    const VICTIM = '919800000001@s.whatsapp.net';
+    const events = parseInbound(
+      {
+        event: 'messages.reaction',
+        data: [
+          // the target key is the reactor's payload: it claims a group and another participant
+          { key: { remoteJid: GROUP, fromMe: false, id: 'G-MSG', participant: VICTIM }, reaction: { key: { remoteJid: CUSTOMER, fromMe: false, id: 'R11' }, text: '👍', senderTimestampMs: 3000 } },
+          { key: { remoteJid: VICTIM, fromMe: false, id: 'OTHER' }, reaction: { text: '👎', senderTimestampMs: 4000 } },
+        ],
+      },
+      ctx,
+    ) as Array<Extract<InboundEvent, { kind: 'reaction' }>>;
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ chat: { chatId: '919876543210@c.us', kind: 'direct' }, sender: { id: '919876543210' }, targetProviderMessageId: 'G-MSG' });
   });
 
   it('a group participant receipt: read wins over delivered, played over read', () => {

@@ -252,7 +252,8 @@ function parseUpdates(data: unknown, ctx: ParseContext): InboundEvent[] {
     // delete for everyone: Baileys' REVOKE stub with message null (§B.4), or the protocol message itself
     if (toNumber(update.messageStubType) === STUB_REVOKE || protocolType === PROTOCOL_REVOKE) {
       const target = protocolType === PROTOCOL_REVOKE ? (keyOf(protocol?.key)?.id ?? k.id) : k.id;
-      out.push({ kind: 'delete', eventId: `delete:${k.remoteJid}:${target}`, channel: channelOf(ctx), chat, providerMessageId: target, at, raw });
+      // Baileys' key is the revoke stanza's own (its participant / remoteJid / fromMe: who revoked) with the target's id
+      out.push({ kind: 'delete', eventId: `delete:${k.remoteJid}:${target}`, channel: channelOf(ctx), chat, sender: { id: senderOf(k, ctx) }, fromMe: k.fromMe, providerMessageId: target, at, raw });
       continue;
     }
     const edited = obj(obj(message?.editedMessage)?.message) ?? (protocolType === PROTOCOL_MESSAGE_EDIT ? obj(protocol?.editedMessage) : undefined);
@@ -260,7 +261,8 @@ function parseUpdates(data: unknown, ctx: ParseContext): InboundEvent[] {
       const target = protocolType === PROTOCOL_MESSAGE_EDIT ? (keyOf(protocol?.key)?.id ?? k.id) : k.id;
       const editAt = toNumber(protocol?.timestampMs) ? new Date(toNumber(protocol?.timestampMs)!) : at;
       const { content } = contentOf(edited);
-      out.push({ kind: 'edit', eventId: `edit:${k.remoteJid}:${target}:${editAt.getTime()}`, channel: channelOf(ctx), chat, providerMessageId: target, newContent: content, at: editAt, raw });
+      // as for revokes, the key says who edited (the edit stanza's sender), the id which message
+      out.push({ kind: 'edit', eventId: `edit:${k.remoteJid}:${target}:${editAt.getTime()}`, channel: channelOf(ctx), chat, sender: { id: senderOf(k, ctx) }, fromMe: k.fromMe, providerMessageId: target, newContent: content, at: editAt, raw });
       continue;
     }
     const status = toNumber(update.status);
@@ -291,14 +293,17 @@ function parseReactions(data: unknown, ctx: ParseContext): InboundEvent[] {
     const target = keyOf(r?.key);
     const reaction = obj(r?.reaction);
     if (!target || !reaction) continue;
-    // the reaction's own key says who reacted; without it, the chat's person (1:1)
-    const by = keyOf(reaction.key) ?? { ...target, fromMe: false, participant: undefined };
+    // the reaction's own key (Baileys sets it from the stanza that carried it) says who reacted and
+    // in which chat; the target key is the reactor's payload, so only its id is used. Without the
+    // stanza's key nobody can say whose reaction it is: skipped.
+    const by = keyOf(reaction.key);
+    if (!by) continue;
     const at = new Date(toNumber(reaction.senderTimestampMs) ?? ctx.receivedAt.getTime());
     out.push({
       kind: 'reaction',
       eventId: `reaction:${target.id}:${senderOf(by, ctx)}:${at.getTime()}`,
       channel: channelOf(ctx),
-      chat: chatRefOf(target.remoteJid, target.remoteJidAlt),
+      chat: chatRefOf(by.remoteJid, by.remoteJidAlt),
       sender: { id: senderOf(by, ctx) },
       fromMe: by.fromMe,
       targetProviderMessageId: target.id,
@@ -336,8 +341,11 @@ function parseReceipts(data: unknown, ctx: ParseContext): InboundEvent[] {
  * - `messages.upsert`: text, extended text, image/video/audio (ptt = voice)/document/sticker,
  *   location, contacts, polls; reply-to from `contextInfo.stanzaId`; `fromMe` (sent from the
  *   phone); group sender from `key.participant`; reactions sent as messages.
- * - `messages.update`: `status` acks, `editedMessage` (edit), REVOKE stub / protocolMessage REVOKE (delete).
- * - `messages.reaction`: add, or remove when `reaction.text` is falsy.
+ * - `messages.update`: `status` acks, `editedMessage` (edit), REVOKE stub / protocolMessage REVOKE (delete);
+ *   the sender of an edit or delete is the one of the update's key (the stanza's), its target the key's id
+ *   (or the protocol message's key id).
+ * - `messages.reaction`: add, or remove when `reaction.text` is falsy; chat and sender from
+ *   `reaction.key` (the stanza's), the target's id from `key`; without `reaction.key`, skipped.
  * - `message-receipt.update`: per-participant receipts in groups (delivered / read / played).
  */
 export function parseInbound(raw: unknown, ctx: ParseContext): InboundEvent[] {

@@ -3,6 +3,7 @@ import { applyInboundEdit, applyInboundDelete } from '../../message/message-edit
 import type { NormalizedMessage } from '../cloud/normalize.ts';
 import { log } from '../../log.ts';
 import type { Content, InboundEvent } from './types.ts';
+import type { ProtocolChange } from './protocol.rules.ts';
 
 /**
  * The WhatsApp Web connector's entry into the inbox's one storing pipeline: the §C events a
@@ -90,16 +91,30 @@ export interface WaWebIngestSummary {
   deletes: number;
   /** edits and deletes of a message not stored (yet): it may be in a batch still on its way (the queue does not keep order) */
   unknown: number;
+  /** edits and deletes refused: from someone who may not make them, or naming a message of another chat (protocol.rules.ts) */
+  refused: number;
+}
+
+/**
+ * Who made an edit or delete, as protocol.rules.ts compares it: the stanza's chat and sender, our
+ * number's digits when it was made from our phone. An event without a sender (a record queued before
+ * senders were carried) names nobody, so it is refused.
+ */
+export function changeOf(phone: WaWebPhone, e: Extract<InboundEvent, { kind: 'edit' | 'delete' }>): ProtocolChange {
+  const fromMe = e.fromMe === true;
+  return { chat_id: e.chat.chatId, from_me: fromMe, sender: fromMe ? phone.org_phone : (e.sender?.id ?? '') };
 }
 
 /**
  * Store what one batch of a session's events carries, in order: messages and reactions (one
  * `storeInboundMessages` call for the batch), then statuses, edits and deletes (which refer to
- * messages that may be in the same batch). Throws on infrastructure errors (the wa-web-inbound
+ * messages that may be in the same batch). Edits, deletes and reactions apply only as
+ * protocol.rules.ts allows: from the author (a delete also from a group admin) and to a message of
+ * the chat they arrived in; a reaction always as its sender's. Throws on infrastructure errors (the wa-web-inbound
  * queue redelivers the batch; every step is idempotent).
  */
 export async function ingestWaWebEvents(phone: WaWebPhone, events: InboundEvent[]): Promise<WaWebIngestSummary> {
-  const summary: WaWebIngestSummary = { stored: 0, duplicates: 0, statuses: 0, edits: 0, deletes: 0, unknown: 0 };
+  const summary: WaWebIngestSummary = { stored: 0, duplicates: 0, statuses: 0, edits: 0, deletes: 0, unknown: 0, refused: 0 };
   const msgs = events.filter((e): e is Extract<InboundEvent, { kind: 'message' | 'reaction' }> => e.kind === 'message' || e.kind === 'reaction').map(toNormalizedMessage);
   if (msgs.length) {
     for (const r of (await storeInboundMessages(phone, msgs)).values()) {
@@ -116,15 +131,17 @@ export async function ingestWaWebEvents(phone: WaWebPhone, events: InboundEvent[
       summary.statuses++;
     } else if (e.kind === 'edit') {
       const body = bodyOf(e.newContent) ?? '';
-      const outcome = await applyInboundEdit({ org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, body, at_ms: e.at.getTime() });
-      log('debug', 'wa_web.inbound_edit', { phone_id: phone.phone_id, message_id: e.providerMessageId, outcome });
+      const outcome = await applyInboundEdit({ org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, body, at_ms: e.at.getTime(), from: changeOf(phone, e) });
+      log(outcome === 'refused' ? 'warn' : 'debug', 'wa_web.inbound_edit', { phone_id: phone.phone_id, message_id: e.providerMessageId, outcome });
       summary.edits++;
       if (outcome === 'unknown') summary.unknown++;
+      if (outcome === 'refused') summary.refused++;
     } else if (e.kind === 'delete') {
-      const outcome = await applyInboundDelete({ org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, at_ms: e.at.getTime() });
-      log('debug', 'wa_web.inbound_delete', { phone_id: phone.phone_id, message_id: e.providerMessageId, outcome });
+      const outcome = await applyInboundDelete({ org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, at_ms: e.at.getTime(), from: changeOf(phone, e) });
+      log(outcome === 'refused' ? 'warn' : 'debug', 'wa_web.inbound_delete', { phone_id: phone.phone_id, message_id: e.providerMessageId, outcome });
       summary.deletes++;
       if (outcome === 'unknown') summary.unknown++;
+      if (outcome === 'refused') summary.refused++;
     }
   }
   return summary;

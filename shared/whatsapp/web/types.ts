@@ -71,9 +71,14 @@ export type InboundEvent =
       error?: { code: number; title?: string; details?: string; retryable: boolean };
       raw: unknown;
     }
+  /**
+   * A reaction, an edit, a delete for everyone (revoke): `chat` and `sender` (`fromMe`: our
+   * number's phone) are those of the stanza that carried it (Baileys `key`), never of the target it
+   * names, so the rules of protocol.rules.ts can check who made the change and where.
+   */
   | { kind: 'reaction'; eventId: string; channel: ChannelRef; chat: ChatRef; sender: { id: string }; fromMe: boolean; targetProviderMessageId: string; emoji: string | null; at: Date; raw: unknown }
-  | { kind: 'edit'; eventId: string; channel: ChannelRef; chat: ChatRef; providerMessageId: string; newContent: Content; at: Date; raw: unknown }
-  | { kind: 'delete'; eventId: string; channel: ChannelRef; chat: ChatRef; providerMessageId: string; at: Date; raw: unknown }
+  | { kind: 'edit'; eventId: string; channel: ChannelRef; chat: ChatRef; sender: { id: string }; fromMe: boolean; providerMessageId: string; newContent: Content; at: Date; raw: unknown }
+  | { kind: 'delete'; eventId: string; channel: ChannelRef; chat: ChatRef; sender: { id: string }; fromMe: boolean; providerMessageId: string; at: Date; raw: unknown }
   | { kind: 'session'; channel: ChannelRef; state: 'qr' | 'pairing_code' | 'open' | 'closed' | 'logged_out' | 'locked'; detail?: string };
 
 export interface SendResult {
