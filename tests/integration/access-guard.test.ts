@@ -64,6 +64,7 @@ beforeAll(async () => {
   captureWaWebCommands(rt);
   [admin, member] = await Promise.all([rt.signIn(rt.adminEmail), rt.signIn(rt.memberEmail)]);
   await rt.postWebhook(inboundText(rt.phone, secretNo, `${SENTINEL} my card number is 4111`, { name: 'Secret Sam' }));
+  await rt.postWebhook(inboundText(rt.phone, secretNo, `${SENTINEL} second message`, { name: 'Secret Sam' }));
   await rt.postWebhook(inboundText(rt.phone, openNo, 'Where is my order?'));
   await rt.postWebhook(groupText('G7771', xavier, 'Xavier', 'Group A question'));
   await rt.postWebhook(inboundText(rt.phone, xavier, `${SENTINEL} Xavier privately`, { name: 'Xavier' }));
@@ -156,8 +157,8 @@ describe('tickets of a restricted chat (they ignored per-chat access)', () => {
 
   it("GET …/chats/{id}/tickets and a ticket from that chat's message (body chat_id) are 403", async () => {
     expect((await call(member, 'GET', `/chats/${enc(secret)}/tickets`)).status).toBe(403);
-    const [s] = await messagesOf(secret);
-    const create = await call(member, 'POST', '/tickets', { chat_id: secret, quoted_message_id: s!.unique_id });
+    const free = (await messagesOf(secret)).find((m) => !m.message_ticket_id)!;
+    const create = await call(member, 'POST', '/tickets', { chat_id: secret, quoted_message_id: free.unique_id });
     expect([create.status, create.body.error?.code]).toEqual([403, 'chat.no_access']);
   });
 });
@@ -264,6 +265,15 @@ describe('masking leaks (mask_phone_numbers on, a member)', () => {
     expect(leaksNumber(del.body)).toEqual([]);
   });
 
+  it("a send's answer masks the quoted customer message's author", async () => {
+    const [m] = await messagesOf(open, admin);
+    await db().entities.message.patch({ org_id: rt.orgId, chat_id: open, timestamp: m!.timestamp, unique_id: m!.unique_id }).set({ author: openNo }).go();
+    const r = await call<{ message: Message }>(member, 'POST', `/chats/${enc(open)}/messages`, { body: 'Checking now', quoted_message_id: m!.message_id });
+    expect(r.status).toBe(201);
+    expect(r.body.message.quoted_message?.author).toBe('15*******02');
+    expect(leaksNumber(r.body)).toEqual([]);
+  });
+
   it('deleted_by of a message deleted on WhatsApp is masked in the thread', async () => {
     const [m] = (await messagesOf(waChat)).filter((x) => !x.from_me);
     await db().entities.message.patch({ org_id: rt.orgId, chat_id: waChat, timestamp: m!.timestamp, unique_id: m!.unique_id }).set({ is_deleted: true, deleted_at: Date.now(), deleted_by: `whatsapp:${waCustomer}` }).go();
@@ -301,7 +311,7 @@ describe('masking leaks (mask_phone_numbers on, a member)', () => {
   });
 
   it('tasks never store a client-sent sender_phone, and show the derived one masked', async () => {
-    const [m] = await messagesOf(open, admin);
+    const m = (await messagesOf(open, admin)).find((x) => !x.from_me);
     const r = await call<{ task: Task }>(member, 'POST', '/tasks', { title: 'Call back', associated_object_metadata: { id: m!.unique_id, type: 'message', object: { chat_id: open, sender_phone: '19990000000' } } });
     expect(r.status).toBe(201);
     expect(r.body.task.associated_object_metadata?.object.sender_phone).toBe('15*******02');

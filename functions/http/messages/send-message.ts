@@ -7,7 +7,8 @@ import { sendMessage } from '../../../shared/inbox/send.ts';
  * POST /api/orgs/{org_id}/chats/{chat_id}/messages `{ body, quoted_message_id? }` or
  * `{ media: { key, filename, mimetype }, caption?, quoted_message_id? }` -> 201 `{ message }` (ack 0, queued for WhatsApp).
  */
-export const handler = httpHandler({ params: ChatParams, body: SendMessageInput }, async ({ actor, params, body }) => ({
+export const handler = httpHandler({ params: ChatParams, body: SendMessageInput }, async ({ actor, guard, params, body }) => ({
   status: 201,
-  body: { message: await sendMessage(actor, params.chat_id, body) },
+  // the quote (a customer's message, or a group member's for reply privately) is masked like any message
+  body: { message: guard.viewMessage(await sendMessage(actor, params.chat_id, body)) },
 }));
