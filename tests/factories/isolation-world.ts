@@ -43,8 +43,13 @@ export interface IsolationWorld {
   rOutbound: string;
   rNote: string;
   rImage: string;
-  /** unique_id of an inbound text in O */
+  /** in O (the member may see it): inbound texts, the member's outbound text and note, an image, a ticket */
   oInbound: string;
+  oInbound2: string;
+  oOutbound: string;
+  oNote: string;
+  oImage: string;
+  oTicket: string;
   /** ticket on rInbound (subject holds the sentinel) */
   rTicket: string;
   /** task linked to R assigned to the member; task linked to R of the admin; task of the member linked to O holding O's number */
@@ -93,11 +98,14 @@ export async function seedIsolationWorld(rt: TestRuntime): Promise<IsolationWorl
 
   // inbound: R (named with the sentinel), O
   rt.graph.addMedia('iso-img', await jpeg(), 'image/jpeg');
+  rt.graph.addMedia('iso-img-o', await jpeg(), 'image/jpeg');
   const posts = [
     inboundText(rt.phone, rNumber, `${sentinel} inbound one`, { name: `${sentinel} Rita`, id: newWamid() }),
     inboundText(rt.phone, rNumber, `${sentinel} inbound two`, { name: `${sentinel} Rita`, id: newWamid() }),
     inboundImage(rt.phone, rNumber, { id: 'iso-img', caption: `${sentinel} caption` }, { name: `${sentinel} Rita`, id: newWamid() }),
     inboundText(rt.phone, oNumber, 'hello from the open chat', { name: 'Olive', id: newWamid() }),
+    inboundText(rt.phone, oNumber, 'second from the open chat', { name: 'Olive', id: newWamid() }),
+    inboundImage(rt.phone, oNumber, { id: 'iso-img-o', caption: 'open caption' }, { name: 'Olive', id: newWamid() }),
   ];
   for (const p of posts) {
     const r = await rt.postWebhook(p);
@@ -109,7 +117,13 @@ export async function seedIsolationWorld(rt: TestRuntime): Promise<IsolationWorl
   const rInbound = rMsgs.find((m) => m.body?.endsWith('inbound one'))!.unique_id;
   const rInbound2 = rMsgs.find((m) => m.body?.endsWith('inbound two'))!.unique_id;
   const rImage = rMsgs.find((m) => m.message_type === 'image')!.unique_id;
-  const oInbound = (await org<{ messages: Msg[] }>(admin, 'GET', `/chats/${enc(chatO)}/messages`)).messages[0].unique_id;
+  const oMsgs = (await org<{ messages: Msg[] }>(admin, 'GET', `/chats/${enc(chatO)}/messages`)).messages;
+  const oInbound = oMsgs.find((m) => m.body === 'hello from the open chat')!.unique_id;
+  const oInbound2 = oMsgs.find((m) => m.body === 'second from the open chat')!.unique_id;
+  const oImage = oMsgs.find((m) => m.message_type === 'image')!.unique_id;
+  const oOutbound = (await org<{ message: Msg }>(member, 'POST', `/chats/${enc(chatO)}/messages`, { body: 'the member writes in O' })).message.unique_id;
+  const oNote = (await org<{ message: Msg }>(member, 'POST', `/chats/${enc(chatO)}/notes`, { body: 'the member notes in O' })).message.unique_id;
+  const oTicket = (await org<{ ticket: { ticket_id: string } }>(admin, 'POST', '/tickets', { chat_id: chatO, quoted_message_id: oInbound, subject: 'open ticket', assignee: rt.memberEmail })).ticket.ticket_id;
 
   const rOutbound = (await org<{ message: Msg }>(admin, 'POST', `/chats/${enc(chatR)}/messages`, { body: `${sentinel} outbound` })).message.unique_id;
   // the note mentions the member while they may still see the chat: their notification is about R
@@ -155,6 +169,11 @@ export async function seedIsolationWorld(rt: TestRuntime): Promise<IsolationWorl
     rNote,
     rImage,
     oInbound,
+    oInbound2,
+    oOutbound,
+    oNote,
+    oImage,
+    oTicket,
     rTicket,
     rTaskMember,
     rTaskAdmin,
@@ -164,6 +183,26 @@ export async function seedIsolationWorld(rt: TestRuntime): Promise<IsolationWorl
     bulkJobId,
     waWebPhoneId,
     invitedEmail,
+  };
+}
+
+/**
+ * The world with R's ids replaced by O's: the same route table then calls routes on chat O, which
+ * the member may see (to check masking on every answer a member can get).
+ */
+export function mirrorToOpenChat(w: IsolationWorld): IsolationWorld {
+  return {
+    ...w,
+    chatR: w.chatO,
+    rNumber: w.oNumber,
+    rInbound: w.oInbound,
+    rInbound2: w.oInbound2,
+    rOutbound: w.oOutbound,
+    rNote: w.oNote,
+    rImage: w.oImage,
+    rTicket: w.oTicket,
+    rTaskMember: w.oTaskMember,
+    rTaskAdmin: w.oTaskMember,
   };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
-import { seedIsolationWorld, withoutChatIds, type IsolationWorld } from '../factories/isolation-world.ts';
+import { mirrorToOpenChat, seedIsolationWorld, withoutChatIds, type IsolationWorld } from '../factories/isolation-world.ts';
 import { eventually } from '../factories/wait.ts';
 import { HTTP_ROUTES } from '../../functions/routes.ts';
 import { EVENTS, type EventName } from '../../events/catalog.ts';
@@ -16,7 +16,9 @@ import { inboundText, newWamid, statusUpdate } from '../../shared/whatsapp/cloud
  *   (b) `member`: a member of org A without access to chat R: refused (403/404) on anything of R
  *       (path, query or body), 2xx with nothing of R on lists and org-wide routes;
  *   (c) `member` on admin-only routes: 403;
- *   (d) no token: 401.
+ *   (d) no token: 401;
+ *   (m) `member` on the same route with chat O (which they may see) instead of R: served (not
+ *       403/404), and masked.
  * No response body of any of them may hold the sentinel planted in R's data, nor (mask_phone_numbers
  * is on) a customer's full number outside a chat id. A route of the registry without a row in
  * ROUTES fails the suite, so every new route must say here how it is isolated.
@@ -37,8 +39,8 @@ afterAll(async () => {
   await rt?.cleanup();
 });
 
-type ActorKind = 'a' | 'b' | 'c' | 'd';
-const ACTOR_NAMES: Record<ActorKind, string> = { a: '(a) another org', b: '(b) member without access', c: '(c) member, admin-only', d: '(d) no token' };
+type ActorKind = 'a' | 'b' | 'c' | 'd' | 'm';
+const ACTOR_NAMES: Record<ActorKind, string> = { a: '(a) another org', b: '(b) member without access', c: '(c) member, admin-only', d: '(d) no token', m: '(m) member on chat O, masked' };
 interface Res {
   status: number;
   text: string;
@@ -64,6 +66,8 @@ interface Row extends Case {
 const REFUSED = [403, 404];
 const NOT_IN_ORG = [404, 403];
 const UNAUTH = [401];
+/** A member on chat O: served (rule refusals 400/409 allowed), never refused as if they could not see it. */
+const SERVED = [200, 201, 202, 204, 400, 409];
 const defaults = (w: IsolationWorld): Record<string, string> => ({
   org_id: w.orgId,
   chat_id: w.chatR,
@@ -78,7 +82,7 @@ const defaults = (w: IsolationWorld): Record<string, string> => ({
 });
 
 /** Something of chat R: the outsider and the member without access are refused. */
-const chatLinked = (c: Omit<Case, 'expect'> = {}): Row => ({ ...c, expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } });
+const chatLinked = (c: Omit<Case, 'expect'> = {}): Row => ({ ...c, expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH, m: SERVED } });
 /** Admin-only: members 403 (admin-only routes on chat R may say 404 first). */
 const adminOnly = (c: Omit<Case, 'expect'> = {}, member = [403]): Row => ({ ...c, expect: { a: NOT_IN_ORG, c: member, d: UNAUTH } });
 /** Org-wide (not chat-linked) or a list: the member gets it (the statuses given), without anything of R. */
@@ -94,7 +98,7 @@ const batchRefusesR: Check = (res, w) => {
   if (!b.failed?.some((f) => f.chat_id === w.chatR)) return 'R is not among `failed`';
   return undefined;
 };
-const batchChat = (body: (w: IsolationWorld) => unknown): Row => ({ body, expect: { a: NOT_IN_ORG, b: [200, ...REFUSED], d: UNAUTH }, check: { b: batchRefusesR } });
+const batchChat = (body: (w: IsolationWorld) => unknown): Row => ({ body, expect: { a: NOT_IN_ORG, b: [200, ...REFUSED], d: UNAUTH, m: SERVED }, check: { b: batchRefusesR } });
 /** A batch write over ticket or task ids naming R's: refused, or 200 with the id among `failed` only. */
 const batchIds =
   (key: 'ticket_id' | 'task_id', id: (w: IsolationWorld) => string): Check =>
@@ -198,7 +202,7 @@ const ROUTES: Record<string, Row> = {
   'GET /api/orgs/{org_id}/tickets/badge': orgWide(),
   'POST /api/orgs/{org_id}/tickets/bulk': {
     body: (w) => ({ ticket_ids: [w.rTicket], status: 'inprogress' }),
-    expect: { a: NOT_IN_ORG, b: [200, ...REFUSED], d: UNAUTH },
+    expect: { a: NOT_IN_ORG, b: [200, ...REFUSED], d: UNAUTH, m: SERVED },
     check: { b: batchIds('ticket_id', (w) => w.rTicket) },
   },
   'GET /api/orgs/{org_id}/tickets/{ticket_id}': chatLinked(),
@@ -237,7 +241,7 @@ const ROUTES: Record<string, Row> = {
   },
   'POST /api/orgs/{org_id}/tasks/bulk': {
     body: (w) => ({ task_ids: [w.rTaskMember, w.rTaskAdmin], priority: 3 }),
-    expect: { a: NOT_IN_ORG, b: [200, ...REFUSED], d: UNAUTH },
+    expect: { a: NOT_IN_ORG, b: [200, ...REFUSED], d: UNAUTH, m: SERVED },
     check: {
       b: async (res, w) => (await batchIds('task_id', (x) => x.rTaskMember)(res, w)) ?? (await batchIds('task_id', (x) => x.rTaskAdmin)(res, w)),
     },
@@ -273,8 +277,8 @@ const ROUTES: Record<string, Row> = {
     },
   },
   // the admin's job (on R): not the member's
-  'GET /api/orgs/{org_id}/chats/bulk-jobs/{job_id}': chatLinked(),
-  'POST /api/orgs/{org_id}/chats/bulk-jobs/{job_id}/undo': chatLinked(),
+  'GET /api/orgs/{org_id}/chats/bulk-jobs/{job_id}': { expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } },
+  'POST /api/orgs/{org_id}/chats/bulk-jobs/{job_id}/undo': { expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } },
   // CSV of the chat list: R's row carries nothing of R (statuses: members may be refused exports)
   'GET /api/orgs/{org_id}/chats/export.csv': orgWide({}, [200, 403]),
   // public: Meta's handshake with a wrong verify token
@@ -369,10 +373,12 @@ describe('HTTP: every route of the registry, as every actor kind that applies', 
         it(`${key}${c.name ? ` [${c.name}]` : ''} ${ACTOR_NAMES[actor]}`, async () => {
           if (route.auth === 'none' && actor !== 'd') throw new Error('public routes are called without a token only');
           if (route.auth === 'jwt' && actor === 'd' && !c.expect.d?.includes(401)) throw new Error('a JWT route must answer 401 without a token');
-          const params = { ...defaults(w), ...(c.params?.(w) ?? {}) };
-          const q = c.query?.(w);
+          // (m): the same row on chat O (the world with R's ids mirrored to O's)
+          const ww = actor === 'm' ? mirrorToOpenChat(w) : w;
+          const params = { ...defaults(ww), ...(c.params?.(ww) ?? {}) };
+          const q = c.query?.(ww);
           const path = fillPath(route.path, params) + (q ? `?${q}` : '');
-          const res = await call(actor, route.method, path, c.body?.(w));
+          const res = await call(actor, route.method, path, c.body?.(ww));
           const p = await problems(actor, c, res);
           if (p.length) {
             const line = `${key}${c.name ? ` [${c.name}]` : ''} ${ACTOR_NAMES[actor]}: ${p.join(' | ')}`;
@@ -461,6 +467,11 @@ async function reminderDue(taskId: string): Promise<void> {
   const t = (await org<{ task: Record<string, unknown> }>('GET', `/tasks/${taskId}`)).task;
   await publish('task.reminder_due', { org_id: w.orgId, task: t as never, remind_at: Date.now() }, { actor: 'system' });
 }
+/** Unassign, then assign to the member: an 'assigned' notification for them (whatever the table's calls left). */
+async function assignToMember(chatId: string): Promise<void> {
+  await org('POST', '/chats/assign', { chat_ids: [chatId], assigned_to: null });
+  await org('POST', '/chats/assign', { chat_ids: [chatId], assigned_to: w.memberEmail });
+}
 async function noteAndDelete(chatId: string, body: string): Promise<void> {
   const m = (await org<{ message: { unique_id: string } }>('POST', `/chats/${enc(chatId)}/notes`, { body })).message;
   await org('DELETE', `/chats/${enc(chatId)}/notes/${m.unique_id}`);
@@ -480,10 +491,11 @@ const EVENT_CASES: Record<EventName, EventCase> = {
       await rt.postWebhook(statusUpdate(rt.phone, { id: m.message_id!, status: 'delivered', recipient: w.oNumber }));
     },
   },
+  // a fresh message each time (the route table's (m) calls already pinned and flagged O's messages)
   'message.updated': {
-    aboutR: async () => void (await org('PUT', `/chats/${enc(w.chatR)}/messages/${w.rInbound}/pin`, { pin: true, duration: '24h' })),
+    aboutR: async () => void (await org('PUT', `/chats/${enc(w.chatR)}/messages/${await inbound(w.rNumber, `${w.sentinel} ws flag`, `${w.sentinel} Rita`)}/flag`, { flag_status: true })),
     rControl: 'admin',
-    aboutO: async () => void (await org('PUT', `/chats/${enc(w.chatO)}/messages/${w.oInbound}/pin`, { pin: true, duration: '24h' })),
+    aboutO: async () => void (await org('PUT', `/chats/${enc(w.chatO)}/messages/${await inbound(w.oNumber, 'ws flag O', 'Olive')}/flag`, { flag_status: true })),
   },
   'chat.read': { aboutR: async () => void (await org('POST', `/chats/${enc(w.chatR)}/read`)), rControl: 'admin', aboutO: async () => void (await org('POST', `/chats/${enc(w.chatO)}/read`)) },
   'chat.updated': {
@@ -510,9 +522,9 @@ const EVENT_CASES: Record<EventName, EventCase> = {
   'note.deleted': { aboutR: async () => noteAndDelete(w.chatR, `${w.sentinel} ws note gone`), rControl: 'admin', aboutO: async () => noteAndDelete(w.chatO, 'O note gone') },
   // for its recipient only: the admin assigns R to the member (an 'assigned' notification about R must not reach them)
   'notification.created': {
-    aboutR: async () => void (await org('POST', '/chats/assign', { chat_ids: [w.chatR], assigned_to: w.memberEmail })),
+    aboutR: async () => assignToMember(w.chatR),
     rControl: 'none',
-    aboutO: async () => void (await org('POST', '/chats/assign', { chat_ids: [w.chatO], assigned_to: w.memberEmail })),
+    aboutO: async () => assignToMember(w.chatO),
   },
   // its creator's only (not chat-linked for the audience): the admin's job on R
   'bulk_job.updated': { aboutR: async () => void (await org('POST', '/chats/bulk-jobs', { action: 'unmute', chat_ids: [w.chatR] })), rControl: 'admin', memberGetsNone: true },
