@@ -3,6 +3,7 @@ import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { inboundMessage, inboundText, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
 import { seedDemo } from '../../scripts/local/seed.ts';
 import { db } from '../../shared/db/service.ts';
+import { storeInboundMessage } from '../../shared/inbox/ingest.ts';
 import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 import type { ReactionsResponse } from '../../shared/message/reaction.schemas.ts';
@@ -106,11 +107,30 @@ describe('our reactions', () => {
   });
 });
 
+describe('reactions from another chat', () => {
+  it("another customer's reaction naming a message of someone else's chat is dropped (issue 11: a reaction counts only in its own chat)", async () => {
+    await react('15557770009', '😡', Math.floor(Date.now() / 1000) + 5, 'Mallory');
+    await rt.idle();
+    expect((await rows()).some((r) => r.sender_id === '15557770009')).toBe(false);
+    expect((await getMessage()).reactions ?? {}).not.toHaveProperty('15557770009');
+  });
+});
+
 describe("who reacted (GET …/reactions)", () => {
+  /**
+   * Another participant's reaction in the target's own chat, as a WhatsApp Web group carries it. The
+   * Cloud webhook is 1:1 (a reaction's chat is its sender's), and a reaction from another chat than
+   * its target's is refused (whatsapp/web/protocol.rules.ts), so it goes straight to the inbound store.
+   */
+  const reactInChat = async (from: string, emoji: string, ts: number, name: string) => {
+    const phone = (await db().entities.phone.get({ org_id: rt.orgId, phone_id: rt.phone.phone_number_id }).go()).data!;
+    const message_id = `wamid.reaction-${from}`;
+    await storeInboundMessage(phone, { message_id, chat_id: chat, chat_type: 'user', sender_phone: from, author: name, timestamp: ts * 1000, message_type: 'reaction', body: emoji, reaction: { target_message_id: target.message_id!, emoji }, content: { reaction: { message_id: target.message_id, emoji } } });
+  };
   beforeAll(async () => {
     const now = Math.floor(Date.now() / 1000) + 10;
-    await react('15557770002', '🔥', now, 'Grace');
-    await react('15557770003', '🔥', now, 'Linus');
+    await reactInChat('15557770002', '🔥', now, 'Grace');
+    await reactInChat('15557770003', '🔥', now, 'Linus');
     await rt.idle();
   });
 
