@@ -40,7 +40,7 @@ const CONFIG_ENV = new Set([
   'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_GRAPH_URL', 'WHATSAPP_GRAPH_VERSION',
   'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'TASK_REMINDERS_QUEUE_URL', 'CHAT_SNOOZE_QUEUE_URL', 'CHAT_BULK_QUEUE_URL', 'WS_MANAGEMENT_URL',
   'SEARCH_ENDPOINT', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
-  'MEDIA_BUCKET', 'NODE_OPTIONS', 'MAIL_FROM', 'APP_URL', 'WA_WEB_COMMANDS_QUEUE_URL', 'WA_WEB_INBOUND_QUEUE_URL',
+  'MEDIA_BUCKET', 'NODE_OPTIONS', 'MAIL_FROM', 'APP_URL', 'WA_WEB_COMMANDS_QUEUE_URL', 'WA_WEB_INBOUND_QUEUE_URL', 'OTP_HMAC_KEY',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -254,7 +254,7 @@ describe('search', () => {
   it('takes its size from the context', () => {
     const app = new App({
       outdir: mkTmp('chorus-cdk-out-'),
-      context: { ...cdkContext, searchInstanceType: 'm6g.large.search', searchDataNodes: '2', searchVolumeGiB: '20' },
+      context: { ...cdkContext, appUrl: 'https://app.example.com', searchInstanceType: 'm6g.large.search', searchDataNodes: '2', searchVolumeGiB: '20' },
     });
     const built = buildApp(app, { ...propsFromContext(app), bundle: false, webDist: '/nonexistent' });
     Template.fromStack(built.search).hasResourceProperties('AWS::OpenSearchService::Domain', {
@@ -325,7 +325,7 @@ describe('auth', () => {
   it('adds Google sign-in (and a hosted domain) only when googleClientId is given', () => {
     const app = new App({
       outdir: mkTmp('chorus-cdk-out-'),
-      context: { ...cdkContext, googleClientId: 'google-client', googleClientSecret: 'google-secret' },
+      context: { ...cdkContext, appUrl: 'https://app.example.com', googleClientId: 'google-client', googleClientSecret: 'google-secret' },
     });
     const webDist = mkTmp('chorus-web-');
     fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><title>Chorus</title>');

@@ -46,7 +46,8 @@
  *   corsOrigins               comma-separated allowed origins of the HTTP API and of media GETs (default '*')
  *   mailFrom                  sender of sign-in codes and invitations through SES, a verified identity
  *                             (e.g. 'Chorus <no-reply@example.com>'; default '' = those emails fail with 503)
- *   appUrl                    the web app's address for links in emails (default '' = the inviting request's Origin)
+ *   appUrl                    REQUIRED: the web app's address for links in emails (invitations, sign-in codes),
+ *                             e.g. 'https://app.example.com'; never taken from a request's Origin
  * An empty WhatsApp value leaves the variable unset, so the handler sees shared/config.ts's default.
  */
 import * as fs from 'node:fs';
@@ -275,6 +276,12 @@ export function propsFromContext(app: App): ChorusAppProps {
     };
   }
 
+  const appUrl = str('appUrl')?.trim();
+  if (!appUrl || !/^https?:\/\/[^/\s]+/.test(appUrl))
+    throw new Error(
+      `Context appUrl is required: the web app's address used in invitation and sign-in emails, e.g. -c appUrl=https://app.example.com (got ${appUrl ? `"${appUrl}"` : 'nothing'}). Links are never built from a request's Origin header.`,
+    );
+
   return {
     bundle: true,
     webDist: str('webDist'),
@@ -287,7 +294,7 @@ export function propsFromContext(app: App): ChorusAppProps {
     oauthCallbackUrls: list('oauthCallbackUrls'),
     oauthLogoutUrls: list('oauthLogoutUrls'),
     corsOrigins: list('corsOrigins'),
-    mail: { from: str('mailFrom') ?? '', appUrl: str('appUrl') ?? '' },
+    mail: { from: str('mailFrom') ?? '', appUrl },
     search: {
       instanceType: str('searchInstanceType') || undefined,
       dataNodes: int('searchDataNodes'),

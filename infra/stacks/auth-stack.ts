@@ -14,9 +14,17 @@
  * shared/auth/otp.rules.ts over OTP rows in the table and mail the code through SES (MAIL_FROM).
  * Why not Cognito's native email OTP: see functions/auth/define-auth-challenge.ts. The web client's
  * auth session lasts 10 minutes, the lifetime of a code.
+ *
+ * Identity (issue 11): the API keys users on the Cognito `sub` and requires `email_verified`
+ * (shared/auth/identity.ts, shared/auth/jwt.ts). The pool auto-verifies email and keeps the original
+ * email while a change is unverified (`keepOriginal`), so the email claim only ever names an
+ * address its owner proved; Google sign-ins carry Google's `email_verified`.
+ * Email code hashes are HMACs under OTP_HMAC_KEY, a generated Secrets Manager secret of this stack
+ * (the triggers get it as an environment variable, resolved at deploy time, like the phone token key).
  */
 import { CfnOutput, Duration, RemovalPolicy, type SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
@@ -58,6 +66,8 @@ export class AuthStack extends Stack {
   readonly oauthDomain?: string;
   /** the custom auth triggers by name (functions/auth-triggers.ts) */
   readonly triggers = new Map<string, lambda.Function>();
+  /** the HMAC key of stored email code hashes (OTP_HMAC_KEY of the triggers) */
+  readonly otpKey: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: AuthStackProps) {
     super(scope, id, props);
@@ -67,6 +77,9 @@ export class AuthStack extends Stack {
       signInAliases: { email: true },
       signInCaseSensitive: false,
       autoVerify: { email: true },
+      // an email change takes effect only once the new address is verified (the API keys on sub and
+      // requires email_verified, shared/auth/identity.ts)
+      keepOriginal: { email: true },
       standardAttributes: {
         email: { required: true, mutable: true },
         fullname: { required: false, mutable: true },
@@ -84,6 +97,11 @@ export class AuthStack extends Stack {
     });
     this.issuer = `https://cognito-idp.${this.region}.amazonaws.com/${this.userPool.userPoolId}`;
 
+    this.otpKey = new secretsmanager.Secret(this, 'OtpHmacKey', {
+      description: 'Chorus: HMAC key of stored email sign-in code hashes (OTP_HMAC_KEY)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+
     const operations: Record<keyof typeof AUTH_TRIGGERS, cognito.UserPoolOperation> = {
       defineAuthChallenge: cognito.UserPoolOperation.DEFINE_AUTH_CHALLENGE,
       createAuthChallenge: cognito.UserPoolOperation.CREATE_AUTH_CHALLENGE,
@@ -93,6 +111,7 @@ export class AuthStack extends Stack {
       // Cognito waits at most 5 s for a trigger
       const fn = createHandlerFunction(this, handlerConstructId(handler), { handler, bundle: props.bundle, timeout: Duration.seconds(5) });
       wireFunction(fn, AUTH_TRIGGER_ACCESS, { table: props.table, mail: props.mail });
+      fn.addEnvironment('OTP_HMAC_KEY', this.otpKey.secretValue.unsafeUnwrap());
       this.userPool.addTrigger(operations[name], fn);
       this.triggers.set(name, fn);
     }
@@ -106,6 +125,8 @@ export class AuthStack extends Stack {
         scopes: ['openid', 'email', 'profile'],
         attributeMapping: {
           email: cognito.ProviderAttribute.GOOGLE_EMAIL,
+          // Google says whether it verified the address; the API refuses unverified emails
+          emailVerified: cognito.ProviderAttribute.GOOGLE_EMAIL_VERIFIED,
           fullname: cognito.ProviderAttribute.GOOGLE_NAME,
         },
       });
