@@ -5,6 +5,7 @@ import { z, type ZodTypeAny } from 'zod';
 import { AppError, isAppError } from '../../shared/errors.ts';
 import { claimsFrom, type Claims } from '../../shared/auth/jwt.ts';
 import { resolveActor, type Actor } from '../../shared/auth/actor.ts';
+import { resolveIdentity } from '../../shared/auth/identity.ts';
 import { log } from '../../shared/log.ts';
 import { chatGuard, type ChatGuard } from '../../shared/access/guard.ts';
 
@@ -84,13 +85,17 @@ export const bodyLimit = (maxBytes: number): Mw => ({
   },
 });
 
-/** Reads the claims API Gateway's JWT authorizer verified (the local gateway does the same). */
+/**
+ * Reads the claims API Gateway's JWT authorizer verified (the local gateway does the same), with the
+ * email bound to the token's `sub` (shared/auth/identity.ts); 401 for an unverified email.
+ */
 export const jwtClaims = (): Mw => ({
   name: 'jwt-claims',
   before: async (request) => {
     const claims = (request.event.requestContext as { authorizer?: { jwt?: { claims?: Record<string, unknown> } } }).authorizer?.jwt?.claims;
     if (!claims) throw new AppError('auth.missing_token', 'Sign in to continue.', { status: 401 });
-    request.context.chorus.claims = claimsFrom(claims);
+    // the account's own email (bound to its Cognito sub), not whatever the email claim says now
+    request.context.chorus.claims = await resolveIdentity(claimsFrom(claims));
   },
 });
 

@@ -178,6 +178,9 @@ describe('identity is the Cognito account (AWS identity, issue 11 §7)', () => {
     const invite = await rt.orgCall<{ error: { code: string } }>(claimsAdmin, 'POST', '/team/invites', { email: 'takeover@local.chorus', role: 'admin' });
     expect(invite.status).toBe(403);
     expect((await rt.outbox.list()).some((m) => m.to === 'takeover@local.chorus')).toBe(false);
+    // /api/me answers as the account's own email
+    const me = (await (await rt.api(claimsAdmin, '/api/me')).json()) as { user: { email: string } };
+    expect(me.user.email).toBe(rt.memberEmail);
   });
 
   it("a new account whose email claim is another account's address is refused", async () => {
@@ -188,5 +191,7 @@ describe('identity is the Cognito account (AWS identity, issue 11 §7)', () => {
     expect(r.status).toBe(401);
     expect(r.body.error.code).toBe('auth.identity_conflict');
     expect(await wsStatus(stranger)).toBe(401);
+    // routes outside an org resolve the account the same way
+    expect((await rt.api(stranger, '/api/me')).status).toBe(401);
   });
 });
