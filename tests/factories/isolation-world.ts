@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { seedDemo } from '../../scripts/local/seed.ts';
-import { inboundImage, inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
+import { envelope, inboundImage, inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
 import type { TestRuntime } from './runtime.ts';
 
 /**
@@ -15,6 +15,8 @@ import type { TestRuntime } from './runtime.ts';
  *   an image caption and a notification of the member (a mention made before the restriction);
  * - chat O ("open"): a chat the member may see, for routes that need a source the member can use
  *   (forward from O into R) and for masking checks (a task of the member storing O's full number);
+ * - chat U: a chat without a name (no WhatsApp profile), assigned to the member once masking is on,
+ *   so their 'assigned' notification would name it by its number;
  * - org B: another org whose admin (`outsider`) is actor (a) of the suite;
  * - an invited team member, a label, a bulk job of the admin on R, a WhatsApp Web number.
  *
@@ -31,9 +33,11 @@ export interface IsolationWorld {
   adminEmail: string;
   memberEmail: string;
   outsiderEmail: string;
-  /** customer numbers (digits) of R and O */
+  /** customer numbers (digits) of R, O and U */
   rNumber: string;
   oNumber: string;
+  uNumber: string;
+  chatU: string;
   /** chat ids `<number>@c.us` */
   chatR: string;
   chatO: string;
@@ -81,6 +85,7 @@ export async function seedIsolationWorld(rt: TestRuntime): Promise<IsolationWorl
   const sentinel = `SENTINEL-${randomBytes(6).toString('hex')}`;
   const rNumber = '15550009001';
   const oNumber = '15550009002';
+  const uNumber = '15550009003';
   const chatR = `${rNumber}@c.us`;
   const chatO = `${oNumber}@c.us`;
   const enc = encodeURIComponent;
@@ -147,6 +152,11 @@ export async function seedIsolationWorld(rt: TestRuntime): Promise<IsolationWorl
   await org(admin, 'PUT', `/chats/${enc(chatR)}/access`, { chat_access: { [rt.adminEmail]: true, [rt.memberEmail]: false } });
   const bulkJobId = (await org<{ job: { job_id: string } }>(admin, 'POST', '/chats/bulk-jobs', { action: 'mute', chat_ids: [chatR] })).job.job_id;
   await org(admin, 'PUT', '/settings/permissions', { mask_phone_numbers: true });
+  // U: no contacts in the webhook, so no name; assigned to the member under masking
+  const u = await rt.postWebhook(envelope(rt.phone, { messages: [{ from: uNumber, id: newWamid(), timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: 'who am I' } }] }));
+  if (u.status !== 200) throw new Error(`seeding: webhook ${u.status}`);
+  await rt.idle();
+  await org(admin, 'POST', '/chats/assign', { chat_ids: [`${uNumber}@c.us`], assigned_to: rt.memberEmail });
   await rt.idle();
 
   return {
@@ -161,6 +171,8 @@ export async function seedIsolationWorld(rt: TestRuntime): Promise<IsolationWorl
     outsiderEmail,
     rNumber,
     oNumber,
+    uNumber,
+    chatU: `${uNumber}@c.us`,
     chatR,
     chatO,
     rInbound,

@@ -323,8 +323,8 @@ async function problems(actor: ActorKind, c: Case, res: Res): Promise<string[]> 
   if (!allowed.includes(res.status)) out.push(`status ${res.status} (expected ${allowed.join('/')}) ${res.text.slice(0, 200)}`);
   const at = res.text.indexOf(w.sentinel);
   if (at >= 0) out.push(`sentinel leaked: …${res.text.slice(Math.max(0, at - 120), at + 60)}…`);
-  const scrubbed = withoutChatIds(res.text, [w.rNumber, w.oNumber]);
-  for (const n of [w.rNumber, w.oNumber]) {
+  const scrubbed = withoutChatIds(res.text, [w.rNumber, w.oNumber, w.uNumber]);
+  for (const n of [w.rNumber, w.oNumber, w.uNumber]) {
     const i = scrubbed.indexOf(n);
     if (i >= 0) out.push(`full customer number ${n} (masking on): …${scrubbed.slice(Math.max(0, i - 120), i + 40)}…`);
   }
@@ -351,6 +351,8 @@ describe('HTTP: every route of the registry, as every actor kind that applies', 
     await text(w.member, `/chats/${enc(w.chatO)}`);
     expect(await text(w.member, '/notifications')).toContain(w.rNotification);
     expect(await text(w.member, '/tasks')).toContain(w.oTaskMember);
+    // U's 'assigned' notification is there (named by a masked number for the member)
+    expect(await text(w.member, '/notifications')).toContain(w.chatU);
   });
 
   it('every route in functions/routes.ts has a row (and every row a route)', () => {
@@ -524,7 +526,8 @@ const EVENT_CASES: Record<EventName, EventCase> = {
   'notification.created': {
     aboutR: async () => assignToMember(w.chatR),
     rControl: 'none',
-    aboutO: async () => assignToMember(w.chatO),
+    // U has no name: the notification must not name it by its full number
+    aboutO: async () => assignToMember(w.chatU),
   },
   // its creator's only (not chat-linked for the audience): the admin's job on R
   'bulk_job.updated': { aboutR: async () => void (await org('POST', '/chats/bulk-jobs', { action: 'unmute', chat_ids: [w.chatR] })), rControl: 'admin', memberGetsNone: true },
@@ -578,8 +581,8 @@ describe('WebSocket: every event type of the catalogue', () => {
         if (c.memberGetsNone && f.type === name) problemsFound.push(`member got ${name}: ${f.raw.slice(0, 300)}`);
         if (f.raw.includes(w.sentinel)) problemsFound.push(`member frame ${f.type} holds the sentinel: ${f.raw.slice(0, 300)}`);
         else if (f.raw.includes(w.rNumber) && !isStubOfR(f)) problemsFound.push(`member frame ${f.type} is about R: ${f.raw.slice(0, 300)}`);
-        const scrubbed = withoutChatIds(f.raw, [w.rNumber, w.oNumber]);
-        for (const n of [w.rNumber, w.oNumber]) if (scrubbed.includes(n)) problemsFound.push(`member frame ${f.type} holds the full number ${n}: ${scrubbed.slice(Math.max(0, scrubbed.indexOf(n) - 150), scrubbed.indexOf(n) + 40)}`);
+        const scrubbed = withoutChatIds(f.raw, [w.rNumber, w.oNumber, w.uNumber]);
+        for (const n of [w.rNumber, w.oNumber, w.uNumber]) if (scrubbed.includes(n)) problemsFound.push(`member frame ${f.type} holds the full number ${n}: ${scrubbed.slice(Math.max(0, scrubbed.indexOf(n) - 150), scrubbed.indexOf(n) + 40)}`);
       }
       for (const f of outsider.frames.slice(mark.outsider)) {
         if (f.raw.includes(w.orgId) || f.raw.includes(w.sentinel)) problemsFound.push(`another org's socket got ${f.type}: ${f.raw.slice(0, 200)}`);
