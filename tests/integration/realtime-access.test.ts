@@ -169,11 +169,17 @@ describe('removed members', () => {
     const from = y.events.length;
 
     await customerWrites(OPEN, 'WHILE-NOT-A-MEMBER');
+    // typing indicators (sent straight from the $default route, not through the bus) skip them too
+    const m = await connect(member);
+    const a = await connect(admin);
+    m.ws.send(JSON.stringify({ type: 'typing', chat_id: chatOf(OPEN), state: 'start' }));
+    await eventually(async () => a.events.some((e) => e.type === 'chat.typing'), 10_000, "the admin's socket got the typing indicator (control)");
     // membership back, then a marker: it arrives, the event before it did not
     await db().entities.member.create({ org_id: rt.orgId, email, role: 'member', is_active: true, is_online: false, member_name: 'Temp' }).go();
     await marker(y, 'marker-6');
     expect(mentions(y.events.slice(from), 'WHILE-NOT-A-MEMBER')).toEqual([]);
-    y.ws.close();
+    expect(y.events.slice(from).filter((e) => e.type === 'chat.typing')).toEqual([]);
+    for (const s of [y, m, a]) s.ws.close();
   });
 
   it('a pending invite (is_active false) gets no push on a leftover connection either', async () => {
