@@ -8,7 +8,7 @@ import { publish, type PublishInput, publishAll } from '../../events/publish.ts'
 import { scheduleName, schedulerPort } from '../ports/scheduler.ts';
 import type { Actor } from '../auth/actor.ts';
 import { chatGuard, type ChatGuard } from '../access/guard.ts';
-import { withCursor } from '../db/paging.ts';
+import { collectFiltered, keyCursor, withCursor } from '../db/paging.ts';
 import { getMessageItem } from '../message/message.ts';
 import type { TaskEntity } from './task.entity.ts';
 import type { BulkUpdateTasksInput, CreateTaskInput, ListTasksQuery, RemindInInput, Task, TaskAuditAction, TaskAuditLogRow, UpdateTaskInput } from './task.schemas.ts';
@@ -22,11 +22,12 @@ import { auditActionsFor, deriveRemindAt, normalizeReminderSetting, isVisibleAud
  * cancelled after it, so a failed write never loses the reminder that was set; the wake-up
  * consumer ignores a time the task no longer has. Times are epoch **ms**.
  * Visibility: admins see all tasks of the org; members the tasks assigned to or created by them.
- * A task's link into a chat goes through the access guard (shared/access/guard.ts): linking to a
- * chat (or a ticket of a chat) the actor may not see is refused with 403, and every task handed
- * out passes the guard's view (a link into a chat the viewer may not see keeps only its ids; the
- * linked message's sender number is masked). The sender number is derived from the stored message,
- * never taken from the client.
+ * A task linked to a chat (directly, or through its message or ticket) goes through the access
+ * guard (shared/access/guard.ts) like the chat itself: linking to a chat the actor may not see,
+ * and reading or changing a task linked to one, is 403 'You do not have access to this chat'
+ * (also for the assignee), and lists leave such tasks out page by page. Every task handed out
+ * passes the guard's view (the linked message's sender number masked). The sender number is
+ * derived from the stored message, never taken from the client.
  */
 
 type TaskItem = EntityItem<typeof TaskEntity>;
@@ -75,9 +76,15 @@ const invalid = (errors: FieldError[]) => new AppError('validation', errors[0]!.
 /** May the actor see (and change) this task? */
 const visible = (actor: Actor, t: Pick<Task, 'assignee' | 'created_by'>) => actor.role === 'admin' || t.assignee === actor.email || t.created_by === actor.email;
 
+/**
+ * A task the actor may see and change: theirs (or any, for admins), linked to no chat or to one
+ * the actor may see (the guard).
+ * @throws AppError 404 task.not_found; 403 chat.no_access
+ */
 async function loadTask(actor: Actor, taskId: string): Promise<TaskItem> {
   const t = (await db().entities.task.get({ org_id: actor.org_id, task_id: taskId }).go()).data;
   if (!t || !visible(actor, { assignee: t.assignee ?? null, created_by: t.created_by })) throw notFound('task');
+  await (await chatGuard(actor)).assertChat(linkedChat(t.associated_object_metadata as Task['associated_object_metadata']));
   return t;
 }
 
@@ -292,14 +299,22 @@ export async function getTask(actor: Actor, taskId: string): Promise<Task> {
 
 /**
  * GET /tasks: scope 'mine' = assigned to me (index byAssignee), 'all' = the org's tasks (admins;
- * spec §2 'All Tasks' is admin-only). Newest first, cursor paged (initial limit 1000, spec §7).
- * @throws AppError 403 task.all_forbidden for a member asking for all
+ * spec §2 'All Tasks' is admin-only). Newest first, cursor paged (initial limit 1000, spec §7);
+ * tasks linked to a chat the actor may not see are left out (the guard).
+ * @throws AppError 403 task.all_forbidden for a member asking for all; 400 query.cursor
  */
 export async function listTasks(actor: Actor, q: ListTasksQuery): Promise<{ tasks: Task[]; cursor: string | null }> {
   if (q.scope === 'all' && actor.role !== 'admin') throw new AppError('task.all_forbidden', 'Only admins can see all tasks.', { status: 403 });
-  const query = q.scope === 'all' ? db().entities.task.query.byId({ org_id: actor.org_id }) : db().entities.task.query.byAssignee({ org_id: actor.org_id, assignee_key: actor.email });
-  const res = await withCursor(q.cursor, () => query.go({ order: 'desc', limit: q.limit, cursor: q.cursor ?? null }));
-  return { tasks: await viewTasks(actor, res.data.map(toTaskWire)), cursor: res.cursor ?? null };
+  const e = db().entities.task;
+  const all = q.scope === 'all';
+  const gsi = all ? undefined : e.schema.indexes.byAssignee.index;
+  const opts = (cursor: string | null, limit: number) => ({ order: 'desc' as const, limit, cursor, pages: 1, data: 'includeKeys' as const });
+  const run = (cursor: string | null, limit: number) =>
+    (all ? e.query.byId({ org_id: actor.org_id }).go(opts(cursor, limit)) : e.query.byAssignee({ org_id: actor.org_id, assignee_key: actor.email }).go(opts(cursor, limit))) as unknown as Promise<{ data: TaskItem[]; cursor: string | null }>;
+  const guard = await chatGuard(actor);
+  // tasks linked to chats the actor may not see are skipped page by page (pages stay full, the cursor resumes after the last one handed out)
+  const page = await collectFiltered(run, keyCursor(gsi), null, q.limit, q.cursor ?? null, guard.pageFilter<TaskItem>((t) => linkedChat(t.associated_object_metadata as Task['associated_object_metadata'])));
+  return { tasks: await viewTasks(actor, page.items.map(toTaskWire)), cursor: page.cursor };
 }
 
 /** GET /tasks/{task_id}/audit: newest first, 50 a page, TASK_UPDATED rows left out (spec §4); records pass the guard's view. @throws 404; 400 query.cursor */

@@ -323,6 +323,43 @@ describe('masking leaks (mask_phone_numbers on, a member)', () => {
 });
 
 describe('tasks linked to a restricted chat', () => {
+  it("the assignee's task linked to a chat restricted later is 403 and left out of the list (paging intact)", async () => {
+    await rt.postWebhook(inboundText(rt.phone, '15557770012', `${SENTINEL} later restricted`, { name: 'Later' }));
+    await rt.idle();
+    const chat = '15557770012@c.us';
+    const mk = async (title: string, link: boolean) =>
+      (await call<{ task: Task }>(admin, 'POST', '/tasks', { title, assignee: rt.memberEmail, ...(link ? { associated_object_metadata: { id: chat, type: 'chat', object: { chat_id: chat } } } : {}) })).body.task.task_id;
+    const before = await mk('plain before', false);
+    const linked = await mk(`${SENTINEL} linked`, true);
+    const after = await mk('plain after', false);
+    expect((await call(member, 'GET', `/tasks/${linked}`)).status).toBe(200);
+    expect((await restrict(chat)).status).toBe(200);
+    for (const [method, path, body] of [
+      ['GET', `/tasks/${linked}`],
+      ['GET', `/tasks/${linked}/audit`],
+      ['POST', `/tasks/${linked}/remind-in`, { remind_in: '1_hour' }],
+      ['PUT', `/tasks/${linked}`, { title: 'x', status: 'open', priority: 1, assignee: rt.memberEmail, due_date: null, remind_at: null, reminder_setting: { remind_in: 'none' }, notes: '' }],
+    ] as const) {
+      const r = await call(member, method, path, body);
+      expect([r.status, r.body.error?.code], `${method} ${path}`).toEqual([403, 'chat.no_access']);
+    }
+    const bulk = await call<{ failed: Array<{ task_id: string; reason: string }> }>(member, 'POST', '/tasks/bulk', { task_ids: [linked], priority: 3 });
+    expect(bulk.body.failed).toEqual([{ task_id: linked, reason: 'You do not have access to this chat' }]);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { status: number; body: { tasks: Task[]; cursor: string | null } } = await call(member, 'GET', `/tasks?limit=1${cursor ? `&cursor=${enc(cursor)}` : ''}`);
+      expect(page.status).toBe(200);
+      expect(JSON.stringify(page.body)).not.toContain(SENTINEL);
+      seen.push(...page.body.tasks.map((t) => t.task_id));
+      cursor = page.body.cursor;
+    } while (cursor);
+    expect(seen).toEqual(expect.arrayContaining([before, after]));
+    expect(seen).not.toContain(linked);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect((await call(admin, 'GET', `/tasks/${linked}`)).status).toBe(200);
+  });
+
   it('a link to a restricted chat (or its ticket) is 403', async () => {
     const [s] = await messagesOf(secret);
     const chatLink = await call(member, 'POST', '/tasks', { title: 'x', associated_object_metadata: { id: secret, type: 'chat', object: {} } });
