@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseInbound } from './connector.ts';
-import { toNormalizedMessage } from './ingest-web.ts';
+import { changeOf, toNormalizedMessage } from './ingest-web.ts';
 import { decideOnClose } from './baileys-socket.ts';
 import type { InboundEvent } from './types.ts';
 
@@ -61,5 +61,24 @@ describe('decideOnClose (whatsapp-protocols.md §B.3, §C.1 item 3)', () => {
     for (const code of [408, 428, 500, 503, 411, undefined]) expect(decideOnClose(code, 0)).toEqual({ action: 'reconnect', delayMs: 1000 });
     expect(decideOnClose(428, 3)).toEqual({ action: 'reconnect', delayMs: 8000 });
     expect(decideOnClose(428, 20)).toEqual({ action: 'reconnect', delayMs: 60_000 });
+  });
+});
+
+describe('changeOf: who made an edit or delete, for protocol.rules.ts', () => {
+  const phone = { org_id: 'org_1', phone_id: 'waweb_1', org_phone: '15550009999' };
+  const update = (key: Record<string, unknown>) => parseInbound({ event: 'messages.update', data: [{ key, update: { message: null, messageStubType: 1 } }] }, ctx)[0] as Extract<InboundEvent, { kind: 'delete' }>;
+
+  it("a customer's or participant's is their digits in the stanza's chat", () => {
+    expect(changeOf(phone, update({ remoteJid: JID, fromMe: false, id: 'M1' }))).toEqual({ chat_id: '919876543210@c.us', sender: '919876543210', from_me: false });
+    expect(changeOf(phone, update({ remoteJid: '120363000000000001@g.us', fromMe: false, id: 'M2', participant: '447700900111@s.whatsapp.net' }))).toEqual({ chat_id: '120363000000000001@g.us', sender: '447700900111', from_me: false });
+  });
+
+  it("ours (made on the number's phone) is the number's own digits, whatever the session's own id says", () => {
+    expect(changeOf(phone, update({ remoteJid: JID, fromMe: true, id: 'M3' }))).toEqual({ chat_id: '919876543210@c.us', sender: '15550009999', from_me: true });
+  });
+
+  it('an event queued without a sender names nobody (so every rule refuses it)', () => {
+    const e = update({ remoteJid: JID, fromMe: false, id: 'M4' });
+    expect(changeOf(phone, { ...e, sender: undefined } as never)).toEqual({ chat_id: '919876543210@c.us', sender: '', from_me: false });
   });
 });
