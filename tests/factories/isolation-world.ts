@@ -17,6 +17,9 @@ import type { TestRuntime } from './runtime.ts';
  *   (forward from O into R) and for masking checks (a task of the member storing O's full number);
  * - chat U: a chat without a name (no WhatsApp profile), assigned to the member once masking is on,
  *   so their 'assigned' notification would name it by its number;
+ * - group G (Cloud API group, open to the member): a message from R's customer and one from O's,
+ *   for Reply Privately (from G it opens the 1:1 chat with the sender: R is restricted) and masking
+ *   of group senders;
  * - org B: another org whose admin (`outsider`) is actor (a) of the suite;
  * - an invited team member, a label, a bulk job of the admin on R, a WhatsApp Web number.
  *
@@ -38,6 +41,10 @@ export interface IsolationWorld {
   oNumber: string;
   uNumber: string;
   chatU: string;
+  /** group G and its messages from R's and O's customers (unique_ids) */
+  chatG: string;
+  gFromR: string;
+  gFromO: string;
   /** chat ids `<number>@c.us` */
   chatR: string;
   chatO: string;
@@ -67,6 +74,16 @@ export interface IsolationWorld {
   waWebPhoneId: string;
   /** an invited (not joined) member of org A */
   invitedEmail: string;
+}
+
+const GROUP_ID = 'G7788';
+const CHAT_G = `${GROUP_ID}@g.us`;
+/** A group message from `from` (Cloud API groups: `group_id` on the inbound message, whatsapp-protocols.md A.11). */
+function groupText(rt: TestRuntime, from: string, body: string, name: string) {
+  const payload = inboundText(rt.phone, from, body, { name, id: newWamid() });
+  const value = payload.entry[0]!.changes[0]!.value as unknown as { messages: Array<Record<string, unknown>> };
+  value.messages[0]!.group_id = GROUP_ID;
+  return payload;
 }
 
 const jpeg = () =>
@@ -111,6 +128,8 @@ export async function seedIsolationWorld(rt: TestRuntime): Promise<IsolationWorl
     inboundText(rt.phone, oNumber, 'hello from the open chat', { name: 'Olive', id: newWamid() }),
     inboundText(rt.phone, oNumber, 'second from the open chat', { name: 'Olive', id: newWamid() }),
     inboundImage(rt.phone, oNumber, { id: 'iso-img-o', caption: 'open caption' }, { name: 'Olive', id: newWamid() }),
+    groupText(rt, rNumber, 'Rita in the group', 'Rita'),
+    groupText(rt, oNumber, 'Olive in the group', 'Olive'),
   ];
   for (const p of posts) {
     const r = await rt.postWebhook(p);
@@ -126,6 +145,9 @@ export async function seedIsolationWorld(rt: TestRuntime): Promise<IsolationWorl
   const oInbound = oMsgs.find((m) => m.body === 'hello from the open chat')!.unique_id;
   const oInbound2 = oMsgs.find((m) => m.body === 'second from the open chat')!.unique_id;
   const oImage = oMsgs.find((m) => m.message_type === 'image')!.unique_id;
+  const gMsgs = (await org<{ messages: Array<Msg & { sender_phone?: string | null }> }>(admin, 'GET', `/chats/${enc(CHAT_G)}/messages`)).messages;
+  const gFromR = gMsgs.find((m) => m.sender_phone === rNumber)!.unique_id;
+  const gFromO = gMsgs.find((m) => m.sender_phone === oNumber)!.unique_id;
   const oOutbound = (await org<{ message: Msg }>(member, 'POST', `/chats/${enc(chatO)}/messages`, { body: 'the member writes in O' })).message.unique_id;
   const oNote = (await org<{ message: Msg }>(member, 'POST', `/chats/${enc(chatO)}/notes`, { body: 'the member notes in O' })).message.unique_id;
   const oTicket = (await org<{ ticket: { ticket_id: string } }>(admin, 'POST', '/tickets', { chat_id: chatO, quoted_message_id: oInbound, subject: 'open ticket', assignee: rt.memberEmail })).ticket.ticket_id;
@@ -173,6 +195,9 @@ export async function seedIsolationWorld(rt: TestRuntime): Promise<IsolationWorl
     oNumber,
     uNumber,
     chatU: `${uNumber}@c.us`,
+    chatG: CHAT_G,
+    gFromR,
+    gFromO,
     chatR,
     chatO,
     rInbound,

@@ -156,7 +156,11 @@ const ROUTES: Record<string, Row> = {
   'PATCH /api/orgs/{org_id}/labels/{label_id}': adminOnly({ body: () => ({ name: 'Renamed' }) }),
   'DELETE /api/orgs/{org_id}/labels/{label_id}': adminOnly(),
   'POST /api/orgs/{org_id}/chats/{chat_id}/read': chatLinked(),
-  'GET /api/orgs/{org_id}/chats/{chat_id}/messages': chatLinked(),
+  'GET /api/orgs/{org_id}/chats/{chat_id}/messages': {
+    ...chatLinked(),
+    // group senders (R's and O's customers) masked
+    variants: [{ name: 'group G', params: (w) => ({ chat_id: w.chatG }), expect: { m: [200] } }],
+  },
   'POST /api/orgs/{org_id}/chats/{chat_id}/messages': {
     ...chatLinked({ body: () => ({ body: 'into R' }) }),
     variants: [
@@ -189,7 +193,14 @@ const ROUTES: Record<string, Row> = {
       },
     ],
   },
-  'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/reply-privately': chatLinked(),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/reply-privately': {
+    ...chatLinked(),
+    variants: [
+      // issue 11: from an open group, Reply Privately opens the 1:1 chat with the sender, which is R here
+      { name: "from group G to R's customer", params: (w) => ({ chat_id: w.chatG, unique_id: w.gFromR }), expect: { b: REFUSED } },
+      { name: "from group G to O's customer", params: (w) => ({ chat_id: w.chatG, unique_id: w.gFromO }), expect: { m: [200, 201] } },
+    ],
+  },
   'PATCH /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}': chatLinked({ params: (w) => ({ unique_id: w.rOutbound }), body: () => ({ body: 'edited' }) }),
   'DELETE /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}': chatLinked({ params: (w) => ({ unique_id: w.rOutbound }) }),
   'PUT /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/ticket': {
