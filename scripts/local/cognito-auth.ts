@@ -303,11 +303,6 @@ export class CustomAuthStandIn {
     return this.accessKeyPromise;
   }
 
-  /** The JWKS the API verifies ID tokens against: the data dir's public key only. */
-  jwks(): { keys: JWK[] } {
-    return { keys: [this.opts.signingKey.publicJwk] };
-  }
-
   /**
    * Re-sign the ID token of a result cognito-local produced (password sign-in, its refresh) with the
    * data dir's key; the other tokens pass unchanged. The claims stay cognito-local's, except

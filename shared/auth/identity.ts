@@ -53,7 +53,8 @@ export async function boundEmail(sub: string): Promise<string | null> {
  */
 export async function bindIdentity(sub: string, email: string, opts: { replace?: boolean } = {}): Promise<string> {
   const lower = email.toLowerCase();
-  const user = db().entities.user.upsert({ email: lower, sub });
+  // UpdateItem (creates the row when missing) sets `sub` only: the row's other fields (flags, preferences) stay
+  const user = db().entities.user.update({ email: lower }).set({ sub });
   try {
     await (opts.replace ? user : user.where((a, op) => `${op.notExists(a.sub)} OR ${op.eq(a.sub, sub)}`)).go();
   } catch (e) {

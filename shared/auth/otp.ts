@@ -238,6 +238,7 @@ export async function verifyOtp(email: string, answer: string, now: number): Pro
     throw e;
   }
   // lets this sign-in set a password without the current one for a while (shared/auth/password.rules.ts)
-  await db().entities.user.upsert({ email: lower, otp_signed_in_at: now }).go();
+  // UpdateItem: sets this one field, the row's other fields (sub, flags, preferences) stay
+  await db().entities.user.update({ email: lower }).set({ otp_signed_in_at: now }).go();
   return 'ok';
 }

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { isDevRoute, isLocalRequest } from '../../scripts/local/gateway.ts';
+import { db } from '../../shared/db/service.ts';
 
 /**
  * The local runtime is safe to expose through a tunnel (issue 11 §6) and identity is the Cognito
@@ -185,7 +186,10 @@ describe('identity is the Cognito account (AWS identity, issue 11 §7)', () => {
 
   it("a new account whose email claim is another account's address is refused", async () => {
     const { kid, jwk } = await dataDirKey();
-    await rt.signIn(rt.adminEmail).then((t) => rt.orgCall(t, 'GET', '/team'));
+    const admin = await rt.signIn(rt.adminEmail);
+    // the binding: the email's User row names the account, the account's row names the email
+    expect((await db().entities.user.get({ email: rt.adminEmail }).go()).data?.sub).toBe(subOf(admin));
+    expect((await db().entities.userIdentity.get({ sub: subOf(admin) }).go()).data?.email).toBe(rt.adminEmail);
     const stranger = await mint(jwk, kid, { sub: '00000000-0000-4000-8000-00000000dead', email: rt.adminEmail });
     const r = await rt.orgCall<{ error: { code: string } }>(stranger, 'GET', '/team');
     expect(r.status).toBe(401);
