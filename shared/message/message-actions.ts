@@ -77,10 +77,13 @@ export async function context(actor: Actor, chatId: string, uniqueId: string): P
 
 export const loadChat = (orgId: string, chatId: string) => db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go().then((r) => r.data);
 
-/** @throws AppError 400 `message.<action>_refused` with the rule's reason */
+/** A spec §5 rule's refusal of an action on the message named by the path: 400 with `{ field: 'params.unique_id', reason }`. */
+export const refusedOn = (code: string, reason: string) => new AppError(code, reason, { status: 400, details: [{ field: 'params.unique_id', reason }] });
+
+/** @throws AppError 400 `message.<action>_refused` with the rule's reason (details on params.unique_id) */
 export function allow(ctx: ActionContext, action: MessageAction): void {
   const r = MESSAGE_ACTIONS[action](ctx);
-  if (!r.allowed) throw new AppError(`message.${action}_refused`, r.reason ?? 'This action is not allowed on this message.', { status: 400 });
+  if (!r.allowed) throw refusedOn(`message.${action}_refused`, r.reason ?? 'This action is not allowed on this message.');
 }
 
 export const keyOf = (m: MessageItem) => ({ org_id: m.org_id, chat_id: m.chat_id, timestamp: m.timestamp, unique_id: m.unique_id });
@@ -360,7 +363,7 @@ export async function forwardMessage(actor: Actor, chatId: string, uniqueId: str
   const src = { message_type: message.message_type, body: message.body, from_me: message.from_me, media: message.media as StoredMedia | undefined };
   // refused for any number (type, file state): refuse the call itself, with the reason
   const probe = forwardPlan(src, '', Date.now());
-  if (probe.kind === 'refused') throw new AppError('message.forward_refused', probe.reason, { status: 400 });
+  if (probe.kind === 'refused') throw refusedOn('message.forward_refused', probe.reason);
   const targets = [...new Set(chatIds)];
   const guard = await chatGuard(actor);
   // every target through the guard before anything is sent: a chat not in the org is a 404, one

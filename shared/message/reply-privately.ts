@@ -5,6 +5,7 @@ import { toChatWire } from '../inbox/wire.ts';
 import { chatWriteTx, type ChatRow } from '../chat/chat-write.ts';
 import { getMessageItem } from './message.ts';
 import { canReplyPrivately } from './message-actions.rules.ts';
+import { refusedOn } from './message-actions.ts';
 import { capabilitiesOf } from '../whatsapp/capabilities.ts';
 import type { Actor } from '../auth/actor.ts';
 import { chatGuard, type ChatGuard } from '../access/guard.ts';
@@ -64,9 +65,9 @@ export async function replyPrivately(actor: Actor, chatId: string, uniqueId: str
     chatTickets: [],
     now: Date.now(),
   });
-  if (!rule.allowed) throw new AppError('message.reply_privately_refused', rule.reason ?? 'Reply privately is not possible for this message.', { status: 400 });
+  if (!rule.allowed) throw refusedOn('message.reply_privately_refused', rule.reason ?? 'Reply privately is not possible for this message.');
   const digits = (message.sender_phone ?? '').replace(/\D/g, '');
-  if (!digits) throw new AppError('message.reply_privately_refused', 'The sender of this message has no number.', { status: 400 });
+  if (!digits) throw refusedOn('message.reply_privately_refused', 'The sender of this message has no number.');
   const target = `${digits}@c.us`;
   const name = (group.members as Record<string, { contact_name?: string }> | undefined)?.[digits]?.contact_name ?? message.author ?? undefined;
   const quote = privateQuote(message, group);

@@ -332,18 +332,18 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
   for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
     const message = await getMessageItem(actor.org_id, chatId, uniqueId);
     const targetId = ticketId ?? message.message_ticket_id;
-    if (!targetId) throw new AppError('ticket.not_attached', 'This message is not in a ticket.', { status: 400 });
+    if (!targetId) throw new AppError('ticket.not_attached', 'This message is not in a ticket.', { status: 400, details: [{ field: 'params.unique_id', reason: 'is not in a ticket' }] });
     const t = await loadTicket(actor, targetId);
     const msgKey = { org_id: actor.org_id, chat_id: chatId, timestamp: message.timestamp, unique_id: uniqueId };
     const now = Date.now();
     const attach = ticketId !== null;
     if (attach) {
-      if (t.chat_id !== chatId) throw new AppError('ticket.other_chat', 'That ticket belongs to another chat.', { status: 400 });
+      if (t.chat_id !== chatId) throw new AppError('ticket.other_chat', 'That ticket belongs to another chat.', { status: 400, details: [{ field: 'message_ticket_id', reason: 'belongs to another chat' }] });
       const ok = canAttachToTicket(message, [t]);
-      if (!ok.allowed) throw new AppError(message.message_ticket_id ? 'ticket.message_taken' : 'ticket.closed', message.message_ticket_id ? ok.reason! : 'That ticket is closed.', { status: message.message_ticket_id ? 409 : 400 });
+      if (!ok.allowed) throw new AppError(message.message_ticket_id ? 'ticket.message_taken' : 'ticket.closed', message.message_ticket_id ? ok.reason! : 'That ticket is closed.', { status: message.message_ticket_id ? 409 : 400, details: [{ field: 'message_ticket_id', reason: message.message_ticket_id ? 'the message already has a ticket' : 'is closed' }] });
     } else {
       const ok = canDetachFromTicket({ unique_id: uniqueId, message_ticket_id: message.message_ticket_id }, t);
-      if (!ok.allowed) throw new AppError('ticket.quoted_message', ok.reason!, { status: 400 });
+      if (!ok.allowed) throw new AppError('ticket.quoted_message', ok.reason!, { status: 400, details: [{ field: 'params.unique_id', reason: ok.reason! }] });
     }
     const next: TicketItem = { ...t, message_count: Math.max(1, t.message_count + (attach ? 1 : -1)), last_updated_by: actor.email, last_updated_at: now, version: t.version + 1 };
     const committed = await commitTransaction((e) => [
