@@ -47,7 +47,7 @@ async function main() {
     `  Sign in as member: ${rt.demo.memberEmail}`,
     `  Password (both):   ${rt.demo.password}${process.env.CHORUS_DEMO_PASSWORD ? '  (CHORUS_DEMO_PASSWORD)' : `  (generated for this data dir: ${join(dataDir, 'demo-password')})`}`,
     '',
-    `  Emails 'sent':     ${rt.url}/_local/outbox  (sign-in codes, invitations)`,
+    `  Emails 'sent':     ${rt.url}/_local/outbox  (sign-in codes, invitations; ${devEverywhere ? 'EVERY client' : 'this machine only'})`,
     `  Data:              ${dataDir}`,
     `  WhatsApp webhook:  ${rt.url}/webhooks/whatsapp`,
     `  WHATSAPP_APP_SECRET=${e.WHATSAPP_APP_SECRET === DEMO_DEFAULTS.appSecret ? `${e.WHATSAPP_APP_SECRET} (default)` : '(set)'}`,
