@@ -19,6 +19,7 @@ describe('AddPhoneInput', () => {
     [{ ...good, access_token: '   ' }, 'access_token: Please enter the access token'],
     [{ ...good, access_token: 'two words' }, 'access_token: The access token must not contain spaces'],
     [{ ...good, access_token: 'x'.repeat(2049) }, 'access_token: The access token is too long'],
+    [{ ...good, access_token: 'EAAG\u01fa\u0000' }, 'access_token: The access token must be letters, digits and symbols only'],
     [{ waba_id: '1', access_token: 't' }, 'phone_number_id: Please enter the phone number id'],
   ])('refuses %j', (input, reason) => {
     expect(reasons(input)).toContain(reason);

@@ -19,7 +19,9 @@ export const AddPhoneInput = z
       .trim()
       .min(1, 'Please enter the access token')
       .max(2048, 'The access token is too long')
-      .regex(/^\S+$/, 'The access token must not contain spaces'),
+      .regex(/^\S+$/, 'The access token must not contain spaces')
+      // Meta's tokens are printable ASCII; anything else cannot go into the Authorization header (was a 502)
+      .regex(/^[\x20-\x7e]*$/, 'The access token must be letters, digits and symbols only'),
   })
   .strict();
 export type AddPhoneInput = z.infer<typeof AddPhoneInput>;

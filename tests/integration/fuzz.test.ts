@@ -9,7 +9,8 @@ import { signBody } from '../../shared/whatsapp/cloud/signature.ts';
  * Property-based fuzzing of every route of functions/routes.ts (issue 11 part 3) with fast-check:
  * path params, query strings and bodies, random and hostile (wrong types, huge strings, prototype
  * keys, bad cursors, bad percent-encodings, deep nesting, unicode), sent as the org's admin (the
- * caller who gets furthest into each handler) over the local gateway. Properties:
+ * caller who gets furthest into each handler) or, one time in four, as a member without access to
+ * chat R (the access guard's refusals), over the local gateway. Properties:
  *   - no response is a 5xx;
  *   - every 4xx a handler gives has the error shape `{ error: { code, message, details? } }`, and
  *     a 400 has `details: [{ field, reason }, …]`.
@@ -186,6 +187,8 @@ function encodeSegment(v: string, raw: boolean): string {
 }
 
 interface FuzzInput {
+  /** sent as the member (1 in 4) instead of the admin: the access guard's refusals are fuzzed too */
+  asMember: boolean;
   params: Record<string, { value: string; raw: boolean } | null>;
   query: Array<[string, string]>;
   body: { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'raw'; text: string } | { kind: 'mutated'; key: string; value: unknown } | { kind: 'proto'; key: string };
@@ -227,7 +230,8 @@ function inputArb(route: HttpRoute): fc.Arbitrary<FuzzInput> {
     choices.push({ weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype').map((key) => ({ kind: 'proto', key }) as const) });
   }
   const bodyArb = fc.oneof(...choices);
-  return fc.record({ params, query: queryArb, body: bodyArb }) as fc.Arbitrary<FuzzInput>;
+  const asMember = fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) });
+  return fc.record({ asMember, params, query: queryArb, body: bodyArb }) as fc.Arbitrary<FuzzInput>;
 }
 
 function bodyText(route: HttpRoute, b: FuzzInput['body']): string | undefined {
@@ -302,7 +306,7 @@ describe('fuzzing every route: no 5xx, every 4xx in the error shape', () => {
           const url = `${rt.url}${path}${qs ? `?${qs}` : ''}`;
           const body = bodyText(route, input.body);
           const headers: Record<string, string> = {};
-          if (route.auth === 'jwt') headers.authorization = `Bearer ${w.admin}`;
+          if (route.auth === 'jwt') headers.authorization = `Bearer ${input.asMember ? w.member : w.admin}`;
           if (body !== undefined) headers['content-type'] = 'application/json';
           // half the webhook bodies signed (parsed by the consumer), half not (401)
           if (route.path === '/webhooks/whatsapp' && body !== undefined && cases % 2) headers['x-hub-signature-256'] = signBody(body, rt.env.WHATSAPP_APP_SECRET);
