@@ -1,13 +1,13 @@
 import { db } from '../db/service.ts';
 import { publish } from '../../events/publish.ts';
 import { toMessageWire } from '../inbox/wire.ts';
-import { getOrgPreferences } from '../org/preferences.ts';
-import { maskPhone, mustMask } from '../chat/chat-access.rules.ts';
 import { nextAck, statusToAck } from './ack.rules.ts';
 import { getMessageItem, messageKey } from './message.ts';
 import { log } from '../log.ts';
 import { reactionRefusal } from '../whatsapp/web/protocol.rules.ts';
 import type { Actor } from '../auth/actor.ts';
+import { chatGuard } from '../access/guard.ts';
+import { withCursor } from '../db/paging.ts';
 import type { ReactionEntry, ReactionsQuery, ReactionsResponse } from './reaction.schemas.ts';
 
 /**
@@ -180,22 +180,19 @@ export async function applyReactionStatuses(orgId: string, ref: Record<string, u
  * (one Query, ACCESS_PATTERNS.md 47) in sender order. Names: the customer's profile name (or the
  * chat's member name), the member's email for ours; numbers masked for members when the org
  * masks them (spec §6).
- * @throws AppError 404 message.not_found when the message is not in the actor's org
+ * Access and masking through the guard (shared/access/guard.ts).
+ * @throws AppError 404 message.not_found when the message is not in the actor's org; 403 chat.no_access; 400 query.cursor
  */
 export async function listReactions(actor: Actor, chatId: string, uniqueId: string, q: ReactionsQuery): Promise<ReactionsResponse> {
-  await getMessageItem(actor.org_id, chatId, uniqueId);
-  const [page, chat, prefs] = await Promise.all([
-    db().entities.reaction.query.byMessage({ org_id: actor.org_id, chat_id: chatId, unique_id: uniqueId }).go({ limit: q.limit, cursor: q.cursor ?? null }),
-    db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go().then((r) => r.data),
-    getOrgPreferences(actor.org_id),
-  ]);
-  const members = (chat?.members as Record<string, { contact_name?: string }> | undefined) ?? {};
-  const mask = mustMask(!!prefs.mask_phone_numbers, { email: actor.email, role: actor.role });
+  const guard = await chatGuard(actor);
+  const [chat] = await Promise.all([guard.requireChat(chatId), getMessageItem(actor.org_id, chatId, uniqueId)]);
+  const page = await withCursor(q.cursor, () => db().entities.reaction.query.byMessage({ org_id: actor.org_id, chat_id: chatId, unique_id: uniqueId }).go({ limit: q.limit, cursor: q.cursor ?? null }));
+  const members = (chat.members as Record<string, { contact_name?: string }> | undefined) ?? {};
   const reactions: ReactionEntry[] = page.data.map((r) => {
     const name = r.from_me ? (r.by ?? null) : (r.sender_name ?? members[r.sender_id]?.contact_name ?? null);
     return {
-      sender_id: mask ? maskPhone(r.sender_id) : r.sender_id,
-      name: name && mask ? maskPhone(name) : name,
+      sender_id: guard.mask(r.sender_id),
+      name: r.from_me ? name : guard.mask(name),
       reaction: r.reaction,
       timestamp: r.timestamp,
       from_me: r.from_me,

@@ -381,10 +381,11 @@ describe('bad input is a 400, never a 500', () => {
     ticketId = (await call<{ tickets: Ticket[] }>(member, 'GET', '/tickets?limit=1')).body.tickets[0]!.ticket_id;
   });
 
-  it('a malformed cursor on messages, notifications, tasks, ticket audit and task audit is 400 on query.cursor', async () => {
+  it('a malformed cursor on messages, notifications, tasks, ticket audit, task audit (and reactions, media) is 400 on query.cursor', async () => {
     // well-formed but of another partition: DynamoDB refuses the start key
     const foreign = Buffer.from(JSON.stringify({ pk: '$chorus#org_other', sk: '$x#y' })).toString('base64url');
-    for (const path of [`/chats/${enc(open)}/messages`, '/notifications', '/tasks', `/tickets/${ticketId}/audit`, `/tasks/${taskId}/audit`]) {
+    const [m] = await messagesOf(open);
+    for (const path of [`/chats/${enc(open)}/messages`, '/notifications', '/tasks', `/tickets/${ticketId}/audit`, `/tasks/${taskId}/audit`, `/chats/${enc(open)}/messages/${m!.unique_id}/reactions`, '/media']) {
       for (const cursor of ['!!x', 'zzz', enc('{"pk":1}'), foreign]) {
         const r = await call(member, 'GET', `${path}?cursor=${cursor}`);
         expect([r.status, r.body.error?.details?.map((d) => d.field)], `${path} ${cursor}`).toEqual([400, ['query.cursor']]);
