@@ -15,6 +15,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_TRIGGERS } from '../functions/auth-triggers.ts';
 import { buildApp, propsFromContext } from './build.ts';
+import { COGNITO_RATE_LIMIT_PER_5_MIN } from './stacks/auth-stack.ts';
 import { REPO_ROOT } from './constructs/handler-function.ts';
 
 const cdkContext = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
@@ -60,6 +61,23 @@ describe('user pool identity settings', () => {
       ProviderType: 'Google',
       AttributeMapping: Match.objectLike({ email: 'email', email_verified: 'email_verified' }),
     });
+  });
+});
+
+describe('per client address', () => {
+  it('a WAF rate-based rule on the pool blocks an IP past its calls per 5 minutes (triggers do not see IPs)', () => {
+    auth.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Scope: 'REGIONAL',
+      DefaultAction: { Allow: {} },
+      Rules: [
+        Match.objectLike({
+          Action: { Block: {} },
+          Statement: { RateBasedStatement: { Limit: COGNITO_RATE_LIMIT_PER_5_MIN, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } },
+        }),
+      ],
+    });
+    const poolId = Object.keys(auth.findResources('AWS::Cognito::UserPool'))[0]!;
+    auth.hasResourceProperties('AWS::WAFv2::WebACLAssociation', { ResourceArn: { 'Fn::GetAtt': [poolId, 'Arn'] } });
   });
 });
 

@@ -21,10 +21,14 @@
  * address its owner proved; Google sign-ins carry Google's `email_verified`.
  * Email code hashes are HMACs under OTP_HMAC_KEY, a generated Secrets Manager secret of this stack
  * (the triggers get it as an environment variable, resolved at deploy time, like the phone token key).
+ * Per client address: Cognito's triggers are not told the caller's IP, so a WAF web ACL on the pool
+ * limits each IP to {@link COGNITO_RATE_LIMIT_PER_5_MIN} calls per 5 minutes (code requests, answers,
+ * password sign-ins, refreshes); per email the triggers count in the table (shared/auth/otp.ts).
  */
 import { CfnOutput, Duration, RemovalPolicy, type SecretValue, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
@@ -36,6 +40,9 @@ import { createHandlerFunction, handlerConstructId } from '../constructs/handler
 export const AUTH_TRIGGER_ACCESS: FunctionAccess = {
   table: 'readWrite', publishEvents: false, enqueue: [], wsManagement: false, cognito: false, whatsapp: [], search: 'none', scheduler: false, media: 'none', mail: true,
 };
+
+/** Calls to the user pool one IP address may make per 5 minutes (WAF rate-based rule) before 403s. */
+export const COGNITO_RATE_LIMIT_PER_5_MIN = 300;
 
 export interface GoogleSignIn {
   readonly clientId: string;
@@ -101,6 +108,23 @@ export class AuthStack extends Stack {
       description: 'Chorus: HMAC key of stored email sign-in code hashes (OTP_HMAC_KEY)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
+
+    // per client address: a rate-based WAF rule in front of the pool's public endpoints
+    const acl = new wafv2.CfnWebACL(this, 'UserPoolAcl', {
+      scope: 'REGIONAL',
+      defaultAction: { allow: {} },
+      visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'chorus-user-pool', sampledRequestsEnabled: true },
+      rules: [
+        {
+          name: 'per-ip-rate',
+          priority: 0,
+          action: { block: {} },
+          statement: { rateBasedStatement: { limit: COGNITO_RATE_LIMIT_PER_5_MIN, aggregateKeyType: 'IP', evaluationWindowSec: 300 } },
+          visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: 'chorus-user-pool-per-ip', sampledRequestsEnabled: true },
+        },
+      ],
+    });
+    new wafv2.CfnWebACLAssociation(this, 'UserPoolAclAssociation', { resourceArn: this.userPool.userPoolArn, webAclArn: acl.attrArn });
 
     const operations: Record<keyof typeof AUTH_TRIGGERS, cognito.UserPoolOperation> = {
       defineAuthChallenge: cognito.UserPoolOperation.DEFINE_AUTH_CHALLENGE,
