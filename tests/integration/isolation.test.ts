@@ -12,7 +12,9 @@ import { inboundText, newWamid, statusUpdate } from '../../shared/whatsapp/cloud
  * The route-registry isolation suite (issue 11 part 2). Every route of functions/routes.ts is
  * called as each actor kind that applies to it, against one seeded world
  * (tests/factories/isolation-world.ts):
- *   (a) `outsider`: the admin of another org, on org A's paths: refused (404, or 403);
+ *   (a) `outsider`: the admin of another org, on org A's paths: refused (404, or 403); and on its
+ *       own org's paths with A's ids (chat, message, ticket, task, job ids, in path and body):
+ *       whatever the status, nothing of A (no sentinel, no A org id, no A customer number);
  *   (b) `member`: a member of org A without access to chat R: refused (403/404) on anything of R
  *       (path, query or body), 2xx with nothing of R on lists and org-wide routes;
  *   (c) `member` on admin-only routes: 403;
@@ -35,12 +37,20 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   if (failures.length) console.log(`isolation failures (${failures.length}):\n${failures.join('\n')}`);
-  console.log(`isolation coverage: ${httpPairs} route × actor checks (${Object.keys(ROUTES).length} routes, ${variantPairs} of them extra variants), ${Object.keys(EVENT_CASES).length} socket event types`);
+  const byActor = (Object.keys(ACTOR_NAMES) as ActorKind[]).map((a) => `${ACTOR_NAMES[a]}: ${pairsByActor[a] ?? 0}`).join('; ');
+  console.log(`isolation coverage: ${httpPairs} route × actor checks (${Object.keys(ROUTES).length} routes, ${variantPairs} of them extra variants; ${byActor}), ${Object.keys(EVENT_CASES).length} socket event types`);
   await rt?.cleanup();
 });
 
-type ActorKind = 'a' | 'b' | 'c' | 'd' | 'm';
-const ACTOR_NAMES: Record<ActorKind, string> = { a: '(a) another org', b: '(b) member without access', c: '(c) member, admin-only', d: '(d) no token', m: '(m) member on chat O, masked' };
+type ActorKind = 'a' | 'x' | 'b' | 'c' | 'd' | 'm';
+const ACTOR_NAMES: Record<ActorKind, string> = {
+  a: '(a) another org',
+  x: "(a) another org, through its own org's path with A's ids",
+  b: '(b) member without access',
+  c: '(c) member, admin-only',
+  d: '(d) no token',
+  m: '(m) member on chat O, masked',
+};
 interface Res {
   status: number;
   text: string;
@@ -68,6 +78,8 @@ const NOT_IN_ORG = [404, 403];
 const UNAUTH = [401];
 /** A member on chat O: served (rule refusals 400/409 allowed), never refused as if they could not see it. */
 const SERVED = [200, 201, 202, 204, 400, 409];
+/** Any answer but a 5xx (the body is what is checked). */
+const ANY_STATUS = [200, 201, 202, 204, 400, 403, 404, 409];
 const defaults = (w: IsolationWorld): Record<string, string> => ({
   org_id: w.orgId,
   chat_id: w.chatR,
@@ -303,6 +315,7 @@ const ROUTES: Record<string, Row> = {
 const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 const failures: string[] = [];
 let httpPairs = 0;
+const pairsByActor: Partial<Record<ActorKind, number>> = {};
 let variantPairs = 0;
 
 function fillPath(path: string, params: Record<string, string>): string {
@@ -313,7 +326,7 @@ function fillPath(path: string, params: Record<string, string>): string {
 }
 
 async function call(actor: ActorKind, method: string, path: string, body: unknown): Promise<Res> {
-  const token = actor === 'a' ? w.outsider : actor === 'd' ? null : w.member;
+  const token = actor === 'a' || actor === 'x' ? w.outsider : actor === 'd' ? null : w.member;
   let r: Response;
   if (path.startsWith('/webhooks/whatsapp') && method === 'POST') r = await rt.postWebhook(body as object, 'sha256=' + '0'.repeat(64));
   else r = await rt.api(token, path, { method, json: body });
@@ -334,6 +347,7 @@ async function problems(actor: ActorKind, c: Case, res: Res): Promise<string[]> 
   if (!allowed.includes(res.status)) out.push(`status ${res.status} (expected ${allowed.join('/')}) ${res.text.slice(0, 200)}`);
   const at = res.text.indexOf(w.sentinel);
   if (at >= 0) out.push(`sentinel leaked: …${res.text.slice(Math.max(0, at - 120), at + 60)}…`);
+  if (actor === 'x' && res.text.includes(w.orgId)) out.push(`org A's id in another org's answer: ${res.text.slice(0, 200)}`);
   const scrubbed = withoutChatIds(res.text, [w.rNumber, w.oNumber, w.uNumber]);
   for (const n of [w.rNumber, w.oNumber, w.uNumber]) {
     const i = scrubbed.indexOf(n);
@@ -378,17 +392,20 @@ describe('HTTP: every route of the registry, as every actor kind that applies', 
     const key = routeKey(route);
     const row = ROUTES[key];
     if (!row) continue;
-    const cases: Array<Case & { name: string }> = [{ ...row, name: '' }, ...(row.variants ?? []).map((v) => ({ ...v, params: v.params ?? row.params, query: v.query ?? row.query, body: v.body ?? row.body }))];
+    // (a) through its own org: every route with an org_id, any status but nothing of A
+    const base: Row = route.path.includes('{org_id}') ? { ...row, expect: { ...row.expect, x: ANY_STATUS } } : row;
+    const cases: Array<Case & { name: string }> = [{ ...base, name: '' }, ...(row.variants ?? []).map((v) => ({ ...v, params: v.params ?? row.params, query: v.query ?? row.query, body: v.body ?? row.body }))];
     for (const c of cases) {
       for (const actor of Object.keys(c.expect) as ActorKind[]) {
         if (c.name) variantPairs++;
         httpPairs++;
+        pairsByActor[actor] = (pairsByActor[actor] ?? 0) + 1;
         it(`${key}${c.name ? ` [${c.name}]` : ''} ${ACTOR_NAMES[actor]}`, async () => {
           if (route.auth === 'none' && actor !== 'd') throw new Error('public routes are called without a token only');
           if (route.auth === 'jwt' && actor === 'd' && !c.expect.d?.includes(401)) throw new Error('a JWT route must answer 401 without a token');
           // (m): the same row on chat O (the world with R's ids mirrored to O's)
           const ww = actor === 'm' ? mirrorToOpenChat(w) : w;
-          const params = { ...defaults(ww), ...(c.params?.(ww) ?? {}) };
+          const params = { ...defaults(ww), ...(c.params?.(ww) ?? {}), ...(actor === 'x' ? { org_id: w.otherOrgId } : {}) };
           const q = c.query?.(ww);
           const path = fillPath(route.path, params) + (q ? `?${q}` : '');
           const res = await call(actor, route.method, path, c.body?.(ww));
