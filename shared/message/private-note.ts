@@ -5,13 +5,14 @@ import { AppError, notFound } from '../errors.ts';
 import { toMessageWire } from '../inbox/wire.ts';
 import { listMembers } from '../member/member.ts';
 import { notifyMember } from '../notification/notification.ts';
-import { canSeeChat, NO_CHAT_ACCESS_MESSAGE } from '../chat/chat-access.rules.ts';
+import { canSeeChat } from '../chat/chat-access.rules.ts';
 import { capabilitiesOf } from '../whatsapp/capabilities.ts';
 import { canDeletePrivateNote } from './message-actions.rules.ts';
 import { messageKey } from './message.ts';
 import { mentionLabel, mentionTitle, noteExcerpt, type NoteMention } from './private-note.rules.ts';
 import { log } from '../log.ts';
 import type { Actor } from '../auth/actor.ts';
+import { chatGuard } from '../access/guard.ts';
 import type { Message } from './message.schemas.ts';
 import type { CreateNoteInput } from './private-note.schemas.ts';
 
@@ -32,10 +33,7 @@ type ChatRow = { org_id: string; chat_id: string; org_phone: string; phone_id: s
  * @throws AppError 404 chat.not_found; 403 chat.no_access ('You do not have access to this chat')
  */
 async function visibleChat(actor: Actor, chatId: string): Promise<ChatRow> {
-  const chat = (await db().entities.chat.get({ org_id: actor.org_id, chat_id: chatId }).go()).data as ChatRow | null;
-  if (!chat) throw notFound('chat');
-  if (!canSeeChat(chat, actor)) throw new AppError('chat.no_access', NO_CHAT_ACCESS_MESSAGE, { status: 403 });
-  return chat;
+  return (await (await chatGuard(actor)).requireChat(chatId)) as unknown as ChatRow;
 }
 
 /** Same shape as assertActiveMember's refusal (shared/member/member.ts), on the `mentions` field. */
