@@ -77,6 +77,18 @@ const guards = new WeakMap<Actor, Promise<ChatGuard>>();
 export const noChatAccess = () => new AppError('chat.no_access', NO_CHAT_ACCESS_MESSAGE, { status: 403 });
 
 /**
+ * The guard's rule for a chat row already read inside a write (a transaction's own read, so the
+ * decision is made on the row that is changed): may `actor` see it? Same rule as `canSee`.
+ */
+export const actorCanSeeChat = (actor: Actor, chat: { chat_access?: unknown } | null | undefined): boolean =>
+  !chat || canSeeChat(chat as { chat_access?: Record<string, boolean> | null }, { email: actor.email.toLowerCase(), role: actor.role });
+
+/** @throws AppError 403 chat.no_access when `actor` may not see the chat row (spec §6) */
+export function assertCanSeeChat(actor: Actor, chat: { chat_access?: unknown } | null | undefined): void {
+  if (!actorCanSeeChat(actor, chat)) throw noChatAccess();
+}
+
+/**
  * The guard of `actor` (memoised per actor object: the HTTP middleware makes it once and the use
  * cases of that request get the same one). Reads the org's preferences once (5 s process cache).
  */

@@ -32,6 +32,9 @@ function matches(c: ChatRow, f: Filters, closedForMe: Map<string, string>): bool
   return true;
 }
 
+/** A cursor this list did not hand out: 400 on `query.cursor` (the API's field naming). */
+const badCursor = () => new AppError('validation.failed', 'query.cursor: is not a cursor of this list', { details: [{ field: 'query.cursor', reason: 'is not a cursor of this list' }] });
+
 const encode = (c: { i: string; c: string }) => Buffer.from(JSON.stringify(c)).toString('base64url');
 function decode(raw: string | undefined): { i: string; c: string } | null {
   if (!raw) return null;
@@ -41,7 +44,7 @@ function decode(raw: string | undefined): { i: string; c: string } | null {
   } catch {
     /* fall through */
   }
-  throw new AppError('validation', 'cursor: is not a cursor of this list', { details: [{ field: 'cursor', reason: 'is not a cursor of this list' }] });
+  throw badCursor();
 }
 
 /** The viewer's own chat states (pins, 'close for me'): one Query on their MemberChatState rows. */
@@ -115,7 +118,7 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
     run = go(c.query.byState({ org_id: org, inbox_state: f.state }));
     toCursor = keyCursor(idx.byState.index);
   }
-  if (cur && cur.i !== index) throw new AppError('validation', 'cursor: is not a cursor of this list', { details: [{ field: 'cursor', reason: 'is not a cursor of this list' }] });
+  if (cur && cur.i !== index) throw badCursor();
   // Filters the chosen index does not apply itself. With none (and no 'close for me' of the
   // viewer's to hide), a page is exactly one Query of `limit` items.
   const applied: Record<string, Array<keyof Filters>> = { label: ['state', 'label_id'], assignee: ['state', 'assignee'], phone: ['state', 'phone'], type: ['state', 'type'], unread: ['state', 'unread'], state: ['state'] };

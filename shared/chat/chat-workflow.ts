@@ -6,7 +6,8 @@ import { assertActiveMember } from '../member/member.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
 import { schedulerPort, scheduleName } from '../ports/scheduler.ts';
 import { log } from '../log.ts';
-import { canChangeChatAssignee, canSeeChat, NO_CHAT_ACCESS_MESSAGE, type Viewer } from './chat-access.rules.ts';
+import { canChangeChatAssignee, NO_CHAT_ACCESS_MESSAGE, type Viewer } from './chat-access.rules.ts';
+import { actorCanSeeChat, assertCanSeeChat } from '../access/guard.ts';
 import { canCloseForMe, isClosed, isSnoozed, snoozeUntilProblem } from './chat-state.rules.ts';
 import { updateChatRow, updateChatRows, type ChatRow } from './chat-write.ts';
 import { viewContext } from './chat-list.ts';
@@ -29,10 +30,8 @@ const viewer = (a: Actor): Viewer => ({ email: a.email.toLowerCase(), role: a.ro
 
 class ChatRefused extends Error {}
 
-/** @throws AppError 403 chat.no_access when the member may not see the chat (spec §6) */
-export function assertChatAccess(actor: Actor, chat: { chat_access?: unknown }): void {
-  if (!canSeeChat(chat as { chat_access?: Record<string, boolean> }, viewer(actor))) throw new AppError('chat.no_access', NO_CHAT_ACCESS_MESSAGE, { status: 403 });
-}
+/** @throws AppError 403 chat.no_access when the member may not see the chat (spec §6; the guard's rule) */
+export const assertChatAccess = assertCanSeeChat;
 
 /**
  * Apply `mutate` to each chat (several chats per transaction, updateChatRows), publish one chat.updated per chat that
@@ -51,7 +50,7 @@ async function eachChat(
   const failed: ChatBatchResult['failed'] = [];
   const events: PublishInput[] = [];
   const guarded = (chat: ChatRow, now: number) => {
-    if (!canSeeChat(chat as never, viewer(actor))) throw new ChatRefused(NO_CHAT_ACCESS_MESSAGE);
+    if (!actorCanSeeChat(actor, chat)) throw new ChatRefused(NO_CHAT_ACCESS_MESSAGE);
     return mutate(chat, now);
   };
   // chunks of 50 chats, each written in shared transactions (updateChatRows), two chunks at a time
@@ -161,7 +160,7 @@ async function memberStateChats(
   const failed: ChatBatchResult['failed'] = [];
   const ok = ids.filter((id) => {
     const chat = rows.get(id);
-    const reason = !chat ? 'Chat not found' : !canSeeChat(chat as never, viewer(actor)) ? NO_CHAT_ACCESS_MESSAGE : refuse(chat);
+    const reason = !chat ? 'Chat not found' : !actorCanSeeChat(actor, chat) ? NO_CHAT_ACCESS_MESSAGE : refuse(chat);
     if (reason) failed.push({ chat_id: id, reason });
     return !reason;
   });

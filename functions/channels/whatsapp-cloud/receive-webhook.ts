@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda
 import { config } from '../../../shared/config.ts';
 import { verifySignature } from '../../../shared/whatsapp/cloud/signature.ts';
 import { enqueue } from '../../../shared/ports/commands.ts';
-import { rawBodyOf } from '../../lib/http.ts';
+import { json, rawBodyOf } from '../../lib/http.ts';
 import { log } from '../../../shared/log.ts';
 import { splitWebhookBody } from '../../../shared/whatsapp/cloud/split.ts';
 import { keepRejection } from '../../../shared/inbox/ingest.ts';
@@ -23,7 +23,7 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
   const header = event.headers?.['x-hub-signature-256'] ?? event.headers?.['X-Hub-Signature-256'];
   if (!verifySignature(raw, header, config().WHATSAPP_APP_SECRET)) {
     log('warn', 'webhook.bad_signature', { has_header: !!header, bytes: raw.length });
-    return { statusCode: 401, headers: { 'content-type': 'text/plain' }, body: 'Invalid signature' };
+    return json(401, { error: { code: 'webhook.bad_signature', message: 'Invalid signature', details: [{ field: 'x-hub-signature-256', reason: header ? 'does not match the body' : 'is missing' }] } });
   }
   try {
     const received_at = Date.now();
@@ -41,7 +41,7 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
     }
   } catch (e) {
     log('error', 'webhook.enqueue_failed', { error: String((e as Error).message) });
-    return { statusCode: 503, headers: { 'content-type': 'text/plain' }, body: 'Try again' };
+    return json(503, { error: { code: 'webhook.unavailable', message: 'Try again' } });
   }
   return { statusCode: 200, headers: { 'content-type': 'text/plain' }, body: 'EVENT_RECEIVED' };
 };
