@@ -102,7 +102,8 @@ describe('local scheduler', () => {
     const s2 = await start(dir, second.deliver);
     expect(s2.pending()).toBe(1);
     await until(() => second.got.length === 1);
-    expect(second.got[0]!.at - started).toBeLessThan(200);
+    // "at once": well before any retry backoff, with room for a loaded 2-core CI machine
+    expect(second.got[0]!.at - started).toBeLessThan(1000);
     expect(second.got[0]!.body).toBe('after restart');
   });
 
