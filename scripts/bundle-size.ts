@@ -18,18 +18,19 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-type ManifestChunk = { file: string; src?: string; isEntry?: boolean; isDynamicEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] };
+type ManifestChunk = { file: string; name?: string; src?: string; isEntry?: boolean; isDynamicEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] };
 type Manifest = Record<string, ManifestChunk>;
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(REPO, 'web', 'dist');
 
-/** The page module (path relative to web/) each measured route lazy-loads. */
-const ROUTE_PAGES: Record<string, string> = {
-  '/chats': 'src/features/chats/components/ChatsPage.tsx',
-  '/tickets': 'src/features/tickets/components/TicketsPage.tsx',
-  '/list': 'src/features/list/components/ListPage.tsx',
-  '/media': 'src/features/media/components/MediaPage.tsx',
+/** The lazy modules (paths relative to web/) each measured route loads: its page, and for an open chat the thread. */
+const ROUTE_PAGES: Record<string, string[]> = {
+  '/chats': ['src/chats/ChatsPage.tsx'],
+  '/chats/:chatId': ['src/chats/ChatsPage.tsx', 'src/chats/Thread.tsx'],
+  '/tickets': ['src/tickets/TicketsPage.tsx'],
+  '/list': ['src/list/ListPage.tsx'],
+  '/media': ['src/media/MediaPage.tsx'],
 };
 
 const gz = (file: string): number => gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length;
@@ -42,12 +43,24 @@ function staticClosure(manifest: Manifest, key: string, seen = new Set<string>()
   return seen;
 }
 
+/**
+ * The manifest key of a lazy module: its own key, or — when Rollup merged it with modules other
+ * chunks share, so the chunk has no `src` — the dynamic entry named after the file.
+ */
+function chunkOf(manifest: Manifest, page: string): string | undefined {
+  if (manifest[page]) return page;
+  const name = page.split('/').pop()!.replace(/\.tsx?$/, '');
+  return Object.keys(manifest).find((k) => manifest[k]!.isDynamicEntry && (manifest[k]!.src === page || (!manifest[k]!.src && manifest[k]!.name === name)));
+}
+
 function measure(manifest: Manifest, route: string): { js: number; css: number; files: string[] } {
   const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
   if (!entry) throw new Error('No entry chunk in the Vite manifest');
   const keys = staticClosure(manifest, entry);
-  const page = ROUTE_PAGES[route];
-  if (page && manifest[page]) staticClosure(manifest, page, keys);
+  for (const page of ROUTE_PAGES[route] ?? []) {
+    const key = chunkOf(manifest, page);
+    if (key) staticClosure(manifest, key, keys);
+  }
   const files = [...keys].map((k) => manifest[k]!.file);
   const css = new Set([...keys].flatMap((k) => manifest[k]!.css ?? []));
   return {
@@ -60,8 +73,8 @@ function measure(manifest: Manifest, route: string): { js: number; css: number; 
 const manifest = JSON.parse(readFileSync(join(DIST, '.vite', 'manifest.json'), 'utf8')) as Manifest;
 const routes = process.argv.slice(2).filter((a) => a.startsWith('/'));
 const kb = (n: number) => (n / 1000).toFixed(1).padStart(7);
-console.log('route       JS gzip KB   CSS gzip KB   chunks');
+console.log('route            JS gzip KB   CSS gzip KB   chunks');
 for (const route of routes.length ? routes : Object.keys(ROUTE_PAGES)) {
   const m = measure(manifest, route);
-  console.log(`${route.padEnd(10)} ${kb(m.js)}      ${kb(m.css)}        ${m.files.length}`);
+  console.log(`${route.padEnd(15)} ${kb(m.js)}      ${kb(m.css)}        ${m.files.length}`);
 }

@@ -8,7 +8,7 @@
  * The list's "⋯" menu has 'Refresh team permissions' (the list, counts, labels and members again).
  * Keyboard: J/K (outside text fields) move through chats, Esc closes the open thread.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import { useInbox } from '../app/inbox.tsx';
@@ -18,10 +18,14 @@ import { ChatList, type ChatListHandle } from './ChatList.tsx';
 import { ChatFilters } from './ChatFilters.tsx';
 import { forgetOrgMembers } from './ChatActions.tsx';
 import { MessageMenu } from './MessageMenu.tsx';
-import { Thread } from './Thread.tsx';
 import { MenuButton } from '../layout/MenuButton.tsx';
 import { Icon } from '../layout/Icon.tsx';
 import { filterFromSearch, filterKey, filterParams, hasFilterParams, isDefaultFilter, withFilterParams, type ChatFilter } from '../lib/chats.ts';
+
+// The thread (messages, composer, chat actions) is its own chunk: /chats shows the list first and
+// loads it when a chat opens, or in idle time so opening the first chat does not wait.
+const loadThread = () => import('./Thread.tsx');
+const Thread = lazy(() => loadThread().then((m) => ({ default: m.Thread })));
 
 /** spec §8 'Chat reload' */
 const RELOAD_FAILED = 'Failed to reload chats. Please contact support';
@@ -106,6 +110,17 @@ export function ChatsPage() {
     return () => window.removeEventListener('keydown', onKey);
   }, [navigate]);
 
+  useEffect(() => {
+    if (selected) return;
+    const prefetch = () => void loadThread();
+    if ('requestIdleCallback' in window) {
+      const id = window.requestIdleCallback(prefetch, { timeout: 3000 });
+      return () => window.cancelIdleCallback(id);
+    }
+    const id = setTimeout(prefetch, 1000);
+    return () => clearTimeout(id);
+  }, [selected]);
+
   const unread = counts?.open.unread ?? 0;
 
   return (
@@ -151,7 +166,9 @@ export function ChatsPage() {
       </section>
       <section className="pane-thread" aria-label="Conversation">
         {selected ? (
-          <Thread key={selected} chatId={selected} />
+          <Suspense fallback={<div className="page-loading" role="status" aria-label="Loading conversation"><div className="spinner" aria-hidden="true" /></div>}>
+            <Thread key={selected} chatId={selected} />
+          </Suspense>
         ) : (
           <div className="no-thread">
             <div className="no-thread-card">

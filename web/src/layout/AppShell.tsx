@@ -6,13 +6,12 @@
  * of the user is the active one (app/activeSession.ts) the 'logged in in more than one session'
  * screen covers the shell, which stays mounted (inert) so Switch here returns to the same place.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../app/session.tsx';
 import { InboxProvider, useInbox } from '../app/inbox.tsx';
 import { TicketsProvider, useTickets } from '../app/tickets.tsx';
-import { TasksProvider } from '../app/tasks.tsx';
-import { TaskPanel } from '../tasks/TaskPanel.tsx';
+import { TasksProvider, useTasks } from '../app/tasks.tsx';
 import { TasksButton } from '../tasks/TasksButton.tsx';
 import { NotificationsProvider } from '../notifications/NotificationsProvider.tsx';
 import { NotificationBell } from '../notifications/NotificationBell.tsx';
@@ -29,6 +28,22 @@ import { useActiveSession } from '../app/activeSession.ts';
 import { SessionReplacedScreen } from '../pages/SessionReplacedScreen.tsx';
 
 const COLLAPSED_KEY = 'chorus.sidebar_collapsed';
+
+// The task panel (list, editor, audit log) is its own chunk, loaded when it first opens; it then
+// stays mounted so a draft survives closing and reopening.
+const TaskPanel = lazy(() => import('../tasks/TaskPanel.tsx').then((m) => ({ default: m.TaskPanel })));
+
+function LazyTaskPanel() {
+  const { open } = useTasks();
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  if (!opened) return null;
+  return (
+    <Suspense fallback={null}>
+      <TaskPanel />
+    </Suspense>
+  );
+}
 
 export function AppShell() {
   const { org, generation } = useSession();
@@ -110,7 +125,14 @@ function Shell() {
         {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
         <main className="shell-main">
           {/* spec §2: a path the org may not open (a platform org's /chats, a normal org's /phones, hidden /communities) goes to its home */}
-          {pathAvailable(org, location.pathname) ? <Outlet /> : <Navigate to={fallbackPath(org)} replace />}
+          {pathAvailable(org, location.pathname) ? (
+            // pages are lazy chunks (app/App.tsx): the sidebar stays while one loads
+            <Suspense fallback={<div className="page-loading" role="status" aria-label="Loading"><div className="spinner" aria-hidden="true" /></div>}>
+              <Outlet />
+            </Suspense>
+          ) : (
+            <Navigate to={fallbackPath(org)} replace />
+          )}
         </main>
         {showTabs && (
           <nav className="tabbar" aria-label="Sections">
@@ -134,7 +156,7 @@ function Shell() {
         )}
         {phone && !isPlatform(org) && <TasksButton variant="floating" />}
         {phone && <NotificationBell variant="floating" />}
-        <TaskPanel />
+        <LazyTaskPanel />
         <SocketStatus />
       </div>
     </ShellContext.Provider>
