@@ -20,6 +20,8 @@ import { RequireAuth, useSession } from './session.tsx';
 import { PageGate } from './PageGate.tsx';
 import { useSessionExpiryHandler } from './sessionExpiry.ts';
 import { ToastProvider } from './toast.tsx';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient } from '../lib/query-client.ts';
 
 // Each page is its own chunk (React.lazy): the first screen loads the shell and one page only.
 // The Suspense boundaries are in AppShell (around the page, so the sidebar stays) and below.
@@ -102,13 +104,15 @@ function AppRoutes() {
 
 export function App() {
   return (
-    <BrowserRouter>
-      <ToastProvider>
-        {/* the sign-in pages load outside the shell */}
-        <Suspense fallback={<FullScreenMessage title="Loading Chorus…" busy />}>
-          <AppRoutes />
-        </Suspense>
-      </ToastProvider>
-    </BrowserRouter>
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <ToastProvider>
+          {/* the sign-in pages load outside the shell */}
+          <Suspense fallback={<FullScreenMessage title="Loading Chorus…" busy />}>
+            <AppRoutes />
+          </Suspense>
+        </ToastProvider>
+      </BrowserRouter>
+    </QueryClientProvider>
   );
 }

@@ -4,14 +4,13 @@
  * - the panel: open or closed, and its view (list, edit, new with a prefill, audit log);
  * - the loaded tasks (GET /tasks?scope=mine|all, limit 1000 at start, 'Load more tasks' +500 with
  *   the cursor; spec §7, §9), fetched on the first open and kept live from task.* events;
- * - the org's members (GET /members) for assignee pickers and names;
  * - reminder notifications: task.reminder_due for a task assigned to me shows a toast and a
  *   notification entry (unread count on the tasks button).
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AssociatedObjectMetadata, Task } from '#shared/task/task.schemas.ts';
 import { TASK_FETCH_LIMIT, TASK_LOAD_MORE } from '#shared/task/task.schemas.ts';
-import { api, errorMessage, type OrgMember } from '../lib/api.ts';
+import { api, errorMessage } from '../lib/api.ts';
 import { removeTask, upsertTasks } from '../lib/tasks.ts';
 import { useInbox } from './inbox.tsx';
 import { useSession } from './session.tsx';
@@ -59,7 +58,6 @@ export interface TasksState {
   /** a task changed here (created, saved, bulk, rollback): put it in the list as is */
   upsert: (t: Task) => void;
 
-  members: OrgMember[];
 
   notifications: TaskNotification[];
   unread: number;
@@ -95,7 +93,6 @@ export function TasksProvider({ children }: { children: ReactNode }) {
   const [error, setError] = useState<string | null>(null);
   const [cursor, setCursor] = useState<string | null>(null);
   const [more, setMore] = useState<TasksState['more']>('idle');
-  const [members, setMembers] = useState<OrgMember[]>([]);
   const [notifications, setNotifications] = useState<TaskNotification[]>([]);
   const gen = useRef(0);
   const scopeRef = useRef(scope);
@@ -160,22 +157,10 @@ export function TasksProvider({ children }: { children: ReactNode }) {
     [isAdmin, load],
   );
 
-  // first open: tasks and members
-  const membersLoaded = useRef(false);
+  // first open: the tasks (the panel's pickers fetch the members, lib/members.ts)
   useEffect(() => {
-    if (!open) return;
-    if (statusRef.current === 'idle') load(scopeRef.current);
-    if (!membersLoaded.current) {
-      membersLoaded.current = true;
-      api
-        .members(org.org_id)
-        .then(setMembers)
-        .catch((e) => {
-          membersLoaded.current = false;
-          console.warn('members:', errorMessage(e));
-        });
-    }
-  }, [open, load, org.org_id]);
+    if (open && statusRef.current === 'idle') load(scopeRef.current);
+  }, [open, load]);
 
   const upsert = useCallback((t: Task) => setTasks((prev) => (visible(t) ? upsertTasks(prev, [t]) : removeTask(prev, t.task_id))), [visible]);
 
@@ -245,13 +230,12 @@ export function TasksProvider({ children }: { children: ReactNode }) {
       reload,
       loadMore,
       upsert,
-      members,
       notifications,
       unread,
       markNotificationsRead,
       dismissNotification,
     }),
-    [open, view, openPanel, closePanel, togglePanel, showList, openNew, openEdit, openAudit, isAdmin, scope, setScope, tasks, status, error, cursor, more, reload, loadMore, upsert, members, notifications, unread, markNotificationsRead, dismissNotification],
+    [open, view, openPanel, closePanel, togglePanel, showList, openNew, openEdit, openAudit, isAdmin, scope, setScope, tasks, status, error, cursor, more, reload, loadMore, upsert, notifications, unread, markNotificationsRead, dismissNotification],
   );
   const actions = useMemo<TaskActions>(() => ({ openNew, openEdit, openPanel }), [openNew, openEdit, openPanel]);
   return (

@@ -25,7 +25,8 @@ import { Avatar } from './Avatar.tsx';
 import { Ack } from './Ack.tsx';
 import { Icon } from '../layout/Icon.tsx';
 import { needsReplyCount } from '../lib/messageActions.ts';
-import { ChatLabelChip, Glyph, MemberAvatar, memberName, useOrgMembers } from './ChatActions.tsx';
+import { ChatLabelChip, Glyph, MemberAvatar, memberName } from './ChatBadges.tsx';
+import { useMembers } from '../lib/members.ts';
 import { snoozeUntilText } from './SnoozeMenu.tsx';
 
 const ROW_HEIGHT = 72;
@@ -227,7 +228,7 @@ export const ChatList = forwardRef<ChatListHandle, { selectedId: string | null; 
 ) {
   const { listChats: chats, status, error, cursor, loadMore, loadingMore, loadMoreError, reload, filter, labels } = useInbox();
   const { org, user } = useSession();
-  const { members } = useOrgMembers(org.org_id);
+  const members = useMembers(org.org_id);
   const masked = mustMask(!!org.mask_phone_numbers, { email: user.email, role: org.role });
   const showPhone = org.phones.length > 1;
   const labelsById = useMemo(() => new Map(labels.map((l) => [l.label_id, l])), [labels]);

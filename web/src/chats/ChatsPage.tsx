@@ -16,7 +16,7 @@ import { useSession } from '../app/session.tsx';
 import { useToast } from '../app/toast.tsx';
 import { ChatList, type ChatListHandle } from './ChatList.tsx';
 import { ChatFilters } from './ChatFilters.tsx';
-import { forgetOrgMembers } from './ChatActions.tsx';
+import { refreshMembers } from '../lib/members.ts';
 import { MessageMenu } from './MessageMenu.tsx';
 import { MenuButton } from '../layout/MenuButton.tsx';
 import { Icon } from '../layout/Icon.tsx';
@@ -78,7 +78,7 @@ export function ChatsPage() {
   );
 
   const refreshPermissions = useCallback(async () => {
-    forgetOrgMembers(org.org_id);
+    void refreshMembers(org.org_id);
     reloadCounts();
     reloadLabels();
     const ok = await reload();

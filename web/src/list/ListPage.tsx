@@ -18,7 +18,7 @@ import type { FolderCounts, InboxState } from '#shared/chat/chat-state.rules.ts'
 import type { BulkAction, BulkJob, CreateBulkJobRequest } from '#shared/bulk/bulk-job.schemas.ts';
 import { isFinished } from '#shared/bulk/bulk-job.rules.ts';
 import { maskPhone, mustMask } from '#shared/chat/chat-access.rules.ts';
-import { api, errorMessage, type OrgMember } from '../lib/api.ts';
+import { errorMessage } from '../lib/api.ts';
 import { chatNumber, exactTime, formatPhone, isGroupChat, listTime } from '../lib/format.ts';
 import { memberLabel } from '../lib/tasks.ts';
 import { useInbox } from '../app/inbox.tsx';
@@ -31,9 +31,10 @@ import { listApi } from './listApi.ts';
 import { activeFilters, FOLDERS, matchingCount, NO_FILTER, toJobFilter, type ListFilter } from './filters.ts';
 import { ActionMenu } from './ActionMenu.tsx';
 import { JobPanel } from './JobPanel.tsx';
+import { useListChats } from './useListChats.ts';
+import { useMembers } from '../lib/members.ts';
 import './list.css';
 
-const PAGE_SIZE = 50;
 const POLL_MS = 2000;
 const STATE_NAMES: Record<InboxState, string> = { open: 'Open', closed: 'Closed', snoozed: 'Snoozed', archived: 'Archived' };
 /** Actions that Undo does not cover ask first, with this verb. */
@@ -41,7 +42,6 @@ const CONFIRM_VERB: Partial<Record<BulkAction, string>> = { close: 'Close', reop
 
 type Selection = { all: true } | { all: false; ids: Set<string> };
 const NONE: Selection = { all: false, ids: new Set() };
-type Rows = { status: 'loading' | 'ready' | 'error'; chats: Chat[]; cursor: string | null; error: string | null; loadingMore: boolean };
 
 /** The later of two snapshots of one job (events and polls may arrive out of order). */
 function newer(a: BulkJob | undefined, b: BulkJob): BulkJob {
@@ -60,18 +60,15 @@ export function ListPage() {
   const masked = mustMask(!!org.mask_phone_numbers, viewer);
 
   const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
-  const [rows, setRows] = useState<Rows>({ status: 'loading', chats: [], cursor: null, error: null, loadingMore: false });
   const [counts, setCounts] = useState<Record<InboxState, FolderCounts> | null>(null);
   const [labels, setLabels] = useState<ChatLabel[]>([]);
-  const [members, setMembers] = useState<OrgMember[]>([]);
+  const members = useMembers(orgId);
   const [selection, setSelection] = useState<Selection>(NONE);
   const [job, setJob] = useState<BulkJob | null>(null);
   const [confirm, setConfirm] = useState<{ action: BulkAction; verb: string; title: string } | null>(null);
   const [starting, setStarting] = useState(false);
   const [undoing, setUndoing] = useState(false);
   const [exporting, setExporting] = useState(false);
-  const [attempt, setAttempt] = useState(0);
-  const generation = useRef(0);
 
   // ---- data ----------------------------------------------------------------------------
   const refreshCounts = useCallback(() => {
@@ -80,34 +77,14 @@ export function ListPage() {
   useEffect(() => {
     refreshCounts();
     listApi.labels(orgId).then(setLabels, (e) => console.warn('labels', errorMessage(e)));
-    api.members(orgId).then(setMembers, (e) => console.warn('members', errorMessage(e)));
   }, [orgId, refreshCounts]);
 
-  useEffect(() => {
-    const gen = ++generation.current;
-    setRows({ status: 'loading', chats: [], cursor: null, error: null, loadingMore: false });
+  const { rows, loadMore, patch, reload: reloadRows, dismissError } = useListChats(orgId, filter);
+  useEffect(() => setSelection(NONE), [orgId, filter]);
+  const reload = useCallback(() => {
     setSelection(NONE);
-    listApi
-      .chats(orgId, filter, null, PAGE_SIZE)
-      .then((p) => gen === generation.current && setRows({ status: 'ready', chats: p.chats, cursor: p.cursor, error: null, loadingMore: false }))
-      .catch((e) => gen === generation.current && setRows({ status: 'error', chats: [], cursor: null, error: errorMessage(e), loadingMore: false }));
-  }, [orgId, filter, attempt]);
-
-  const loadMore = useCallback(() => {
-    if (rows.status !== 'ready' || !rows.cursor || rows.loadingMore || rows.error) return;
-    const gen = generation.current;
-    setRows((r) => ({ ...r, loadingMore: true }));
-    listApi
-      .chats(orgId, filter, rows.cursor, PAGE_SIZE)
-      .then((p) => {
-        if (gen !== generation.current) return;
-        setRows((r) => {
-          const seen = new Set(r.chats.map((c) => c.chat_id));
-          return { ...r, chats: [...r.chats, ...p.chats.filter((c) => !seen.has(c.chat_id))], cursor: p.cursor, loadingMore: false };
-        });
-      })
-      .catch((e) => gen === generation.current && setRows((r) => ({ ...r, loadingMore: false, error: errorMessage(e) })));
-  }, [rows, orgId, filter]);
+    reloadRows();
+  }, [reloadRows]);
 
   // chat snapshots pushed over the socket replace the rows they match (batched: a bulk job sends hundreds)
   const pendingChats = useRef(new Map<string, Chat>());
@@ -127,11 +104,11 @@ export function ListPage() {
             flushTimer.current = null;
             const updates = pendingChats.current;
             pendingChats.current = new Map();
-            setRows((r) => (r.chats.some((c) => updates.has(c.chat_id)) ? { ...r, chats: r.chats.map((c) => updates.get(c.chat_id) ?? c) } : r));
+            patch(updates);
           }, 250);
         }
       }),
-    [subscribe],
+    [subscribe, patch],
   );
   useEffect(() => () => void (flushTimer.current && clearTimeout(flushTimer.current)), []);
 
@@ -154,9 +131,9 @@ export function ListPage() {
   const finishedId = job && isFinished(job) ? job.job_id : null;
   useEffect(() => {
     if (!finishedId) return;
-    setAttempt((n) => n + 1);
+    reload();
     refreshCounts();
-  }, [finishedId, refreshCounts]);
+  }, [finishedId, refreshCounts, reload]);
 
   // ---- selection -------------------------------------------------------------------------
   const selectable = useMemo(() => rows.chats.filter((c) => c.has_access !== false), [rows.chats]);
@@ -448,7 +425,7 @@ export function ListPage() {
         </div>
         <div className="list-scroll" ref={scrollRef} data-testid="list-rows">
           {rows.status === 'loading' && <ListSkeleton rows={10} label="Loading chats" />}
-          {rows.status === 'error' && <LoadError what="chats" error={rows.error} onRetry={() => setAttempt((a) => a + 1)} />}
+          {rows.status === 'error' && <LoadError what="chats" error={rows.error} onRetry={reload} />}
           {rows.status === 'ready' && rows.chats.length === 0 && (
             <div className="state-box empty" data-testid="list-empty">
               <p>No chats match these filters.</p>
@@ -528,7 +505,7 @@ export function ListPage() {
               <span className="form-error small" role="alert">
                 Could not load more: {rows.error}
               </span>{' '}
-              <button type="button" className="link-btn small" onClick={() => setRows((r) => ({ ...r, error: null }))}>
+              <button type="button" className="link-btn small" onClick={dismissError}>
                 Try again
               </button>
             </p>

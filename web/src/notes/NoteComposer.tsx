@@ -6,7 +6,7 @@
  * Starting a reply switches back to Reply; switching to a note drops a pending reply quote.
  * Notes are text only: attachments are off in note mode.
  */
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { MAX_TEXT_BODY } from '#shared/message/message.schemas.ts';
 import { activeMentionQuery, filterMentionMembers, insertMention, mentionLabel, mentionsInBody, type NoteMention } from '#shared/message/private-note.rules.ts';
 import { errorMessage, type OrgMember } from '../lib/api.ts';
@@ -47,6 +47,16 @@ export function useNoteComposer({ value, setValue, inputRef, setError, replyTo, 
   valueRef.current = value;
   const pickerRef = useRef(picker);
   pickerRef.current = picker;
+  // the caret after an inserted mention, set when the new text is in the input (before the next
+  // key event is handled, so fast typing lands after the mention)
+  const caretAfterPick = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = inputRef.current;
+    if (caretAfterPick.current === null || !el) return;
+    el.focus();
+    el.setSelectionRange(caretAfterPick.current, caretAfterPick.current);
+    caretAfterPick.current = null;
+  }, [value, inputRef]);
 
   useEffect(() => {
     if (replyTo) setMode('reply');
@@ -93,10 +103,7 @@ export function useNoteComposer({ value, setValue, inputRef, setError, replyTo, 
       setValue(r.text);
       setPicked((p) => [...p, { email: member.email, name: label }]);
       setPicker(null);
-      requestAnimationFrame(() => {
-        el.focus();
-        el.setSelectionRange(r.caret, r.caret);
-      });
+      caretAfterPick.current = r.caret;
     },
     [picker, inputRef, setValue],
   );

@@ -15,7 +15,7 @@ import { MenuButton } from '../layout/MenuButton.tsx';
 import { Icon } from '../layout/Icon.tsx';
 import { ListSkeleton, LoadError } from '../components/ui/ListStates.tsx';
 import { Dialog } from '../tickets/Dialog.tsx';
-import { ChatLabelChip } from '../chats/ChatActions.tsx';
+import { ChatLabelChip } from '../chats/ChatBadges.tsx';
 import { SettingsTitle } from './SettingsTitle.tsx';
 
 export const LABEL_PALETTE = ['#1f7a8c', '#2563eb', '#7c3aed', '#db2777', '#dc2626', '#ea580c', '#ca8a04', '#16a34a', '#0d9488', '#64748b'];

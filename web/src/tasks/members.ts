@@ -2,11 +2,13 @@
 import { useMemo } from 'react';
 import { useSession } from '../app/session.tsx';
 import { useTasks } from '../app/tasks.tsx';
+import { useMembers } from '../lib/members.ts';
 import type { OrgMember } from '../lib/api.ts';
 
 export function useAssignableMembers(extra: Array<string | null | undefined> = []): OrgMember[] {
   const { user, org } = useSession();
-  const { members, tasks } = useTasks();
+  const { tasks } = useTasks();
+  const members = useMembers(org.org_id);
   const extraKey = extra.filter(Boolean).join('|');
   return useMemo(() => {
     const byEmail = new Map<string, OrgMember>();
