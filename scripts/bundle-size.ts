@@ -9,7 +9,7 @@
  * the browser does not fetch them for the first screen. Sizes are gzip level 9 of the built
  * file, in KB (1 KB = 1000 bytes) as Vite prints them; CSS is reported on its own line.
  *
- * The page module of each route is the `lazy(() => import(…))` target in web/src/app/routes.tsx;
+ * The page module of each route is the `lazy(() => import(…))` target in web/src/app/App.tsx;
  * ROUTE_PAGES below names them. A route whose page is not a manifest entry (not lazy) counts
  * the entry only.
  */
@@ -26,11 +26,11 @@ const DIST = join(REPO, 'web', 'dist');
 
 /** The lazy modules (paths relative to web/) each measured route loads: its page, and for an open chat the thread. */
 const ROUTE_PAGES: Record<string, string[]> = {
-  '/chats': ['src/chats/ChatsPage.tsx'],
-  '/chats/:chatId': ['src/chats/ChatsPage.tsx', 'src/chats/Thread.tsx'],
-  '/tickets': ['src/tickets/TicketsPage.tsx'],
-  '/list': ['src/list/ListPage.tsx'],
-  '/media': ['src/media/MediaPage.tsx'],
+  '/chats': ['src/features/chats/components/ChatsPage.tsx'],
+  '/chats/:chatId': ['src/features/chats/components/ChatsPage.tsx', 'src/features/chats/components/Thread.tsx'],
+  '/tickets': ['src/features/tickets/components/TicketsPage.tsx'],
+  '/list': ['src/features/list/components/ListPage.tsx'],
+  '/media': ['src/features/media/components/MediaPage.tsx'],
 };
 
 const gz = (file: string): number => gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length;

@@ -18,6 +18,7 @@ async function boundaryErrors(file: string, code: string): Promise<string[]> {
 }
 
 const WEB_FILE = 'web/src/features/chats/components/Probe.tsx';
+const SETTINGS_FILE = 'web/src/features/settings/labels/Probe.tsx';
 const use = (spec: string) => `import * as m from '${spec}';\nexport const probe = m;\n`;
 
 describe('web must not reach server-only code', () => {
@@ -65,5 +66,26 @@ describe('shared domain code must not import functions/, scripts/ or infra/', ()
 
   it('shared code may import other shared code', async () => {
     expect(await boundaryErrors('shared/chat/probe.ts', use('../ticket/ticket.rules.ts'))).toEqual([]);
+  });
+});
+
+describe('a feature must not reach into another feature\'s internals', () => {
+  it.each([
+    [WEB_FILE, '../../tickets/components/TicketsPage.tsx'],
+    [WEB_FILE, '../../tasks/hooks/useTasks.tsx'],
+    [SETTINGS_FILE, '../../chats/components/ChatBadges.tsx'],
+  ])('%s importing %s fails lint', async (file, spec) => {
+    expect(await boundaryErrors(file, use(spec))).toEqual(['import-x/no-restricted-paths']);
+  });
+
+  it.each([
+    [WEB_FILE, '../../tickets/index.ts'],
+    [WEB_FILE, './ChatList.tsx'],
+    [WEB_FILE, '../../../components/ui/Dialog.tsx'],
+    [WEB_FILE, '../../../lib/members.ts'],
+    [SETTINGS_FILE, '../../chats/index.ts'],
+    [SETTINGS_FILE, '../team/TeamPage.tsx'],
+  ])('%s importing %s passes', async (file, spec) => {
+    expect(await boundaryErrors(file, use(spec))).toEqual([]);
   });
 });

@@ -12,10 +12,10 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { fallbackPath, isPlatform, SETTINGS_GROUPS } from '#shared/org/navigation.rules.ts';
-import { NotBuiltPage } from '../pages/NotBuiltPage.tsx';
-import { FullScreenMessage } from '../pages/FullScreenMessage.tsx';
-import { AppShell } from '../layout/AppShell.tsx';
-import { NAV } from '../layout/nav.ts';
+import { NotBuiltPage } from './pages/NotBuiltPage.tsx';
+import { FullScreenMessage } from './pages/FullScreenMessage.tsx';
+import { AppShell } from './shell/AppShell.tsx';
+import { NAV } from './shell/nav.ts';
 import { RequireAuth, useSession } from './session.tsx';
 import { PageGate } from './PageGate.tsx';
 import { useSessionExpiryHandler } from './sessionExpiry.ts';
@@ -25,20 +25,20 @@ import { queryClient } from '../lib/query-client.ts';
 
 // Each page is its own chunk (React.lazy): the first screen loads the shell and one page only.
 // The Suspense boundaries are in AppShell (around the page, so the sidebar stays) and below.
-const LoginPage = lazy(() => import('../pages/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
-const LoginCallbackPage = lazy(() => import('../pages/LoginCallbackPage.tsx').then((m) => ({ default: m.LoginCallbackPage })));
-const ChatsPage = lazy(() => import('../chats/ChatsPage.tsx').then((m) => ({ default: m.ChatsPage })));
-const TicketsPage = lazy(() => import('../tickets/TicketsPage.tsx').then((m) => ({ default: m.TicketsPage })));
-const TicketSettingsPage = lazy(() => import('../tickets/TicketSettingsPage.tsx').then((m) => ({ default: m.TicketSettingsPage })));
-const LabelsPage = lazy(() => import('../settings/LabelsPage.tsx').then((m) => ({ default: m.LabelsPage })));
-const MediaPage = lazy(() => import('../media/MediaPage.tsx').then((m) => ({ default: m.MediaPage })));
-const ListPage = lazy(() => import('../list/ListPage.tsx').then((m) => ({ default: m.ListPage })));
-const SettingsIndexPage = lazy(() => import('../settings/SettingsIndexPage.tsx').then((m) => ({ default: m.SettingsIndexPage })));
-const PermissionsPage = lazy(() => import('../settings/PermissionsPage.tsx').then((m) => ({ default: m.PermissionsPage })));
-const TeamPage = lazy(() => import('../settings/TeamPage.tsx').then((m) => ({ default: m.TeamPage })));
-const PhonesPage = lazy(() => import('../settings/PhonesPage.tsx').then((m) => ({ default: m.PhonesPage })));
-const PreferencesPage = lazy(() => import('../settings/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })));
-const CreateWorkspacePage = lazy(() => import('../pages/CreateWorkspacePage.tsx').then((m) => ({ default: m.CreateWorkspacePage })));
+const LoginPage = lazy(() => import('../features/auth/components/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
+const LoginCallbackPage = lazy(() => import('../features/auth/components/LoginCallbackPage.tsx').then((m) => ({ default: m.LoginCallbackPage })));
+const ChatsPage = lazy(() => import('../features/chats/components/ChatsPage.tsx').then((m) => ({ default: m.ChatsPage })));
+const TicketsPage = lazy(() => import('../features/tickets/components/TicketsPage.tsx').then((m) => ({ default: m.TicketsPage })));
+const TicketSettingsPage = lazy(() => import('../features/settings/tickets/TicketSettingsPage.tsx').then((m) => ({ default: m.TicketSettingsPage })));
+const LabelsPage = lazy(() => import('../features/settings/labels/LabelsPage.tsx').then((m) => ({ default: m.LabelsPage })));
+const MediaPage = lazy(() => import('../features/media/components/MediaPage.tsx').then((m) => ({ default: m.MediaPage })));
+const ListPage = lazy(() => import('../features/list/components/ListPage.tsx').then((m) => ({ default: m.ListPage })));
+const SettingsIndexPage = lazy(() => import('../features/settings/components/SettingsIndexPage.tsx').then((m) => ({ default: m.SettingsIndexPage })));
+const PermissionsPage = lazy(() => import('../features/settings/permissions/PermissionsPage.tsx').then((m) => ({ default: m.PermissionsPage })));
+const TeamPage = lazy(() => import('../features/settings/team/TeamPage.tsx').then((m) => ({ default: m.TeamPage })));
+const PhonesPage = lazy(() => import('../features/settings/phones/PhonesPage.tsx').then((m) => ({ default: m.PhonesPage })));
+const PreferencesPage = lazy(() => import('../features/settings/preferences/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })));
+const CreateWorkspacePage = lazy(() => import('../features/settings/workspace/CreateWorkspacePage.tsx').then((m) => ({ default: m.CreateWorkspacePage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
 const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);

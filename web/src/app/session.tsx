@@ -10,13 +10,13 @@ import { api, errorMessage } from '../lib/api.ts';
 import { getIdToken, LOGOUT_FAILED_MESSAGE } from '../lib/auth.ts';
 import { signOutFlow } from './signOut.ts';
 import { useToast } from './toast.tsx';
-import { FullScreenMessage } from '../pages/FullScreenMessage.tsx';
-import { JoinWorkspacePage } from '../pages/JoinWorkspacePage.tsx';
+import { FullScreenMessage } from './pages/FullScreenMessage.tsx';
+import { JoinWorkspacePage } from '../features/settings/workspace/JoinWorkspacePage.tsx';
 
 export type MeOrg = MeResponse['orgs'][number];
 
 // first-organization setup only (it bundles the phone-number rules of libphonenumber-js)
-const OrgSetupForm = lazy(() => import('../pages/OrgSetupForm.tsx').then((m) => ({ default: m.OrgSetupForm })));
+const OrgSetupForm = lazy(() => import('../features/settings/workspace/OrgSetupForm.tsx').then((m) => ({ default: m.OrgSetupForm })));
 
 export interface Session {
   user: MeResponse['user'];
