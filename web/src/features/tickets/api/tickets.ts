@@ -3,6 +3,7 @@
  * match of a ticket against the list filters (so realtime upserts keep a filtered list honest),
  * the sort orders of GET /tickets, and date formats (spec §9: ranges as 'DD MMM YY').
  */
+import { compareTickets as compareBySort, matchesTicketFilter, type TicketListFilter } from '#shared/ticket/ticket-list.rules.ts';
 import { format, isToday, isTomorrow, isYesterday } from 'date-fns';
 import type { Ticket, TicketLabel, TicketStatus } from '#shared/ticket/ticket.schemas.ts';
 import { TICKET_PRIORITIES, TICKET_SORTS } from '#shared/ticket/ticket.schemas.ts';
@@ -53,43 +54,29 @@ export const msToDay = (ms: number | null | undefined): string => (ms ? format(m
 /** A due date from a date input: the end of that local day (a ticket due 'today' is due until midnight). */
 export const dueFromDay = (day: string): number | null => dayToMs(day, true) ?? null;
 
-/** Does a ticket pass the filters? `me` is the signed-in member's email ('me' filter). */
+/**
+ * Does a ticket pass the filters? The API's rule (shared/ticket/ticket-list.rules.ts) on the
+ * filters as the API reads them, plus the subject search as a substring (the API's search index
+ * is not in the browser). `me` is the signed-in member's email ('me' filter).
+ */
 export function matchesFilters(t: Ticket, f: TicketFilters, me: string): boolean {
-  if (f.status && t.status !== f.status) return false;
-  if (f.priority && String(t.priority) !== f.priority) return false;
-  if (f.assignee) {
-    const a = f.assignee.trim().toLowerCase();
-    if (a === 'none' ? t.assignee !== null && t.assignee !== '' : (t.assignee ?? '').toLowerCase() !== (a === 'me' ? me.toLowerCase() : a)) return false;
-  }
-  if (f.label && !t.labels.includes(f.label)) return false;
-  if (f.phone_id && t.phone_id !== f.phone_id) return false;
-  const from = dayToMs(f.due_from);
-  const to = dayToMs(f.due_to, true);
-  if ((from !== undefined || to !== undefined) && t.due_date === null) return false;
-  if (from !== undefined && (t.due_date ?? 0) < from) return false;
-  if (to !== undefined && (t.due_date ?? 0) > to) return false;
+  const assignee = f.assignee.trim().toLowerCase();
+  const rule: TicketListFilter = {
+    status: (f.status || undefined) as TicketListFilter['status'],
+    priority: f.priority ? Number(f.priority) : undefined,
+    assignee: assignee === 'me' ? me.toLowerCase() : assignee || undefined,
+    label: f.label || undefined,
+    phone_id: f.phone_id || undefined,
+    due_from: dayToMs(f.due_from),
+    due_to: dayToMs(f.due_to, true),
+  };
+  if (!matchesTicketFilter(t, rule)) return false;
   if (f.q.trim() && !t.subject.toLowerCase().includes(f.q.trim().toLowerCase())) return false;
   return true;
 }
 
-const byId = (a: Ticket, b: Ticket): number => (a.ticket_id < b.ticket_id ? -1 : a.ticket_id > b.ticket_id ? 1 : 0);
-
-export function compareTickets(sort: TicketSort): (a: Ticket, b: Ticket) => number {
-  switch (sort) {
-    case 'created_asc':
-      return (a, b) => a.created_at - b.created_at || byId(a, b);
-    case 'due_asc':
-      // no due date last
-      return (a, b) => (a.due_date ?? Infinity) - (b.due_date ?? Infinity) || b.created_at - a.created_at || byId(a, b);
-    case 'priority_desc':
-      return (a, b) => b.priority - a.priority || b.created_at - a.created_at || byId(a, b);
-    case 'updated_desc':
-      return (a, b) => b.last_updated_at - a.last_updated_at || byId(a, b);
-    case 'created_desc':
-    default:
-      return (a, b) => b.created_at - a.created_at || byId(b, a);
-  }
-}
+/** The order of a sort: the API's comparator (ties newest first, no due date last). */
+export const compareTickets = (sort: TicketSort): ((a: Ticket, b: Ticket) => number) => compareBySort(sort);
 
 /** Keep the newer snapshot of a ticket (events can arrive after a fresher PATCH answer). */
 export const newerTicket = (a: Ticket | undefined, b: Ticket): Ticket => (a && a.last_updated_at > b.last_updated_at ? a : b);
