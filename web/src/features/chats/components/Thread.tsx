@@ -40,8 +40,7 @@ import { MessageBubble } from './MessageBubble.tsx';
 import { Composer, type ComposerHandle } from './Composer.tsx';
 import { useTyping } from '../hooks/useTyping.ts';
 import { Icon } from '../../../components/ui/Icon.tsx';
-import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
-import { upsertChatTicket } from '../../tickets/index.ts';
+import { useChatTickets } from '../hooks/useChatTickets.ts';
 import type { TicketAction } from './MessageBubble.tsx';
 import { AttachTicketDialog, CreateTicketDialog } from '../../tickets/index.ts';
 import { ChatTicketsPanel } from '../../tickets/index.ts';
@@ -147,9 +146,6 @@ export function Thread({ chatId }: { chatId: string }) {
   });
   const [replyTo, setReplyTo] = useState<Message | null>(privateReply?.message ?? null);
   const [showJump, setShowJump] = useState(false);
-  const [chatTickets, setChatTickets] = useState<Ticket[] | null>(null);
-  const [ticketsStatus, setTicketsStatus] = useState<'loading' | 'ready' | 'error'>('loading');
-  const [ticketsError, setTicketsError] = useState<string | null>(null);
   const [ticketDialog, setTicketDialog] = useState<{ kind: TicketAction; message: Message } | null>(null);
   const [panelOpen, setPanelOpen] = useState(initialPanelOpen);
   const [pinFor, setPinFor] = useState<Message | null>(null);
@@ -264,35 +260,7 @@ export function Thread({ chatId }: { chatId: string }) {
   );
 
   // ---- tickets of this chat -------------------------------------------------------------
-  const loadTickets = useCallback(() => {
-    setTicketsStatus((s) => (s === 'ready' ? s : 'loading'));
-    setTicketsError(null);
-    api
-      .chatTickets(org.org_id, chatId)
-      .then((list) => {
-        setChatTickets(list);
-        setTicketsStatus('ready');
-      })
-      .catch((e) => {
-        setTicketsError(errorMessage(e));
-        setTicketsStatus((s) => (s === 'ready' ? s : 'error'));
-      });
-  }, [org.org_id, chatId]);
-  useEffect(() => loadTickets(), [loadTickets]);
-  useEffect(
-    () =>
-      subscribe((e: InboxEvent) => {
-        if (e.kind === 'ticket' && e.ticket.chat_id === chatId) setChatTickets((prev) => upsertChatTicket(prev ?? [], e.ticket));
-        else if (e.kind === 'resync') loadTickets();
-      }),
-    [subscribe, chatId, loadTickets],
-  );
-  const replaceTicket = useCallback((t: Ticket) => {
-    setChatTickets((prev) => {
-      const list = prev ?? [];
-      return list.some((x) => x.ticket_id === t.ticket_id) ? list.map((x) => (x.ticket_id === t.ticket_id ? t : x)) : [...list, t];
-    });
-  }, []);
+  const { tickets: chatTickets, status: ticketsStatus, error: ticketsError, reload: loadTickets, replaceTicket } = useChatTickets(org.org_id, chatId);
   const onTicketAction = useCallback((kind: TicketAction, m: Message) => setTicketDialog({ kind, message: m }), []);
   const setPanel = useCallback((open: boolean) => {
     setPanelOpen(open);

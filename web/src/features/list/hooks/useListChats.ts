@@ -40,7 +40,8 @@ export function useListChats(orgId: string, filter: ListFilter) {
     queryFn: ({ pageParam }): Promise<Page> => listApi.chats(orgId, filter, pageParam, PAGE_SIZE),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.cursor ?? undefined,
-    staleTime: Infinity,
+    // refetched on every mount: chat events while the page was closed are not in the cache
+    staleTime: 0,
   });
   const [dismissedAt, setDismissedAt] = useState(0);
 
