@@ -27,6 +27,8 @@ export default defineConfig({
     outDir: path.join(webDir, 'dist'),
     emptyOutDir: true,
     sourcemap: true,
+    // scripts/bundle-size.ts reads the manifest to sum the JS a route loads
+    manifest: true,
     chunkSizeWarningLimit: 1500,
   },
   server: {

@@ -7,6 +7,7 @@ import { searchPort } from '../ports/search.ts';
 import { toTicketWire } from './ticket.ts';
 import { TicketEntity } from './ticket.entity.ts';
 import type { ListTicketsQuery, Ticket } from './ticket.schemas.ts';
+import { compareTickets, matchesTicketFilter } from './ticket-list.rules.ts';
 
 /**
  * GET /tickets: one Query on the index that serves the most selective filter (or the sort), the
@@ -54,17 +55,8 @@ function decode(s: string | undefined): Cursor | undefined {
   }
 }
 
-/** Does a ticket pass the filters the chosen index did not apply? (applied after read; cheap) */
-function matches(t: TicketItem, f: Filters): boolean {
-  if (f.status && t.status !== f.status) return false;
-  if (f.priority && t.priority !== f.priority) return false;
-  if (f.assignee && t.assignee_key !== f.assignee) return false;
-  if (f.phone_id && t.phone_id !== f.phone_id) return false;
-  if (f.label && !(t.labels ?? []).includes(f.label)) return false;
-  if (f.due_from !== undefined && (t.due_date == null || t.due_date < f.due_from)) return false;
-  if (f.due_to !== undefined && (t.due_date == null || t.due_date > f.due_to)) return false;
-  return true;
-}
+/** Does a ticket pass the filters the chosen index did not apply? (applied after read; cheap; the same rule the web app applies to live tickets) */
+const matches = (t: TicketItem, f: Filters): boolean => matchesTicketFilter(t, f);
 
 const filtered = (f: Filters) => Object.values(f).some((v) => v !== undefined && v !== '');
 
@@ -78,14 +70,6 @@ const collector =
   (guard: ChatGuard) =>
   (run: (cursor: string | null, limit: number) => Promise<{ data: TicketItem[]; cursor: string | null }>, toCursor: (item: Record<string, unknown>) => string, f: Filters, want: number, start: string | null): Promise<Page> =>
     collectFiltered(run, toCursor, filtered(f) ? (t) => matches(t, f) : null, want, start, guard.pageFilter<TicketItem>((t) => t.chat_id));
-
-const COMPARE: Record<ListTicketsQuery['sort'], (a: TicketItem, b: TicketItem) => number> = {
-  created_desc: (a, b) => (a.ticket_id < b.ticket_id ? 1 : -1),
-  created_asc: (a, b) => (a.ticket_id < b.ticket_id ? -1 : 1),
-  due_asc: (a, b) => (a.due_key === b.due_key ? COMPARE.created_desc(a, b) : a.due_key < b.due_key ? -1 : 1),
-  priority_desc: (a, b) => b.priority - a.priority || COMPARE.created_desc(a, b),
-  updated_desc: (a, b) => b.last_updated_at - a.last_updated_at || COMPARE.created_desc(a, b),
-};
 
 async function getTickets(orgId: string, ids: string[]): Promise<Map<string, TicketItem>> {
   const out = new Map<string, TicketItem>();
@@ -117,7 +101,7 @@ async function searchTickets(actor: Actor, guard: ChatGuard, q: string, others: 
     return { tickets: page.flatMap((id) => (got.has(id) ? [view(got.get(id)!)] : [])), cursor: next(ids.length) };
   }
   const got = await getTickets(actor.org_id, hits.map((h) => h.id));
-  const all = (await guard.filter([...got.values()], (t) => t.chat_id)).filter((t) => matches(t, others)).sort(COMPARE[sort]);
+  const all = (await guard.filter([...got.values()], (t) => t.chat_id)).filter((t) => matches(t, others)).sort(compareTickets(sort));
   return { tickets: all.slice(offset, offset + limit).map(view), cursor: next(all.length) };
 }
 

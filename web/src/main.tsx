@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { loadConfig } from './lib/config.ts';
 import { configureAuth } from './lib/auth.ts';
 import { App } from './app/App.tsx';
-import { FullScreenMessage } from './pages/FullScreenMessage.tsx';
+import { FullScreenMessage } from './app/pages/FullScreenMessage.tsx';
 import './styles/app.css';
 
 const root = createRoot(document.getElementById('root')!);

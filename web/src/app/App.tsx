@@ -9,29 +9,36 @@
  * view). Paths the org may not open (layout/AppShell.tsx) and unknown paths fall back to /chats,
  * or /dashboard for a platform organization (shared/org/navigation.rules.ts).
  */
+import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { fallbackPath, isPlatform, SETTINGS_GROUPS } from '#shared/org/navigation.rules.ts';
-import { LoginPage } from '../pages/LoginPage.tsx';
-import { LoginCallbackPage } from '../pages/LoginCallbackPage.tsx';
-import { NotBuiltPage } from '../pages/NotBuiltPage.tsx';
-import { ChatsPage } from '../chats/ChatsPage.tsx';
-import { TicketsPage } from '../tickets/TicketsPage.tsx';
-import { TicketSettingsPage } from '../tickets/TicketSettingsPage.tsx';
-import { LabelsPage } from '../settings/LabelsPage.tsx';
-import { MediaPage } from '../media/MediaPage.tsx';
-import { ListPage } from '../list/ListPage.tsx';
-import { AppShell } from '../layout/AppShell.tsx';
-import { NAV } from '../layout/nav.ts';
+import { NotBuiltPage } from './pages/NotBuiltPage.tsx';
+import { FullScreenMessage } from './pages/FullScreenMessage.tsx';
+import { AppShell } from './shell/AppShell.tsx';
+import { NAV } from './shell/nav.ts';
 import { RequireAuth, useSession } from './session.tsx';
-import { SettingsIndexPage } from '../settings/SettingsIndexPage.tsx';
 import { PageGate } from './PageGate.tsx';
-import { PermissionsPage } from '../settings/PermissionsPage.tsx';
-import { TeamPage } from '../settings/TeamPage.tsx';
-import { PhonesPage } from '../settings/PhonesPage.tsx';
-import { PreferencesPage } from '../settings/PreferencesPage.tsx';
-import { CreateWorkspacePage } from '../pages/CreateWorkspacePage.tsx';
 import { useSessionExpiryHandler } from './sessionExpiry.ts';
 import { ToastProvider } from './toast.tsx';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient } from '../lib/query-client.ts';
+
+// Each page is its own chunk (React.lazy): the first screen loads the shell and one page only.
+// The Suspense boundaries are in AppShell (around the page, so the sidebar stays) and below.
+const LoginPage = lazy(() => import('../features/auth/components/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
+const LoginCallbackPage = lazy(() => import('../features/auth/components/LoginCallbackPage.tsx').then((m) => ({ default: m.LoginCallbackPage })));
+const ChatsPage = lazy(() => import('../features/chats/components/ChatsPage.tsx').then((m) => ({ default: m.ChatsPage })));
+const TicketsPage = lazy(() => import('../features/tickets/components/TicketsPage.tsx').then((m) => ({ default: m.TicketsPage })));
+const TicketSettingsPage = lazy(() => import('../features/settings/tickets/TicketSettingsPage.tsx').then((m) => ({ default: m.TicketSettingsPage })));
+const LabelsPage = lazy(() => import('../features/settings/labels/LabelsPage.tsx').then((m) => ({ default: m.LabelsPage })));
+const MediaPage = lazy(() => import('../features/media/components/MediaPage.tsx').then((m) => ({ default: m.MediaPage })));
+const ListPage = lazy(() => import('../features/list/components/ListPage.tsx').then((m) => ({ default: m.ListPage })));
+const SettingsIndexPage = lazy(() => import('../features/settings/components/SettingsIndexPage.tsx').then((m) => ({ default: m.SettingsIndexPage })));
+const PermissionsPage = lazy(() => import('../features/settings/permissions/PermissionsPage.tsx').then((m) => ({ default: m.PermissionsPage })));
+const TeamPage = lazy(() => import('../features/settings/team/TeamPage.tsx').then((m) => ({ default: m.TeamPage })));
+const PhonesPage = lazy(() => import('../features/settings/phones/PhonesPage.tsx').then((m) => ({ default: m.PhonesPage })));
+const PreferencesPage = lazy(() => import('../features/settings/preferences/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })));
+const CreateWorkspacePage = lazy(() => import('../features/settings/workspace/CreateWorkspacePage.tsx').then((m) => ({ default: m.CreateWorkspacePage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
 const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);
@@ -97,10 +104,15 @@ function AppRoutes() {
 
 export function App() {
   return (
-    <BrowserRouter>
-      <ToastProvider>
-        <AppRoutes />
-      </ToastProvider>
-    </BrowserRouter>
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <ToastProvider>
+          {/* the sign-in pages load outside the shell */}
+          <Suspense fallback={<FullScreenMessage title="Loading Chorus…" busy />}>
+            <AppRoutes />
+          </Suspense>
+        </ToastProvider>
+      </BrowserRouter>
+    </QueryClientProvider>
   );
 }

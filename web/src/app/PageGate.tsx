@@ -10,7 +10,7 @@ import { useLocation } from 'react-router-dom';
 import { pageAccess, type MemberPermissions } from '#shared/org/permissions.rules.ts';
 import { api } from '../lib/api.ts';
 import { useSession } from './session.tsx';
-import { RestrictedPage } from '../pages/RestrictedPage.tsx';
+import { RestrictedPage } from './pages/RestrictedPage.tsx';
 
 /**
  * @param path the page to check; defaults to the current location (so /settings/team checks 'team')

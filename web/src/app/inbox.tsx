@@ -35,9 +35,9 @@ import { getConfig } from '../lib/config.ts';
 import { getIdToken } from '../lib/auth.ts';
 import { RealtimeSocket, type RealtimeEvent, type SocketState } from '../lib/socket.ts';
 import type { WaWebSessionView } from '#shared/phone/phone.schemas.ts';
-import { chatMatchesFilter, filterFromSearch, filterKey, patchLatestMessage, upsertChats, type ChatFilter } from '../lib/chats.ts';
+import { chatMatchesFilter, filterFromSearch, filterKey, patchLatestMessage, upsertChats, type ChatFilter } from '../features/chats/api/chats.ts';
 import { useSession } from './session.tsx';
-import { chatIsStaleFor } from '../lib/messageActions.ts';
+import { chatIsStaleFor } from '../features/chats/api/messageActions.ts';
 import { triggerSessionExpired } from './sessionExpiry.ts';
 import { attachSocket, handleSessionEvent, sessionId } from './activeSession.ts';
 

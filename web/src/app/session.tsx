@@ -3,18 +3,20 @@
  * `GET /api/me` and picks the organization (the one remembered in localStorage, else the first).
  * Children read it with `useSession()`: user, orgs, current org, `switchOrg`, `signOut`.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import type { MeResponse } from '#shared/me.schemas.ts';
 import { api, errorMessage } from '../lib/api.ts';
 import { getIdToken, LOGOUT_FAILED_MESSAGE } from '../lib/auth.ts';
 import { signOutFlow } from './signOut.ts';
 import { useToast } from './toast.tsx';
-import { FullScreenMessage } from '../pages/FullScreenMessage.tsx';
-import { JoinWorkspacePage } from '../pages/JoinWorkspacePage.tsx';
-import { OrgSetupForm } from '../pages/OrgSetupForm.tsx';
+import { FullScreenMessage } from './pages/FullScreenMessage.tsx';
+import { JoinWorkspacePage } from '../features/settings/workspace/JoinWorkspacePage.tsx';
 
 export type MeOrg = MeResponse['orgs'][number];
+
+// first-organization setup only (it bundles the phone-number rules of libphonenumber-js)
+const OrgSetupForm = lazy(() => import('../features/settings/workspace/OrgSetupForm.tsx').then((m) => ({ default: m.OrgSetupForm })));
 
 export interface Session {
   user: MeResponse['user'];
@@ -150,7 +152,9 @@ export function RequireAuth() {
     return (
       <div className="fullscreen">
         <div className="fullscreen-card" data-testid="org-setup">
-          <OrgSetupForm first onCreated={(o) => openOrg(o.org_id)} />
+          <Suspense fallback={<div className="spinner" aria-hidden="true" />}>
+            <OrgSetupForm first onCreated={(o) => openOrg(o.org_id)} />
+          </Suspense>
           <p className="muted small">
             Signed in as {state.me.user.email}. Invited to a team? Ask its admin to invite this email, then sign in again.
           </p>

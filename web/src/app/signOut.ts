@@ -13,6 +13,7 @@
  */
 import { signOutUser } from '../lib/auth.ts';
 import { resetActiveSession } from './activeSession.ts';
+import { queryClient } from '../lib/query-client.ts';
 
 /** sessionStorage keys that survive the clean-up (the notice the login page shows next). */
 const KEEP_SESSION_KEYS = new Set(['chorus.login_notice']);
@@ -58,5 +59,6 @@ export async function signOutFlow(): Promise<boolean> {
   await unsubscribeDevice();
   if (!(await signOutUser())) return false;
   clearStoredOrgData();
+  queryClient.clear();
   return true;
 }
