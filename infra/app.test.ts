@@ -435,6 +435,14 @@ describe('api', () => {
     });
   });
 
+  it('writes HTTP API access logs (JSON, request id and status) to a log group with retention', () => {
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
+    });
+    api.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
   it('allows CORS with Authorization and Content-Type', () => {
     api.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       ProtocolType: 'HTTP',

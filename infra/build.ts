@@ -60,6 +60,7 @@ import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../events/catalog.ts';
 import { HTTP_ROUTES, type HttpRoute, WS_ROUTES } from '../functions/routes.ts';
 import { AUTH_TRIGGERS } from '../functions/auth-triggers.ts';
 import type { MailSettings, WhatsAppSettings } from './access.ts';
+import { addNagChecks } from './nag.ts';
 import { API_ROUTE_GROUPS, type ApiRouteGroup, apiRouteGroupOf } from './api-areas.ts';
 import { parseHandlerRef, REPO_ROOT } from './constructs/handler-function.ts';
 import { ApiRoutesStack } from './stacks/api-routes-stack.ts';
@@ -93,6 +94,8 @@ export interface ChorusAppProps {
   readonly mail?: Partial<MailSettings>;
   /** OpenSearch domain size (instance type, data nodes, volume) @default one t3.small.search, 10 GiB */
   readonly search?: Pick<SearchStackProps, 'instanceType' | 'dataNodes' | 'volumeGiB'>;
+  /** run cdk-nag's AwsSolutions checks at synthesis (infra/nag.ts) @default true */
+  readonly nag?: boolean;
   /** the HTTP route registry to deploy (tests synthesize bigger ones) @default HTTP_ROUTES */
   readonly routes?: readonly HttpRoute[];
 }
@@ -265,6 +268,9 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     phoneTokenKey: whatsapp.phoneTokenKey,
     bundle,
   });
+
+  // AwsSolutions rules on every stack: a finding not accepted in infra/nag.ts fails synthesis
+  if (props.nag ?? true) addNagChecks(app);
 
   return { data, search, auth, events, api, apiRoutes, workers, waWeb, web };
 }

@@ -15,12 +15,13 @@
  * Each function's environment and IAM come from its access profile (infra/access.ts); functions
  * with the same profile share one execution role.
  */
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -107,6 +108,24 @@ export class ApiStack extends Stack {
         maxAge: Duration.days(1),
       },
     });
+    // Access logs of the HTTP API (one JSON line per request; HTTP APIs need no account-level role)
+    const accessLogs = new logs.LogGroup(this, 'HttpApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const defaultStage = this.httpApi.defaultStage?.node.defaultChild as apigw.CfnStage;
+    defaultStage.accessLogSettings = {
+      destinationArn: accessLogs.logGroupArn,
+      format: JSON.stringify({
+        requestId: '$context.requestId',
+        ip: '$context.identity.sourceIp',
+        requestTime: '$context.requestTimeEpoch',
+        routeKey: '$context.routeKey',
+        status: '$context.status',
+        responseLength: '$context.responseLength',
+        latencyMs: '$context.responseLatency',
+        integrationLatencyMs: '$context.integrationLatency',
+        integrationError: '$context.integrationErrorMessage',
+        authorizerError: '$context.authorizer.error',
+      }),
+    };
     // Created here rather than through HttpJwtAuthorizer, which would create it in the stack of the
     // first route that uses it; the route stacks refer to it by id.
     this.jwtAuthorizer = new apigw.HttpAuthorizer(this, 'CognitoJwt', {
