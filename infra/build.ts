@@ -55,7 +55,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type App, type Environment, SecretValue, Tags } from 'aws-cdk-lib';
+import { type Environment, SecretValue, Tags } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
 import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../events/catalog.ts';
 import { HTTP_ROUTES, type HttpRoute, WS_ROUTES } from '../functions/routes.ts';
 import { AUTH_TRIGGERS } from '../functions/auth-triggers.ts';
@@ -133,8 +134,8 @@ export function missingHandlerFiles(): string[] {
   );
 }
 
-/** Create all Chorus stacks in `app`. */
-export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
+/** Create all Chorus stacks in `app` (the CDK app, or a pipeline stage). */
+export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStacks {
   const bundle = props.bundle ?? true;
   if (bundle) {
     const missing = missingHandlerFiles();
@@ -276,7 +277,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
 }
 
 /** Read `ChorusAppProps` from the CDK context (see the key list at the top of this file). */
-export function propsFromContext(app: App): ChorusAppProps {
+export function propsFromContext(app: Construct): ChorusAppProps {
   const str = (key: string): string | undefined => {
     const value: unknown = app.node.tryGetContext(key);
     if (value === undefined || value === null) return undefined;

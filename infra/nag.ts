@@ -23,6 +23,8 @@ export interface NagAcceptance {
   readonly path: RegExp;
   /** why the finding is accepted */
   readonly reason: string;
+  /** only real builds (`bundle: true`, the CLI) have the finding; the tests' placeholder builds do not */
+  readonly whenBundled?: true;
 }
 
 /** Any Chorus stack of any stage (`Chorus...`, `<pipeline>/dev/Chorus...`). */
@@ -31,6 +33,15 @@ const stack = (...names: string[]) => new RegExp(`(^|/)Chorus(${names.join('|')}
 /** execution roles' policies (shared handler roles, consumers' and triggers' service roles) */
 const ROLE_POLICY = /(HandlerRole\d+|ServiceRole)\/DefaultPolicy\/Resource$/;
 const both = (a: RegExp, b: RegExp) => new RegExp(`${a.source}.*${b.source}`);
+/** ARN parts as cdk-nag renders them: pseudo parameters of env-agnostic stacks, literals in a pipeline stage */
+const PARTITION = '(<AWS::Partition>|aws[a-z-]*)';
+const REGION = '(<AWS::Region>|[a-z]{2}(-[a-z]+)+-\\d)';
+const ACCOUNT = '(<AWS::AccountId>|\\d{12})';
+/** `AwsSolutions-IAM5[Resource::arn:<partition>:<service>:<region>:<account>:<rest>]` */
+const iam5Arn = (service: string, region: string, rest: string) =>
+  new RegExp(`^AwsSolutions-IAM5\\[Resource::arn:${PARTITION}:${service}:${region}:${ACCOUNT}:${rest}\\]$`);
+/** the pipeline stack's own resources (not its stages) */
+const PIPELINE = /^Chorus\w*Pipeline\/Pipeline\//;
 
 export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
   // Lambda
@@ -67,7 +78,7 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
     reason: 'Object keys are per org, chat and message (media/{org_id}/...), created at run time; access is limited to the one bucket\'s objects.',
   },
   {
-    finding: /^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>\/\*\]$/,
+    finding: new RegExp(`^AwsSolutions-IAM5\\[Resource::arn:${PARTITION}:s3:::cdk-[a-z0-9]+-assets-${ACCOUNT}-${REGION}/\\*\\]$`),
     path: stack('Web'),
     reason: 'CDK BucketDeployment reads the web bundle from the CDK bootstrap assets bucket; the key is a content hash known only at deploy time.',
   },
@@ -104,7 +115,7 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
     reason: 'Sign-in is by email code or password (spec §7); the password policy, optional MFA and the Essentials feature plan are product decisions of the auth issue, not infrastructure defaults.',
   },
   {
-    finding: /^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:(identity|configuration-set)\/\*\]$/,
+    finding: iam5Arn('ses', REGION, '(identity|configuration-set)/\\*'),
     path: ANY,
     reason: 'The SES sender (context mailFrom) may be an address or a domain identity chosen at deploy time, so ses:SendEmail is allowed on this account\'s identities in the region, nothing else.',
   },
@@ -120,13 +131,13 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
     reason: 'WebSocket access logs need the account-wide API Gateway CloudWatch role, which this app does not own (feature flag disableCloudWatchRole); the HTTP API stage has access logs.',
   },
   {
-    finding: /^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:.*\/prod\/\*\/@connections\/\*\]$/,
+    finding: iam5Arn('execute-api', REGION, '.*/prod/\\*/@connections/\\*'),
     path: both(ANY, ROLE_POLICY),
     reason: 'PostToConnection/DeleteConnection on the prod stage\'s connections: connection ids exist only at run time.',
   },
   // EventBridge Scheduler
   {
-    finding: /^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule\/.*\/\*\]$/,
+    finding: iam5Arn('scheduler', REGION, 'schedule/.*/\\*'),
     path: both(ANY, ROLE_POLICY),
     reason: 'Schedules are named per task or chat at run time; access is limited to Chorus\'s one schedule group.',
   },
@@ -148,9 +159,41 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
     reason: 'The VPC only carries the session workers\' outbound connections to WhatsApp (no ingress, no NAT, public subnets); flow logs would record that one destination at a cost.',
   },
   {
+    finding: /^AwsSolutions-IAM5\[Resource::\*\]$/,
+    path: /(^|\/)ChorusWaWeb\/Task\/ExecutionRole\/DefaultPolicy\/Resource$/,
+    reason: 'Pulling the worker image from the CDK assets repository needs ecr:GetAuthorizationToken, which has no resource-level permissions; the pull actions themselves are on that one repository.',
+    whenBundled: true,
+  },
+  {
     finding: /^AwsSolutions-ECS2$/,
     path: stack('WaWeb'),
     reason: 'The environment holds resource names and queue URLs; PHONE_TOKEN_KEY arrives as a CloudFormation dynamic reference when phoneTokenKeySecretName is set, so no secret is in the template.',
+  },
+  // The delivery pipeline (infra/pipeline.ts): what CDK Pipelines creates
+  {
+    finding: /^AwsSolutions-(S1|CB4)$/,
+    path: PIPELINE,
+    reason: 'CDK Pipelines\' artifact bucket (private, SSE-S3 encrypted, read only by the pipeline\'s roles) and its CodeBuild projects: no access log reader, and CodeBuild encrypts its output with the AWS-managed S3 key, and artifacts bound for another account travel under the pipeline\'s own rotated KMS key (crossAccountKeys, on when a stage names another account).',
+  },
+  {
+    finding: /^AwsSolutions-IAM5\[Resource::(<PipelineArtifactsBucket\w+\.Arn>|.*PipelineArtifactsBucket.*)\/\*\]$/,
+    path: PIPELINE,
+    reason: 'Pipeline actions read and write artifacts under generated keys in the pipeline\'s own artifact bucket.',
+  },
+  {
+    finding: new RegExp(`^AwsSolutions-IAM5\\[Resource::arn:${PARTITION}:(logs|codebuild):${REGION}:${ACCOUNT}:(log-group:/aws/codebuild/.*|report-group/.*)\\]$`),
+    path: PIPELINE,
+    reason: 'CodeBuild writes its own log streams and test reports, named per build at run time, under /aws/codebuild/<project> and report-group/<project>-*.',
+  },
+  {
+    finding: /^AwsSolutions-IAM5\[Action::kms:(GenerateDataKey|ReEncrypt)\*\]$/,
+    path: PIPELINE,
+    reason: 'Cross-account artifacts: CDK\'s grants on the pipeline\'s own artifact key use the kms:GenerateDataKey* and kms:ReEncrypt* action groups, on that one key.',
+  },
+  {
+    finding: /^AwsSolutions-IAM5\[Resource::(\*|arn:\*:iam::(<AWS::AccountId>|\d{12}):role\/\*)\]$/,
+    path: both(PIPELINE, /(UpdatePipeline\/SelfMutation|Assets\/FileRole)\/Role|FileRole\/DefaultPolicy/),
+    reason: 'Self-mutation and asset publishing assume the CDK bootstrap roles (cdk-*-deploy/file-publishing roles, named per qualifier) and read CloudFormation/S3 metadata; CDK Pipelines scopes the assumption by role tags.',
   },
 ];
 
