@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { AppError, notFound } from '../errors.ts';
 import { publish } from '../../events/publish.ts';
@@ -212,7 +213,7 @@ export async function deliverReaction(cmd: ReactionCommand, attempt: number, max
  * @throws AppError 400 message.flag_refused / unflag / remove_flag per the rules
  */
 export async function setMessageFlag(actor: Actor, chatId: string, uniqueId: string, flag: boolean | null): Promise<{ message: Message; chat: Chat }> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${uniqueId} (flag)`, async () => {
     const { ctx, message, chat } = await context(actor, chatId, uniqueId);
     allow(ctx, flag === true ? 'flag' : flag === false ? 'unflag' : 'remove_flag');
     const now = Date.now();
@@ -237,13 +238,14 @@ export async function setMessageFlag(actor: Actor, chatId: string, uniqueId: str
           .commit(),
       ])
       .go();
-    if (ok.canceled) continue;
+    if (ok.canceled) return RETRY;
     const wire = await publishMessage(actor, { ...message, flag_status: flag, flag_metadata, version: message.version + 1 });
     const chatWire = toChatWire({ ...chat, flagged_messages: flagged, flag_count_map, version: chat.version + 1 });
     await publishChat(actor, chatWire, ['flag_count_map', 'flagged_messages']);
     return { message: wire, chat: chatWire };
-  }
-  throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  }, { attempts: 5, onExhausted: () => {
+    throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  } });
 }
 
 const countFlags = (flagged: Record<string, string>) => Object.values(flagged).reduce<Record<string, number>>((acc, phone) => ({ ...acc, [phone]: (acc[phone] ?? 0) + 1 }), {});
@@ -255,22 +257,17 @@ const countFlags = (flagged: Record<string, string>) => Object.values(flagged).r
  */
 export async function answerFlags(orgId: string, chatId: string, answer: { org_phone: string; author?: string | null; timestamp: number; is_private_note?: boolean | null }): Promise<number> {
   if (answer.is_private_note) return 0;
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`chat ${chatId} (answering its flags)`, async () => {
     const chat = await loadChat(orgId, chatId);
     const flagged = { ...((chat?.flagged_messages as Record<string, string>) ?? {}) };
     const answered = Object.entries(flagged).filter(([, phone]) => phone === answer.org_phone).map(([id]) => id);
     if (!chat || !answered.length) return 0;
     for (const id of answered) delete flagged[id];
-    try {
-      await db()
-        .entities.chat.patch({ org_id: orgId, chat_id: chatId })
-        .set({ flagged_messages: flagged, flag_count_map: countFlags(flagged), version: chat.version + 1 })
-        .where(({ version }, { eq }) => eq(version, chat.version))
-        .go();
-    } catch (e) {
-      if (/conditional/i.test(String((e as Error).message))) continue;
-      throw e;
-    }
+    await db()
+      .entities.chat.patch({ org_id: orgId, chat_id: chatId })
+      .set({ flagged_messages: flagged, flag_count_map: countFlags(flagged), version: chat.version + 1 })
+      .where(({ version }, { eq }) => eq(version, chat.version))
+      .go();
     const system: Actor = { email: 'system', user_id: 'system', org_id: orgId, role: 'admin' };
     await publishChat(system, toChatWire({ ...chat, flagged_messages: flagged, flag_count_map: countFlags(flagged), version: chat.version + 1 }), ['flag_count_map', 'flagged_messages']);
     for (const id of answered) {
@@ -281,8 +278,7 @@ export async function answerFlags(orgId: string, chatId: string, answer: { org_p
       await publishMessage(system, { ...m, flag_status: false, flag_metadata, version: m.version + 1 });
     }
     return answered.length;
-  }
-  throw new Error(`chat ${chatId} kept changing while answering its flags; retry`);
+  }, { attempts: 5 });
 }
 
 /**

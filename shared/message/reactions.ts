@@ -8,6 +8,7 @@ import { getMessageItem, messageKey } from './message.ts';
 import { log } from '../log.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ReactionEntry, ReactionsQuery, ReactionsResponse } from './reaction.schemas.ts';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 
 /**
  * Reactions as rows (spec §3 Reaction; shared/message/reaction.entity.ts) kept in step with the
@@ -110,18 +111,16 @@ export async function applyInboundReaction(
     return;
   }
   const key = { org_id: orgId, chat_id: ref.chat_id, timestamp: ref.timestamp, unique_id: ref.unique_id };
-  for (let attempt = 0; attempt < 8; attempt++) {
+  await retryOnConflict(`message ${ref.unique_id} (reaction ${r.reaction_id})`, async () => {
     const msg = (await db().entities.message.get(key).go()).data;
     if (!msg) return;
     const prev = (msg.reactions as ReactionMap | undefined)?.[r.sender_phone];
     if (prev && prev.timestamp > r.timestamp) return; // an older reaction event arrived late
     const entry = r.emoji ? { reaction: r.emoji, timestamp: r.timestamp } : null;
     const reactions = await writeReaction(msg, r.sender_phone, entry, { from_me: false, sender_name: r.sender_name, reaction_id: r.reaction_id });
-    if (!reactions) continue;
-    await publish('message.updated', { org_id: orgId, chat_id: ref.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, { actor: 'system' });
-    return;
-  }
-  throw new Error(`could not apply reaction ${r.reaction_id}: message ${ref.unique_id} kept changing`);
+    if (!reactions) return RETRY;
+    await publish('message.updated', { org_id: orgId, chat_id: key.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, { actor: 'system' });
+  });
 }
 
 const STATUS_ORDER = ['sent', 'delivered', 'read', 'played', 'failed'] as const;

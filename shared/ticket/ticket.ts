@@ -1,6 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import type { EntityItem } from 'electrodb';
 import type { TicketEntity } from './ticket.entity.ts';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { commitTransaction, type TxEntities, type TxItem } from '../db/transaction.ts';
 import { assertActiveMember } from '../member/member.ts';
@@ -263,7 +264,7 @@ function diff(t: TicketItem, input: UpdateTicketInput): Change[] {
 export async function updateTicket(actor: Actor, ticketId: string, input: UpdateTicketInput): Promise<Ticket> {
   if (input.assignee) await assertActiveMember(actor.org_id, input.assignee);
   await assertLabels(actor.org_id, input.labels, 'labels');
-  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+  return retryOnConflict(`ticket ${ticketId}`, async () => {
     const t = await loadTicket(actor.org_id, ticketId);
     const changes = diff(t, input);
     if (!changes.length) return toTicketWire(t);
@@ -284,13 +285,14 @@ export async function updateTicket(actor: Actor, ticketId: string, input: Update
           ...labelOps(e, t, next),
           ...counterOps(e, actor.org_id, t, next),
         ] as TxItem[]);
-    if (!committed) continue;
+    if (!committed) return RETRY;
     const ticket = toTicketWire(next);
     const closed = t.status !== 'closed' && next.status === 'closed';
     await publish(closed ? 'ticket.closed' : 'ticket.updated', { org_id: actor.org_id, ticket, changes: changes.map((c) => c.field) }, { actor: `user:${actor.email}` });
     return ticket;
-  }
-  throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
+  }, { attempts: MAX_RETRIES, onExhausted: () => {
+    throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
+  } });
 }
 
 /**
