@@ -1,6 +1,6 @@
 import type { Eligibility } from '../ticket/ticket.rules.ts';
 import { canAttachToTicket, canCreateTicket } from '../ticket/ticket.rules.ts';
-import type { Capabilities } from '../whatsapp/capabilities.ts';
+import { type Capabilities, DELETE_WINDOW_MS, EDIT_WINDOW_MS } from '../whatsapp/capabilities.ts';
 
 /**
  * Which actions a member may take on one message (spec §5 'Message actions', §6 masking), in one
@@ -10,8 +10,8 @@ import type { Capabilities } from '../whatsapp/capabilities.ts';
  * delete for everyone). Times are epoch **ms**.
  */
 
-export const EDIT_WINDOW_MS = 15 * 60_000; // spec §9 'edit window 15 minutes'
-export const DELETE_WINDOW_MS = 48 * 3_600_000; // spec §9 'Message delete window 48 hours'
+// the windows are defined once, with the connection capabilities that apply them
+export { DELETE_WINDOW_MS, EDIT_WINDOW_MS } from '../whatsapp/capabilities.ts';
 /** Meta refuses a reaction to a message older than 30 days (error 131009, whatsapp-protocols.md A.6). */
 export const REACT_WINDOW_MS = 30 * 24 * 3_600_000;
 /** spec §8 */
