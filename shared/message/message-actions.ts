@@ -130,7 +130,7 @@ export interface ReactionCommand {
  * @throws AppError 400 message.react_refused (spec §5 / capabilities), 404 chat/message
  */
 export async function reactToMessage(actor: Actor, chatId: string, uniqueId: string, reaction: string): Promise<Message> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${uniqueId} (reaction)`, async () => {
     const { ctx, message, chat } = await context(actor, chatId, uniqueId);
     allow(ctx, 'react');
     const key = chat.org_phone;
@@ -138,12 +138,13 @@ export async function reactToMessage(actor: Actor, chatId: string, uniqueId: str
     const at = Date.now();
     const entry = reaction ? { reaction, timestamp: at, by: actor.email, ack: 0 } : null;
     const reactions = await writeReaction(message, key, entry, { from_me: true }, { remove: ['reaction_error'] });
-    if (!reactions) continue;
+    if (!reactions) return RETRY;
     const cmd: ReactionCommand = { kind: 'reaction', org_id: actor.org_id, chat_id: chatId, unique_id: uniqueId, reaction, previous, at };
     await enqueue('whatsapp-outbound', cmd);
     return publishMessage(actor, { ...message, reactions, reaction_error: null, version: message.version + 1 });
-  }
-  throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  }, { attempts: 5, onExhausted: () => {
+    throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  } });
 }
 
 /**
@@ -287,7 +288,7 @@ export async function answerFlags(orgId: string, chatId: string, answer: { org_p
  * expire. Expired pins are dropped on the next pin write.
  */
 export async function setMessagePin(actor: Actor, chatId: string, uniqueId: string, pin: boolean, duration: keyof typeof PIN_DURATIONS): Promise<{ message: Message; chat: Chat }> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${uniqueId} (pin)`, async () => {
     const { ctx, message, chat } = await context(actor, chatId, uniqueId);
     allow(ctx, pin ? 'pin' : 'unpin');
     const now = Date.now();
@@ -307,13 +308,14 @@ export async function setMessagePin(actor: Actor, chatId: string, uniqueId: stri
           .commit(),
       ])
       .go();
-    if (res.canceled) continue;
+    if (res.canceled) return RETRY;
     const wire = await publishMessage(actor, { ...message, pinned_until: pin ? expires_at : null, version: message.version + 1 });
     const chatWire = toChatWire({ ...chat, pinned_messages: pins, version: chat.version + 1 });
     await publishChat(actor, chatWire, ['pinned_messages']);
     return { message: wire, chat: chatWire };
-  }
-  throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  }, { attempts: 5, onExhausted: () => {
+    throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  } });
 }
 
 /**

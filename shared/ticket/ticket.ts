@@ -322,7 +322,7 @@ export async function bulkUpdateTickets(actor: Actor, input: { ticket_ids: strin
  * @throws AppError 404 message/ticket; 409 ticket.message_taken; 400 ticket.closed / ticket.other_chat / ticket.quoted_message
  */
 export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: string, ticketId: string | null): Promise<{ ticket: Ticket; message: Message }> {
-  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+  return retryOnConflict(`message ${uniqueId} (ticket)`, async () => {
     const message = await getMessageItem(actor.org_id, chatId, uniqueId);
     const targetId = ticketId ?? message.message_ticket_id;
     if (!targetId) throw new AppError('ticket.not_attached', 'This message is not in a ticket.', { status: 400 });
@@ -361,7 +361,7 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
           ...labelOps(e, t, next),
           auditOp(e, t, attach ? 'MESSAGE_ATTACHED' : 'MESSAGE_DETACHED', null, { unique_id: uniqueId, body: message.body?.slice(0, 200) ?? null }, actor.email, now),
         ] as TxItem[]);
-    if (!committed) continue;
+    if (!committed) return RETRY;
     const ticket = toTicketWire(next);
     const wireMessage = toMessageWire({ ...message, message_ticket_id: attach ? t.ticket_id : null });
     const events: PublishInput[] = [
@@ -370,8 +370,9 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
     ];
     await publishAll(events);
     return { ticket, message: wireMessage };
-  }
-  throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
+  }, { attempts: MAX_RETRIES, onExhausted: () => {
+    throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
+  } });
 }
 
 /** GET /chats/{chat_id}/tickets: the chat's tickets, open and in progress first (index byChat). @throws 404 chat.not_found */
