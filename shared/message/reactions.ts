@@ -135,7 +135,8 @@ export async function applyReactionStatuses(orgId: string, ref: Record<string, u
   const of = ref.reaction_of as { chat_id: string; unique_id: string; sender_id: string } | undefined;
   const key = of ? messageKey(orgId, of.chat_id, of.unique_id) : undefined;
   if (!of || !key) return;
-  for (let attempt = 0; attempt < 8; attempt++) {
+  // a reaction that kept changing is left as it is: its next status applies the order again
+  await retryOnConflict(`message ${of.unique_id} (reaction statuses)`, async () => {
     const [row, msg] = await Promise.all([
       db().entities.reaction.get({ org_id: orgId, chat_id: of.chat_id, unique_id: of.unique_id, sender_id: of.sender_id }).go().then((r) => r.data),
       db().entities.message.get(key).go().then((r) => r.data),
@@ -160,10 +161,9 @@ export async function applyReactionStatuses(orgId: string, ref: Record<string, u
           .commit(),
       ])
       .go();
-    if (res.canceled) continue;
+    if (res.canceled) return RETRY;
     await publish('message.updated', { org_id: orgId, chat_id: of.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, { actor: 'system' });
-    return;
-  }
+  }, { onExhausted: () => undefined });
 }
 
 /**
