@@ -204,6 +204,12 @@ export const WORKER_QUEUES = [
 
 export type CommandQueueName = (typeof COMMAND_QUEUES)[number]['name'] | (typeof WORKER_QUEUES)[number]['name'];
 
+type AnyQueue = (typeof COMMAND_QUEUES)[number] | (typeof WORKER_QUEUES)[number];
+/** The environment variables that carry queue URLs to producers (shared/config.ts reads them). */
+export type QueueUrlEnv = AnyQueue['env'];
+/** Queue name -> the variable carrying its URL, for every queue producers send to (shared/ports/commands.ts). */
+export const QUEUE_URL_ENV = Object.fromEntries([...COMMAND_QUEUES, ...WORKER_QUEUES].map((q) => [q.name, q.env])) as { [Q in AnyQueue as Q['name']]: Q['env'] };
+
 /** Does an event match a pattern? Same semantics EventBridge applies to these exact-value patterns. */
 export function matchesPattern(pattern: EventPattern, event: { source: string; 'detail-type': string; detail?: unknown }): boolean {
   return pattern.source.includes(event.source) && (pattern['detail-type'] as string[]).includes(event['detail-type']) && (!pattern.detail || matchesDetail(pattern.detail, event.detail));
