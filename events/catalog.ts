@@ -8,6 +8,7 @@ import { NoteCreatedV1, NoteDeletedV1 } from './contracts/note.ts';
 import { NotificationCreatedV1 } from './contracts/notification.ts';
 import { BulkJobUpdatedV1 } from './contracts/bulk.ts';
 import { PhoneSessionUpdatedV1 } from './contracts/phone.ts';
+import { MEDIA_MESSAGE_TYPES } from '../shared/media/media.rules.ts';
 
 /**
  * The one event catalogue. Read by the publisher (validation), the local bus (pattern matching,
@@ -103,7 +104,7 @@ export const SUBSCRIPTIONS = [
     pattern: {
       source: [EVENT_SOURCE],
       'detail-type': ['message.received'],
-      detail: { properties: { message: { message_type: ['image', 'video', 'audio', 'ptt', 'document', 'sticker'] } } },
+      detail: { properties: { message: { message_type: [...MEDIA_MESSAGE_TYPES] } } },
     },
     handler: 'events/consumers/media-download.ts#handler',
     maxReceiveCount: 5,

@@ -1,3 +1,4 @@
+import { MEDIA_MESSAGE_TYPES } from '../media/media.rules.ts';
 import type { Eligibility } from '../ticket/ticket.rules.ts';
 import { canAttachToTicket, canCreateTicket } from '../ticket/ticket.rules.ts';
 import { type Capabilities, DELETE_WINDOW_MS, EDIT_WINDOW_MS } from '../whatsapp/capabilities.ts';
@@ -56,7 +57,7 @@ const yes: Eligibility = { allowed: true };
 const no = (reason: string): Eligibility => ({ allowed: false, reason });
 const CONTACT_TYPES = new Set(['contacts', 'vcard', 'multi_vcard']);
 const POLL_TYPES = new Set(['poll', 'poll_creation']);
-const MEDIA_TYPES = new Set(['image', 'video', 'audio', 'ptt', 'document', 'sticker']);
+const MEDIA_TYPES = new Set<string>(MEDIA_MESSAGE_TYPES);
 
 const NOT_ON_WHATSAPP = no('This message has not reached WhatsApp yet.');
 
