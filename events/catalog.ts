@@ -8,6 +8,7 @@ import { NoteCreatedV1, NoteDeletedV1 } from './contracts/note.ts';
 import { NotificationCreatedV1 } from './contracts/notification.ts';
 import { BulkJobUpdatedV1 } from './contracts/bulk.ts';
 import { PhoneSessionUpdatedV1 } from './contracts/phone.ts';
+import { MEDIA_MESSAGE_TYPES } from '../shared/media/media.rules.ts';
 
 /**
  * The one event catalogue. Read by the publisher (validation), the local bus (pattern matching,
@@ -103,7 +104,7 @@ export const SUBSCRIPTIONS = [
     pattern: {
       source: [EVENT_SOURCE],
       'detail-type': ['message.received'],
-      detail: { properties: { message: { message_type: ['image', 'video', 'audio', 'ptt', 'document', 'sticker'] } } },
+      detail: { properties: { message: { message_type: [...MEDIA_MESSAGE_TYPES] } } },
     },
     handler: 'events/consumers/media-download.ts#handler',
     maxReceiveCount: 5,
@@ -203,6 +204,12 @@ export const WORKER_QUEUES = [
 ] as const;
 
 export type CommandQueueName = (typeof COMMAND_QUEUES)[number]['name'] | (typeof WORKER_QUEUES)[number]['name'];
+
+type AnyQueue = (typeof COMMAND_QUEUES)[number] | (typeof WORKER_QUEUES)[number];
+/** The environment variables that carry queue URLs to producers (shared/config.ts reads them). */
+export type QueueUrlEnv = AnyQueue['env'];
+/** Queue name -> the variable carrying its URL, for every queue producers send to (shared/ports/commands.ts). */
+export const QUEUE_URL_ENV = Object.fromEntries([...COMMAND_QUEUES, ...WORKER_QUEUES].map((q) => [q.name, q.env])) as { [Q in AnyQueue as Q['name']]: Q['env'] };
 
 /** Does an event match a pattern? Same semantics EventBridge applies to these exact-value patterns. */
 export function matchesPattern(pattern: EventPattern, event: { source: string; 'detail-type': string; detail?: unknown }): boolean {

@@ -20,6 +20,7 @@ import { TABLE_DEFINITION } from '../shared/db/table-definition.ts';
 import { ACCESS_OVERRIDES, SCHEDULER_ACTIONS, SEARCH_ACTIONS } from './access.ts';
 import { allHandlerRefs, buildApp, type ChorusAppProps, type ChorusStacks, missingHandlerFiles, propsFromContext } from './build.ts';
 import { REPO_ROOT } from './constructs/handler-function.ts';
+import { type ApiRouteGroup, apiRouteGroupOf } from './api-areas.ts';
 
 const cdkContext = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
 const tmpDirs: string[] = [];
@@ -66,6 +67,12 @@ const actionsOfRole = (t: Template, fn: Resource): string[] => {
 
 let stacks: ChorusStacks;
 let data: Template, search: Template, auth: Template, events: Template, api: Template, workers: Template, web: Template;
+/** the HTTP route stacks' templates, by group of infra/api-areas.ts */
+let routeStacks: Record<ApiRouteGroup, Template>;
+/** the template of the stack serving an HTTP handler */
+const routeT = (handler: string): Template => routeStacks[apiRouteGroupOf(handler)];
+/** every stack with Lambdas of handlers (API, routes, workers) */
+const handlerStacks = (): Template[] => [api, ...Object.values(routeStacks), workers];
 
 beforeAll(() => {
   const webDist = mkTmp('chorus-web-');
@@ -76,6 +83,7 @@ beforeAll(() => {
   auth = Template.fromStack(stacks.auth);
   events = Template.fromStack(stacks.events);
   api = Template.fromStack(stacks.api);
+  routeStacks = Object.fromEntries(Object.entries(stacks.apiRoutes).map(([g, st]) => [g, Template.fromStack(st)])) as Record<ApiRouteGroup, Template>;
   workers = Template.fromStack(stacks.workers);
   web = Template.fromStack(stacks.web);
 }, 60_000);
@@ -164,22 +172,24 @@ describe('media', () => {
   });
 
   it('lets the media URL handler only read the bucket (presigned GETs) and the table', () => {
-    const fn = lambdaFor(api, MEDIA_URL);
+    const t = routeT(MEDIA_URL);
+    const fn = lambdaFor(t, MEDIA_URL);
     expect(JSON.stringify(fn.Properties.Environment.Variables.MEDIA_BUCKET)).toContain('MediaBucket');
-    const actions = mediaActions(api, fn);
+    const actions = mediaActions(t, fn);
     expect(actions).toContain('s3:GetObject*');
     expect(actions.filter((a) => /Put|Delete/.test(a))).toEqual([]);
-    expect(actionsOfRole(api, fn).filter((a) => /dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)/.test(a))).toEqual([]);
+    expect(actionsOfRole(t, fn).filter((a) => /dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)/.test(a))).toEqual([]);
     expect(fn.Properties.Environment.Variables).not.toHaveProperty('EVENT_BUS_NAME');
   });
 
   it('lets the media library handler only read the bucket (presigned GETs) and the table', () => {
-    const fn = lambdaFor(api, LIST_MEDIA);
+    const t = routeT(LIST_MEDIA);
+    const fn = lambdaFor(t, LIST_MEDIA);
     expect(JSON.stringify(fn.Properties.Environment.Variables.MEDIA_BUCKET)).toContain('MediaBucket');
-    const actions = mediaActions(api, fn);
+    const actions = mediaActions(t, fn);
     expect(actions).toContain('s3:GetObject*');
     expect(actions.filter((a) => /Put|Delete/.test(a))).toEqual([]);
-    expect(actionsOfRole(api, fn).filter((a) => /dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)/.test(a))).toEqual([]);
+    expect(actionsOfRole(t, fn).filter((a) => /dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)/.test(a))).toEqual([]);
   });
 
   it('lets browsers PUT members\' files to the bucket from the web origins', () => {
@@ -189,17 +199,19 @@ describe('media', () => {
   });
 
   it('lets the upload handler only presign PUTs (put, no read or delete) after a read of the table', () => {
-    const fn = lambdaFor(api, CREATE_UPLOAD);
+    const t = routeT(CREATE_UPLOAD);
+    const fn = lambdaFor(t, CREATE_UPLOAD);
     expect(JSON.stringify(fn.Properties.Environment.Variables.MEDIA_BUCKET)).toContain('MediaBucket');
-    const actions = mediaActions(api, fn);
+    const actions = mediaActions(t, fn);
     expect(actions).toContain('s3:PutObject');
     expect(actions.filter((a) => /Get|Delete/.test(a))).toEqual([]);
-    expect(actionsOfRole(api, fn).filter((a) => /dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)/.test(a))).toEqual([]);
+    expect(actionsOfRole(t, fn).filter((a) => /dynamodb:(PutItem|UpdateItem|DeleteItem|BatchWriteItem)/.test(a))).toEqual([]);
   });
 
   it('lets the send-message handler check uploads, write thumbnails (with sharp) and delete refused files', () => {
-    const fn = lambdaFor(api, SEND_MESSAGE);
-    expect(mediaActions(api, fn)).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject', 's3:DeleteObject*']));
+    const t = routeT(SEND_MESSAGE);
+    const fn = lambdaFor(t, SEND_MESSAGE);
+    expect(mediaActions(t, fn)).toEqual(expect.arrayContaining(['s3:GetObject*', 's3:PutObject', 's3:DeleteObject*']));
     expect(fn.Properties.MemorySize).toBe(1024);
   });
 
@@ -214,7 +226,7 @@ describe('media', () => {
 
   it('leaves every other function without MEDIA_BUCKET or access to it', () => {
     let others = 0;
-    for (const t of [api, workers]) {
+    for (const t of handlerStacks()) {
       for (const fn of lambdasOf(t)) {
         if ([MEDIA_DOWNLOAD, MEDIA_URL, LIST_MEDIA, CREATE_UPLOAD, SEND_MESSAGE, OUTBOUND].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
         others++;
@@ -269,7 +281,7 @@ describe('search', () => {
   });
 
   const searchUsers = [
-    { handler: 'functions/http/tickets/list-tickets.ts#handler', stack: () => api, level: 'read' },
+    { handler: 'functions/http/tickets/list-tickets.ts#handler', stack: () => routeT('functions/http/tickets/list-tickets.ts#handler'), level: 'read' },
     { handler: 'events/consumers/search-indexing.ts#handler', stack: () => workers, level: 'readWrite' },
   ] as const;
   for (const { handler, stack, level } of searchUsers) {
@@ -296,7 +308,7 @@ describe('search', () => {
   it('leaves every other function without SEARCH_ENDPOINT or es: actions', () => {
     const users = new Set<string>(searchUsers.map((u) => u.handler));
     let others = 0;
-    for (const t of [api, workers]) {
+    for (const t of handlerStacks()) {
       for (const fn of lambdasOf(t)) {
         if ([...users].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
         others++;
@@ -305,7 +317,7 @@ describe('search', () => {
       }
     }
     expect(others).toBeGreaterThan(0);
-    const receiver = lambdaFor(api, 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler');
+    const receiver = lambdaFor(routeT('functions/channels/whatsapp-cloud/receive-webhook.ts#handler'), 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler');
     expect(receiver.Properties.Environment.Variables).not.toHaveProperty('SEARCH_ENDPOINT');
   });
 });
@@ -366,13 +378,14 @@ describe('auth', () => {
   });
 
   it('the invite handler may send mail; the public prepare route may only create users', () => {
-    const invite = lambdaFor(api, 'functions/http/team/invite-member.ts#handler');
-    expect(actionsOfRole(api, invite)).toEqual(expect.arrayContaining(['ses:SendEmail', 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword']));
-    const prepare = lambdaFor(api, 'functions/http/auth/prepare-otp.ts#handler');
-    const actions = actionsOfRole(api, prepare);
+    const org = routeT('functions/http/team/invite-member.ts#handler');
+    const invite = lambdaFor(org, 'functions/http/team/invite-member.ts#handler');
+    expect(actionsOfRole(org, invite)).toEqual(expect.arrayContaining(['ses:SendEmail', 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword']));
+    const prepare = lambdaFor(org, 'functions/http/auth/prepare-otp.ts#handler');
+    const actions = actionsOfRole(org, prepare);
     expect(actions).toEqual(expect.arrayContaining(['cognito-idp:AdminGetUser', 'cognito-idp:AdminCreateUser', 'cognito-idp:AdminSetUserPassword']));
     expect(actions.some((a) => a.startsWith('dynamodb:') || a.startsWith('ses:'))).toBe(false);
-    api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /api/auth/otp/prepare', AuthorizationType: 'NONE' });
+    org.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /api/auth/otp/prepare', AuthorizationType: 'NONE' });
   });
 });
 
@@ -380,25 +393,35 @@ describe('api', () => {
   const httpHandlers = new Set(HTTP_ROUTES.map((r) => r.handler));
   const wsHandlers = new Set(Object.values(WS_ROUTES));
 
-  it('creates one Lambda per HTTP and WebSocket handler (Node 22, arm64)', () => {
-    api.resourceCountIs('AWS::Lambda::Function', httpHandlers.size + wsHandlers.size);
-    for (const fn of lambdasOf(api)) {
+  it('creates one Lambda per HTTP and WebSocket handler (Node 22, arm64), HTTP ones in their area stack', () => {
+    api.resourceCountIs('AWS::Lambda::Function', wsHandlers.size);
+    for (const handler of wsHandlers) lambdaFor(api, handler);
+    const routeLambdas = Object.values(routeStacks).flatMap(lambdasOf);
+    expect(routeLambdas).toHaveLength(httpHandlers.size);
+    for (const handler of httpHandlers) lambdaFor(routeT(handler), handler);
+    for (const fn of [...lambdasOf(api), ...routeLambdas]) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
     }
-    for (const handler of [...httpHandlers, ...wsHandlers]) lambdaFor(api, handler);
   });
 
-  it('has every HTTP route key, JWT-guarded unless the registry says none', () => {
-    api.resourceCountIs('AWS::ApiGatewayV2::Route', HTTP_ROUTES.length + Object.keys(WS_ROUTES).length);
+  it('has every HTTP route key on the one HTTP API, JWT-guarded by the Api stack authorizer unless the registry says none', () => {
+    api.resourceCountIs('AWS::ApiGatewayV2::Route', Object.keys(WS_ROUTES).length);
+    const routeCount = Object.values(routeStacks).reduce((n, t) => n + Object.keys(t.findResources('AWS::ApiGatewayV2::Route')).length, 0);
+    expect(routeCount).toBe(HTTP_ROUTES.length);
+    const apiId = Object.keys(api.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'HTTP' } }))[0]!;
+    const authorizerId = Object.keys(api.findResources('AWS::ApiGatewayV2::Authorizer'))[0]!;
     for (const route of HTTP_ROUTES) {
-      api.hasResourceProperties('AWS::ApiGatewayV2::Route', {
-        RouteKey: `${route.method} ${route.path}`,
-        AuthorizationType: route.auth === 'jwt' ? 'JWT' : 'NONE',
-        ...(route.auth === 'jwt' ? { AuthorizerId: Match.anyValue() } : { AuthorizerId: Match.absent() }),
-      });
+      const t = routeT(route.handler);
+      const found = Object.values(t.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: `${route.method} ${route.path}` } })) as Resource[];
+      expect(found, `${route.method} ${route.path}`).toHaveLength(1);
+      const props = found[0]!.Properties;
+      expect(props.AuthorizationType).toBe(route.auth === 'jwt' ? 'JWT' : 'NONE');
+      // cross-stack references to the Api stack's HTTP API and authorizer
+      expect(JSON.stringify(props.ApiId)).toContain(apiId);
+      if (route.auth === 'jwt') expect(JSON.stringify(props.AuthorizerId)).toContain(authorizerId);
+      else expect(props.AuthorizerId).toBeUndefined();
     }
-    api.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /webhooks/whatsapp', AuthorizationType: 'NONE' });
   });
 
   it('uses a Cognito JWT authorizer (issuer = the pool, audience = the web client)', () => {
@@ -410,6 +433,14 @@ describe('api', () => {
         Audience: [Match.anyValue()],
       },
     });
+  });
+
+  it('writes HTTP API access logs (JSON, request id and status) to a log group with retention', () => {
+    api.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"requestId":"\\$context.requestId"') },
+    });
+    api.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
   it('allows CORS with Authorization and Content-Type', () => {
@@ -431,20 +462,22 @@ describe('api', () => {
   });
 
   it('gives route Lambdas the table, the bus and the command queues', () => {
-    const fn = lambdaFor(api, 'functions/http/messages/send-message.ts#handler');
+    const t = routeT(SEND_MESSAGE);
+    const fn = lambdaFor(t, SEND_MESSAGE);
     const env = fn.Properties.Environment.Variables;
     for (const name of ['TABLE_NAME', 'EVENT_BUS_NAME', 'COGNITO_ISSUER', 'COGNITO_CLIENT_ID', ...COMMAND_QUEUES.map((c) => c.env)]) {
       expect(env, name).toHaveProperty(name);
     }
     expect(env).not.toHaveProperty('WHATSAPP_ACCESS_TOKEN');
-    const actions = actionsOfRole(api, fn);
+    const actions = actionsOfRole(t, fn);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'events:PutEvents', 'sqs:SendMessage']));
   });
 
   it('keeps the webhook receiver to its one queue and no table', () => {
-    const fn = lambdaFor(api, 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler');
+    const t = routeT('functions/channels/whatsapp-cloud/receive-webhook.ts#handler');
+    const fn = lambdaFor(t, 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler');
     expect(Object.keys(fn.Properties.Environment.Variables).sort()).toEqual(['NODE_OPTIONS', 'WHATSAPP_INBOUND_QUEUE_URL']);
-    const actions = actionsOfRole(api, fn);
+    const actions = actionsOfRole(t, fn);
     expect(actions).toContain('sqs:SendMessage');
     expect(actions.some((a) => a.startsWith('dynamodb:') || a.startsWith('events:'))).toBe(false);
   });
@@ -481,12 +514,12 @@ describe('events', () => {
 
 describe('scheduler', () => {
   const schedulerUsers = [
-    { handler: 'functions/http/tasks/create-task.ts#handler', stack: () => api },
-    { handler: 'functions/http/tasks/update-task.ts#handler', stack: () => api },
-    { handler: 'functions/http/tasks/bulk-update-tasks.ts#handler', stack: () => api },
-    { handler: 'functions/http/tasks/remind-in-task.ts#handler', stack: () => api },
+    { handler: 'functions/http/tasks/create-task.ts#handler', stack: () => routeT('functions/http/tasks/create-task.ts#handler') },
+    { handler: 'functions/http/tasks/update-task.ts#handler', stack: () => routeT('functions/http/tasks/update-task.ts#handler') },
+    { handler: 'functions/http/tasks/bulk-update-tasks.ts#handler', stack: () => routeT('functions/http/tasks/bulk-update-tasks.ts#handler') },
+    { handler: 'functions/http/tasks/remind-in-task.ts#handler', stack: () => routeT('functions/http/tasks/remind-in-task.ts#handler') },
     { handler: 'functions/scheduled/task-reminder.ts#handler', stack: () => workers },
-    { handler: 'functions/http/chats/snooze-chats.ts#handler', stack: () => api },
+    { handler: 'functions/http/chats/snooze-chats.ts#handler', stack: () => routeT('functions/http/chats/snooze-chats.ts#handler') },
     { handler: 'functions/scheduled/chat-snooze.ts#handler', stack: () => workers },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
@@ -546,7 +579,7 @@ describe('scheduler', () => {
   it('leaves every other function without scheduler settings or grants', () => {
     const users = new Set<string>(schedulerUsers.map((u) => u.handler));
     let others = 0;
-    for (const t of [api, workers]) {
+    for (const t of handlerStacks()) {
       for (const fn of lambdasOf(t)) {
         if ([...users].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
         others++;
@@ -557,7 +590,7 @@ describe('scheduler', () => {
       }
     }
     expect(others).toBeGreaterThan(0);
-    const receiver = lambdaFor(api, 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler');
+    const receiver = lambdaFor(routeT('functions/channels/whatsapp-cloud/receive-webhook.ts#handler'), 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler');
     expect(Object.keys(receiver.Properties.Environment.Variables).sort()).toEqual(['NODE_OPTIONS', 'WHATSAPP_INBOUND_QUEUE_URL']);
   });
 });
@@ -587,8 +620,9 @@ describe('workers', () => {
   it('hands the Graph API token only to the WhatsApp channel consumers', () => {
     const built = build({ webDist: '/nonexistent', whatsapp: { accessToken: 'token', appSecret: 'secret', verifyToken: 'verify' } });
     const t = Template.fromStack(built.workers);
-    const a = Template.fromStack(built.api);
-    for (const fn of [...lambdasOf(t), ...lambdasOf(a)]) {
+    const a = Template.fromStack(built.apiRoutes.Org);
+    const routeLambdas = Object.values(built.apiRoutes).flatMap((st) => lambdasOf(Template.fromStack(st)));
+    for (const fn of [...lambdasOf(t), ...routeLambdas, ...lambdasOf(Template.fromStack(built.api))]) {
       const env = fn.Properties.Environment.Variables as Record<string, unknown>;
       const isChannel = String(fn.Properties.Description).includes('functions/channels/whatsapp-cloud/') || String(fn.Properties.Description).endsWith(MEDIA_DOWNLOAD);
       if (!isChannel) expect(Object.keys(env).filter((k) => k.startsWith('WHATSAPP_') && !k.endsWith('_QUEUE_URL'))).toEqual([]);
@@ -601,7 +635,7 @@ describe('workers', () => {
 
   it('hands the phone token key only to add-phone, the outbound sender and the media download', () => {
     const built = build({ webDist: '/nonexistent', whatsapp: { accessToken: 'token', phoneTokenKey: 'key' } });
-    const all = [...lambdasOf(Template.fromStack(built.workers)), ...lambdasOf(Template.fromStack(built.api))];
+    const all = [...lambdasOf(Template.fromStack(built.workers)), ...lambdasOf(Template.fromStack(built.api)), ...Object.values(built.apiRoutes).flatMap((st) => lambdasOf(Template.fromStack(st)))];
     const withKey = all.filter((fn) => (fn.Properties.Environment.Variables as Record<string, unknown>).PHONE_TOKEN_KEY === 'key').map((fn) => String(fn.Properties.Description));
     expect(withKey.map((d) => d.slice(d.search(/(events|functions)\//))).sort()).toEqual(['events/consumers/media-download.ts#handler', 'functions/channels/whatsapp-cloud/send-message.ts#handler', 'functions/http/phones/add-phone.ts#handler']);
     const addPhone = all.find((fn) => String(fn.Properties.Description).includes('functions/http/phones/add-phone.ts#handler'))!;
@@ -654,7 +688,7 @@ describe('web', () => {
 
 describe('wiring', () => {
   it('sets only shared/config.ts environment variables', () => {
-    for (const t of [api, workers]) {
+    for (const t of handlerStacks()) {
       for (const fn of lambdasOf(t)) {
         for (const name of Object.keys(fn.Properties.Environment?.Variables ?? {})) expect(CONFIG_ENV, name).toContain(name);
       }
@@ -676,8 +710,9 @@ describe('real bundling', () => {
   it('bundles every handler with esbuild', () => {
     const app = new App({ outdir: mkTmp('chorus-cdk-bundle-'), context: cdkContext });
     const built = buildApp(app, { bundle: true, webDist: '/nonexistent' });
-    const t = Template.fromStack(built.api);
-    for (const fn of lambdasOf(t)) expect(fn.Properties.Handler).toMatch(/^index\./);
+    const fns = [built.api, ...Object.values(built.apiRoutes), built.workers].flatMap((st) => lambdasOf(Template.fromStack(st)));
+    expect(fns.length).toBeGreaterThan(HTTP_ROUTES.length / 2);
+    for (const fn of fns) expect(fn.Properties.Handler).toMatch(/^index\./);
   }, 300_000);
 });
 

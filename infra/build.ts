@@ -9,7 +9,11 @@
  *   Auth     Cognito user pool + web client (+ Google)       (nothing)
  *   Events   EventBridge bus + archive, rules, SQS + DLQs    (nothing)
  *            + EventBridge Scheduler group and role
- *   Api      HTTP API, WebSocket API, route Lambdas          Data, Search, Auth, Events
+ *   Api      HTTP API + JWT authorizer, WebSocket API        Data, Auth, Events
+ *            and its Lambdas
+ *   ApiInbox, ApiMessages, ApiWork, ApiOrg                   Data, Search, Auth, Events, Api
+ *            HTTP routes and their Lambdas, one stack per
+ *            group of infra/api-areas.ts (room for 300+ routes)
  *   Workers  queue consumer Lambdas                          Data, Search, Events, Api
  *   WaWeb    WhatsApp Web session workers (ECS Fargate)      Data, Events
  *   Web      S3 + CloudFront, web bundle + config.json       Api, Auth
@@ -52,12 +56,16 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type App, type Environment, SecretValue, Tags } from 'aws-cdk-lib';
+import { type Environment, SecretValue, Tags } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
 import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../events/catalog.ts';
-import { HTTP_ROUTES, WS_ROUTES } from '../functions/routes.ts';
+import { HTTP_ROUTES, type HttpRoute, WS_ROUTES } from '../functions/routes.ts';
 import { AUTH_TRIGGERS } from '../functions/auth-triggers.ts';
 import type { MailSettings, WhatsAppSettings } from './access.ts';
+import { addNagChecks } from './nag.ts';
+import { API_ROUTE_GROUPS, type ApiRouteGroup, apiRouteGroupOf } from './api-areas.ts';
 import { parseHandlerRef, REPO_ROOT } from './constructs/handler-function.ts';
+import { ApiRoutesStack } from './stacks/api-routes-stack.ts';
 import { ApiStack } from './stacks/api-stack.ts';
 import { AuthStack, type GoogleSignIn } from './stacks/auth-stack.ts';
 import { DataStack } from './stacks/data-stack.ts';
@@ -88,6 +96,10 @@ export interface ChorusAppProps {
   readonly mail?: Partial<MailSettings>;
   /** OpenSearch domain size (instance type, data nodes, volume) @default one t3.small.search, 10 GiB */
   readonly search?: Pick<SearchStackProps, 'instanceType' | 'dataNodes' | 'volumeGiB'>;
+  /** run cdk-nag's AwsSolutions checks at synthesis (infra/nag.ts) @default true */
+  readonly nag?: boolean;
+  /** the HTTP route registry to deploy (tests synthesize bigger ones) @default HTTP_ROUTES */
+  readonly routes?: readonly HttpRoute[];
 }
 
 export interface ChorusStacks {
@@ -96,6 +108,8 @@ export interface ChorusStacks {
   readonly auth: AuthStack;
   readonly events: EventsStack;
   readonly api: ApiStack;
+  /** the HTTP route stacks, by group of infra/api-areas.ts */
+  readonly apiRoutes: Readonly<Record<ApiRouteGroup, ApiRoutesStack>>;
   readonly workers: WorkersStack;
   readonly waWeb: WaWebStack;
   readonly web: WebStack;
@@ -121,8 +135,8 @@ export function missingHandlerFiles(): string[] {
   );
 }
 
-/** Create all Chorus stacks in `app`. */
-export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
+/** Create all Chorus stacks in `app` (the CDK app, or a pipeline stage). */
+export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStacks {
   const bundle = props.bundle ?? true;
   if (bundle) {
     const missing = missingHandlerFiles();
@@ -131,6 +145,7 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     }
   }
   const prefix = props.stackPrefix ?? 'Chorus';
+  const routes = props.routes ?? HTTP_ROUTES;
   const env = props.env;
   const whatsapp: WhatsAppSettings = {
     appSecret: props.whatsapp?.appSecret ?? '',
@@ -181,7 +196,38 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     mail,
     corsOrigins: props.corsOrigins ?? ['*'],
     bundle,
+    routes,
   });
+  const routesByGroup = new Map<ApiRouteGroup, HttpRoute[]>();
+  for (const route of routes) {
+    const group = apiRouteGroupOf(route.handler);
+    routesByGroup.set(group, [...(routesByGroup.get(group) ?? []), route]);
+  }
+  const apiRoutes = Object.fromEntries(
+    (Object.keys(API_ROUTE_GROUPS) as ApiRouteGroup[]).map((group) => [
+      group,
+      new ApiRoutesStack(app, `${prefix}Api${group}`, {
+        env,
+        description: `Chorus: HTTP routes and Lambdas (${group})`,
+        routes: routesByGroup.get(group) ?? [],
+        httpApi: api.httpApi,
+        jwtAuthorizer: api.jwtAuthorizer,
+        resources: {
+          table: data.table,
+          mediaBucket: data.mediaBucket,
+          searchDomain: search.domain,
+          bus: events.bus,
+          commandQueues: events.commandQueues,
+          scheduler: events.scheduler,
+          cognito: { issuer: auth.issuer, clientId: auth.userPoolClient.userPoolClientId },
+          wsStage: api.webSocketStage,
+          whatsapp,
+          mail,
+        },
+        bundle,
+      }),
+    ]),
+  ) as Record<ApiRouteGroup, ApiRoutesStack>;
   const workers = new WorkersStack(app, `${prefix}Workers`, {
     env,
     description: 'Chorus: queue consumer Lambdas',
@@ -225,11 +271,14 @@ export function buildApp(app: App, props: ChorusAppProps = {}): ChorusStacks {
     bundle,
   });
 
-  return { data, search, auth, events, api, workers, waWeb, web };
+  // AwsSolutions rules on every stack: a finding not accepted in infra/nag.ts fails synthesis
+  if (props.nag ?? true) addNagChecks(app);
+
+  return { data, search, auth, events, api, apiRoutes, workers, waWeb, web };
 }
 
 /** Read `ChorusAppProps` from the CDK context (see the key list at the top of this file). */
-export function propsFromContext(app: App): ChorusAppProps {
+export function propsFromContext(app: Construct): ChorusAppProps {
   const str = (key: string): string | undefined => {
     const value: unknown = app.node.tryGetContext(key);
     if (value === undefined || value === null) return undefined;

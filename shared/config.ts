@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QUEUE_URL_ENV, type QueueUrlEnv } from '../events/catalog.ts';
 
 /**
  * Runtime configuration, parsed once per process (cold start) from the environment.
@@ -27,16 +28,8 @@ const ConfigSchema = z.object({
   PHONE_TOKEN_KEY: z.string().default(''),
   /** EventBridge bus name (AWS); the local runtime installs an in-process bus instead. */
   EVENT_BUS_NAME: z.string().default('chorus'),
-  /** SQS queue URLs of the command queues (AWS). Locally the queue port is in-process. */
-  WHATSAPP_INBOUND_QUEUE_URL: z.string().default(''),
-  WHATSAPP_OUTBOUND_QUEUE_URL: z.string().default(''),
-  TASK_REMINDERS_QUEUE_URL: z.string().default(''),
-  CHAT_SNOOZE_QUEUE_URL: z.string().default(''),
-  CHAT_BULK_QUEUE_URL: z.string().default(''),
-  /** SQS FIFO queue of WhatsApp Web session commands (events/catalog.ts WORKER_QUEUES), consumed by the session worker */
-  WA_WEB_COMMANDS_QUEUE_URL: z.string().default(''),
-  /** SQS queue of what WhatsApp Web sockets received, put there by the session worker (events/catalog.ts COMMAND_QUEUES 'wa-web-inbound') */
-  WA_WEB_INBOUND_QUEUE_URL: z.string().default(''),
+  /** SQS queue URLs of the command and worker queues (AWS), one variable per queue named by events/catalog.ts (`env`). Locally the queue port is in-process. */
+  ...(Object.fromEntries(Object.values(QUEUE_URL_ENV).map((name) => [name, z.string().default('')])) as Record<QueueUrlEnv, z.ZodDefault<z.ZodString>>),
   /** the WhatsApp Web session worker's id (its lease owner name); default: host name and process id */
   WA_WEB_WORKER_ID: z.string().default(''),
   /** most WhatsApp Web sessions one worker holds at once */

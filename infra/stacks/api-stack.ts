@@ -1,48 +1,37 @@
 /**
- * Api stack (API + realtime): the HTTP API and the WebSocket API with one Lambda per handler of
- * functions/routes.ts (the same registry the local gateway serves, so routes cannot drift).
+ * Api stack (API + realtime): the HTTP API, its Cognito JWT authorizer, and the WebSocket API with
+ * its three Lambdas. The HTTP routes and their Lambdas live in the ApiRoutes stacks
+ * (infra/stacks/api-routes-stack.ts, grouped by infra/api-areas.ts), which attach routes to this
+ * API, so the route registry can grow past what one stack's 500 resources allow.
  *
- * - HTTP API: `auth: 'jwt'` routes sit behind a Cognito JWT authorizer (issuer = the pool, audience
+ * - HTTP API: `auth: 'jwt'` routes sit behind the Cognito JWT authorizer (issuer = the pool, audience
  *   = the web client id; API Gateway accepts the id token's `aud` or the access token's
  *   `client_id`); `auth: 'none'` routes (WhatsApp webhooks) are public and verify their own
  *   signature. CORS: `*` by default (tokens travel in the Authorization header, never cookies),
- *   or the origins given in context `corsOrigins`. Payload format 2.0.
+ *   or the origins given in context `corsOrigins`. Payload format 2.0. The default stage
+ *   auto-deploys, so routes added by the route stacks go live without a deployment resource here.
  * - WebSocket API: $connect/$disconnect/$default, stage `prod` (auto-deploy). $connect checks the
  *   JWT itself (`?token=`), so no API Gateway authorizer there.
  * Each function's environment and IAM come from its access profile (infra/access.ts); functions
  * with the same profile share one execution role.
  */
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
-import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { HTTP_ROUTES, WS_ROUTES } from '../../functions/routes.ts';
-import { accessFor, type MailSettings, type SchedulerResources, type Surface, type WhatsAppSettings, wireFunction } from '../access.ts';
-import { createHandlerFunction, handlerConstructId } from '../constructs/handler-function.ts';
-import { pascalCase } from '../names.ts';
+import { type HttpRoute, WS_ROUTES } from '../../functions/routes.ts';
+import type { MailSettings, SchedulerResources, WhatsAppSettings } from '../access.ts';
+import { handlerConstructId } from '../constructs/handler-function.ts';
+import { HandlerFunctions } from '../constructs/handler-functions.ts';
 
 export const WEBSOCKET_STAGE = 'prod';
-
-/**
- * HTTP handlers that need more than the function defaults: sending a message checks a member's
- * uploaded file (an image read whole, up to 5 MB) and makes its thumbnail with sharp (a native
- * module, installed for Lambda rather than bundled); the bulk routes below.
- */
-export const HANDLER_SIZING: Record<string, { memorySize?: number; nodeModules?: string[]; timeout?: Duration }> = {
-  'functions/http/messages/send-message.ts#handler': { memorySize: 1024, nodeModules: ['sharp'] },
-  // a CSV export reads up to 100 pages of 1,000 chats and gzips the file (API Gateway waits at most 30 s)
-  'functions/http/bulk/export-chats.ts#handler': { memorySize: 1024, timeout: Duration.seconds(29) },
-  // a bulk job of up to 10,000 chat ids stores one item per chat before answering 202
-  'functions/http/bulk/create-bulk-job.ts#handler': { timeout: Duration.seconds(29) },
-};
 
 export interface ApiStackProps extends StackProps {
   readonly table: dynamodb.ITable;
@@ -58,14 +47,18 @@ export interface ApiStackProps extends StackProps {
   readonly mail?: MailSettings;
   readonly corsOrigins: string[];
   readonly bundle: boolean;
+  /** the HTTP route registry (for the webhook URL output) */
+  readonly routes: readonly HttpRoute[];
 }
 
 export class ApiStack extends Stack {
   readonly httpApi: apigw.HttpApi;
   readonly webSocketApi: apigw.WebSocketApi;
   readonly webSocketStage: apigw.WebSocketStage;
-  /** handler reference -> its Lambda (one per distinct handler) */
-  readonly functions = new Map<string, lambda.Function>();
+  /** the Cognito JWT authorizer of `auth: 'jwt'` routes */
+  readonly jwtAuthorizer: apigw.HttpAuthorizer;
+  /** WebSocket handler reference -> its Lambda */
+  readonly functions: ReadonlyMap<string, lambda.Function>;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -80,28 +73,10 @@ export class ApiStack extends Stack {
       autoDeploy: true,
     });
 
-    // One execution role per distinct access profile: functions that may do exactly the same share
-    // it (least privilege is unchanged), which keeps the stack under CloudFormation's 500 resources.
-    const roles = new Map<string, iam.Role>();
-    const roleFor = (access: ReturnType<typeof accessFor>): iam.Role => {
-      const key = JSON.stringify(access);
-      let role = roles.get(key);
-      if (!role) {
-        role = new iam.Role(this, `HandlerRole${roles.size + 1}`, {
-          assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-          managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AWSLambdaBasicExecutionRole')],
-          description: `Chorus API handlers with access ${key}`.slice(0, 1000),
-        });
-        roles.set(key, role);
-      }
-      return role;
-    };
-    const fnFor = (handler: string, surface: Surface): lambda.Function => {
-      const existing = this.functions.get(handler);
-      if (existing) return existing;
-      const access = accessFor(handler, surface);
-      const fn = createHandlerFunction(this, handlerConstructId(handler), { handler, bundle: props.bundle, role: roleFor(access), ...HANDLER_SIZING[handler] });
-      wireFunction(fn, access, {
+    const handlers = new HandlerFunctions(this, {
+      bundle: props.bundle,
+      roleDescription: 'Chorus API handlers',
+      resources: {
         table: props.table,
         mediaBucket: props.mediaBucket,
         searchDomain: props.searchDomain,
@@ -112,10 +87,8 @@ export class ApiStack extends Stack {
         wsStage: this.webSocketStage,
         whatsapp: props.whatsapp,
         mail: props.mail,
-      });
-      this.functions.set(handler, fn);
-      return fn;
-    };
+      },
+    });
 
     // HTTP API
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
@@ -135,30 +108,44 @@ export class ApiStack extends Stack {
         maxAge: Duration.days(1),
       },
     });
-    const jwtAuthorizer = new HttpJwtAuthorizer('CognitoJwt', props.issuer, {
+    // Access logs of the HTTP API (one JSON line per request; HTTP APIs need no account-level role)
+    const accessLogs = new logs.LogGroup(this, 'HttpApiAccessLogs', { retention: logs.RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const defaultStage = this.httpApi.defaultStage?.node.defaultChild as apigw.CfnStage;
+    defaultStage.accessLogSettings = {
+      destinationArn: accessLogs.logGroupArn,
+      format: JSON.stringify({
+        requestId: '$context.requestId',
+        ip: '$context.identity.sourceIp',
+        requestTime: '$context.requestTimeEpoch',
+        routeKey: '$context.routeKey',
+        status: '$context.status',
+        responseLength: '$context.responseLength',
+        latencyMs: '$context.responseLatency',
+        integrationLatencyMs: '$context.integrationLatency',
+        integrationError: '$context.integrationErrorMessage',
+        authorizerError: '$context.authorizer.error',
+      }),
+    };
+    // Created here rather than through HttpJwtAuthorizer, which would create it in the stack of the
+    // first route that uses it; the route stacks refer to it by id.
+    this.jwtAuthorizer = new apigw.HttpAuthorizer(this, 'CognitoJwt', {
+      httpApi: this.httpApi,
+      type: apigw.HttpAuthorizerType.JWT,
+      identitySource: ['$request.header.Authorization'],
+      jwtIssuer: props.issuer,
       jwtAudience: [props.userPoolClientId],
     });
-    const noAuth = new apigw.HttpNoneAuthorizer();
-
-    for (const route of HTTP_ROUTES) {
-      const routeId = pascalCase(`${route.method} ${route.path}`);
-      this.httpApi.addRoutes({
-        path: route.path,
-        methods: [apigw.HttpMethod[route.method]],
-        integration: new HttpLambdaIntegration(`${routeId}Integration`, fnFor(route.handler, 'http')),
-        authorizer: route.auth === 'jwt' ? jwtAuthorizer : noAuth,
-      });
-    }
 
     // WebSocket API routes
     const wsRoute = (handler: string): apigw.WebSocketRouteOptions => ({
-      integration: new WebSocketLambdaIntegration(`${handlerConstructId(handler)}Integration`, fnFor(handler, 'ws')),
+      integration: new WebSocketLambdaIntegration(`${handlerConstructId(handler)}Integration`, handlers.fn(handler, 'ws')),
     });
     for (const key of ['$connect', '$disconnect', '$default'] as const) this.webSocketApi.addRoute(key, wsRoute(WS_ROUTES[key]));
+    this.functions = handlers.functions;
 
     new CfnOutput(this, 'HttpApiUrl', { value: this.httpApi.apiEndpoint, description: 'HTTP API base URL (no trailing slash)' });
     new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketStage.url, description: 'WebSocket URL (wss://.../prod)' });
-    const webhook = HTTP_ROUTES.find((r) => r.method === 'POST' && r.auth === 'none' && r.path.startsWith('/webhooks/'));
+    const webhook = props.routes.find((r) => r.method === 'POST' && r.auth === 'none' && r.path.startsWith('/webhooks/'));
     if (webhook) {
       new CfnOutput(this, 'WhatsAppWebhookUrl', {
         value: `${this.httpApi.apiEndpoint}${webhook.path}`,

@@ -25,6 +25,7 @@ import {
   type BulkSelection,
   type CreateBulkJobInput,
 } from './bulk-job.schemas.ts';
+import { isConflictError } from '../db/retry.ts';
 
 /**
  * Bulk jobs on chats (issue 4 part 11): one background path for every bulk action of the /list
@@ -60,7 +61,7 @@ const TTL_SECONDS = 30 * 24 * 60 * 60;
 const GENERIC_FAILURE = 'Something went wrong while applying this bulk action. Please try again.';
 
 const notFound = () => new AppError('bulk_job.not_found', 'That bulk action does not exist or you cannot see it.', { status: 404 });
-const isConditionalFailure = (e: unknown): boolean => /conditional/i.test(String((e as Error)?.message ?? '')) || /ConditionalCheckFailed/.test(String((e as { cause?: { name?: string } })?.cause?.name ?? ''));
+const isConditionalFailure = isConflictError;
 
 /** The wire shape of a stored job. */
 export function toBulkJob(row: JobRow): BulkJob {

@@ -4,6 +4,7 @@ import { db } from '../db/service.ts';
 import { commitTransaction, type TxEntities, type TxItem } from '../db/transaction.ts';
 import { assigneeKey, bucketDeltas, chatBuckets, inboxState, mergeDeltas, unreadKey, type InboxState } from './chat-state.rules.ts';
 import { toChatWire } from '../inbox/wire.ts';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 
 /**
  * The one way a chat row is written when anything its list filters read may change (latest
@@ -82,7 +83,7 @@ const MAX_RETRIES = 8;
  * @param mutate gets the stored row; returns the new row, or null when nothing is to change
  * @param extra more items for the same transaction (e.g. a member's chat state), built per attempt
  * @returns { before, after } (after === before when mutate returned null); null when the chat does not exist
- * @throws Error when the chat kept changing for MAX_RETRIES attempts
+ * @throws ConflictRetriesExhausted (shared/db/retry.ts) when the chat kept changing for MAX_RETRIES attempts
  */
 export async function updateChatRow(
   orgId: string,
@@ -90,7 +91,7 @@ export async function updateChatRow(
   mutate: (chat: ChatRow, now: number) => ChatRow | null,
   extra?: (e: TxEntities, after: ChatRow) => TxItem[],
 ): Promise<{ before: ChatRow; after: ChatRow } | null> {
-  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+  return retryOnConflict(`chat ${chatId}`, async () => {
     const before = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data as ChatRow | null;
     if (!before) return null;
     const now = Date.now();
@@ -102,9 +103,8 @@ export async function updateChatRow(
       row = w.row;
       return [...w.items, ...(extra ? extra(e, w.row) : [])];
     });
-    if (ok) return { before, after: row };
-  }
-  throw new Error(`chat ${chatId} kept changing`);
+    return ok ? { before, after: row } : RETRY;
+  }, { attempts: MAX_RETRIES });
 }
 
 /** Upper bound of the transaction items one chat's write takes (row, label rows, counters before merging). */

@@ -1,12 +1,13 @@
 import type { Chat, LatestMessage } from './chat.schemas.ts';
+import { SERVICE_WINDOW_HOURS } from '../whatsapp/capabilities.ts';
 
 /**
  * Pure chat-state rules: how a new message changes the chat row. Used by ingest and send,
  * tested beside this file. Timestamps are epoch ms.
  */
 
-/** 24-hour customer service window (Meta "Send messages"; whatsapp-protocols.md A.8), in ms. */
-export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** 24-hour customer service window (Meta "Send messages"; whatsapp-protocols.md A.8), in ms; defined in hours in shared/whatsapp/capabilities.ts. */
+export const SERVICE_WINDOW_MS = SERVICE_WINDOW_HOURS * 3_600_000;
 
 export interface ChatMessageFacts {
   latest: LatestMessage;

@@ -12,6 +12,7 @@ import { applyInboundReaction, applyReactionStatuses } from '../message/reaction
 import { findPhoneByExternalId } from '../phone/phone.ts';
 import { log } from '../log.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 
 /**
  * Use case: store what a signed Cloud API webhook body carries (whatsapp-protocols.md A.4/A.5).
@@ -291,7 +292,7 @@ const receivedEvent = (phone: PhoneRow, chat: Record<string, unknown>, item: Mes
  */
 export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage): Promise<'stored' | 'duplicate'> {
   const orgId = phone.org_id;
-  for (let attempt = 0; attempt < 8; attempt++) {
+  return retryOnConflict(`chat ${m.chat_id} (storing ${m.message_id})`, async () => {
     const existing = (await db().entities.chat.get({ org_id: orgId, chat_id: m.chat_id }).go()).data as ChatRow | null;
     const msgs = [{ m, item: messageItem(phone, m) }];
     const plan = planChat(phone, existing ?? undefined, msgs);
@@ -302,16 +303,16 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
       if (m.reaction) await applyReaction(orgId, m);
       await notifyWoken([plan]);
       await publishAll([receivedEvent(phone, plan.row, msgs[0].item)]);
-      return 'stored';
+      return 'stored' as const;
     }
     const reasons = res.data as Array<{ rejected?: boolean }>;
     if (reasons[0]?.rejected) {
       await republishDuplicate(orgId, m.message_id, `message.received:${orgId}:${m.message_id}`);
-      return 'duplicate';
+      return 'duplicate' as const;
     }
     // the chat changed under us (or was created concurrently): read it again and retry
-  }
-  throw new Error(`could not store ${m.message_id}: chat ${m.chat_id} kept changing`);
+    return RETRY;
+  });
 }
 
 /** DynamoDB's limit of items per transaction. */

@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { publish } from '../../events/publish.ts';
 import { enqueue } from '../ports/commands.ts';
@@ -86,7 +87,7 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
     mediaUniqueId = ulid(mediaAt);
     prepared = await prepareOutboundMedia(orgId, chatId, mediaUniqueId, input.media, input.caption?.trim() || undefined);
   }
-  for (let attempt = 0; attempt < 8; attempt++) {
+  return retryOnConflict(`chat ${chatId} (sending)`, async () => {
     const chat = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
     if (!chat) throw notFound('chat');
     const now = mediaAt ?? Date.now();
@@ -133,7 +134,7 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
         return [e.message.create(message).commit(), ...w.items] as never[];
       })
       .go();
-    if (res.canceled) continue;
+    if (res.canceled) return RETRY;
     // the media library's row of a member's file (idempotent put; its failure is logged, not thrown)
     if (prepared) await recordMediaItemSafely(message, chat.chat_name ?? null);
     const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: message.unique_id, timestamp: now };
@@ -148,8 +149,9 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
     const wire = toMessageWire(message);
     await publish('message.sent', { org_id: orgId, chat: toChatWire(stored), message: wire }, { actor: `user:${actor.email}`, id: `message.sent:${orgId}:${message.unique_id}` });
     return wire;
-  }
-  throw new AppError('chat.busy', 'This chat is receiving many updates right now. Please try again.', { status: 409 });
+  }, { onExhausted: () => {
+    throw new AppError('chat.busy', 'This chat is receiving many updates right now. Please try again.', { status: 409 });
+  } });
 }
 
 /**

@@ -5,6 +5,7 @@ import { nextAck, statusToAck, deliveryInfoFor } from '../message/ack.rules.ts';
 import { explainGraphError } from '../whatsapp/cloud/errors.ts';
 import { toMessageWire } from './wire.ts';
 import type { MetaError } from '../whatsapp/cloud/webhook.schemas.ts';
+import { retryOnConflict } from '../db/retry.ts';
 
 /** A status as kept on the wamid ref: Meta's unix-seconds timestamp and errors (failed only). */
 export interface StatusRecord {
@@ -22,7 +23,8 @@ const STATUS_ORDER = ['sent', 'delivered', 'read', 'played', 'failed'] as const;
  */
 export async function applyStatuses(orgId: string, ref: Record<string, unknown>): Promise<void> {
   const key = { org_id: orgId, chat_id: ref.chat_id as string, timestamp: ref.timestamp as number, unique_id: ref.unique_id as string };
-  for (let attempt = 0; attempt < 8; attempt++) {
+  // a message that kept changing is left as it is: the next status of it applies the order again
+  await retryOnConflict(`message ${key.unique_id} (statuses)`, async () => {
     const msg = (await db().entities.message.get(key).go()).data;
     if (!msg) return;
     let ack = msg.ack;
@@ -47,24 +49,18 @@ export async function applyStatuses(orgId: string, ref: Record<string, unknown>)
         : msg.delivery_error;
     const delivery_info = deliveryInfoFor(ack);
     const v = msg.version;
-    try {
-      await db()
-        .entities.message.patch(key)
-        .set({ ack, delivery_info, delivery_error, version: v + 1 })
-        .where(({ version }, { eq }) => eq(version, v))
-        .go();
-    } catch (e) {
-      if (String((e as Error).message).toLowerCase().includes('conditional')) continue;
-      throw e;
-    }
+    await db()
+      .entities.message.patch(key)
+      .set({ ack, delivery_info, delivery_error, version: v + 1 })
+      .where(({ version }, { eq }) => eq(version, v))
+      .go();
     await syncLatestAck(orgId, key.chat_id, key.unique_id, ack);
     await publish(
       'message.status_updated',
       { org_id: orgId, chat_id: key.chat_id, message: toMessageWire({ ...msg, ack, delivery_info, delivery_error, version: v + 1 }) },
       { actor: 'system', id: `message.status_updated:${orgId}:${key.unique_id}:${ack}` },
     );
-    return;
-  }
+  }, { onExhausted: () => undefined });
 }
 
 /**
@@ -73,7 +69,7 @@ export async function applyStatuses(orgId: string, ref: Record<string, unknown>)
  * handled at once (sent and read) must not leave the row at the older tick.
  */
 export async function syncLatestAck(orgId: string, chatId: string, uniqueId: string, ack: number): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  await retryOnConflict(`chat ${chatId} (latest ack)`, async () => {
     const key = messageKey(orgId, chatId, uniqueId);
     const [chat, stored] = await Promise.all([
       db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go().then((r) => r.data),
@@ -83,15 +79,10 @@ export async function syncLatestAck(orgId: string, chatId: string, uniqueId: str
     const latest = chat?.latest_message as { unique_id?: string; ack?: number } | undefined;
     if (!chat || latest?.unique_id !== uniqueId || latest.ack === ack) return;
     const v = chat.version;
-    try {
-      await db()
-        .entities.chat.patch({ org_id: orgId, chat_id: chatId })
-        .set({ latest_message: { ...latest, ack }, version: v + 1 })
-        .where(({ version }, { eq }) => eq(version, v))
-        .go();
-      return;
-    } catch (e) {
-      if (!String((e as Error).message).toLowerCase().includes('conditional')) throw e;
-    }
-  }
+    await db()
+      .entities.chat.patch({ org_id: orgId, chat_id: chatId })
+      .set({ latest_message: { ...latest, ack }, version: v + 1 })
+      .where(({ version }, { eq }) => eq(version, v))
+      .go();
+  }, { attempts: 5, onExhausted: () => undefined });
 }

@@ -14,6 +14,7 @@ import { phoneAccessToken } from '../phone/phone.ts';
 import { downloadMedia, GraphApiError, MediaGoneError, MediaTooLargeError, MediaUrlExpiredError, resolveMedia, type ResolvedMedia } from '../whatsapp/cloud/graph-client.ts';
 import { acceptsSniffed, checksumMatches, extensionFor, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, THUMBNAIL, thumbnailKey, type MediaMessageType } from './media.rules.ts';
 import type { MediaStatus, MediaUrlResponse } from './media.schemas.ts';
+import { retryOnConflict } from '../db/retry.ts';
 
 /**
  * Inbound media (issue 5, whatsapp-protocols.md A.7): a media message arrives with Meta's media
@@ -223,24 +224,17 @@ type MessageKey = NonNullable<ReturnType<typeof messageKey>>;
  * publish `message.updated`. `change` returning undefined leaves the message as it is.
  */
 async function saveMedia(key: MessageKey, change: (m: StoredMedia) => StoredMedia | undefined): Promise<void> {
-  for (let attempt = 0; attempt < 8; attempt++) {
+  await retryOnConflict(`message ${key.unique_id} (media)`, async () => {
     const msg = (await db().entities.message.get(key).go()).data;
     if (!msg) return;
     const next = change((msg.media as StoredMedia | undefined) ?? {});
     if (!next) return;
     const v = msg.version;
-    try {
-      await db().entities.message.patch(key).set({ media: next, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).go();
-    } catch (e) {
-      if (String((e as Error).message).includes('conditional')) continue;
-      throw e;
-    }
+    await db().entities.message.patch(key).set({ media: next, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).go();
     await publish('message.updated', { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, media: next, version: v + 1 }) }, { actor: 'system' });
     // the media library's row, once the file is kept (an idempotent put keyed by the message)
     if (next.status === 'stored' && next.path) await recordMediaItemSafely({ ...msg, media: next });
-    return;
-  }
-  throw new Error(`could not update media of ${key.unique_id}: the message kept changing`);
+  });
 }
 
 /**

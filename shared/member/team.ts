@@ -8,6 +8,7 @@ import { log } from '../log.ts';
 import { config } from '../config.ts';
 import { dropMemberConnections } from '../realtime/connections.ts';
 import type { JoinInviteInput, MemberRole, TeamMember } from './team.schemas.ts';
+import { isConflictError } from '../db/retry.ts';
 
 /**
  * Team management and the invite flow (spec §4 Invite, §6 roles). An invite is a Member row with
@@ -73,7 +74,7 @@ export async function inviteMember(actor: Actor, input: { email: string; role: M
   try {
     row = await db().entities.member.create({ org_id: actor.org_id, email, role: input.role, is_active: false, is_online: false, invited_by: actor.email }).go();
   } catch (e) {
-    if ((e as { cause?: { name?: string } }).cause?.name === 'ConditionalCheckFailedException' || /conditional/i.test(String((e as Error).message)))
+    if (isConflictError(e))
       throw new AppError('team.already_invited', `${email} has already been invited to this workspace.`, { status: 409 });
     throw e;
   }

@@ -1,6 +1,7 @@
+import { MEDIA_MESSAGE_TYPES } from '../media/media.rules.ts';
 import type { Eligibility } from '../ticket/ticket.rules.ts';
 import { canAttachToTicket, canCreateTicket } from '../ticket/ticket.rules.ts';
-import type { Capabilities } from '../whatsapp/capabilities.ts';
+import { type Capabilities, DELETE_WINDOW_MS, EDIT_WINDOW_MS } from '../whatsapp/capabilities.ts';
 
 /**
  * Which actions a member may take on one message (spec §5 'Message actions', §6 masking), in one
@@ -10,8 +11,8 @@ import type { Capabilities } from '../whatsapp/capabilities.ts';
  * delete for everyone). Times are epoch **ms**.
  */
 
-export const EDIT_WINDOW_MS = 15 * 60_000; // spec §9 'edit window 15 minutes'
-export const DELETE_WINDOW_MS = 48 * 3_600_000; // spec §9 'Message delete window 48 hours'
+// the windows are defined once, with the connection capabilities that apply them
+export { DELETE_WINDOW_MS, EDIT_WINDOW_MS } from '../whatsapp/capabilities.ts';
 /** Meta refuses a reaction to a message older than 30 days (error 131009, whatsapp-protocols.md A.6). */
 export const REACT_WINDOW_MS = 30 * 24 * 3_600_000;
 /** spec §8 */
@@ -56,7 +57,7 @@ const yes: Eligibility = { allowed: true };
 const no = (reason: string): Eligibility => ({ allowed: false, reason });
 const CONTACT_TYPES = new Set(['contacts', 'vcard', 'multi_vcard']);
 const POLL_TYPES = new Set(['poll', 'poll_creation']);
-const MEDIA_TYPES = new Set(['image', 'video', 'audio', 'ptt', 'document', 'sticker']);
+const MEDIA_TYPES = new Set<string>(MEDIA_MESSAGE_TYPES);
 
 const NOT_ON_WHATSAPP = no('This message has not reached WhatsApp yet.');
 

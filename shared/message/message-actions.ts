@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import { publish } from '../../events/publish.ts';
@@ -134,7 +135,7 @@ export interface ReactionCommand {
  * @throws AppError 400 message.react_refused (spec §5 / capabilities), 404 chat/message
  */
 export async function reactToMessage(actor: Actor, chatId: string, uniqueId: string, reaction: string): Promise<Message> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${uniqueId} (reaction)`, async () => {
     const { ctx, message, chat } = await context(actor, chatId, uniqueId);
     allow(ctx, 'react');
     const key = chat.org_phone;
@@ -142,12 +143,13 @@ export async function reactToMessage(actor: Actor, chatId: string, uniqueId: str
     const at = Date.now();
     const entry = reaction ? { reaction, timestamp: at, by: actor.email, ack: 0 } : null;
     const reactions = await writeReaction(message, key, entry, { from_me: true }, { remove: ['reaction_error'] });
-    if (!reactions) continue;
+    if (!reactions) return RETRY;
     const cmd: ReactionCommand = { kind: 'reaction', org_id: actor.org_id, chat_id: chatId, unique_id: uniqueId, reaction, previous, at };
     await enqueue('whatsapp-outbound', cmd);
     return (await chatGuard(actor)).viewMessage(await publishMessage(actor, { ...message, reactions, reaction_error: null, version: message.version + 1 }));
-  }
-  throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  }, { attempts: 5, onExhausted: () => {
+    throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  } });
 }
 
 /**
@@ -217,7 +219,7 @@ export async function deliverReaction(cmd: ReactionCommand, attempt: number, max
  * @throws AppError 400 message.flag_refused / unflag / remove_flag per the rules
  */
 export async function setMessageFlag(actor: Actor, chatId: string, uniqueId: string, flag: boolean | null): Promise<{ message: Message; chat: Chat }> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${uniqueId} (flag)`, async () => {
     const { ctx, message, chat } = await context(actor, chatId, uniqueId);
     allow(ctx, flag === true ? 'flag' : flag === false ? 'unflag' : 'remove_flag');
     const now = Date.now();
@@ -242,14 +244,15 @@ export async function setMessageFlag(actor: Actor, chatId: string, uniqueId: str
           .commit(),
       ])
       .go();
-    if (ok.canceled) continue;
+    if (ok.canceled) return RETRY;
     const wire = await publishMessage(actor, { ...message, flag_status: flag, flag_metadata, version: message.version + 1 });
     const chatWire = toChatWire({ ...chat, flagged_messages: flagged, flag_count_map, version: chat.version + 1 });
     await publishChat(actor, chatWire, ['flag_count_map', 'flagged_messages']);
     const guard = await chatGuard(actor);
     return { message: guard.viewMessage(wire), chat: guard.viewChat(chatWire) };
-  }
-  throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  }, { attempts: 5, onExhausted: () => {
+    throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  } });
 }
 
 const countFlags = (flagged: Record<string, string>) => Object.values(flagged).reduce<Record<string, number>>((acc, phone) => ({ ...acc, [phone]: (acc[phone] ?? 0) + 1 }), {});
@@ -261,22 +264,17 @@ const countFlags = (flagged: Record<string, string>) => Object.values(flagged).r
  */
 export async function answerFlags(orgId: string, chatId: string, answer: { org_phone: string; author?: string | null; timestamp: number; is_private_note?: boolean | null }): Promise<number> {
   if (answer.is_private_note) return 0;
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`chat ${chatId} (answering its flags)`, async () => {
     const chat = await loadChat(orgId, chatId);
     const flagged = { ...((chat?.flagged_messages as Record<string, string>) ?? {}) };
     const answered = Object.entries(flagged).filter(([, phone]) => phone === answer.org_phone).map(([id]) => id);
     if (!chat || !answered.length) return 0;
     for (const id of answered) delete flagged[id];
-    try {
-      await db()
-        .entities.chat.patch({ org_id: orgId, chat_id: chatId })
-        .set({ flagged_messages: flagged, flag_count_map: countFlags(flagged), version: chat.version + 1 })
-        .where(({ version }, { eq }) => eq(version, chat.version))
-        .go();
-    } catch (e) {
-      if (/conditional/i.test(String((e as Error).message))) continue;
-      throw e;
-    }
+    await db()
+      .entities.chat.patch({ org_id: orgId, chat_id: chatId })
+      .set({ flagged_messages: flagged, flag_count_map: countFlags(flagged), version: chat.version + 1 })
+      .where(({ version }, { eq }) => eq(version, chat.version))
+      .go();
     const system: Actor = { email: 'system', user_id: 'system', org_id: orgId, role: 'admin' };
     await publishChat(system, toChatWire({ ...chat, flagged_messages: flagged, flag_count_map: countFlags(flagged), version: chat.version + 1 }), ['flag_count_map', 'flagged_messages']);
     for (const id of answered) {
@@ -287,8 +285,7 @@ export async function answerFlags(orgId: string, chatId: string, answer: { org_p
       await publishMessage(system, { ...m, flag_status: false, flag_metadata, version: m.version + 1 });
     }
     return answered.length;
-  }
-  throw new Error(`chat ${chatId} kept changing while answering its flags; retry`);
+  }, { attempts: 5 });
 }
 
 /**
@@ -297,7 +294,7 @@ export async function answerFlags(orgId: string, chatId: string, answer: { org_p
  * expire. Expired pins are dropped on the next pin write.
  */
 export async function setMessagePin(actor: Actor, chatId: string, uniqueId: string, pin: boolean, duration: keyof typeof PIN_DURATIONS): Promise<{ message: Message; chat: Chat }> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${uniqueId} (pin)`, async () => {
     const { ctx, message, chat } = await context(actor, chatId, uniqueId);
     allow(ctx, pin ? 'pin' : 'unpin');
     const now = Date.now();
@@ -317,14 +314,15 @@ export async function setMessagePin(actor: Actor, chatId: string, uniqueId: stri
           .commit(),
       ])
       .go();
-    if (res.canceled) continue;
+    if (res.canceled) return RETRY;
     const wire = await publishMessage(actor, { ...message, pinned_until: pin ? expires_at : null, version: message.version + 1 });
     const chatWire = toChatWire({ ...chat, pinned_messages: pins, version: chat.version + 1 });
     await publishChat(actor, chatWire, ['pinned_messages']);
     const guard = await chatGuard(actor);
     return { message: guard.viewMessage(wire), chat: guard.viewChat(chatWire) };
-  }
-  throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  }, { attempts: 5, onExhausted: () => {
+    throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
+  } });
 }
 
 /**

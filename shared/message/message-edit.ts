@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import { log } from '../log.ts';
@@ -66,24 +67,18 @@ function withBody(m: MessageItem, body: string | null): Record<string, unknown> 
  * latest one, and publish `chat.updated` (changes ['latest_message']). Retried on a lost race.
  */
 async function syncChatPreview(actor: Actor, m: MessageItem, change: { body?: string | null; is_deleted?: boolean }): Promise<void> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  await retryOnConflict(`chat ${m.chat_id} (preview)`, async () => {
     const chat = await loadChat(m.org_id, m.chat_id);
     const latest = chat?.latest_message as (Record<string, unknown> & { unique_id?: string }) | undefined;
     if (!chat || latest?.unique_id !== m.unique_id) return;
     const latest_message = { ...latest, ...change };
-    try {
-      await db()
-        .entities.chat.patch({ org_id: m.org_id, chat_id: m.chat_id })
-        .set({ latest_message, version: chat.version + 1 } as never)
-        .where(({ version }, { eq }) => eq(version, chat.version))
-        .go();
-    } catch (e) {
-      if (/conditional/i.test(String((e as Error).message))) continue;
-      throw e;
-    }
+    await db()
+      .entities.chat.patch({ org_id: m.org_id, chat_id: m.chat_id })
+      .set({ latest_message, version: chat.version + 1 } as never)
+      .where(({ version }, { eq }) => eq(version, chat.version))
+      .go();
     await publishChat(actor, toChatWire({ ...chat, latest_message, version: chat.version + 1 }) as Chat, ['latest_message']);
-    return;
-  }
+  }, { attempts: 5, onExhausted: () => undefined });
 }
 
 /**
@@ -96,7 +91,7 @@ async function syncChatPreview(actor: Actor, m: MessageItem, change: { body?: st
  *   409 message.edit_pending while the previous edit is still on its way, 409 message.busy
  */
 export async function editMessage(actor: Actor, chatId: string, uniqueId: string, body: string): Promise<Message> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${uniqueId} (edit)`, async () => {
     const { ctx, message } = await context(actor, chatId, uniqueId);
     allow(ctx, 'edit');
     const guard = await chatGuard(actor);
@@ -105,7 +100,7 @@ export async function editMessage(actor: Actor, chatId: string, uniqueId: string
     const now = Date.now();
     const edit_history: EditEntry[] = [...((message.edit_history as EditEntry[] | undefined) ?? []), { body: message.body ?? null, edited_at: now, edited_by: actor.email }];
     const set = { ...withBody(message, body), edit_history, edited_at: now, edit_status: 'pending' };
-    if (!(await patchMessage(message, set, ['edit_error']))) continue;
+    if (!(await patchMessage(message, set, ['edit_error']))) return RETRY;
     // published before the command is handed over, so a fast result can never be overtaken by this 'pending' snapshot
     const wire = await publishMessage(actor, { ...message, ...set, edit_error: null, version: message.version + 1 });
     await syncChatPreview(actor, message, { body });
@@ -118,8 +113,9 @@ export async function editMessage(actor: Actor, chatId: string, uniqueId: string
       throw new AppError('message.edit_unavailable', 'The edit could not be sent right now. Please try again.', { status: 503 });
     }
     return guard.viewMessage(wire);
-  }
-  throw busy();
+  }, { attempts: 5, onExhausted: () => {
+    throw busy();
+  } });
 }
 
 /**
@@ -131,14 +127,14 @@ export async function editMessage(actor: Actor, chatId: string, uniqueId: string
  * @throws AppError 400 message.delete_refused (the rule's reason), 404 chat/message, 409 message.busy
  */
 export async function deleteMessage(actor: Actor, chatId: string, uniqueId: string): Promise<Message> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${uniqueId} (delete)`, async () => {
     const { ctx, message } = await context(actor, chatId, uniqueId);
     const guard = await chatGuard(actor);
     if (message.is_private_note) return guard.viewMessage(await deletePrivateNote(actor, chatId, uniqueId));
     allow(ctx, 'delete');
     const now = Date.now();
     const set = { is_deleted: true, deleted_at: now, deleted_by: actor.email, delete_status: 'pending' };
-    if (!(await patchMessage(message, set, ['delete_error']))) continue;
+    if (!(await patchMessage(message, set, ['delete_error']))) return RETRY;
     // published before the command is handed over (see editMessage)
     const wire = await publishMessage(actor, { ...message, ...set, delete_error: null, version: message.version + 1 });
     await syncChatPreview(actor, message, { is_deleted: true });
@@ -151,8 +147,9 @@ export async function deleteMessage(actor: Actor, chatId: string, uniqueId: stri
       throw new AppError('message.delete_unavailable', 'Error while deleting message', { status: 503 });
     }
     return guard.viewMessage(wire);
-  }
-  throw busy();
+  }, { attempts: 5, onExhausted: () => {
+    throw busy();
+  } });
 }
 
 /**
@@ -165,12 +162,12 @@ export async function deleteMessage(actor: Actor, chatId: string, uniqueId: stri
  * @returns whether the message changed
  */
 export async function onEditResult(cmd: Extract<WaWebCommand, { kind: 'edit' }>, result: WaWebCommandResult): Promise<boolean> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${cmd.unique_id} (settling its edit)`, async () => {
     const m = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id).catch(() => null);
     if (!m || m.edit_status !== 'pending' || m.edited_at !== cmd.requested_at) return false;
     const actor = system(cmd.org_id);
     if (result.ok) {
-      if (!(await patchMessage(m, { edit_status: 'sent' }))) continue;
+      if (!(await patchMessage(m, { edit_status: 'sent' }))) return RETRY;
       await publishMessage(actor, { ...m, edit_status: 'sent', version: m.version + 1 });
       return true;
     }
@@ -181,13 +178,12 @@ export async function onEditResult(cmd: Extract<WaWebCommand, { kind: 'edit' }>,
     const edit_error = { body: cmd.body, reason: result.reason, at: Date.now() };
     const set: Record<string, unknown> = { ...withBody(m, body), edit_history: history, edit_status: 'failed', edit_error };
     if (previous) set.edited_at = previous.edited_at;
-    if (!(await patchMessage(m, set, previous ? [] : ['edited_at']))) continue;
+    if (!(await patchMessage(m, set, previous ? [] : ['edited_at']))) return RETRY;
     log('warn', 'message.edit_refused', { org_id: cmd.org_id, unique_id: cmd.unique_id, reason: result.reason });
     await publishMessage(actor, { ...m, ...set, edited_at: previous?.edited_at ?? null, version: m.version + 1 });
     await syncChatPreview(actor, m, { body });
     return true;
-  }
-  throw new Error(`message ${cmd.unique_id} kept changing while settling its edit; retry`);
+  }, { attempts: 5 });
 }
 
 /**
@@ -198,23 +194,22 @@ export async function onEditResult(cmd: Extract<WaWebCommand, { kind: 'edit' }>,
  * @returns whether the message changed
  */
 export async function onDeleteResult(cmd: Extract<WaWebCommand, { kind: 'delete' }>, result: WaWebCommandResult): Promise<boolean> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${cmd.unique_id} (settling its delete)`, async () => {
     const m = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id).catch(() => null);
     if (!m || m.delete_status !== 'pending' || m.deleted_at !== cmd.requested_at) return false;
     const actor = system(cmd.org_id);
     if (result.ok) {
-      if (!(await patchMessage(m, { delete_status: 'sent' }))) continue;
+      if (!(await patchMessage(m, { delete_status: 'sent' }))) return RETRY;
       await publishMessage(actor, { ...m, delete_status: 'sent', version: m.version + 1 });
       return true;
     }
     const delete_error = { reason: result.reason, at: Date.now() };
-    if (!(await patchMessage(m, { is_deleted: false, delete_status: 'failed', delete_error }, ['deleted_at', 'deleted_by']))) continue;
+    if (!(await patchMessage(m, { is_deleted: false, delete_status: 'failed', delete_error }, ['deleted_at', 'deleted_by']))) return RETRY;
     log('warn', 'message.delete_refused', { org_id: cmd.org_id, unique_id: cmd.unique_id, reason: result.reason });
     await publishMessage(actor, { ...m, is_deleted: false, deleted_at: null, deleted_by: null, delete_status: 'failed', delete_error, version: m.version + 1 });
     await syncChatPreview(actor, m, { is_deleted: false });
     return true;
-  }
-  throw new Error(`message ${cmd.unique_id} kept changing while settling its delete; retry`);
+  }, { attempts: 5 });
 }
 
 /**
@@ -248,7 +243,7 @@ const onWhatsApp = (m: MessageItem) => `whatsapp:${(m.from_me ? m.org_phone : m.
  * chat (protocol.rules.ts editRefusal); otherwise 'refused' and nothing changes.
  */
 export async function applyInboundEdit(e: { org_id: string; phone_id: string; chat_id: string; message_id: string; body: string; at_ms: number; from: ProtocolChange }): Promise<InboundOutcome> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${e.message_id} (applying an edit)`, async () => {
     const m = await byWamid(e.org_id, e.message_id);
     if (!m) {
       log('info', 'message.inbound_edit_unknown', { org_id: e.org_id, phone_id: e.phone_id, message_id: e.message_id });
@@ -263,13 +258,12 @@ export async function applyInboundEdit(e: { org_id: string; phone_id: string; ch
     if (m.edited_at != null && e.at_ms < m.edited_at) return 'stale';
     const edit_history: EditEntry[] = [...((m.edit_history as EditEntry[] | undefined) ?? []), { body: m.body ?? null, edited_at: e.at_ms, edited_by: onWhatsApp(m) }];
     const set = { ...withBody(m, e.body), edit_history, edited_at: e.at_ms };
-    if (!(await patchMessage(m, set))) continue;
+    if (!(await patchMessage(m, set))) return RETRY;
     const actor = system(e.org_id);
     await publishMessage(actor, { ...m, ...set, version: m.version + 1 });
     await syncChatPreview(actor, m, { body: e.body });
-    return 'applied';
-  }
-  throw new Error(`message ${e.message_id} kept changing while applying an edit; retry`);
+    return 'applied' as const;
+  }, { attempts: 5 });
 }
 
 /**
@@ -282,7 +276,7 @@ export async function applyInboundEdit(e: { org_id: string; phone_id: string; ch
  * `deleted_by` names who revoked it ('whatsapp:<number>').
  */
 export async function applyInboundDelete(e: { org_id: string; phone_id: string; chat_id: string; message_id: string; at_ms: number; from: ProtocolChange }): Promise<InboundOutcome> {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`message ${e.message_id} (applying a delete)`, async () => {
     const m = await byWamid(e.org_id, e.message_id);
     if (!m) {
       log('info', 'message.inbound_delete_unknown', { org_id: e.org_id, phone_id: e.phone_id, message_id: e.message_id });
@@ -296,12 +290,11 @@ export async function applyInboundDelete(e: { org_id: string; phone_id: string; 
     }
     if (m.is_deleted && m.delete_status !== 'pending') return 'duplicate';
     const set = m.is_deleted ? { delete_status: 'sent' } : { is_deleted: true, deleted_at: e.at_ms, deleted_by: `whatsapp:${e.from.sender}` };
-    if (!(await patchMessage(m, set))) continue;
+    if (!(await patchMessage(m, set))) return RETRY;
     const actor = system(e.org_id);
     await publishMessage(actor, { ...m, ...set, version: m.version + 1 });
     if (!m.is_deleted) await syncChatPreview(actor, m, { is_deleted: true });
-    return m.is_deleted ? 'duplicate' : 'applied';
-  }
-  throw new Error(`message ${e.message_id} kept changing while applying a delete; retry`);
+    return m.is_deleted ? ('duplicate' as const) : ('applied' as const);
+  }, { attempts: 5 });
 }
 

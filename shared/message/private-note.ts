@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import { retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { publish } from '../../events/publish.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -115,7 +116,7 @@ export async function createPrivateNote(actor: Actor, chatId: string, input: Cre
 export async function deletePrivateNote(actor: Actor, chatId: string, uniqueId: string): Promise<Message> {
   await visibleChat(actor, chatId);
   const key = messageKey(actor.org_id, chatId, uniqueId);
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`note ${uniqueId}`, async () => {
     const item = key ? (await db().entities.message.get(key).go()).data : null;
     if (!item || !item.is_private_note) throw notFound('note');
     if (item.is_deleted) return { ...toMessageWire(item), body: null, mentions: null };
@@ -130,23 +131,19 @@ export async function deletePrivateNote(actor: Actor, chatId: string, uniqueId: 
       now: Date.now(),
     });
     if (!rule.allowed) throw new AppError('note.not_author', rule.reason ?? 'Only the author can delete this note', { status: 403 });
-    try {
-      const { body: _b, mentions: _m, ...rest } = item;
-      await db()
-        .entities.message.patch(key!)
-        .set({ is_deleted: true, version: item.version + 1 })
-        .remove(['body', 'mentions'])
-        .where(({ version }, { eq }) => eq(version, item.version))
-        .go();
-      // explicit nulls: clients merge snapshots, so a missing body would keep the old text
-      const note: Message = { ...toMessageWire({ ...rest, is_deleted: true, version: item.version + 1 }), body: null, mentions: null };
-      await publish('note.deleted', { org_id: actor.org_id, chat_id: chatId, message: { ...note, is_private_note: true, author: item.author ?? actor.email } }, { actor: `user:${actor.email}`, id: `note.deleted:${actor.org_id}:${uniqueId}` });
-      return note;
-    } catch (e) {
-      // another write (a flag, a pin) changed the note meanwhile: read it again
-      if (/conditional/i.test(String((e as Error).message))) continue;
-      throw e;
-    }
-  }
-  throw new AppError('note.busy', 'This note is changing right now. Please try again.', { status: 409 });
+    const { body: _b, mentions: _m, ...rest } = item;
+    // a lost race (a flag, a pin changed the note meanwhile) throws a conflict: read it again
+    await db()
+      .entities.message.patch(key!)
+      .set({ is_deleted: true, version: item.version + 1 })
+      .remove(['body', 'mentions'])
+      .where(({ version }, { eq }) => eq(version, item.version))
+      .go();
+    // explicit nulls: clients merge snapshots, so a missing body would keep the old text
+    const note: Message = { ...toMessageWire({ ...rest, is_deleted: true, version: item.version + 1 }), body: null, mentions: null };
+    await publish('note.deleted', { org_id: actor.org_id, chat_id: chatId, message: { ...note, is_private_note: true, author: item.author ?? actor.email } }, { actor: `user:${actor.email}`, id: `note.deleted:${actor.org_id}:${uniqueId}` });
+    return note;
+  }, { attempts: 5, onExhausted: () => {
+    throw new AppError('note.busy', 'This note is changing right now. Please try again.', { status: 409 });
+  } });
 }

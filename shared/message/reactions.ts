@@ -9,6 +9,7 @@ import type { Actor } from '../auth/actor.ts';
 import { chatGuard } from '../access/guard.ts';
 import { withCursor } from '../db/paging.ts';
 import type { ReactionEntry, ReactionsQuery, ReactionsResponse } from './reaction.schemas.ts';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 
 /**
  * Reactions as rows (spec §3 Reaction; shared/message/reaction.entity.ts) kept in step with the
@@ -118,18 +119,16 @@ export async function applyInboundReaction(
     return;
   }
   const key = { org_id: orgId, chat_id: ref.chat_id, timestamp: ref.timestamp, unique_id: ref.unique_id };
-  for (let attempt = 0; attempt < 8; attempt++) {
+  await retryOnConflict(`message ${ref.unique_id} (reaction ${r.reaction_id})`, async () => {
     const msg = (await db().entities.message.get(key).go()).data;
     if (!msg) return;
     const prev = (msg.reactions as ReactionMap | undefined)?.[r.sender_phone];
     if (prev && prev.timestamp > r.timestamp) return; // an older reaction event arrived late
     const entry = r.emoji ? { reaction: r.emoji, timestamp: r.timestamp } : null;
     const reactions = await writeReaction(msg, r.sender_phone, entry, { from_me: false, sender_name: r.sender_name, reaction_id: r.reaction_id });
-    if (!reactions) continue;
-    await publish('message.updated', { org_id: orgId, chat_id: ref.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, { actor: 'system' });
-    return;
-  }
-  throw new Error(`could not apply reaction ${r.reaction_id}: message ${ref.unique_id} kept changing`);
+    if (!reactions) return RETRY;
+    await publish('message.updated', { org_id: orgId, chat_id: key.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, { actor: 'system' });
+  });
 }
 
 const STATUS_ORDER = ['sent', 'delivered', 'read', 'played', 'failed'] as const;
@@ -144,7 +143,8 @@ export async function applyReactionStatuses(orgId: string, ref: Record<string, u
   const of = ref.reaction_of as { chat_id: string; unique_id: string; sender_id: string } | undefined;
   const key = of ? messageKey(orgId, of.chat_id, of.unique_id) : undefined;
   if (!of || !key) return;
-  for (let attempt = 0; attempt < 8; attempt++) {
+  // a reaction that kept changing is left as it is: its next status applies the order again
+  await retryOnConflict(`message ${of.unique_id} (reaction statuses)`, async () => {
     const [row, msg] = await Promise.all([
       db().entities.reaction.get({ org_id: orgId, chat_id: of.chat_id, unique_id: of.unique_id, sender_id: of.sender_id }).go().then((r) => r.data),
       db().entities.message.get(key).go().then((r) => r.data),
@@ -169,10 +169,9 @@ export async function applyReactionStatuses(orgId: string, ref: Record<string, u
           .commit(),
       ])
       .go();
-    if (res.canceled) continue;
+    if (res.canceled) return RETRY;
     await publish('message.updated', { org_id: orgId, chat_id: of.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, { actor: 'system' });
-    return;
-  }
+  }, { onExhausted: () => undefined });
 }
 
 /**

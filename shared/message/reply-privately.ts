@@ -1,3 +1,4 @@
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import { publish } from '../../events/publish.ts';
@@ -72,7 +73,7 @@ export async function replyPrivately(actor: Actor, chatId: string, uniqueId: str
   const name = (group.members as Record<string, { contact_name?: string }> | undefined)?.[digits]?.contact_name ?? message.author ?? undefined;
   const quote = privateQuote(message, group);
 
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryOnConflict(`chat ${target}`, async () => {
     const existing = (await db().entities.chat.get({ org_id: actor.org_id, chat_id: target }).go()).data;
     if (existing) {
       if (!guard.canSee(existing as { chat_access?: Record<string, boolean> })) await guard.assertChat(target);
@@ -103,12 +104,13 @@ export async function replyPrivately(actor: Actor, chatId: string, uniqueId: str
         return w.items as never[];
       })
       .go();
-    if (res.canceled) continue; // created meanwhile (another member, a webhook): read it
+    if (res.canceled) return RETRY; // created meanwhile (another member, a webhook): read it
     const chat = toChatWire(stored);
     await publish('chat.updated', { org_id: actor.org_id, chat, changes: ['created'] }, { actor: `user:${actor.email}` });
     return viewed(guard, chat, true, quote);
-  }
-  throw new AppError('chat.busy', 'This chat is changing right now. Please try again.', { status: 409 });
+  }, { attempts: 5, onExhausted: () => {
+    throw new AppError('chat.busy', 'This chat is changing right now. Please try again.', { status: 409 });
+  } });
 }
 
 /** The answer of replyPrivately as the actor may see it (the guard's view of the chat; the quote's author masked like a message's). */

@@ -1,12 +1,14 @@
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
+import { type CommandQueueName, QUEUE_URL_ENV } from '../../events/catalog.ts';
 
 /**
  * Command queues (work addressed to one consumer; see COMMAND_QUEUES in events/catalog.ts).
  * In AWS: SQS SendMessage to the queue URL from env. The local runtime installs its durable
  * file-backed queues with `setCommandTransport`.
  */
-export type CommandQueue = 'whatsapp-inbound' | 'whatsapp-outbound' | 'task-reminders' | 'chat-snooze' | 'chat-bulk' | 'wa-web-commands' | 'wa-web-inbound';
+/** A queue producers send to: the names of events/catalog.ts COMMAND_QUEUES and WORKER_QUEUES. */
+export type CommandQueue = CommandQueueName;
 
 /** FIFO queues (wa-web-commands): the ordered group (e.g. the phone_id) and the deduplication id. */
 export interface EnqueueOptions {
@@ -26,15 +28,8 @@ export function setCommandTransport(t: CommandTransport | undefined): void {
   transport = t;
 }
 
-const URL_ENV: Record<CommandQueue, 'WHATSAPP_INBOUND_QUEUE_URL' | 'WHATSAPP_OUTBOUND_QUEUE_URL' | 'TASK_REMINDERS_QUEUE_URL' | 'CHAT_SNOOZE_QUEUE_URL' | 'CHAT_BULK_QUEUE_URL' | 'WA_WEB_COMMANDS_QUEUE_URL' | 'WA_WEB_INBOUND_QUEUE_URL'> = {
-  'whatsapp-inbound': 'WHATSAPP_INBOUND_QUEUE_URL',
-  'whatsapp-outbound': 'WHATSAPP_OUTBOUND_QUEUE_URL',
-  'task-reminders': 'TASK_REMINDERS_QUEUE_URL',
-  'chat-snooze': 'CHAT_SNOOZE_QUEUE_URL',
-  'chat-bulk': 'CHAT_BULK_QUEUE_URL',
-  'wa-web-commands': 'WA_WEB_COMMANDS_QUEUE_URL',
-  'wa-web-inbound': 'WA_WEB_INBOUND_QUEUE_URL',
-};
+/** queue name -> the config variable with its URL, from the catalogue */
+const URL_ENV = QUEUE_URL_ENV;
 
 const sqsTransport: CommandTransport = {
   async send(queue, body, opts) {

@@ -1,5 +1,6 @@
 import { monotonicFactory } from 'ulid';
 import type { EntityItem } from 'electrodb';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { commitTransaction, type TxEntities, type TxItem } from '../db/transaction.ts';
 import { assertActiveMember } from '../member/member.ts';
@@ -196,7 +197,7 @@ async function checkedLink(actor: Actor, link: CreateTaskInput['associated_objec
  * publish. `build(current)` returns the next task (without bookkeeping fields).
  */
 async function change(actor: Actor, taskId: string, build: (t: Task, now: number) => Task, changed: (before: Task, after: Task) => { due_date?: boolean; remind_at?: boolean }): Promise<Task> {
-  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+  return retryOnConflict(`task ${taskId}`, async () => {
     const item = await loadTask(actor, taskId);
     const before = toTaskWire(item);
     const now = Date.now();
@@ -219,12 +220,13 @@ async function change(actor: Actor, taskId: string, build: (t: Task, now: number
         .commit() as TxItem,
       ...auditOps(e, actions, before, after, actor.email, now),
     ]);
-    if (!ok) continue;
+    if (!ok) return RETRY;
     await disarmReminder(before, after);
     await publish('task.updated', { org_id: actor.org_id, task: after, actions }, { actor: `user:${actor.email}` });
     return after;
-  }
-  throw new AppError('task.busy', 'Someone else is changing this task. Please try again.', { status: 409 });
+  }, { attempts: MAX_RETRIES, onExhausted: () => {
+    throw new AppError('task.busy', 'Someone else is changing this task. Please try again.', { status: 409 });
+  } });
 }
 
 const dueOrRemindChanged = (b: Task, a: Task) => ({ due_date: b.due_date !== a.due_date, remind_at: b.remind_at !== a.remind_at });

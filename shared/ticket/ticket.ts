@@ -1,6 +1,7 @@
 import { monotonicFactory } from 'ulid';
 import type { EntityItem } from 'electrodb';
 import type { TicketEntity } from './ticket.entity.ts';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { commitTransaction, type TxEntities, type TxItem } from '../db/transaction.ts';
 import { assertActiveMember } from '../member/member.ts';
@@ -271,7 +272,7 @@ function diff(t: TicketItem, input: UpdateTicketInput): Change[] {
 export async function updateTicket(actor: Actor, ticketId: string, input: UpdateTicketInput): Promise<Ticket> {
   if (input.assignee) await assertActiveMember(actor.org_id, input.assignee);
   await assertLabels(actor.org_id, input.labels, 'labels');
-  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+  return retryOnConflict(`ticket ${ticketId}`, async () => {
     const t = await loadTicket(actor, ticketId);
     const guard = await chatGuard(actor);
     const changes = diff(t, input);
@@ -293,13 +294,14 @@ export async function updateTicket(actor: Actor, ticketId: string, input: Update
           ...labelOps(e, t, next),
           ...counterOps(e, actor.org_id, t, next),
         ] as TxItem[]);
-    if (!committed) continue;
+    if (!committed) return RETRY;
     const ticket = toTicketWire(next);
     const closed = t.status !== 'closed' && next.status === 'closed';
     await publish(closed ? 'ticket.closed' : 'ticket.updated', { org_id: actor.org_id, ticket, changes: changes.map((c) => c.field) }, { actor: `user:${actor.email}` });
     return guard.viewTicket(ticket);
-  }
-  throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
+  }, { attempts: MAX_RETRIES, onExhausted: () => {
+    throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
+  } });
 }
 
 /**
@@ -329,7 +331,7 @@ export async function bulkUpdateTickets(actor: Actor, input: { ticket_ids: strin
  * @throws AppError 404 message/ticket; 409 ticket.message_taken; 400 ticket.closed / ticket.other_chat / ticket.quoted_message
  */
 export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: string, ticketId: string | null): Promise<{ ticket: Ticket; message: Message }> {
-  for (let attempt = 0; attempt < MAX_RETRIES; attempt++) {
+  return retryOnConflict(`message ${uniqueId} (ticket)`, async () => {
     const message = await getMessageItem(actor.org_id, chatId, uniqueId);
     const targetId = ticketId ?? message.message_ticket_id;
     if (!targetId) throw new AppError('ticket.not_attached', 'This message is not in a ticket.', { status: 400, details: [{ field: 'params.unique_id', reason: 'is not in a ticket' }] });
@@ -368,7 +370,7 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
           ...labelOps(e, t, next),
           auditOp(e, t, attach ? 'MESSAGE_ATTACHED' : 'MESSAGE_DETACHED', null, { unique_id: uniqueId, body: message.body?.slice(0, 200) ?? null }, actor.email, now),
         ] as TxItem[]);
-    if (!committed) continue;
+    if (!committed) return RETRY;
     const ticket = toTicketWire(next);
     const wireMessage = toMessageWire({ ...message, message_ticket_id: attach ? t.ticket_id : null });
     const events: PublishInput[] = [
@@ -378,8 +380,9 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
     await publishAll(events);
     const guard = await chatGuard(actor);
     return { ticket: guard.viewTicket(ticket), message: guard.viewMessage(wireMessage) };
-  }
-  throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
+  }, { attempts: MAX_RETRIES, onExhausted: () => {
+    throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
+  } });
 }
 
 /** GET /chats/{chat_id}/tickets: the chat's tickets, open and in progress first (index byChat). @throws 404 chat.not_found; 403 chat.no_access */

@@ -5,6 +5,13 @@
  */
 export type ConnectionType = 'wa_cloud' | 'wa_web';
 
+/** Edit window of a sent message, ms (spec §9 'edit window 15 minutes'). */
+export const EDIT_WINDOW_MS = 15 * 60_000;
+/** Delete-for-everyone window, ms (spec §9 'Message delete window 48 hours'). */
+export const DELETE_WINDOW_MS = 48 * 3_600_000;
+/** The Cloud API's customer service window, hours (Meta "Send messages"; whatsapp-protocols.md A.8). */
+export const SERVICE_WINDOW_HOURS = 24;
+
 export interface Capabilities {
   /** edit a sent message */
   edit: boolean;
@@ -29,8 +36,8 @@ export interface Capabilities {
  * 48 hours (spec §9, whatsapp-protocols.md B.9), groups and polls.
  */
 export const CAPABILITIES: Record<ConnectionType, Capabilities> = {
-  wa_cloud: { edit: false, delete: false, react: true, markRead: true, polls: false, groups: false, freeFormWindowHours: 24 },
-  wa_web: { edit: true, delete: true, react: true, markRead: true, polls: true, groups: true, freeFormWindowHours: null, editWindowMs: 15 * 60_000, deleteWindowMs: 48 * 3_600_000 },
+  wa_cloud: { edit: false, delete: false, react: true, markRead: true, polls: false, groups: false, freeFormWindowHours: SERVICE_WINDOW_HOURS },
+  wa_web: { edit: true, delete: true, react: true, markRead: true, polls: true, groups: true, freeFormWindowHours: null, editWindowMs: EDIT_WINDOW_MS, deleteWindowMs: DELETE_WINDOW_MS },
 };
 
 export const capabilitiesOf = (type: string | null | undefined): Capabilities => CAPABILITIES[(type as ConnectionType) in CAPABILITIES ? (type as ConnectionType) : 'wa_cloud'];

@@ -2,6 +2,7 @@ import { db } from '../../db/service.ts';
 import { publish } from '../../../events/publish.ts';
 import { toChatWire } from '../../inbox/wire.ts';
 import { groupMetadataOf, groupMetadataStale, type BaileysParticipant, type GroupMetadata } from '../../chat/group-metadata.rules.ts';
+import { retryOnConflict } from '../../db/retry.ts';
 
 /**
  * Keep a group chat's `group_metadata` (subject, admins) as WhatsApp has it, read through the
@@ -23,19 +24,13 @@ export async function refreshGroupMetadata(orgId: string, chatId: string, fetch:
   if (!first) return 'no_chat';
   if (!groupMetadataStale(first.group_metadata as GroupMetadata | undefined, now)) return 'fresh';
   const gm = groupMetadataOf(await fetch(), now);
-  for (let attempt = 0; attempt < 8; attempt++) {
+  return retryOnConflict(`chat ${chatId} (group metadata)`, async (attempt): Promise<GroupMetadataOutcome> => {
     const chat = attempt === 0 ? first : (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
     if (!chat) return 'no_chat';
     const v = chat.version;
     const set = { group_metadata: gm, ...(!chat.chat_name && gm.subject ? { chat_name: gm.subject } : {}), version: v + 1 };
-    try {
-      await db().entities.chat.patch({ org_id: orgId, chat_id: chatId }).set(set).where(({ version }, { eq }) => eq(version, v)).go();
-    } catch (e) {
-      if (/conditional/i.test(String((e as Error).message))) continue;
-      throw e;
-    }
+    await db().entities.chat.patch({ org_id: orgId, chat_id: chatId }).set(set).where(({ version }, { eq }) => eq(version, v)).go();
     await publish('chat.updated', { org_id: orgId, chat: toChatWire({ ...chat, ...set }), changes: ['group_metadata', ...('chat_name' in set ? ['chat_name'] : [])] }, { actor: 'system' });
     return 'stored';
-  }
-  throw new Error(`could not store the group metadata of ${chatId}: the chat kept changing`);
+  });
 }

@@ -1,4 +1,5 @@
 import { db } from '../../db/service.ts';
+import { isConflictError } from '../../db/retry.ts';
 
 /**
  * Leases on WhatsApp Web numbers (whatsapp-protocols.md §B.11): exactly one socket per number, so
@@ -8,7 +9,7 @@ import { db } from '../../db/service.ts';
  * heartbeating loses the number once `lease_until` passes; another worker then takes it.
  */
 
-const isConditional = (e: unknown) => /conditional/i.test(String((e as Error)?.message ?? e));
+const isConditional = isConflictError;
 
 /**
  * Take (or keep) the number for `owner` until `now + ttlMs`: succeeds when the number is free,

@@ -6,6 +6,7 @@ import { recordMediaItemSafely } from '../../media/media-library.ts';
 import { isMediaMessageType, type MediaMessageType } from '../../media/media.rules.ts';
 import { log } from '../../log.ts';
 import type { WaWebPhone } from './ingest-web.ts';
+import { retryOnConflict } from '../../db/retry.ts';
 
 /**
  * Files of WhatsApp Web messages. A Cloud API message carries a Graph media id that the
@@ -44,21 +45,15 @@ export async function storeWaWebMedia(phone: WaWebPhone, messageId: string, down
     log('warn', 'wa_web.media_download_failed', { phone_id: phone.phone_id, message_id: messageId, error: String((e as Error)?.message ?? e) });
     next = { ...media, status: 'failed', error: DOWNLOAD_FAILED };
   }
-  for (let attempt = 0; attempt < 8; attempt++) {
+  return retryOnConflict(`message ${key.unique_id} (media)`, async () => {
     const current = (await db().entities.message.get(key).go()).data;
-    if (!current) return 'skipped';
+    if (!current) return 'skipped' as const;
     const v = current.version;
-    try {
-      await db().entities.message.patch(key).set({ media: next, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).go();
-    } catch (e) {
-      if (String((e as Error).message).includes('conditional')) continue;
-      throw e;
-    }
+    await db().entities.message.patch(key).set({ media: next, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).go();
     await publish('message.updated', { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...current, media: next, version: v + 1 }) }, { actor: 'system' });
     if (next.status === 'stored') await recordMediaItemSafely({ ...current, media: next });
-    return next.status === 'stored' ? 'stored' : 'failed';
-  }
-  throw new Error(`could not update media of ${key.unique_id}: the message kept changing`);
+    return next.status === 'stored' ? ('stored' as const) : ('failed' as const);
+  });
 }
 
 /** The same checks and storing as Cloud API downloads (shared/media/media.ts checkAndStoreMedia). */
