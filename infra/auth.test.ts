@@ -104,7 +104,9 @@ describe('invitation links', () => {
 
   it('gives APP_URL from the context to the functions that send mail', () => {
     const built = synth({ appUrl: 'https://app.example.com' });
-    const invite = (Object.values(Template.fromStack(built.api).findResources('AWS::Lambda::Function')) as typeof triggers).find((f) =>
+    // HTTP handlers live in the route stacks by area (infra/api-areas.ts)
+    const fns = Object.values(built.apiRoutes).flatMap((st) => Object.values(Template.fromStack(st).findResources('AWS::Lambda::Function'))) as typeof triggers;
+    const invite = fns.find((f) =>
       String(f.Properties.Description).endsWith('functions/http/team/invite-member.ts#handler'),
     );
     expect(invite?.Properties.Environment?.Variables?.APP_URL).toBe('https://app.example.com');

@@ -169,6 +169,11 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
     path: stack('WaWeb'),
     reason: 'The environment holds resource names and queue URLs; PHONE_TOKEN_KEY arrives as a CloudFormation dynamic reference when phoneTokenKeySecretName is set, so no secret is in the template.',
   },
+  {
+    finding: /^AwsSolutions-SMG4$/,
+    path: /(^|\/)ChorusAuth\/OtpHmacKey\/Resource$/,
+    reason: 'OTP_HMAC_KEY hashes email sign-in codes that live 10 minutes; rotating it would only invalidate the codes in flight, and it is read by the auth triggers at deploy time (dynamic reference), so there is no rotation Lambda to run.',
+  },
   // The delivery pipeline (infra/pipeline.ts): what CDK Pipelines creates
   {
     finding: /^AwsSolutions-(S1|CB4)$/,

@@ -17,6 +17,8 @@ import { addNagChecks, ChorusNagChecks } from './nag.ts';
 import { PipelineStack, pipelineFromContext } from './pipeline.ts';
 
 const cdkContext = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
+/** synth requires appUrl (invitation links; infra/build.ts) */
+cdkContext.appUrl ??= 'https://app.example.com';
 const tmp: string[] = [];
 const mkTmp = (p: string) => {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), p));

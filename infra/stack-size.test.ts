@@ -18,6 +18,8 @@ import { REPO_ROOT } from './constructs/handler-function.ts';
 
 const MAX_RESOURCES = 400;
 const cdkContext = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
+/** synth requires appUrl (invitation links; infra/build.ts) */
+cdkContext.appUrl ??= 'https://app.example.com';
 const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'chorus-cdk-size-'));
 afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
 
