@@ -8,26 +8,16 @@
  *   npx vitest run infra/auth.test.ts
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_TRIGGERS } from '../functions/auth-triggers.ts';
 import { buildApp, propsFromContext } from './build.ts';
 import { COGNITO_RATE_LIMIT_PER_5_MIN } from './stacks/auth-stack.ts';
-import { REPO_ROOT } from './constructs/handler-function.ts';
+import { cdkContext, tempDirs } from './test-support.ts';
 
-const cdkContext = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
-const dirs: string[] = [];
-const tmp = (prefix: string) => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirs();
 
 /** The stacks as `cdk synth` builds them from the context (propsFromContext), without bundling. */
 function synth(context: Record<string, unknown>) {

@@ -6,25 +6,15 @@
  *   npx vitest run infra/nag.test.ts
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from './build.ts';
-import { REPO_ROOT } from './constructs/handler-function.ts';
 import { ChorusNagChecks, NAG_ACCEPTANCES } from './nag.ts';
 import { PipelineStack, pipelineFromContext } from './pipeline.ts';
+import { cdkContext, tempDirs } from './test-support.ts';
 
-const cdkContext = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
-/** synth requires appUrl (invitation links; infra/build.ts) */
-cdkContext.appUrl ??= 'https://app.example.com';
-const tmp: string[] = [];
-const mkTmp = (p: string) => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), p));
-  tmp.push(d);
-  return d;
-};
-afterAll(() => tmp.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const mkTmp = tempDirs();
 
 function webDist(): string {
   const dir = mkTmp('chorus-nag-web-');

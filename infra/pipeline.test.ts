@@ -5,27 +5,15 @@
  *
  *   npx vitest run infra/pipeline.test.ts
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { propsFromContext } from './build.ts';
-import { REPO_ROOT } from './constructs/handler-function.ts';
 import { addNagChecks, ChorusNagChecks } from './nag.ts';
 import { PipelineStack, pipelineFromContext } from './pipeline.ts';
+import { cdkContext, tempDirs } from './test-support.ts';
 
-const cdkContext = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
-/** synth requires appUrl (invitation links; infra/build.ts) */
-cdkContext.appUrl ??= 'https://app.example.com';
-const tmp: string[] = [];
-const mkTmp = (p: string) => {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), p));
-  tmp.push(d);
-  return d;
-};
-afterAll(() => tmp.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const mkTmp = tempDirs();
 
 const CONNECTION = 'arn:aws:codeconnections:eu-west-1:111111111111:connection/0f1e2d3c-aaaa-bbbb-cccc-123456789012';
 const ENV = { account: '111111111111', region: 'eu-west-1' };

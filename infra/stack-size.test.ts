@@ -14,12 +14,9 @@ import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HTTP_ROUTES, type HttpRoute } from '../functions/routes.ts';
 import { buildApp } from './build.ts';
-import { REPO_ROOT } from './constructs/handler-function.ts';
+import { cdkContext } from './test-support.ts';
 
 const MAX_RESOURCES = 400;
-const cdkContext = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
-/** synth requires appUrl (invitation links; infra/build.ts) */
-cdkContext.appUrl ??= 'https://app.example.com';
 const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'chorus-cdk-size-'));
 afterAll(() => fs.rmSync(outdir, { recursive: true, force: true }));
 
