@@ -6,6 +6,7 @@ import { resetConfig } from '../../shared/config.ts';
 import { verifyOtp } from '../../shared/auth/otp.ts';
 import { OTP_MAX_ATTEMPTS } from '../../shared/auth/otp.rules.ts';
 import type { MeResponse } from '../../shared/me.schemas.ts';
+import { otpCodeFor, wrongCodeOf } from '../factories/otp.ts';
 
 /**
  * Email one-time code sign-in through the local runtime, exactly as the web app drives it: POST
@@ -39,15 +40,8 @@ const requestCode = (email: string) => cognito('InitiateAuth', { AuthFlow: 'CUST
 const answer = (session: string, username: string, code: string) =>
   cognito('RespondToAuthChallenge', { ChallengeName: 'CUSTOM_CHALLENGE', ClientId: rt.clientId, Session: session, ChallengeResponses: { USERNAME: username, ANSWER: code } });
 
-/** The code of the newest sign-in email to `email` in the outbox. */
-async function codeFor(email: string): Promise<string> {
-  const mail = (await rt.outbox.list()).find((m) => m.to === email && m.kind === 'otp');
-  const code = /code is (\d{6})/.exec(mail?.text ?? '')?.[1];
-  if (!code) throw new Error(`no code mailed to ${email}`);
-  return code;
-}
-
-const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+const codeFor = (email: string) => otpCodeFor(rt, email);
+const wrongOf = wrongCodeOf;
 
 beforeAll(async () => {
   rt = await startTestRuntime();

@@ -7,6 +7,7 @@ import { db } from '../../shared/db/service.ts';
 import { otpState, prepareOtp, sendOtp, verifyOtp } from '../../shared/auth/otp.ts';
 import { OTP_LOCKOUT, OTP_MAX_ATTEMPTS, OTP_RESEND_MS, OTP_THROTTLES } from '../../shared/auth/otp.rules.ts';
 import { isAppError } from '../../shared/errors.ts';
+import { otpCodeFor, wrongCodeOf } from '../factories/otp.ts';
 
 /**
  * Email code throttles and lockout (issue 11 §8) on the real local runtime: counters live in the
@@ -28,14 +29,8 @@ async function cognito(target: string, body: unknown): Promise<{ status: number;
   return { status: r.status, body: (await r.json()) as { __type?: string; message?: string } };
 }
 
-async function codeFor(email: string): Promise<string> {
-  const mail = (await rt.outbox.list()).find((m) => m.to === email && m.kind === 'otp');
-  const code = /code is (\d{6})/.exec(mail?.text ?? '')?.[1];
-  if (!code) throw new Error(`no code mailed to ${email}`);
-  return code;
-}
-
-const wrongOf = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+const codeFor = (email: string) => otpCodeFor(rt, email);
+const wrongOf = wrongCodeOf;
 
 /** The AppError a call throws (fails the test when it does not throw one). */
 async function refusal(p: Promise<unknown>): Promise<{ code: string; status: number; message: string }> {
