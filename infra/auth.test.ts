@@ -88,7 +88,7 @@ describe('email code hashes', () => {
 
 describe('invitation links', () => {
   it('synth fails with a clear message without appUrl', () => {
-    expect(() => synth({})).toThrow(/Context appUrl is required: the web app's address used in invitation and sign-in emails, e\.g\. -c appUrl=https:\/\/app\.example\.com/);
+    expect(() => synth({ appUrl: undefined })).toThrow(/Context appUrl is required: the web app's address used in invitation and sign-in emails, e\.g\. -c appUrl=https:\/\/app\.example\.com/);
     expect(() => synth({ appUrl: 'app.example.com' })).toThrow(/appUrl is required/);
   });
 

@@ -71,7 +71,8 @@ describe('team, invites and permissions in the browser', () => {
     await decliner.getByTestId('decline-invite').click({ timeout: 20_000 });
     await toast(decliner, 'Declining invite...').waitFor();
     await toast(decliner, 'Invite declined! Reloading page...').waitFor({ timeout: 15_000 });
-    await decliner.getByTestId('org-setup').waitFor({ timeout: 15_000 });
+    // the form is its own chunk (lazy): wait for it, not only for its card
+    await decliner.getByTestId('org-setup-form').waitFor({ timeout: 15_000 });
     expect(await decliner.getByRole('heading', { name: 'Setup your organization' }).count()).toBe(1);
     await admin.reload();
     await admin.getByTestId('team-page').waitFor();

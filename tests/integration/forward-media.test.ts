@@ -60,11 +60,14 @@ describe('forward media', () => {
     expect(uploads).toHaveLength(2);
     for (const u of uploads) expect(Buffer.compare(u.bytes, photo)).toBe(0);
     const sent = rt.graph.sent.slice(sentBefore).filter((s) => (s.body as { type?: string }).type === 'image');
-    expect(sent.map((s) => s.body)).toEqual(
-      uploads.map((u, i) => ({ messaging_product: 'whatsapp', recipient_type: 'individual', to: ['15558880002', '15558880003'][i], type: 'image', image: { id: u.id, caption: 'The receipt' } })),
-    );
+    // the two copies are sent in parallel: match them by recipient, not by order
+    const byTo = new Map(sent.map((s) => [(s.body as { to: string }).to, s]));
+    expect([...byTo.keys()].sort()).toEqual(['15558880002', '15558880003']);
+    for (const s of sent) expect(s.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: (s.body as { to: string }).to, type: 'image', image: { id: expect.any(String), caption: 'The receipt' } });
+    expect(sent.map((s) => (s.body as { image: { id: string } }).image.id).sort()).toEqual(uploads.map((u) => u.id).sort());
+    const toB = byTo.get('15558880002')!;
     const copy = (await messages(chatB)).find((m) => m.unique_id === r.body.messages[0]!.unique_id)!;
-    expect(copy).toMatchObject({ message_id: sent[0]!.wamid, forwarded: 'forwarded', media: { media_id: uploads[0]!.id } });
+    expect(copy).toMatchObject({ message_id: toB.wamid, forwarded: 'forwarded', media: { media_id: (toB.body as { image: { id: string } }).image.id } });
     // the copy is in the media library like any stored file
     const lib = await call<{ items: Array<{ unique_id: string }> }>(admin, 'GET', `/media?chat_id=${enc(chatB)}`);
     expect(lib.body.items.map((i) => i.unique_id)).toContain(copy.unique_id);
