@@ -14,7 +14,7 @@ const MAX_RECORD_BODY = 900 * 1024;
  * POST /webhooks/whatsapp (whatsapp-protocols.md A.3/A.4). The signature is checked on the raw
  * bytes before anything is parsed: missing or wrong is 401 and nothing is stored. A valid body
  * is put, exactly as received, on the durable whatsapp-inbound queue and only then answered 200,
- * so nothing acknowledged can be lost; parsing and storing happen in process-webhook.ts.
+ * so nothing acknowledged can be lost; parsing and storing happen in functions/consumers/whatsapp-inbound.ts.
  * If the queue refuses, the answer is 503 and Meta retries. Bodies over 900 KiB are split by
  * update into several records (Meta allows 3 MB, SQS 1 MiB).
  */

@@ -1,6 +1,6 @@
-import { sqsBatchHandler } from '../../lib/sqs.ts';
-import { ingestWebhookBatch } from '../../../shared/inbox/ingest.ts';
-import { log } from '../../../shared/log.ts';
+import { sqsBatchHandler } from '../lib/sqs.ts';
+import { ingestWebhookBatch } from '../../shared/inbox/ingest.ts';
+import { log } from '../../shared/log.ts';
 
 /**
  * whatsapp-inbound queue consumer: store what the acknowledged webhook bodies carry, a whole SQS
