@@ -17,7 +17,8 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
  *   package.json "imports", so `#shared/db/x.ts` and `../../../shared/db/x.ts` are the same
  *   path): web never reaches server-only shared code, functions/, events/, scripts/ or infra/;
  *   a web feature reaches another feature only through its `index.ts`; shared/ never reaches
- *   functions/, scripts/, infra/ or web/; infra imports no runtime code; events/contracts only zod.
+ *   functions/, scripts/, infra/ or web/; events/ never reaches functions/ (consumers live in
+ *   functions/consumers/); infra imports no runtime code; events/contracts only zod.
  *
  * tests/lint/boundaries.test.ts lints forbidden imports through ESLint's Node API and expects
  * them to fail.
@@ -113,6 +114,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: restrict(['#shared/*', '#functions/*', '@aws-sdk/*', 'electrodb'], 'Event contracts import only zod (and each other).') }],
       'import-x/no-restricted-paths': ['error', { basePath: REPO, zones: [{ target: 'events/contracts', from: ['shared', 'functions'], message: 'Event contracts import only zod (and each other).' }] }],
+    },
+  },
+  {
+    // the catalogue and the publisher are read by handlers, the local runtime and infra: they never reach into handlers
+    files: ['events/**/*.ts'],
+    ignores: ['events/contracts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: restrict(['#functions/*'], 'events/ (catalogue, contracts, publisher) does not import handlers; consumers live in functions/consumers/.') }],
+      'import-x/no-restricted-paths': ['error', { basePath: REPO, zones: [{ target: 'events', from: ['functions', 'scripts', 'infra', 'web'], message: 'events/ (catalogue, contracts, publisher) does not import handlers; consumers live in functions/consumers/.' }] }],
     },
   },
   {

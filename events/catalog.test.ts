@@ -61,6 +61,10 @@ describe('event catalogue', () => {
     expect([...sub.pattern.detail.properties.message.message_type]).toEqual([...MEDIA_MESSAGE_TYPES]);
   });
 
+  it('every Lambda queue consumer lives in functions/consumers/, named after its queue', () => {
+    for (const q of [...SUBSCRIPTIONS, ...COMMAND_QUEUES]) expect(q.handler).toBe(`functions/consumers/${q.name}.ts#handler`);
+  });
+
   it('every consumer handler file exists', () => {
     for (const h of [...SUBSCRIPTIONS, ...COMMAND_QUEUES].map((x) => x.handler)) expect(existsSync(join(import.meta.dirname, '..', h.split('#')[0])), h).toBe(true);
   });

@@ -3,6 +3,7 @@ import { ulid } from 'ulid';
 import { config } from '../shared/config.ts';
 import { EVENTS, EVENT_SOURCE, type EventName, type EventProperties } from './catalog.ts';
 import type { EventMetadata } from './contracts/envelope.ts';
+import { traced } from '../shared/tracing.ts';
 
 /**
  * Publishing domain events. In AWS: EventBridge PutEvents on `EVENT_BUS_NAME`. The local runtime
@@ -29,7 +30,7 @@ export function setEventTransport(t: EventTransport | undefined): void {
 
 const eventBridge: EventTransport = {
   async put(entries) {
-    eb ??= new EventBridgeClient({ region: config().AWS_REGION, endpoint: config().AWS_ENDPOINT_URL });
+    eb ??= traced(new EventBridgeClient({ region: config().AWS_REGION, endpoint: config().AWS_ENDPOINT_URL }));
     for (let i = 0; i < entries.length; i += 10) {
       const batch = entries.slice(i, i + 10);
       const res = await eb.send(

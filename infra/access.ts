@@ -90,14 +90,14 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
     table: 'none', publishEvents: false, enqueue: ['whatsapp-inbound'], cognito: false, whatsapp: ['appSecret'],
   },
   // Stores inbound messages and statuses, publishes message events; no Graph API call (yet).
-  'functions/channels/whatsapp-cloud/process-webhook.ts#handler': { enqueue: [] },
+  'functions/consumers/whatsapp-inbound.ts#handler': { enqueue: [] },
   // Sends through the Graph API (reading a member's file from the bucket to upload it first), records the WhatsApp message id and status.
   // WhatsApp Web numbers' messages and reactions are handed to the session worker's FIFO queue instead.
-  'functions/channels/whatsapp-cloud/send-message.ts#handler': { enqueue: ['wa-web-commands'], whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], media: 'read' },
+  'functions/consumers/whatsapp-outbound.ts#handler': { enqueue: ['wa-web-commands'], whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], media: 'read' },
   // Stores what WhatsApp Web sessions received (table, bus), then asks the session worker for files and group metadata (its FIFO queue).
-  'functions/channels/whatsapp-web/process-inbound.ts#handler': { enqueue: ['wa-web-commands'] },
+  'functions/consumers/wa-web-inbound.ts#handler': { enqueue: ['wa-web-commands'] },
   // Reads connections, pushes to sockets, deletes gone connections.
-  'events/consumers/realtime-fanout.ts#handler': { enqueue: [], wsManagement: true },
+  'functions/consumers/realtime-fanout.ts#handler': { enqueue: [], wsManagement: true },
   // Removing a member drops their connection rows and closes their sockets (DeleteConnection).
   'functions/http/team/remove-member.ts#handler': { wsManagement: true },
   // Verifies the ID token (?token=), checks membership, stores the connection.
@@ -109,23 +109,23 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   // Ticket list with free-text search: queries the search domain.
   'functions/http/tickets/list-tickets.ts#handler': { search: 'read' },
   // Keeps the search indexes in step with the table (creates indexes, index/bulk/delete).
-  'events/consumers/search-indexing.ts#handler': { search: 'readWrite', table: 'none', publishEvents: false, enqueue: [] },
+  'functions/consumers/search-indexing.ts#handler': { search: 'readWrite', table: 'none', publishEvents: false, enqueue: [] },
   // Stamps first_response_at on tickets (table) and publishes ticket.updated; enqueues nothing.
-  'events/consumers/ticket-first-response.ts#handler': { enqueue: [] },
+  'functions/consumers/ticket-first-response.ts#handler': { enqueue: [] },
   // Marks flagged messages answered (table) and publishes message.updated; enqueues nothing.
-  'events/consumers/flag-responses.ts#handler': { enqueue: [] },
+  'functions/consumers/flag-responses.ts#handler': { enqueue: [] },
   // Tasks with a remind_at: create, move or cancel the task's reminder schedule.
   'functions/http/tasks/create-task.ts#handler': { scheduler: true },
   'functions/http/tasks/update-task.ts#handler': { scheduler: true },
   'functions/http/tasks/bulk-update-tasks.ts#handler': { scheduler: true },
   'functions/http/tasks/remind-in-task.ts#handler': { scheduler: true },
   // The reminder wake-up: a stale or repeating reminder is scheduled again or cancelled.
-  'functions/scheduled/task-reminder.ts#handler': { scheduler: true },
+  'functions/consumers/task-reminders.ts#handler': { scheduler: true },
   // Snoozing chats schedules (or cancels) each chat's wake-up; the wake-up re-arms one that came early.
   'functions/http/chats/snooze-chats.ts#handler': { scheduler: true },
-  'functions/scheduled/chat-snooze.ts#handler': { scheduler: true },
+  'functions/consumers/chat-snooze.ts#handler': { scheduler: true },
   // Inbound media: resolves and downloads from the Graph API, stores file + thumbnail, patches the message, publishes message.updated.
-  'events/consumers/media-download.ts#handler': { media: 'readWrite', whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], enqueue: [] },
+  'functions/consumers/media-download.ts#handler': { media: 'readWrite', whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], enqueue: [] },
   // Presigned PUT URLs for a member's file after a read of the chat.
   'functions/http/media/create-upload.ts#handler': { media: 'put', table: 'read', publishEvents: false, enqueue: [] },
   // Text and media messages: checks an uploaded file (head, read, sniff), writes its thumbnail, deletes a refused one.

@@ -124,12 +124,12 @@ describe('data', () => {
   });
 });
 
-const MEDIA_DOWNLOAD = 'events/consumers/media-download.ts#handler';
+const MEDIA_DOWNLOAD = 'functions/consumers/media-download.ts#handler';
 const MEDIA_URL = 'functions/http/media/get-media-url.ts#handler';
 const CREATE_UPLOAD = 'functions/http/media/create-upload.ts#handler';
 const LIST_MEDIA = 'functions/http/media/list-media.ts#handler';
 const SEND_MESSAGE = 'functions/http/messages/send-message.ts#handler';
-const OUTBOUND = 'functions/channels/whatsapp-cloud/send-message.ts#handler';
+const OUTBOUND = 'functions/consumers/whatsapp-outbound.ts#handler';
 
 describe('media', () => {
   const bucketId = () => Object.keys(data.findResources('AWS::S3::Bucket'))[0]!;
@@ -282,7 +282,7 @@ describe('search', () => {
 
   const searchUsers = [
     { handler: 'functions/http/tickets/list-tickets.ts#handler', stack: () => routeT('functions/http/tickets/list-tickets.ts#handler'), level: 'read' },
-    { handler: 'events/consumers/search-indexing.ts#handler', stack: () => workers, level: 'readWrite' },
+    { handler: 'functions/consumers/search-indexing.ts#handler', stack: () => workers, level: 'readWrite' },
   ] as const;
   for (const { handler, stack, level } of searchUsers) {
     it(`gives ${handler} SEARCH_ENDPOINT and ${level} es: actions on the domain's subresources`, () => {
@@ -518,9 +518,9 @@ describe('scheduler', () => {
     { handler: 'functions/http/tasks/update-task.ts#handler', stack: () => routeT('functions/http/tasks/update-task.ts#handler') },
     { handler: 'functions/http/tasks/bulk-update-tasks.ts#handler', stack: () => routeT('functions/http/tasks/bulk-update-tasks.ts#handler') },
     { handler: 'functions/http/tasks/remind-in-task.ts#handler', stack: () => routeT('functions/http/tasks/remind-in-task.ts#handler') },
-    { handler: 'functions/scheduled/task-reminder.ts#handler', stack: () => workers },
+    { handler: 'functions/consumers/task-reminders.ts#handler', stack: () => workers },
     { handler: 'functions/http/chats/snooze-chats.ts#handler', stack: () => routeT('functions/http/chats/snooze-chats.ts#handler') },
-    { handler: 'functions/scheduled/chat-snooze.ts#handler', stack: () => workers },
+    { handler: 'functions/consumers/chat-snooze.ts#handler', stack: () => workers },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
 
@@ -624,10 +624,11 @@ describe('workers', () => {
     const routeLambdas = Object.values(built.apiRoutes).flatMap((st) => lambdasOf(Template.fromStack(st)));
     for (const fn of [...lambdasOf(t), ...routeLambdas, ...lambdasOf(Template.fromStack(built.api))]) {
       const env = fn.Properties.Environment.Variables as Record<string, unknown>;
-      const isChannel = String(fn.Properties.Description).includes('functions/channels/whatsapp-cloud/') || String(fn.Properties.Description).endsWith(MEDIA_DOWNLOAD);
+      const description = String(fn.Properties.Description);
+      const isChannel = description.includes('functions/channels/whatsapp-cloud/') || description.endsWith(OUTBOUND) || description.endsWith(MEDIA_DOWNLOAD);
       if (!isChannel) expect(Object.keys(env).filter((k) => k.startsWith('WHATSAPP_') && !k.endsWith('_QUEUE_URL'))).toEqual([]);
     }
-    expect(lambdaFor(t, 'functions/channels/whatsapp-cloud/send-message.ts#handler').Properties.Environment.Variables.WHATSAPP_ACCESS_TOKEN).toBe('token');
+    expect(lambdaFor(t, 'functions/consumers/whatsapp-outbound.ts#handler').Properties.Environment.Variables.WHATSAPP_ACCESS_TOKEN).toBe('token');
     expect(lambdaFor(t, MEDIA_DOWNLOAD).Properties.Environment.Variables.WHATSAPP_ACCESS_TOKEN).toBe('token');
     expect(lambdaFor(a, 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler').Properties.Environment.Variables.WHATSAPP_APP_SECRET).toBe('secret');
     expect(lambdaFor(a, 'functions/channels/whatsapp-cloud/verify-webhook.ts#handler').Properties.Environment.Variables.WHATSAPP_VERIFY_TOKEN).toBe('verify');
@@ -637,7 +638,7 @@ describe('workers', () => {
     const built = build({ webDist: '/nonexistent', whatsapp: { accessToken: 'token', phoneTokenKey: 'key' } });
     const all = [...lambdasOf(Template.fromStack(built.workers)), ...lambdasOf(Template.fromStack(built.api)), ...Object.values(built.apiRoutes).flatMap((st) => lambdasOf(Template.fromStack(st)))];
     const withKey = all.filter((fn) => (fn.Properties.Environment.Variables as Record<string, unknown>).PHONE_TOKEN_KEY === 'key').map((fn) => String(fn.Properties.Description));
-    expect(withKey.map((d) => d.slice(d.search(/(events|functions)\//))).sort()).toEqual(['events/consumers/media-download.ts#handler', 'functions/channels/whatsapp-cloud/send-message.ts#handler', 'functions/http/phones/add-phone.ts#handler']);
+    expect(withKey.map((d) => d.slice(d.search(/(events|functions)\//))).sort()).toEqual(['functions/consumers/media-download.ts#handler', 'functions/consumers/whatsapp-outbound.ts#handler', 'functions/http/phones/add-phone.ts#handler']);
     const addPhone = all.find((fn) => String(fn.Properties.Description).includes('functions/http/phones/add-phone.ts#handler'))!;
     expect(addPhone.Properties.Environment.Variables).not.toHaveProperty('WHATSAPP_ACCESS_TOKEN');
   });
@@ -741,13 +742,13 @@ describe('wa-web (WhatsApp Web session workers)', () => {
   });
 
   it('lets the outbound consumer (and route Lambdas) send to the worker queue', () => {
-    const fn = lambdaFor(workers, 'functions/channels/whatsapp-cloud/send-message.ts#handler');
+    const fn = lambdaFor(workers, 'functions/consumers/whatsapp-outbound.ts#handler');
     expect(fn.Properties.Environment.Variables).toHaveProperty('WA_WEB_COMMANDS_QUEUE_URL');
     expect(actionsOfRole(workers, fn)).toContain('sqs:SendMessage');
   });
 
   it('stores what the sessions receive with a consumer of the wa-web-inbound queue that may ask the worker (its queue) for files and group metadata', () => {
-    const fn = lambdaFor(workers, 'functions/channels/whatsapp-web/process-inbound.ts#handler');
+    const fn = lambdaFor(workers, 'functions/consumers/wa-web-inbound.ts#handler');
     expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'EVENT_BUS_NAME', 'WA_WEB_COMMANDS_QUEUE_URL']));
     expect(fn.Properties.Environment.Variables).not.toHaveProperty('WHATSAPP_OUTBOUND_QUEUE_URL');
     expect(actionsOfRole(workers, fn)).toContain('sqs:SendMessage');

@@ -6,8 +6,11 @@ import { AppError, isAppError } from '../../shared/errors.ts';
 import { claimsFrom, type Claims } from '../../shared/auth/jwt.ts';
 import { resolveActor, type Actor } from '../../shared/auth/actor.ts';
 import { resolveIdentity } from '../../shared/auth/identity.ts';
-import { log } from '../../shared/log.ts';
+import { addLogContext, log, withLogContext } from '../../shared/log.ts';
+import { observability } from './powertools.ts';
 import { chatGuard, type ChatGuard } from '../../shared/access/guard.ts';
+
+export { observability };
 
 /**
  * The one HTTP handler wrapper, composed from small middy middlewares (house style):
@@ -122,6 +125,7 @@ export const validateInput = (spec: { params?: ZodTypeAny; query?: ZodTypeAny; b
     }
     if (details.length) throw validationError(details);
     c.orgId = params.org_id;
+    addLogContext({ org_id: c.orgId });
     c.params = check('params', spec.params, params);
     c.query = check('query', spec.query, request.event.queryStringParameters ?? {});
     if (spec.body) {
@@ -198,10 +202,26 @@ export const chatAccess = (perChat: readonly string[] = []): Mw => ({
   },
 });
 
+/**
+ * Runs an HTTP handler inside a log context carrying the API Gateway request id (and, once the
+ * path is parsed, the org_id), so every log line of the request can be found together; works the
+ * same in Lambda and in the local runtime (concurrent requests keep their own ids).
+ */
+export function withRequestLog<C>(h: (event: Event, context: C) => Promise<Result>) {
+  return (event: Event, context: C): Promise<Result> =>
+    withLogContext({ request_id: event.requestContext?.requestId, route: event.routeKey }, () => h(event, context));
+}
+
+/** A plain (unauthenticated) HTTP handler with the same observability: request log context, and Powertools in Lambda. */
+export function observed(fn: (event: Event, context: Context) => Promise<Result>) {
+  return withRequestLog(middy<Event, Result, Error, Context>(fn).use(observability()));
+}
+
 /** The middlewares every authenticated handler runs, in order (JSON and file answers alike). */
 type Spec = { params?: ZodTypeAny; query?: ZodTypeAny; body?: ZodTypeAny; perChat?: readonly string[] };
 const authenticated = (spec: Spec) =>
   middy<Event, Result, Error, ChorusContext>()
+    .use(observability())
     .use(errorHandler())
     .use(bodyLimit(MAX_BODY_BYTES))
     .use(jwtClaims())
@@ -221,10 +241,12 @@ export function httpHandler<PS extends ZodTypeAny | undefined = undefined, QS ex
   spec: { params?: PS; query?: QS; body?: BS; perChat?: readonly string[] },
   fn: (ctx: HttpContext<Infer<PS>, Infer<QS>, Infer<BS>>) => Promise<HttpResult>,
 ) {
-  return authenticated(spec).handler(async (event, context) => {
-    const out = await fn(contextOf(event, context.chorus));
-    return json(out.status ?? 200, out.body);
-  });
+  return withRequestLog(
+    authenticated(spec).handler(async (event, context) => {
+      const out = await fn(contextOf(event, context.chorus));
+      return json(out.status ?? 200, out.body);
+    }),
+  );
 }
 
 /** A text file answer: its type, download name and text (whole, or chunk by chunk, e.g. CSV page by page). */
@@ -246,7 +268,7 @@ export function httpFileHandler<PS extends ZodTypeAny | undefined = undefined, Q
   spec: { params?: PS; query?: QS },
   fn: (ctx: HttpContext<Infer<PS>, Infer<QS>, undefined>) => Promise<FileResult>,
 ) {
-  return authenticated(spec).handler(async (event, context) => {
+  const handler = authenticated(spec).handler(async (event, context) => {
     const out = await fn(contextOf(event, context.chorus));
     let text = '';
     if (typeof out.body === 'string') text = out.body;
@@ -262,4 +284,5 @@ export function httpFileHandler<PS extends ZodTypeAny | undefined = undefined, Q
     }
     return { statusCode: 200, headers, body: text };
   });
+  return withRequestLog(handler);
 }

@@ -1,34 +1,103 @@
-import type { SQSEvent, SQSBatchResponse, SQSRecord } from 'aws-lambda';
-import { log } from '../../shared/log.ts';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { log, withLogContext } from '../../shared/log.ts';
+import { inLambda, METRIC, recordMetric } from '../../shared/metrics.ts';
+import { observability } from './powertools.ts';
 
 /**
- * SQS batch consumer with partial failures (Powertools pattern, `reportBatchItemFailures`):
+ * SQS batch consumer with partial failures, through Powertools' Batch processor
+ * (`processPartialResponse`, the function's event source mapping has `reportBatchItemFailures`):
  * each record is processed on its own, all records of a batch concurrently (the use cases are
  * idempotent and guard shared rows with optimistic concurrency, so order inside a batch does not
- * matter); failed ones are returned so only they are retried and, after `maxReceiveCount`, land
- * in the DLQ.
+ * matter); failed ones are returned in `batchItemFailures` so only they are retried and, after
+ * `maxReceiveCount`, land in the DLQ. A batch whose records all fail is answered the same way
+ * (every record listed), not thrown.
+ *
+ * Every log line of a record carries `queue`, `message_id` and, for EventBridge events,
+ * `event_id` (and the Lambda request id in AWS). Metrics: QueueAge (oldest record of the batch,
+ * ms) and ConsumerErrors (failed records), both by `queue`. In Lambda the handler also gets the
+ * Powertools Logger context, metric flushing and an X-Ray segment (middy middlewares).
  */
 export function sqsHandler(name: string, fn: (record: SQSRecord) => Promise<void>) {
-  return sqsBatchHandler(name, async (records) => Promise.allSettled(records.map((r) => fn(r))));
+  return consumer(name, async (event) => {
+    const processor = new BatchProcessor(EventType.SQS);
+    const handle = (record: SQSRecord) =>
+      withLogContext(recordContext(record), async () => {
+        try {
+          await fn(record);
+        } catch (e) {
+          logRecordFailure(name, e);
+          throw e;
+        }
+      });
+    return processPartialResponse(event, handle, processor, { processInParallel: true, throwOnFullBatchFailure: false });
+  });
 }
 
 /**
  * Like sqsHandler, for consumers that want the whole batch at once (e.g. to share one lookup).
- * `fn` returns one settled result per record, in order.
+ * `fn` returns one settled result per record, in order; the rejected ones are reported as
+ * batch item failures through the same Batch processor.
  */
 export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Promise<PromiseSettledResult<unknown>[]>) {
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  return consumer(name, async (event) => {
     const results = await fn(event.Records);
-    const failures: SQSBatchResponse['batchItemFailures'] = [];
-    results.forEach((r, i) => {
-      if (r.status === 'rejected') {
-        const record = event.Records[i];
-        log('error', `${name}.record_failed`, { messageId: record.messageId, error: String((r.reason as Error)?.message ?? r.reason) });
-        failures.push({ itemIdentifier: record.messageId });
-      }
+    const byId = new Map(event.Records.map((r, i) => [r.messageId, results[i]]));
+    const processor = new BatchProcessor(EventType.SQS);
+    return processPartialResponse(
+      event,
+      (record: SQSRecord) =>
+        withLogContext(recordContext(record), async () => {
+          const r = byId.get(record.messageId);
+          if (r?.status === 'rejected') {
+            logRecordFailure(name, r.reason);
+            throw r.reason instanceof Error ? r.reason : new Error(String(r.reason));
+          }
+          return r?.value;
+        }),
+      processor,
+      { processInParallel: true, throwOnFullBatchFailure: false },
+    );
+  });
+}
+
+/** The wrapper both kinds share: correlation context, failure logs, metrics, Lambda middlewares. */
+type SqsLambda = (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse>;
+function consumer(name: string, run: (event: SQSEvent) => Promise<SQSBatchResponse>): SqsLambda {
+  const inner = async (event: SQSEvent): Promise<SQSBatchResponse> =>
+    withLogContext({ queue: name }, async () => {
+      const sent = event.Records.map((r) => Number(r.attributes?.SentTimestamp)).filter((t) => Number.isFinite(t) && t > 0);
+      if (sent.length) recordMetric(METRIC.queueAge, Date.now() - Math.min(...sent), { unit: 'Milliseconds', dimensions: { queue: name } });
+      const response = await run(event);
+      const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
+      if (failed.size) recordMetric(METRIC.consumerErrors, failed.size, { dimensions: { queue: name } });
+      return response;
     });
-    return { batchItemFailures: failures };
-  };
+  if (!inLambda()) return inner;
+  // middy fills in a missing context itself
+  return middy<SQSEvent, SQSBatchResponse, Error, Context>(inner).use(observability()) as SqsLambda;
+}
+
+/** Correlation fields of a record: its SQS message id and, for an EventBridge event, its event id and org. */
+function recordContext(record: SQSRecord): Record<string, unknown> {
+  const fields: Record<string, unknown> = { message_id: record.messageId };
+  try {
+    const body = JSON.parse(record.body) as { id?: unknown; 'detail-type'?: unknown; detail?: { properties?: { org_id?: unknown } } };
+    if (body && typeof body === 'object' && typeof body['detail-type'] === 'string') {
+      fields.event_id = body.id;
+      fields.event_type = body['detail-type'];
+      fields.org_id = body.detail?.properties?.org_id;
+    } else if (body && typeof (body as { org_id?: unknown }).org_id === 'string') fields.org_id = (body as { org_id: string }).org_id;
+  } catch {
+    // not JSON: the message id is enough
+  }
+  return fields;
+}
+
+/** Logs a failed record (inside its log context, so with its message id; the Batch processor only keeps the error). */
+function logRecordFailure(name: string, error: unknown): void {
+  log('error', `${name}.record_failed`, { error: String((error as Error)?.message ?? error) });
 }
 
 /** 1-based delivery attempt of a record. */

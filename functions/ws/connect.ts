@@ -5,6 +5,7 @@ import { addConnection } from '../../shared/realtime/connections.ts';
 import { SessionId } from '../../shared/realtime/session.rules.ts';
 import { isAppError } from '../../shared/errors.ts';
 import { log } from '../../shared/log.ts';
+import { observedLambda } from '../lib/powertools.ts';
 
 /**
  * WebSocket `$connect`: `?token=<Cognito ID token>&org_id=<org>[&session_id=<browser session>]`.
@@ -13,7 +14,7 @@ import { log } from '../../shared/log.ts';
  * SessionId; 400 when malformed) ties the socket to its browser session for the single active
  * session rule.
  */
-export const handler = async (event: {
+export const handler = observedLambda(async (event: {
   requestContext: { connectionId: string };
   queryStringParameters?: Record<string, string | undefined>;
 }): Promise<APIGatewayProxyResultV2> => {
@@ -31,4 +32,4 @@ export const handler = async (event: {
     log('error', 'ws.connect_failed', { error: String(e) });
     return { statusCode: 500, body: 'error' };
   }
-};
+});

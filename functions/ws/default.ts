@@ -2,6 +2,7 @@ import { handleClientFrame } from '../../shared/realtime/typing.ts';
 import { handleSessionFrame } from '../../shared/realtime/session.ts';
 import { parseSessionFrame } from '../../shared/realtime/session.rules.ts';
 import { log } from '../../shared/log.ts';
+import { observedLambda } from '../lib/powertools.ts';
 
 /**
  * WebSocket `$default`: frames sent by clients. Session frames (`{"type":"session.claim"}` /
@@ -10,7 +11,7 @@ import { log } from '../../shared/log.ts';
  * the chat (shared/realtime/typing.ts); keep-alive pings and anything else are ignored.
  * Always answers 200: a failed relay of an ephemeral frame is logged, never surfaced to the client.
  */
-export const handler = async (event: { requestContext: { connectionId: string }; body?: string | null; isBase64Encoded?: boolean }) => {
+export const handler = observedLambda(async (event: { requestContext: { connectionId: string }; body?: string | null; isBase64Encoded?: boolean }) => {
   const body = event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   try {
     const session = parseSessionFrame(body);
@@ -25,4 +26,4 @@ export const handler = async (event: { requestContext: { connectionId: string };
     log('error', 'ws.default_failed', { error: String(e) });
   }
   return { statusCode: 200, body: '' };
-};
+});

@@ -2,6 +2,7 @@ import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectComm
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../config.ts';
 import { attachmentDisposition, type BlobPort } from '../ports/blobs.ts';
+import { traced } from '../tracing.ts';
 
 /**
  * The S3 adapter of the blob port: one private bucket (block public access, SSE-S3; infra data
@@ -10,7 +11,7 @@ import { attachmentDisposition, type BlobPort } from '../ports/blobs.ts';
  */
 export function s3BlobPort(bucket: string): BlobPort {
   const { AWS_REGION, AWS_ENDPOINT_URL } = config();
-  const s3 = new S3Client({ region: AWS_REGION, endpoint: AWS_ENDPOINT_URL, forcePathStyle: Boolean(AWS_ENDPOINT_URL) });
+  const s3 = traced(new S3Client({ region: AWS_REGION, endpoint: AWS_ENDPOINT_URL, forcePathStyle: Boolean(AWS_ENDPOINT_URL) }));
   return {
     async put(key, bytes, contentType) {
       await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes, ContentType: contentType }));

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
+import { traced } from '../tracing.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
 
@@ -12,7 +13,7 @@ let doc: DynamoDBDocumentClient | undefined;
 export function documentClient(): DynamoDBDocumentClient {
   if (!doc) {
     const { AWS_REGION, AWS_ENDPOINT_URL } = config();
-    const raw = new DynamoDBClient({ region: AWS_REGION, endpoint: AWS_ENDPOINT_URL, maxAttempts: 5 });
+    const raw = traced(new DynamoDBClient({ region: AWS_REGION, endpoint: AWS_ENDPOINT_URL, maxAttempts: 5 }));
     doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
   }
   return doc;

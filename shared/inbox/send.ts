@@ -22,6 +22,7 @@ import { chatWriteTx, type ChatRow } from '../chat/chat-write.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import { log } from '../log.ts';
 import { quoteFromGroup } from '../message/reply-privately.ts';
+import { METRIC, recordMetric } from '../metrics.ts';
 
 /**
  * Outbound messages (spec §7 message calls; Meta "Send messages"): text, and image, video,
@@ -239,6 +240,7 @@ export async function markFailed(
 ): Promise<void> {
   const delivery_info = deliveryInfoFor(-1);
   await db().entities.message.patch(key).set({ ack: -1, delivery_error, delivery_info }).go();
+  recordMetric(METRIC.sendFailures, 1, { dimensions: { code: String(delivery_error.code ?? 'none') } });
   await syncLatestAck(key.org_id, key.chat_id, key.unique_id, -1);
   await publish(
     'message.status_updated',

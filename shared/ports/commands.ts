@@ -1,6 +1,7 @@
 import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
 import { type CommandQueueName, QUEUE_URL_ENV } from '../../events/catalog.ts';
+import { traced } from '../tracing.ts';
 
 /**
  * Command queues (work addressed to one consumer; see COMMAND_QUEUES in events/catalog.ts).
@@ -33,7 +34,7 @@ const URL_ENV = QUEUE_URL_ENV;
 
 const sqsTransport: CommandTransport = {
   async send(queue, body, opts) {
-    sqs ??= new SQSClient({ region: config().AWS_REGION, endpoint: config().AWS_ENDPOINT_URL });
+    sqs ??= traced(new SQSClient({ region: config().AWS_REGION, endpoint: config().AWS_ENDPOINT_URL }));
     const url = config()[URL_ENV[queue]];
     if (!url) throw new Error(`${URL_ENV[queue]} is not set`);
     await sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: body, MessageGroupId: opts?.groupId, MessageDeduplicationId: opts?.dedupeId }));

@@ -7,6 +7,7 @@ import {
   type AttributeType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { config } from '../config.ts';
+import { traced } from '../tracing.ts';
 
 /**
  * Identity port (architecture §3 'identity'): the user pool as the invite flow and the one-time
@@ -37,7 +38,7 @@ export function setIdentityPort(p: IdentityPort | undefined): void {
 /** The installed adapter, else Cognito configured from env. */
 export function identityPort(): IdentityPort {
   port ??= cognitoIdentity({
-    client: new CognitoIdentityProviderClient({ region: config().AWS_REGION }),
+    client: traced(new CognitoIdentityProviderClient({ region: config().AWS_REGION })),
     userPoolId: config().COGNITO_ISSUER.split('/').pop() ?? '',
   });
   return port;

@@ -1,5 +1,6 @@
 import { config } from '../config.ts';
 import { AppError } from '../errors.ts';
+import { traced } from '../tracing.ts';
 
 /**
  * Mail port (architecture §3 style: one interface, an AWS and a local adapter): the product's own
@@ -38,7 +39,7 @@ export async function mailPort(): Promise<MailPort> {
   const from = config().MAIL_FROM;
   if (!from) throw new AppError('mail.unavailable', 'Email cannot be sent right now. Please try again later.', { status: 503 });
   const { SESv2Client, SendEmailCommand } = await import('@aws-sdk/client-sesv2');
-  const client = new SESv2Client({ region: config().AWS_REGION });
+  const client = traced(new SESv2Client({ region: config().AWS_REGION }));
   port = {
     async send(m) {
       await client.send(

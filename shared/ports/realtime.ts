@@ -1,5 +1,6 @@
 import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand, GoneException } from '@aws-sdk/client-apigatewaymanagementapi';
 import { config } from '../config.ts';
+import { traced } from '../tracing.ts';
 
 /**
  * Push to a WebSocket connection through API Gateway's management API (PostToConnection).
@@ -12,7 +13,7 @@ let client: ApiGatewayManagementApiClient | undefined;
  * @throws other transport errors (the consumer retries)
  */
 export async function postToConnection(connectionId: string, data: unknown): Promise<'ok' | 'gone'> {
-  client ??= new ApiGatewayManagementApiClient({ region: config().AWS_REGION, endpoint: config().WS_MANAGEMENT_URL });
+  client ??= traced(new ApiGatewayManagementApiClient({ region: config().AWS_REGION, endpoint: config().WS_MANAGEMENT_URL }));
   try {
     await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(data)) }));
     return 'ok';
@@ -33,7 +34,7 @@ const isGone = (e: unknown) => e instanceof GoneException || (e as { name?: stri
  */
 export async function closeConnection(connectionId: string): Promise<'closed' | 'gone' | 'unavailable'> {
   if (!config().WS_MANAGEMENT_URL) return 'unavailable';
-  client ??= new ApiGatewayManagementApiClient({ region: config().AWS_REGION, endpoint: config().WS_MANAGEMENT_URL });
+  client ??= traced(new ApiGatewayManagementApiClient({ region: config().AWS_REGION, endpoint: config().WS_MANAGEMENT_URL }));
   try {
     await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
     return 'closed';

@@ -2,10 +2,11 @@ import { canSeeChat, maskIdentity, maskNumbersInText, maskPhone, mustMask, type 
 import { viewChat, viewMessage } from '../chat/chat-view.ts';
 import type { Message } from '../message/message.schemas.ts';
 import type { EventName } from '../../events/catalog.ts';
+import { canSeeTask } from '../task/task.rules.ts';
 
 /**
  * What one connected member is pushed of a domain event (events/catalog.ts), decided in one pure
- * place for every event type: the realtime fan-out (events/consumers/realtime-fanout.ts) asks it for
+ * place for every event type: the realtime fan-out (functions/consumers/realtime-fanout.ts) asks it for
  * each member with an open socket. Access and masking come from spec §6 through the same functions
  * the API uses (`canSeeChat`, `mustMask`, `viewChat`, `viewMessage`), so a push never hands out
  * more than a read of the same data.
@@ -96,8 +97,7 @@ export function inAudience(viewer: Viewer, e: Pick<PushedEvent, 'type' | 'proper
     case 'task.created':
     case 'task.updated':
     case 'task.reminder_due': {
-      const t = obj(p.task);
-      return viewer.role === 'admin' || same(t?.assignee, viewer.email) || same(t?.created_by, viewer.email);
+      return canSeeTask(viewer, obj(p.task) ?? {});
     }
     default:
       return true;

@@ -8,6 +8,7 @@ import {
 import { config } from '../config.ts';
 import { enqueue, type CommandQueue } from '../ports/commands.ts';
 import type { ScheduledCommand, SchedulerPort } from '../ports/scheduler.ts';
+import { traced } from '../tracing.ts';
 
 /**
  * Scheduler adapter for Amazon EventBridge Scheduler: one one-time `at(...)` schedule per name in
@@ -88,7 +89,7 @@ export function eventBridgeScheduler(opts: EventBridgeSchedulerOptions = {}): Sc
   let settings = opts.settings;
   const now = opts.now ?? Date.now;
   const enqueueNow = opts.enqueueNow ?? enqueue;
-  const sdk = () => (client ??= new SchedulerClient({ region: config().AWS_REGION, endpoint: config().AWS_ENDPOINT_URL }));
+  const sdk = () => (client ??= traced(new SchedulerClient({ region: config().AWS_REGION, endpoint: config().AWS_ENDPOINT_URL })));
   const group = () => (settings ??= settingsFromConfig());
 
   const cancel = async (name: string) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { TZDate } from '@date-fns/tz';
-import { auditActionsFor, auditTimeText, deriveRemindAt, filterTasks, isOverdue, matchesMember, nextOccurrence, normalizeDateRange, occurrence, remindIn, shortenTitle, sortTasks, validateReminder, withDueDate, withReminderChoice, type ReminderState } from './task.rules.ts';
+import { auditActionsFor, canSeeTask, auditTimeText, deriveRemindAt, filterTasks, isOverdue, matchesMember, nextOccurrence, normalizeDateRange, occurrence, remindIn, shortenTitle, sortTasks, validateReminder, withDueDate, withReminderChoice, type ReminderState } from './task.rules.ts';
 import { CreateTaskInput, REMINDER_CHOICES, type Task, type TaskFilters } from './task.schemas.ts';
 
 const H = 3_600_000;
@@ -215,5 +215,16 @@ describe('audit (spec §4, §9)', () => {
     expect(t(200 * D)).toBe('27 Dec 26');
     expect(shortenTitle('Call the customer back')).toBe('Call the custom...');
     expect(shortenTitle('Short title')).toBe('Short title');
+  });
+});
+
+describe('canSeeTask (the one task visibility rule)', () => {
+  const task = { assignee: 'ann@x.co', created_by: 'bob@x.co' };
+  it('admins see every task; members only those assigned to or created by them (case-insensitive)', () => {
+    expect(canSeeTask({ role: 'admin', email: 'zed@x.co' }, task)).toBe(true);
+    expect(canSeeTask({ role: 'member', email: 'ANN@x.co' }, task)).toBe(true);
+    expect(canSeeTask({ role: 'member', email: 'bob@x.co' }, task)).toBe(true);
+    expect(canSeeTask({ role: 'member', email: 'zed@x.co' }, task)).toBe(false);
+    expect(canSeeTask({ role: 'member', email: 'zed@x.co' }, { assignee: null, created_by: 'bob@x.co' })).toBe(false);
   });
 });

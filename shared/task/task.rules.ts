@@ -13,6 +13,19 @@ import { DEFAULT_REPEAT, type FilterCondition, type ReminderChoice, type Reminde
 
 const MIN = 60_000;
 
+/**
+ * May a person see (and change) a task? Admins see every task of the org; members the tasks
+ * assigned to them or created by them (spec §2 'All Tasks' is admin-only, §6 roles). Emails
+ * compare case-insensitively. The one definition of task visibility: the task use cases
+ * (shared/task/task.ts) and the realtime fan-out's audience (shared/realtime/event-view.ts) both
+ * call it, so what a member is pushed is what the API would show them. Chat access of a task
+ * linked to a chat is a separate check (the chat guard).
+ */
+export function canSeeTask(viewer: { role: string; email: string }, task: { assignee?: unknown; created_by?: unknown }): boolean {
+  const same = (a: unknown) => typeof a === 'string' && a.toLowerCase() === viewer.email.toLowerCase();
+  return viewer.role === 'admin' || same(task.assignee) || same(task.created_by);
+}
+
 /** Choices whose remind_at follows the due date (spec §5: they need one). */
 export const DUE_TIED: ReadonlySet<ReminderChoice> = new Set(['repeat', 'due_time', '30_minutes_before', '1_hour_before', '1_day_before']);
 

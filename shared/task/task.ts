@@ -14,7 +14,7 @@ import { getMessageItem } from '../message/message.ts';
 import type { TaskEntity } from './task.entity.ts';
 import type { BulkUpdateTasksInput, CreateTaskInput, ListTasksQuery, RemindInInput, Task, TaskAuditAction, TaskAuditLogRow, UpdateTaskInput } from './task.schemas.ts';
 import { REMIND_IN_CHOICES } from './task.schemas.ts';
-import { auditActionsFor, deriveRemindAt, normalizeReminderSetting, isVisibleAuditAction, nextOccurrence, remindIn, validateReminder, type FieldError } from './task.rules.ts';
+import { auditActionsFor, canSeeTask, deriveRemindAt, normalizeReminderSetting, isVisibleAuditAction, nextOccurrence, remindIn, validateReminder, type FieldError } from './task.rules.ts';
 
 /**
  * Task use cases (tasks issue; spec §2-§5, §9). Every write is one transaction: the task
@@ -22,7 +22,7 @@ import { auditActionsFor, deriveRemindAt, normalizeReminderSetting, isVisibleAud
  * the scheduler port: a wake-up per (task, remind_at), created before the write and the old one
  * cancelled after it, so a failed write never loses the reminder that was set; the wake-up
  * consumer ignores a time the task no longer has. Times are epoch **ms**.
- * Visibility: admins see all tasks of the org; members the tasks assigned to or created by them.
+ * Visibility: admins see all tasks of the org; members the tasks assigned to or created by them (canSeeTask, task.rules.ts).
  * A task linked to a chat (directly, or through its message or ticket) goes through the access
  * guard (shared/access/guard.ts) like the chat itself: linking to a chat the actor may not see,
  * and reading or changing a task linked to one, is 403 'You do not have access to this chat'
@@ -74,8 +74,6 @@ function toItem(t: Task, version: number): TaskItem {
 
 const invalid = (errors: FieldError[]) => new AppError('validation', errors[0]!.field === 'due_date' && errors[0]!.reason === 'Due date is required' ? 'Due date is required' : `${errors[0]!.field} ${errors[0]!.reason}`, { details: errors });
 
-/** May the actor see (and change) this task? */
-const visible = (actor: Actor, t: Pick<Task, 'assignee' | 'created_by'>) => actor.role === 'admin' || t.assignee === actor.email || t.created_by === actor.email;
 
 /**
  * A task the actor may see and change: theirs (or any, for admins), linked to no chat or to one
@@ -84,7 +82,7 @@ const visible = (actor: Actor, t: Pick<Task, 'assignee' | 'created_by'>) => acto
  */
 async function loadTask(actor: Actor, taskId: string): Promise<TaskItem> {
   const t = (await db().entities.task.get({ org_id: actor.org_id, task_id: taskId }).go()).data;
-  if (!t || !visible(actor, { assignee: t.assignee ?? null, created_by: t.created_by })) throw notFound('task');
+  if (!t || !canSeeTask(actor, t)) throw notFound('task');
   await (await chatGuard(actor)).assertChat(linkedChat(t.associated_object_metadata as Task['associated_object_metadata']));
   return t;
 }

@@ -69,6 +69,16 @@ describe('shared domain code must not import functions/, scripts/ or infra/', ()
   });
 });
 
+describe('events/ must not import handlers', () => {
+  it.each([['../functions/lib/sqs.ts'], ['#functions/lib/sqs.ts']])('%s from events/ fails lint', async (spec) => {
+    expect(await boundaryErrors('events/probe.ts', use(spec))).not.toEqual([]);
+  });
+
+  it('events/ may import shared code', async () => {
+    expect(await boundaryErrors('events/probe.ts', use('../shared/media/media.rules.ts'))).toEqual([]);
+  });
+});
+
 describe('a feature must not reach into another feature\'s internals', () => {
   it.each([
     [WEB_FILE, '../../tickets/components/TicketsPage.tsx'],

@@ -2,7 +2,8 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda
 import { config } from '../../../shared/config.ts';
 import { verifySignature } from '../../../shared/whatsapp/cloud/signature.ts';
 import { enqueue } from '../../../shared/ports/commands.ts';
-import { json, rawBodyOf } from '../../lib/http.ts';
+import { json, observed, rawBodyOf } from '../../lib/http.ts';
+import { METRIC, recordMetric } from '../../../shared/metrics.ts';
 import { log } from '../../../shared/log.ts';
 import { splitWebhookBody } from '../../../shared/whatsapp/cloud/split.ts';
 import { keepRejection } from '../../../shared/inbox/ingest.ts';
@@ -14,11 +15,11 @@ const MAX_RECORD_BODY = 900 * 1024;
  * POST /webhooks/whatsapp (whatsapp-protocols.md A.3/A.4). The signature is checked on the raw
  * bytes before anything is parsed: missing or wrong is 401 and nothing is stored. A valid body
  * is put, exactly as received, on the durable whatsapp-inbound queue and only then answered 200,
- * so nothing acknowledged can be lost; parsing and storing happen in process-webhook.ts.
+ * so nothing acknowledged can be lost; parsing and storing happen in functions/consumers/whatsapp-inbound.ts.
  * If the queue refuses, the answer is 503 and Meta retries. Bodies over 900 KiB are split by
  * update into several records (Meta allows 3 MB, SQS 1 MiB).
  */
-export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
+export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
   const raw = rawBodyOf(event);
   const header = event.headers?.['x-hub-signature-256'] ?? event.headers?.['X-Hub-Signature-256'];
   if (!verifySignature(raw, header, config().WHATSAPP_APP_SECRET)) {
@@ -43,5 +44,6 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<APIGateway
     log('error', 'webhook.enqueue_failed', { error: String((e as Error).message) });
     return json(503, { error: { code: 'webhook.unavailable', message: 'Try again' } });
   }
+  recordMetric(METRIC.webhooksReceived);
   return { statusCode: 200, headers: { 'content-type': 'text/plain' }, body: 'EVENT_RECEIVED' };
-};
+});

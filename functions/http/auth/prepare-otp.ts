@@ -1,7 +1,7 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
 import { z } from 'zod';
-import { bodyLimit, errorHandler, validateInput } from '../../lib/http.ts';
+import { bodyLimit, errorHandler, observability, validateInput, withRequestLog } from '../../lib/http.ts';
 import { prepareOtp } from '../../../shared/auth/otp.ts';
 
 export const PrepareOtpInput = z.object({ email: z.string().trim().toLowerCase().email('must be an email address').max(254) });
@@ -17,7 +17,9 @@ export const PrepareOtpInput = z.object({ email: z.string().trim().toLowerCase()
  */
 type Ctx = ReturnType<typeof errorHandler> extends MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, infer C> ? C : never;
 
-export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Ctx>()
+export const handler = withRequestLog(
+  middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Error, Ctx>()
+  .use(observability())
   .use(errorHandler())
   .use(bodyLimit(4096))
   .use(validateInput({ body: PrepareOtpInput }))
@@ -25,4 +27,5 @@ export const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyResultV2, Er
     const { email } = context.chorus.body as z.infer<typeof PrepareOtpInput>;
     await prepareOtp(email, event.requestContext.http?.sourceIp ?? '', Date.now());
     return { statusCode: 204, headers: { 'cache-control': 'no-store' } };
-  });
+  }),
+);

@@ -10,7 +10,7 @@ import type { InboundEvent } from './types.ts';
  * normalizes events and puts them on SQS'): the session worker turns what a socket received into
  * §C events (connector.ts parseInbound) and puts them on the 'wa-web-inbound' queue
  * (events/catalog.ts COMMAND_QUEUES: standard SQS with a DLQ in AWS, a file-backed queue locally);
- * the queue's consumer (functions/channels/whatsapp-web/process-inbound.ts) stores them with
+ * the queue's consumer (functions/consumers/wa-web-inbound.ts) stores them with
  * `ingestWaWebEvents`, which is idempotent (a WhatsApp id is stored once, statuses apply
  * monotonically), so a redelivered record stores nothing twice. A table outage therefore only
  * delays messages: the record is retried and dead-lettered after maxReceiveCount, never dropped.

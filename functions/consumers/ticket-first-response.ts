@@ -1,5 +1,5 @@
-import { sqsHandler } from '../../functions/lib/sqs.ts';
-import { EVENTS } from '../catalog.ts';
+import { sqsHandler } from '../lib/sqs.ts';
+import { EVENTS } from '../../events/catalog.ts';
 import { recordFirstResponse } from '../../shared/ticket/ticket.ts';
 
 /**

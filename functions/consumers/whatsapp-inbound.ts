@@ -1,6 +1,7 @@
-import { sqsBatchHandler } from '../../lib/sqs.ts';
-import { ingestWebhookBatch } from '../../../shared/inbox/ingest.ts';
-import { log } from '../../../shared/log.ts';
+import { sqsBatchHandler } from '../lib/sqs.ts';
+import { ingestWebhookBatch } from '../../shared/inbox/ingest.ts';
+import { log } from '../../shared/log.ts';
+import { METRIC, recordMetric } from '../../shared/metrics.ts';
 
 /**
  * whatsapp-inbound queue consumer: store what the acknowledged webhook bodies carry, a whole SQS
@@ -17,6 +18,7 @@ export const handler = sqsBatchHandler('whatsapp-inbound', async (records) => {
     }
   });
   const results = await ingestWebhookBatch(bodies);
+  recordMetric(METRIC.messagesStored, results.reduce((n, r) => n + (r instanceof Error ? 0 : r.stored), 0));
   return results.map((r): PromiseSettledResult<unknown> => {
     if (r instanceof Error) return { status: 'rejected', reason: r };
     log('debug', 'webhook.ingested', { ...r });

@@ -1,8 +1,8 @@
 import type { SQSRecord } from 'aws-lambda';
-import { sqsBatchHandler, receiveCount } from '../../lib/sqs.ts';
-import { processWaWebInbound, RetryLater } from '../../../shared/whatsapp/web/inbound-queue.ts';
-import { COMMAND_QUEUES } from '../../../events/catalog.ts';
-import { log } from '../../../shared/log.ts';
+import { sqsBatchHandler, receiveCount } from '../lib/sqs.ts';
+import { processWaWebInbound, RetryLater } from '../../shared/whatsapp/web/inbound-queue.ts';
+import { COMMAND_QUEUES } from '../../events/catalog.ts';
+import { log } from '../../shared/log.ts';
 
 const MAX_RECEIVES = COMMAND_QUEUES.find((q) => q.name === 'wa-web-inbound')!.maxReceiveCount;
 

@@ -1,5 +1,5 @@
-import { sqsBatchHandler } from '../../functions/lib/sqs.ts';
-import { EVENTS, type EventName } from '../catalog.ts';
+import { sqsBatchHandler } from '../lib/sqs.ts';
+import { EVENTS, type EventName } from '../../events/catalog.ts';
 import { searchPort } from '../../shared/ports/search.ts';
 import { ticketSearchDoc } from '../../shared/ticket/ticket-search.ts';
 

@@ -1,8 +1,8 @@
-import { sqsHandler, receiveCount } from '../../lib/sqs.ts';
-import { deliverMessage, type OutboundCommand } from '../../../shared/inbox/send.ts';
-import { COMMAND_QUEUES } from '../../../events/catalog.ts';
-import { deliverReaction, type ReactionCommand } from '../../../shared/message/message-actions.ts';
-import { handOverToWaWeb } from '../../../shared/whatsapp/web/outbound.ts';
+import { sqsHandler, receiveCount } from '../lib/sqs.ts';
+import { deliverMessage, type OutboundCommand } from '../../shared/inbox/send.ts';
+import { COMMAND_QUEUES } from '../../events/catalog.ts';
+import { deliverReaction, type ReactionCommand } from '../../shared/message/message-actions.ts';
+import { handOverToWaWeb } from '../../shared/whatsapp/web/outbound.ts';
 
 /**
  * whatsapp-outbound queue consumer: send each queued message (or reaction, `kind: 'reaction'`) through the Graph API,

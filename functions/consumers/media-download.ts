@@ -1,5 +1,5 @@
-import { receiveCount, sqsHandler } from '../../functions/lib/sqs.ts';
-import { EVENTS, SUBSCRIPTIONS } from '../catalog.ts';
+import { receiveCount, sqsHandler } from '../lib/sqs.ts';
+import { EVENTS, SUBSCRIPTIONS } from '../../events/catalog.ts';
 import { downloadMessageMedia } from '../../shared/media/media.ts';
 
 /** Receives before the queue dead-letters a record (the catalogue's maxReceiveCount). */

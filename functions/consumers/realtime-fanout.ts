@@ -1,7 +1,7 @@
-import { sqsBatchHandler } from '../../functions/lib/sqs.ts';
+import { sqsBatchHandler } from '../lib/sqs.ts';
 import { broadcastToOrg, listOrgConnections } from '../../shared/realtime/connections.ts';
 import { db } from '../../shared/db/service.ts';
-import { EVENTS, type EventName } from '../catalog.ts';
+import { EVENTS, type EventName } from '../../events/catalog.ts';
 import { getOrgPreferences } from '../../shared/org/preferences.ts';
 import type { Viewer } from '../../shared/chat/chat-access.rules.ts';
 import { eventChatRef, viewEventFor, type EventViewContext, type PushedEvent } from '../../shared/realtime/event-view.ts';
