@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { receiveCount, sqsHandler } from '../lib/sqs.ts';
+import { parseCommandRecord } from '../lib/records.ts';
 import { runBulkStep } from '../../shared/bulk/bulk-job.ts';
 import { COMMAND_QUEUES } from '../../events/catalog.ts';
 
@@ -9,5 +10,5 @@ const MAX_ATTEMPTS = COMMAND_QUEUES.find((q) => q.name === 'chat-bulk')!.maxRece
 
 /** chat-bulk consumer: runs one step of a bulk job and enqueues the next (runBulkStep); the last delivery attempt fails the job rather than leaving it running. */
 export const handler = sqsHandler('chat-bulk', async (record) => {
-  await runBulkStep(Step.parse(JSON.parse(record.body)), receiveCount(record), MAX_ATTEMPTS);
+  await runBulkStep(parseCommandRecord(record, Step), receiveCount(record), MAX_ATTEMPTS);
 });

@@ -1,5 +1,5 @@
 import { sqsHandler } from '../lib/sqs.ts';
-import { EVENTS } from '../../events/catalog.ts';
+import { parseEventRecord } from '../lib/records.ts';
 import { answerFlags } from '../../shared/message/message-actions.ts';
 
 /**
@@ -7,10 +7,7 @@ import { answerFlags } from '../../shared/message/message-actions.ts';
  * answered (answerFlags). Idempotent.
  */
 export const handler = sqsHandler('flag-responses', async (record) => {
-  const event = JSON.parse(record.body) as { detail: { properties: unknown } };
-  const { org_id, message } = EVENTS['message.sent'].properties.parse(event.detail.properties) as unknown as {
-    org_id: string;
-    message: { chat_id: string; org_phone: string; author?: string | null; timestamp: number; is_private_note?: boolean | null };
-  };
-  await answerFlags(org_id, message.chat_id, message);
+  const { org_id, message } = parseEventRecord(record, 'flag-responses').detail.properties;
+  // the snapshot passes the wire message through; these fields are its spec §3 ones
+  await answerFlags(org_id, message.chat_id, message as typeof message & { org_phone: string; author?: string | null; is_private_note?: boolean | null });
 });

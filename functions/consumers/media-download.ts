@@ -1,5 +1,6 @@
 import { receiveCount, sqsHandler } from '../lib/sqs.ts';
-import { EVENTS, SUBSCRIPTIONS } from '../../events/catalog.ts';
+import { SUBSCRIPTIONS } from '../../events/catalog.ts';
+import { parseEventRecord } from '../lib/records.ts';
 import { downloadMessageMedia } from '../../shared/media/media.ts';
 
 /** Receives before the queue dead-letters a record (the catalogue's maxReceiveCount). */
@@ -13,9 +14,8 @@ const MAX_RECEIVES = SUBSCRIPTIONS.find((s) => s.name === 'media-download')?.max
  * so a person sees why rather than a file that never arrives. Idempotent (a stored file is skipped).
  */
 export const handler = sqsHandler('media-download', async (record) => {
-  const event = JSON.parse(record.body) as { 'detail-type'?: string; detail: { properties: { message?: { media?: { media_id?: unknown } | null; from_me?: unknown } } } };
-  const quick = event.detail?.properties?.message;
-  if (event['detail-type'] !== 'message.received' || !quick?.media?.media_id || quick.from_me === true) return;
-  const { org_id, message } = EVENTS['message.received'].properties.parse(event.detail.properties);
+  const { org_id, message } = parseEventRecord(record, 'media-download').detail.properties;
+  const media = message.media as { media_id?: unknown } | null | undefined; // passed through from the wire message
+  if (!media?.media_id || message.from_me) return;
   await downloadMessageMedia(org_id, message.chat_id, message.unique_id, { finalAttempt: receiveCount(record) >= MAX_RECEIVES });
 });

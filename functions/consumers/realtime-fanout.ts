@@ -1,7 +1,7 @@
 import { sqsBatchHandler } from '../lib/sqs.ts';
 import { broadcastToOrg, listOrgConnections } from '../../shared/realtime/connections.ts';
 import { db } from '../../shared/db/service.ts';
-import { EVENTS, type EventName } from '../../events/catalog.ts';
+import { parseEventRecord } from '../lib/records.ts';
 import { getOrgPreferences } from '../../shared/org/preferences.ts';
 import type { Viewer } from '../../shared/chat/chat-access.rules.ts';
 import { eventChatRef, viewEventFor, type EventViewContext, type PushedEvent } from '../../shared/realtime/event-view.ts';
@@ -49,12 +49,10 @@ export const handler = sqsBatchHandler('realtime-fanout', async (records) => {
 
   return Promise.allSettled(
     records.map(async (record) => {
-      const raw = JSON.parse(record.body) as { 'detail-type': string; detail: { properties: unknown; metadata: unknown } };
-      const name = raw['detail-type'];
-      if (!(name in EVENTS)) return 0;
-      const properties = EVENTS[name as EventName].properties.parse(raw.detail.properties) as { org_id: string } & Record<string, unknown>;
+      const raw = parseEventRecord(record, 'realtime-fanout');
+      const properties = raw.detail.properties as { org_id: string } & Record<string, unknown>;
       const orgId = properties.org_id;
-      const event: PushedEvent = { type: name as EventName, properties, metadata: raw.detail.metadata };
+      const event: PushedEvent = { type: raw['detail-type'], properties, metadata: raw.detail.metadata };
 
       const ref = eventChatRef(event);
       const chatId = ref && ('chat_id' in ref ? ref.chat_id : await ticketChatOf(orgId, ref.ticket_id));

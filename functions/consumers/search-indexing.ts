@@ -1,5 +1,5 @@
 import { sqsBatchHandler } from '../lib/sqs.ts';
-import { EVENTS, type EventName } from '../../events/catalog.ts';
+import { parseEventRecord } from '../lib/records.ts';
 import { searchPort } from '../../shared/ports/search.ts';
 import { ticketSearchDoc } from '../../shared/ticket/ticket-search.ts';
 
@@ -13,10 +13,7 @@ export const handler = sqsBatchHandler('search-indexing', async (records) => {
   const latest = new Map<string, { ticket_id: string; org_id: string; subject: string; last_updated_at: number }>();
   const parsed = records.map((record) => {
     try {
-      const event = JSON.parse(record.body) as { 'detail-type': EventName; detail: { properties: unknown } };
-      const name = event['detail-type'];
-      if (name !== 'ticket.created' && name !== 'ticket.updated' && name !== 'ticket.closed') return { ok: true as const };
-      const { ticket } = EVENTS[name].properties.parse(event.detail.properties) as { ticket: { ticket_id: string; org_id: string; subject: string; last_updated_at: number } };
+      const { ticket } = parseEventRecord(record, 'search-indexing').detail.properties as { ticket: { ticket_id: string; org_id: string; subject: string; last_updated_at: number } };
       const seen = latest.get(ticket.ticket_id);
       if (!seen || seen.last_updated_at <= ticket.last_updated_at) latest.set(ticket.ticket_id, ticket);
       return { ok: true as const };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sqsHandler } from '../lib/sqs.ts';
+import { parseCommandRecord } from '../lib/records.ts';
 import { fireTaskReminder } from '../../shared/task/task.ts';
 
 /** A wake-up put on the task-reminders queue by the scheduler (shared/task/task.ts armReminder). */
@@ -7,6 +8,6 @@ const Wakeup = z.object({ org_id: z.string(), task_id: z.string(), remind_at: z.
 
 /** task-reminders consumer: fires the reminder, or ignores a stale wake-up (fireTaskReminder). */
 export const handler = sqsHandler('task-reminders', async (record) => {
-  const w = Wakeup.parse(JSON.parse(record.body));
+  const w = parseCommandRecord(record, Wakeup);
   await fireTaskReminder(w.org_id, w.task_id, w.remind_at);
 });

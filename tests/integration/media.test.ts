@@ -80,7 +80,10 @@ describe('inbound media', () => {
     rt.graph.addMedia('img-once', bytes, 'image/jpeg');
     const { message } = await receive('image', { id: 'img-once' });
     expect(message.media?.status).toBe('stored');
-    await rt.queues.get('media-download')!.send(JSON.stringify({ 'detail-type': 'message.received', detail: { properties: { org_id: rt.orgId, chat: { chat_id: message.chat_id, org_id: rt.orgId, latest_message_timestamp: message.timestamp }, message } } }));
+    // the EventBridge event as the rule delivers it (the consumer parses the whole envelope)
+    const properties = { org_id: rt.orgId, chat: { chat_id: message.chat_id, org_id: rt.orgId, latest_message_timestamp: message.timestamp }, message };
+    const metadata = { id: `message.received:${message.unique_id}`, version: 1, occurred_at: new Date().toISOString(), actor: 'system' };
+    await rt.queues.get('media-download')!.send(JSON.stringify({ version: '0', id: 'redelivered', 'detail-type': 'message.received', source: 'chorus', account: '000000000000', time: new Date().toISOString(), region: 'local', resources: [], detail: { properties, metadata } }));
     await rt.idle();
     expect(rt.graph.mediaStats('img-once')).toEqual({ resolves: 1, downloads: 1 });
   });
