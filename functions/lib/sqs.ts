@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { log, withLogContext } from '../../shared/log.ts';
+import { errorInWords } from '../../shared/ops/dead-letter.rules.ts';
 import { inLambda, METRIC, recordMetric } from '../../shared/metrics.ts';
 import { observability } from './powertools.ts';
 
@@ -27,7 +28,7 @@ export function sqsHandler(name: string, fn: (record: SQSRecord) => Promise<void
         try {
           await fn(record);
         } catch (e) {
-          logRecordFailure(name, e);
+          logRecordFailure(name, record.messageId, e);
           throw e;
         }
       });
@@ -51,7 +52,7 @@ export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Prom
         withLogContext(recordContext(record), async () => {
           const r = byId.get(record.messageId);
           if (r?.status === 'rejected') {
-            logRecordFailure(name, r.reason);
+            logRecordFailure(name, record.messageId, r.reason);
             throw r.reason instanceof Error ? r.reason : new Error(String(r.reason));
           }
           return r?.value;
@@ -95,9 +96,20 @@ function recordContext(record: SQSRecord): Record<string, unknown> {
   return fields;
 }
 
-/** Logs a failed record (inside its log context, so with its message id; the Batch processor only keeps the error). */
-function logRecordFailure(name: string, error: unknown): void {
-  log('error', `${name}.record_failed`, { error: String((error as Error)?.message ?? error) });
+/**
+ * Where failed records' errors go besides the log: the local queue keeps each one as the dead
+ * letter's reason (SQS keeps none: in AWS the log line is the record). `undefined` = log only.
+ */
+let failureSink: ((messageId: string, error: string) => void) | undefined;
+export function setRecordFailureSink(sink: typeof failureSink): void {
+  failureSink = sink;
+}
+
+/** Logs a failed record (inside its log context, so with its message id; the Batch processor only keeps the error), in words. */
+function logRecordFailure(name: string, messageId: string, error: unknown): void {
+  const words = errorInWords(String((error as Error)?.message ?? error));
+  log('error', `${name}.record_failed`, { error: words });
+  failureSink?.(messageId, words);
 }
 
 /** 1-based delivery attempt of a record. */

@@ -11,7 +11,7 @@
  * need their URLs) while consumers live in the Workers stack (the realtime fan-out needs the
  * WebSocket API); see infra/build.ts.
  */
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack, Tags } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -58,8 +58,13 @@ export class CatalogQueue extends Construct {
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: props.maxReceiveCount },
     });
+    // `npm run dlq -- --aws` finds the queues by these tags
+    Tags.of(this.queue).add('chorus:queue', props.name);
+    Tags.of(this.deadLetterQueue).add('chorus:dead-letter-of', props.name);
+    const region = Stack.of(this).region;
     this.dlqAlarm = new cloudwatch.Alarm(this, 'DlqNotEmpty', {
-      alarmDescription: `Messages of ${props.name} landed in its dead-letter queue`,
+      // the console page of the DLQ has "Start DLQ redrive"; the CLI does the same through the SQS API
+      alarmDescription: `Messages of ${props.name} landed in its dead-letter queue. See why: npm run dlq -- list --aws. Redrive: npm run dlq -- redrive ${props.name} --aws, or the SQS console (https://${region}.console.aws.amazon.com/sqs/v3/home?region=${region}#/queues, queue ${this.deadLetterQueue.queueName}, Start DLQ redrive)`,
       metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
       threshold: 0,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -54,6 +54,11 @@ export interface GatewayOptions {
   blobs: LocalBlobs;
   /** the local mail outbox, served at `/_local/outbox` */
   outbox?: LocalOutbox;
+  /**
+   * dead letters (issue 23 item 3): `GET /_local/dead-letters` lists them (JSON, oldest first),
+   * `POST /_local/dead-letters/{queue}/redrive` puts a queue's back on it; `npm run dlq` calls these
+   */
+  deadLetters?: { list(): Promise<unknown[]>; redrive(queue: string): Promise<number | null> };
   /** answers the Cognito calls cognito-local lacks (custom auth) before the proxy */
   cognitoAuth?: CustomAuthStandIn;
 }
@@ -195,6 +200,16 @@ export class LocalGateway {
     }
     if (path.startsWith('/cognito')) return this.proxyCognito(req, res, path.slice('/cognito'.length) || '/', url.search);
     if (path === '/_local/outbox' && this.opts.outbox) return this.opts.outbox.serve(res, url);
+    if (path === '/_local/dead-letters' && this.opts.deadLetters && req.method === 'GET') {
+      return send(res, 200, JSON.stringify({ dead_letters: await this.opts.deadLetters.list() }), { 'content-type': 'application/json' });
+    }
+    const redrive = /^\/_local\/dead-letters\/([a-z0-9-]+)\/redrive$/.exec(path);
+    if (redrive && this.opts.deadLetters && req.method === 'POST') {
+      req.resume();
+      const moved = await this.opts.deadLetters.redrive(redrive[1]!);
+      if (moved === null) return send(res, 404, JSON.stringify({ error: { code: 'queue.not_found', message: `There is no queue named ${redrive[1]}.` } }), { 'content-type': 'application/json' });
+      return send(res, 200, JSON.stringify({ queue: redrive[1], redriven: moved }), { 'content-type': 'application/json' });
+    }
     if (path === '/__graph' || path.startsWith('/__graph/')) {
       // media uploads to the Graph stand-in carry documents up to 100 MB
       const body = (await readBody(req, GRAPH_MAX_BODY)) ?? Buffer.alloc(0);

@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/pro
 import { join } from 'node:path';
 import { ulid } from 'ulid';
 import type { SQSEvent, SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import { deadLetterReason } from '../../shared/ops/dead-letter.rules.ts';
 
 /**
  * Local stand-in for an SQS queue + Lambda event source mapping + DLQ.
@@ -23,6 +24,69 @@ interface Stored {
   sentAt: number;
   lastError?: string;
 }
+
+/** A record in a local dead-letter queue (`<dataDir>/queues/<name>-dlq/<id>.json`). */
+export interface DeadLetter {
+  /** the source queue */
+  queue: string;
+  id: string;
+  body: string;
+  receiveCount: number;
+  /** epoch ms: first accepted by the queue */
+  sentAt: number;
+  /** epoch ms: moved to the DLQ */
+  deadLetteredAt?: number;
+  /** why, in words (shared/ops/dead-letter.rules.ts) */
+  reason: string;
+}
+
+/**
+ * Every dead letter under a data dir, oldest first, read from the files (works whether or not the
+ * runtime is running).
+ */
+export async function readDeadLetters(dataDir: string): Promise<DeadLetter[]> {
+  const root = join(dataDir, 'queues');
+  const dirs = (await readdir(root).catch(() => [] as string[])).filter((d) => d.endsWith('-dlq')).sort();
+  const out: DeadLetter[] = [];
+  for (const d of dirs) {
+    const queue = d.slice(0, -'-dlq'.length);
+    for (const f of (await readdir(join(root, d))).filter((n) => n.endsWith('.json')).sort()) {
+      try {
+        const s = JSON.parse(await readFile(join(root, d, f), 'utf8')) as Stored & { deadLetteredAt?: number; reason?: string };
+        out.push({ queue, id: s.id, body: s.body, receiveCount: s.receiveCount, sentAt: s.sentAt, deadLetteredAt: s.deadLetteredAt, reason: s.reason ?? deadLetterReason(queue, s.receiveCount, s.lastError ?? '') });
+      } catch {
+        out.push({ queue, id: f.slice(0, -'.json'.length), body: '', receiveCount: 0, sentAt: 0, reason: 'the dead-letter file is unreadable (not JSON)' });
+      }
+    }
+  }
+  return out.sort((a, b) => (a.deadLetteredAt ?? 0) - (b.deadLetteredAt ?? 0));
+}
+
+/**
+ * Move a stopped runtime's dead letters of `queue` back into the queue's folder, with their receive
+ * count reset: the next start delivers them (`LocalQueue.start` reloads the folder).
+ * @returns how many were moved
+ */
+export async function redriveDeadLetterFiles(dataDir: string, queue: string): Promise<number> {
+  const dlq = join(dataDir, 'queues', `${queue}-dlq`);
+  const files = (await readdir(dlq).catch(() => [] as string[])).filter((f) => f.endsWith('.json'));
+  await mkdir(join(dataDir, 'queues', queue), { recursive: true });
+  for (const f of files) {
+    const s = JSON.parse(await readFile(join(dlq, f), 'utf8')) as Stored;
+    const file = join(dataDir, 'queues', queue, f);
+    await writeFile(`${file}.tmp`, JSON.stringify({ id: s.id, body: s.body, receiveCount: 0, notBefore: 0, sentAt: s.sentAt } satisfies Stored));
+    await rename(`${file}.tmp`, file);
+    await unlink(join(dlq, f));
+  }
+  return files.length;
+}
+
+/**
+ * The last error of each failed local record, by message id (the consumer wrapper reports them
+ * through functions/lib/sqs.ts setRecordFailureSink, which the runtime points here): a
+ * `batchItemFailures` answer carries ids only, as in SQS.
+ */
+export const recordErrors = new Map<string, string>();
 
 export class LocalQueue {
   private readonly dir: string;
@@ -71,6 +135,26 @@ export class LocalQueue {
     await this.persist(s);
     this.ready.push(s);
     this.pump();
+  }
+
+  /**
+   * Redrive: every dead letter of this queue goes back on it (receive count reset), as SQS's
+   * StartMessageMoveTask does. Each file is written into the queue's folder before it leaves the
+   * DLQ's, so a crash in between redelivers rather than loses it.
+   * @returns how many were moved
+   */
+  async redrive(): Promise<number> {
+    const files = (await readdir(this.dlqDir)).filter((f) => f.endsWith('.json')).sort();
+    for (const f of files) {
+      const d = JSON.parse(await readFile(join(this.dlqDir, f), 'utf8')) as Stored;
+      const s: Stored = { id: d.id, body: d.body, receiveCount: 0, notBefore: 0, sentAt: d.sentAt };
+      await this.persist(s);
+      await unlink(join(this.dlqDir, f));
+      this.ready.push(s);
+    }
+    this.deadLettered = Math.max(0, this.deadLettered - files.length);
+    this.pump();
+    return files.length;
   }
 
   /** Messages waiting or being handled. */
@@ -159,16 +243,19 @@ export class LocalQueue {
       failed = new Set(batch.map((s) => s.id));
     }
     for (const s of batch) {
+      const wasError = recordErrors.get(s.id);
+      recordErrors.delete(s.id);
       if (!failed.has(s.id)) {
         await unlink(join(this.dir, `${s.id}.json`)).catch(() => undefined);
         continue;
       }
-      s.lastError = error || 'reported as failed by the consumer';
+      s.lastError = error || wasError || 'reported as failed by the consumer';
       if (s.receiveCount >= this.opts.maxReceiveCount) {
-        await writeFile(join(this.dlqDir, `${s.id}.json`), JSON.stringify({ ...s, deadLetteredAt: Date.now() }));
+        const reason = deadLetterReason(this.name, s.receiveCount, s.lastError);
+        await writeFile(join(this.dlqDir, `${s.id}.json`), JSON.stringify({ ...s, deadLetteredAt: Date.now(), reason }));
         await unlink(join(this.dir, `${s.id}.json`)).catch(() => undefined);
         this.deadLettered++;
-        console.error(JSON.stringify({ level: 'error', msg: 'queue.dead_lettered', queue: this.name, id: s.id, error: s.lastError }));
+        console.error(JSON.stringify({ level: 'error', msg: 'queue.dead_lettered', queue: this.name, id: s.id, reason }));
         continue;
       }
       const delay = (this.opts.backoffMs ?? ((n: number) => Math.min(30_000, 200 * 2 ** (n - 1))))(s.receiveCount);

@@ -17,7 +17,8 @@ import { startLocalSearch } from './search.ts';
 import { startLocalBlobs, type LocalBlobs } from './blobs.ts';
 import { startDynamoDb } from './dynamodb.ts';
 import { startCognito, ensurePool, ensureUser, LOCAL_ISSUER_DOMAIN } from './cognito.ts';
-import { LocalQueue, type SqsHandler } from './queue.ts';
+import { LocalQueue, readDeadLetters, recordErrors, type SqsHandler } from './queue.ts';
+import { setRecordFailureSink } from '../../functions/lib/sqs.ts';
 import { localBus } from './bus.ts';
 import { LocalGateway } from './gateway.ts';
 import { generateTokenKey } from '../../shared/phone/token-crypto.ts';
@@ -173,6 +174,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     stops.push(async () => setMailPort(undefined));
 
     const queues = new Map<string, LocalQueue>();
+    // failed records' errors become their dead letters' reasons (SQS answers carry ids only)
+    setRecordFailureSink((id, error) => recordErrors.set(id, error));
     const lazy = (ref: string): SqsHandler => async (event) => (await loadHandler<SqsHandler>(ref))(event);
     for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, concurrency: 4 }));
     for (const c of COMMAND_QUEUES) queues.set(c.name, new LocalQueue(c.name, dataDir, lazy(c.handler), { maxReceiveCount: c.maxReceiveCount, batchSize: c.batchSize, concurrency: c.concurrency }));
@@ -252,6 +255,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       waWeb,
       blobs,
       outbox,
+      deadLetters: {
+        list: () => readDeadLetters(dataDir),
+        redrive: async (name: string) => queues.get(name)?.redrive() ?? null,
+      },
       cognitoAuth: new CustomAuthStandIn({ client: cognito.client, userPoolId: pool.userPoolId, issuer: env.COGNITO_ISSUER, region: env.AWS_REGION, signingKey, authSessionValidityMin: 10 }),
       webConfig: (reqHost: string, devRoutes: boolean) => ({
         apiUrl: '',
