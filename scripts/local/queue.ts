@@ -98,6 +98,8 @@ export class LocalQueue {
   private paused = false;
   private idleWaiters: Array<() => void> = [];
   deadLettered = 0;
+  /** records whose delivery failed (each failed attempt counts; benchmarks read it) */
+  failedDeliveries = 0;
 
   constructor(
     readonly name: string,
@@ -249,6 +251,7 @@ export class LocalQueue {
         await unlink(join(this.dir, `${s.id}.json`)).catch(() => undefined);
         continue;
       }
+      this.failedDeliveries++;
       s.lastError = error || wasError || 'reported as failed by the consumer';
       if (s.receiveCount >= this.opts.maxReceiveCount) {
         const reason = deadLetterReason(this.name, s.receiveCount, s.lastError);
