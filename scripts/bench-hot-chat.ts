@@ -2,12 +2,10 @@ import { parseArgs } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { startRuntime } from './local/runtime.ts';
 import { freePort } from './local/ports.ts';
-import { signBody } from '../shared/whatsapp/cloud/signature.ts';
 import { inboundText, newWamid } from '../shared/whatsapp/cloud/payloads.ts';
-import { pct } from './bench-lib.ts';
+import { adminSocket, pct, postSignedWebhook } from './bench-lib.ts';
 
 /**
  * Hot-chat benchmark (issue 23 item 1): a burst to ONE chat as Meta delivers it (one message per
@@ -49,14 +47,7 @@ async function main() {
   const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
   const inbound = rt.queues.get('whatsapp-inbound')!;
   try {
-    const auth = await fetch(`${rt.gateway.url}/cognito/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-      body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: rt.clientId, AuthParameters: { USERNAME: rt.demo.adminEmail, PASSWORD: rt.demo.password } }),
-    });
-    const token = ((await auth.json()) as { AuthenticationResult: { IdToken: string } }).AuthenticationResult.IdToken;
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}&org_id=${rt.orgId}`);
-    await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+    const ws = await adminSocket(rt, port);
 
     // socket arrivals by wamid (first arrival only; duplicates counted)
     const arrived = new Map<string, number>();
@@ -85,9 +76,9 @@ async function main() {
       const arrival = new Promise<void>((r) => waiters.set(wamid, r));
       const t0 = performance.now();
       sentAt.set(wamid, t0);
-      const res = await fetch(`http://127.0.0.1:${port}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, rt.env.WHATSAPP_APP_SECRET) }, body: raw });
+      const status = await postSignedWebhook(rt, port, raw);
       slowestAnswer = Math.max(slowestAnswer, performance.now() - t0);
-      if (res.status !== 200) refused++;
+      if (status !== 200) refused++;
       return { wamid, arrival };
     };
 

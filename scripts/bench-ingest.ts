@@ -2,15 +2,13 @@ import { parseArgs } from 'node:util';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { startRuntime } from './local/runtime.ts';
 import { freePort } from './local/ports.ts';
-import { signBody } from '../shared/whatsapp/cloud/signature.ts';
 import { inboundText, newWamid } from '../shared/whatsapp/cloud/payloads.ts';
 import { documentClient } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
-import { pct } from './bench-lib.ts';
+import { adminSocket, pct, postSignedWebhook } from './bench-lib.ts';
 
 /**
  * Ingest benchmark (issue: walking skeleton, Performance).
@@ -54,14 +52,7 @@ async function main() {
   const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
   try {
     // sign in and connect one member socket
-    const auth = await fetch(`${rt.gateway.url}/cognito/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-      body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: rt.clientId, AuthParameters: { USERNAME: rt.demo.adminEmail, PASSWORD: rt.demo.password } }),
-    });
-    const token = ((await auth.json()) as { AuthenticationResult: { IdToken: string } }).AuthenticationResult.IdToken;
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}&org_id=${rt.orgId}`);
-    await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+    const ws = await adminSocket(rt, port);
     const arrived = new Map<string, number>();
     const waiters = new Map<string, () => void>();
     ws.on('message', (d) => {
@@ -90,8 +81,8 @@ async function main() {
       const raw = JSON.stringify(inboundText(phone, String(15550000000 + (i % CHATS)), `bench message ${i}`, { name: `Customer ${i % CHATS}`, id: wamid }));
       const arrival = new Promise<void>((r) => waiters.set(wamid, r));
       sentAt.set(wamid, performance.now());
-      const res = await fetch(`http://127.0.0.1:${port}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, rt.env.WHATSAPP_APP_SECRET) }, body: raw });
-      if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+      const status = await postSignedWebhook(rt, port, raw);
+      if (status !== 200) throw new Error(`webhook answered ${status}`);
       return { arrival };
     };
     const latencies = (sentAt: Map<string, number>) => [...sentAt].map(([id, s]) => (arrived.get(id) ?? NaN) - s).filter((x) => !Number.isNaN(x));

@@ -16,3 +16,31 @@ export function rng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Sign the demo admin in through the runtime's `/cognito` (USER_PASSWORD_AUTH, as the web app does)
+ * and open the org's WebSocket as that member. Resolves once the socket is open.
+ */
+export async function adminSocket(rt: import('./local/runtime.ts').Runtime, port: number): Promise<import('ws').WebSocket> {
+  const { default: WebSocket } = await import('ws');
+  const auth = await fetch(`${rt.gateway.url}/cognito/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+    body: JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: rt.clientId, AuthParameters: { USERNAME: rt.demo.adminEmail, PASSWORD: rt.demo.password } }),
+  });
+  const token = ((await auth.json()) as { AuthenticationResult: { IdToken: string } }).AuthenticationResult.IdToken;
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}&org_id=${rt.orgId}`);
+  await new Promise((r, j) => (ws.once('open', r), ws.once('error', j)));
+  return ws;
+}
+
+/**
+ * POST one signed Cloud API webhook body to the runtime, as Meta does (X-Hub-Signature-256 with the app secret).
+ * @returns the HTTP status
+ */
+export async function postSignedWebhook(rt: import('./local/runtime.ts').Runtime, port: number, raw: string): Promise<number> {
+  const { signBody } = await import('../shared/whatsapp/cloud/signature.ts');
+  const res = await fetch(`http://127.0.0.1:${port}/webhooks/whatsapp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, rt.env.WHATSAPP_APP_SECRET) }, body: raw });
+  await res.arrayBuffer();
+  return res.status;
+}
