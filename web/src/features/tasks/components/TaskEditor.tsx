@@ -28,13 +28,14 @@ import {
   TASK_STATUS_OPTIONS,
   browserTimeZone,
   editableOf,
+  memberLabel,
   fromDayInput,
   fromLocalInput,
   taskDueText,
   toDayInput,
   toLocalInput,
 } from '../api/tasks.ts';
-import { AssigneeSelect } from './AssigneeSelect.tsx';
+import { MemberSelect } from '../../../components/ui/MemberPicker.tsx';
 import { AssociatedObject } from './AssociatedObject.tsx';
 import { useAssignableMembers } from '../hooks/useAssignableMembers.ts';
 import { useNow } from '../hooks/useNow.ts';
@@ -293,7 +294,18 @@ export function TaskEditor({ mode, task, prefill }: { mode: 'new' | 'edit'; task
           </label>
           <div className="field span-2">
             <span id="task-assignee-label">Assignee</span>
-            <AssigneeSelect value={form.assignee} onChange={(a) => set('assignee', a)} members={members} me={me} invalid={!!errors.assignee} />
+            <MemberSelect
+              value={form.assignee}
+              onChange={(a) => set('assignee', a)}
+              members={members}
+              me={me}
+              noneLabel="Unassigned"
+              buttonText={memberLabel(form.assignee, members, me)}
+              label="Assignee"
+              testId="task-assignee-select"
+              testIdPrefix="task-assignee"
+              invalid={!!errors.assignee}
+            />
             {err('assignee', 'task-err-assignee')}
           </div>
 
