@@ -7,7 +7,6 @@
  */
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 import * as RadixToast from '@radix-ui/react-toast';
-import '../components/ui/ui.css';
 
 type ToastKind = 'info' | 'error' | 'success';
 interface Toast {

@@ -4,7 +4,6 @@
  * Esc is left to the surrounding popover. Used by {@link MemberPicker}; callers with other data
  * build their options the same way.
  */
-import './ui.css';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 
 export interface ComboboxOption<V> {

@@ -4,7 +4,6 @@
  * page-level shortcuts (Esc closes the chat or the task panel) do not also fire.
  * Mount it to open it and unmount it to close it; `onClose` asks the owner to unmount.
  */
-import './ui.css';
 import type { ReactNode } from 'react';
 import * as RadixDialog from '@radix-ui/react-dialog';
 import { Icon } from './Icon.tsx';

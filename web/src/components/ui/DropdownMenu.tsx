@@ -3,7 +3,6 @@
  * Home/End, type-ahead, Esc and focus return. For a menu opened at a point (a right click on a
  * message) use `MessageMenu` in Menu.tsx.
  */
-import './ui.css';
 import type { ReactElement } from 'react';
 import * as RadixMenu from '@radix-ui/react-dropdown-menu';
 

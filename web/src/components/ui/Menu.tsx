@@ -4,7 +4,6 @@
  * Enter activates, Esc or Tab closes (focus returns to the button). Rendered in a portal with fixed
  * positioning so the thread's scroll box never clips it. Also the task rows' menu (testId 'task-menu').
  */
-import './ui.css';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 

@@ -6,7 +6,6 @@
  * - {@link AnchoredPopover}: content opened by code next to an element that is not its trigger
  *   (the chat header opens pickers from a header button or from the "⋯" menu).
  */
-import './ui.css';
 import { useMemo, type ReactElement, type ReactNode } from 'react';
 import * as RadixPopover from '@radix-ui/react-popover';
 

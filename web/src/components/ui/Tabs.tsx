@@ -2,7 +2,6 @@
  * Tabs on Radix's Tabs primitive (WAI-ARIA tabs: arrow keys move between tabs, Home/End, the panel
  * follows the selected tab). Leave out the panels for a tab row that only filters a list.
  */
-import './ui.css';
 import type { ReactNode } from 'react';
 import * as RadixTabs from '@radix-ui/react-tabs';
 

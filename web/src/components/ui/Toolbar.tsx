@@ -2,7 +2,6 @@
  * A toolbar on Radix's Toolbar primitive: one Tab stop for the whole row, arrow keys move between
  * its buttons (WAI-ARIA toolbar pattern). Used by the bars of actions over lists and media.
  */
-import './ui.css';
 import type { ComponentProps, ReactNode } from 'react';
 import * as RadixToolbar from '@radix-ui/react-toolbar';
 

@@ -2,7 +2,6 @@
  * A tooltip on Radix's Tooltip primitive: shown on hover after a short delay and on keyboard focus,
  * hidden by Esc. It names nothing: give the trigger its own accessible name (aria-label).
  */
-import './ui.css';
 import type { ReactElement, ReactNode } from 'react';
 import * as RadixTooltip from '@radix-ui/react-tooltip';
 
