@@ -67,6 +67,7 @@ export function DialogFooter({
   disabled = false,
   submitTestId,
   cancelLabel = 'Cancel',
+  danger = false,
 }: {
   error: string | null | undefined;
   errorClass?: 'form-error' | 'field-error';
@@ -79,6 +80,8 @@ export function DialogFooter({
   disabled?: boolean;
   submitTestId?: string;
   cancelLabel?: string;
+  /** the action destroys something: a red button */
+  danger?: boolean;
 }) {
   return (
     <>
@@ -91,7 +94,7 @@ export function DialogFooter({
         <button type="button" className="btn" onClick={onCancel}>
           {cancelLabel}
         </button>
-        <button type={onSubmit ? 'button' : 'submit'} className="btn btn-primary" disabled={disabled} data-testid={submitTestId} onClick={onSubmit}>
+        <button type={onSubmit ? 'button' : 'submit'} className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} disabled={disabled} data-testid={submitTestId} onClick={onSubmit}>
           {busy ? busyLabel : submitLabel}
         </button>
       </div>
