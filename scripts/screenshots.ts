@@ -1,6 +1,7 @@
 /**
  * `npx tsx scripts/screenshots.ts [theme…]`: screenshots of the main screens for a person to look
- * at — /chats, an open thread, /tickets, /list, /media and /settings/preferences at desktop
+ * at — /chats, an open thread (with the assignee picker and a dialog on desktop), /tickets, /list,
+ * /media and /settings/preferences at desktop
  * (1440x900) and phone (390x844) sizes, in the light and dark themes — into
  * test-results/screenshots/ui-<screen>-<size>-<theme>.png. Starts the test runtime with a few chats
  * (texts, an image, a document) and signs in as the demo admin like the e2e tests do. Needs
@@ -60,6 +61,11 @@ try {
       if (size === 'desktop') {
         await page.getByTestId('chat-assign').click();
         await shoot(page, 'thread-assign', size, theme);
+        await page.keyboard.press('Escape');
+        await page.getByTestId('chat-more').click();
+        await page.getByTestId('chat-action-access').click();
+        await page.getByTestId('chat-access-dialog').waitFor();
+        await shoot(page, 'dialog', size, theme);
         await page.keyboard.press('Escape');
       }
       for (const [name, path] of [

@@ -14,12 +14,29 @@ export interface TabItem {
 }
 
 /** A controlled tab set: `value` is the selected tab, `onChange` is told of the choice. */
-export function Tabs({ items, value, onChange, label, className = 'tabs' }: { items: TabItem[]; value: string; onChange: (value: string) => void; label: string; className?: string }) {
+export function Tabs({
+  items,
+  value,
+  onChange,
+  label,
+  className = 'tabs',
+  listClassName = 'tab-list',
+  tabClassName = 'tab',
+}: {
+  items: TabItem[];
+  value: string;
+  onChange: (value: string) => void;
+  label: string;
+  className?: string;
+  /** classes of the row and of each tab (the selected tab also has data-state="active") */
+  listClassName?: string;
+  tabClassName?: string;
+}) {
   return (
     <RadixTabs.Root value={value} onValueChange={onChange} className={className} activationMode="automatic">
-      <RadixTabs.List className="tab-list" aria-label={label}>
+      <RadixTabs.List className={listClassName} aria-label={label}>
         {items.map((t) => (
-          <RadixTabs.Trigger key={t.value} value={t.value} className="tab" data-testid={t.testId}>
+          <RadixTabs.Trigger key={t.value} value={t.value} className={tabClassName} data-testid={t.testId}>
             {t.label}
           </RadixTabs.Trigger>
         ))}

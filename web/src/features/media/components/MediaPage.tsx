@@ -15,6 +15,7 @@ import { browserTimeZone, fromDayInput, toDayInput } from '../../tasks/index.ts'
 import { useSession } from '../../../app/session.tsx';
 import { libraryViewerItem, MediaViewer } from './Media.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
+import { Tabs } from '../../../components/ui/Tabs.tsx';
 import { MediaChatPicker } from './MediaChatPicker.tsx';
 import { MediaTile } from './MediaTile.tsx';
 import './media.css';
@@ -120,21 +121,15 @@ export function MediaPage() {
         )}
       </header>
       <div className="media-filters" role="group" aria-label="Filters">
-        <div className="media-types" role="radiogroup" aria-label="Type">
-          {TYPES.map((t) => (
-            <button
-              key={t.value || 'all'}
-              type="button"
-              role="radio"
-              aria-checked={filters.type === t.value}
-              className={`media-type-chip ${filters.type === t.value ? 'active' : ''}`}
-              data-testid={`media-type-${t.value || 'all'}`}
-              onClick={() => setFilters((f) => ({ ...f, type: t.value }))}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          label="Type"
+          className="media-types-tabs"
+          listClassName="media-types"
+          tabClassName="media-type-chip"
+          value={filters.type || 'all'}
+          onChange={(v) => setFilters((f) => ({ ...f, type: v === 'all' ? '' : (v as LibraryMediaType) }))}
+          items={TYPES.map((t) => ({ value: t.value || 'all', label: t.label, testId: `media-type-${t.value || 'all'}` }))}
+        />
         <div className="media-filter-row">
           <MediaChatPicker value={filters.chatId} onChange={(chatId) => setFilters((f) => ({ ...f, chatId }))} />
           <div className="media-dates">
