@@ -9,6 +9,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../session.tsx';
+import './theme.ts';
 import { InboxProvider, useInbox } from '../inbox.tsx';
 import { TicketsProvider, useTickets } from '../../features/tickets/hooks/useTickets.tsx';
 import { TasksProvider, useTasks } from '../../features/tasks/hooks/useTasks.tsx';

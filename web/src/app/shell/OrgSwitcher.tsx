@@ -3,18 +3,21 @@
  * Organization settings and Invite team (admins only: disabled for members, hidden on phone-width
  * screens), Help (reload the app, refresh data), the workspace list (switching keeps the page
  * loaded: only the org's live state starts afresh), Create new workspace, Update password (the
- * password dialog) and Log out (spec §4 sign-out).
+ * password dialog), the colour theme (System, Light, Dark) and Log out (spec §4 sign-out).
  * Built on Radix's dropdown menu: arrow keys, Home/End, type-ahead, Esc and focus return.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { fallbackPath } from '#shared/org/navigation.rules.ts';
 import { useSession } from '../session.tsx';
-import { PasswordDialog } from '../../features/settings/preferences/PasswordDialog.tsx';
 import { PHONE_QUERY, useMediaQuery } from '../../lib/useMediaQuery.ts';
 import { useShell } from './shellContext.ts';
+import { THEME_PREFS, useTheme, type ThemePref } from './theme.ts';
 import './orgSwitcher.css';
+
+// not on the first screen: loaded when 'Update password' is chosen
+const PasswordDialog = lazy(() => import('../../features/settings/preferences/PasswordDialog.tsx').then((m) => ({ default: m.PasswordDialog })));
 
 export function OrgSwitcher({ collapsed }: { collapsed: boolean }) {
   const { user, org, orgs, switchOrg, signOut, refresh } = useSession();
@@ -22,6 +25,7 @@ export function OrgSwitcher({ collapsed }: { collapsed: boolean }) {
   const { setDrawerOpen } = useShell();
   const phone = useMediaQuery(PHONE_QUERY);
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [theme, setTheme] = useTheme();
   const admin = org.role === 'admin';
   const displayName = org.member_name?.trim() || user.email;
   const go = (to: string) => {
@@ -101,6 +105,16 @@ export function OrgSwitcher({ collapsed }: { collapsed: boolean }) {
               + Create new workspace
             </Menu.Item>
             <Menu.Separator className="org-menu-sep" />
+            <Menu.Label className="org-menu-label">Theme</Menu.Label>
+            <Menu.RadioGroup value={theme} onValueChange={(v) => setTheme(v as ThemePref)}>
+              {THEME_PREFS.map((t) => (
+                <Menu.RadioItem key={t.value} value={t.value} className="org-menu-item org-menu-workspace" data-testid={`theme-${t.value}`} onSelect={(e) => e.preventDefault()}>
+                  <Menu.ItemIndicator className="org-menu-check">✓</Menu.ItemIndicator>
+                  <span className="org-menu-workspace-name">{t.label}</span>
+                </Menu.RadioItem>
+              ))}
+            </Menu.RadioGroup>
+            <Menu.Separator className="org-menu-sep" />
             <Menu.Item className="org-menu-item" onSelect={() => setPasswordOpen(true)} data-testid="update-password">
               Update password
             </Menu.Item>
@@ -110,7 +124,11 @@ export function OrgSwitcher({ collapsed }: { collapsed: boolean }) {
           </Menu.Content>
         </Menu.Portal>
       </Menu.Root>
-      {passwordOpen && <PasswordDialog onClose={() => setPasswordOpen(false)} />}
+      {passwordOpen && (
+        <Suspense fallback={null}>
+          <PasswordDialog onClose={() => setPasswordOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

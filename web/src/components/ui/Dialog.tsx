@@ -1,10 +1,14 @@
 /**
- * Modal dialog on the native <dialog> element (focus kept inside, backdrop, Esc closes). Esc is
- * consumed here so page-level shortcuts (Esc closes the chat) do not also fire.
+ * Modal dialog on Radix's Dialog primitive: focus is trapped inside and returns to the opener,
+ * the rest of the page is inert, a backdrop click or Esc closes. Esc is consumed here so
+ * page-level shortcuts (Esc closes the chat or the task panel) do not also fire.
+ * Mount it to open it and unmount it to close it; `onClose` asks the owner to unmount.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import * as RadixDialog from '@radix-ui/react-dialog';
 import { Icon } from './Icon.tsx';
 
+/** A modal dialog with a title row and a close button; `children` is the body. */
 export function Dialog({
   title,
   onClose,
@@ -18,74 +22,66 @@ export function Dialog({
   testId?: string;
   className?: string;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => {
-      if (d?.open) d.close();
-    };
-  }, []);
   return (
-    <dialog
-      ref={ref}
-      className={`dialog ${className}`}
-      data-testid={testId}
-      aria-labelledby="dialog-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') {
-          e.preventDefault();
-          e.stopPropagation();
-          onClose();
-        }
-      }}
-      onClick={(e) => {
-        // a click on the backdrop (the dialog element itself, outside its box) closes
-        if (e.target === ref.current) {
-          const r = ref.current.getBoundingClientRect();
-          if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) onClose();
-        }
-      }}
-    >
-      <div className="dialog-head">
-        <h2 id="dialog-title">{title}</h2>
-        <button type="button" className="icon-btn" aria-label="Close" onClick={onClose}>
-          <Icon name="close" size={18} />
-        </button>
-      </div>
-      {children}
-    </dialog>
+    <RadixDialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="dialog-overlay" />
+        <RadixDialog.Content
+          className={`dialog ${className}`}
+          data-testid={testId}
+          aria-describedby={undefined}
+          onKeyDown={(e) => {
+            // Radix closes on Esc at the document; stop it reaching the page's own Esc handlers
+            if (e.key === 'Escape') e.stopPropagation();
+          }}
+        >
+          <div className="dialog-head">
+            <RadixDialog.Title asChild>
+              <h2>{title}</h2>
+            </RadixDialog.Title>
+            <RadixDialog.Close className="icon-btn" aria-label="Close">
+              <Icon name="close" size={18} />
+            </RadixDialog.Close>
+          </div>
+          {children}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }
 
 /**
  * The bottom of a form dialog: the error (if any, announced), Cancel, and the submit button that
- * shows `busyLabel` while the form is being sent. Put it inside the dialog's <form>.
+ * shows `busyLabel` while the form is being sent. Put it inside the dialog's <form>; without a form,
+ * pass `onSubmit` and the primary button calls it instead of submitting.
  */
 export function DialogFooter({
   error,
   errorClass = 'form-error',
   errorTestId,
   onCancel,
+  onSubmit,
   submitLabel,
   busyLabel,
   busy,
   disabled = false,
   submitTestId,
+  cancelLabel = 'Cancel',
+  danger = false,
 }: {
   error: string | null | undefined;
   errorClass?: 'form-error' | 'field-error';
   errorTestId?: string;
   onCancel: () => void;
+  onSubmit?: () => void;
   submitLabel: ReactNode;
   busyLabel: string;
   busy: boolean;
   disabled?: boolean;
   submitTestId?: string;
+  cancelLabel?: string;
+  /** the action destroys something: a red button */
+  danger?: boolean;
 }) {
   return (
     <>
@@ -96,9 +92,9 @@ export function DialogFooter({
       )}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onCancel}>
-          Cancel
+          {cancelLabel}
         </button>
-        <button type="submit" className="btn btn-primary" disabled={disabled} data-testid={submitTestId}>
+        <button type={onSubmit ? 'button' : 'submit'} className={`btn ${danger ? 'btn-danger' : 'btn-primary'}`} disabled={disabled} data-testid={submitTestId} onClick={onSubmit}>
           {busy ? busyLabel : submitLabel}
         </button>
       </div>

@@ -144,14 +144,7 @@ export function PinDialog({ message, onClose, onPin }: { message: Message; onClo
             </label>
           ))}
         </fieldset>
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" data-testid="pin-submit" disabled={busy}>
-            {busy ? 'Pinning…' : 'Pin'}
-          </button>
-        </div>
+        <DialogFooter error={null} onCancel={onClose} submitLabel="Pin" busyLabel="Pinning…" busy={busy} disabled={busy} submitTestId="pin-submit" />
       </form>
     </Dialog>
   );

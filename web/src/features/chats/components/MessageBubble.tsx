@@ -12,83 +12,27 @@
  * picker opens here. Reactions show as emoji + count chips (tooltip: who), a flag marker while the
  * message waits for a reply, a pin marker while it is pinned.
  */
-import { memo, useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { memo, useCallback, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { ACK } from '#shared/message/message.schemas.ts';
-import { authorName, bubbleTime, exactTime, isGroupChat, previewText } from '../../../lib/format.ts';
-import { actionContext, allowedActions, groupReactions, ourReaction, type ActorInfo } from '../api/messageActions.ts';
+import { authorName, bubbleTime, exactTime, isGroupChat } from '../../../lib/format.ts';
+import { ourReaction, type ActorInfo } from '../api/messageActions.ts';
 import { ReactionPicker } from './MessageActionsUI.tsx';
-import { ReactionsPopover } from './ReactionsPopover.tsx';
 import { Ack } from './Ack.tsx';
 import { MessageContent } from './MessageContent.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
-import { isLocal } from '../api/messages.ts';
 import { TicketChip } from '../../tickets/index.ts';
-import { MessageMenu, type MenuItem } from '../../../components/ui/Menu.tsx';
-import { quoteAuthor, quoteLine } from './Composer.tsx';
-import { useTaskActions } from '../../tasks/index.ts';
-import { MAX_TITLE } from '#shared/task/task.schemas.ts';
+import { MessageMenu } from '../../../components/ui/Menu.tsx';
 import { NoteLabel, NoteText } from './NoteText.tsx';
 import { DeletedBody, EditedLabel, InlineEditor } from './MessageEdit.tsx';
+import { Quoted } from './MessageQuote.tsx';
+import { MessageReactions } from './MessageReactions.tsx';
+import { useBubbleMenu, type BubbleAction, type TicketAction } from '../hooks/useBubbleMenu.ts';
+import { useLongPress } from '../hooks/useLongPress.ts';
 
-export type TicketAction = 'create' | 'attach';
-/** What the thread does for a bubble (`react` carries the emoji, '' removes ours). */
-export type BubbleAction = 'react' | 'forward' | 'copy_id' | 'pin' | 'unpin' | 'flag' | 'unflag' | 'remove_flag' | 'refresh' | 'download' | 'delete_note' | 'edit' | 'delete' | 'reply_privately';
-
-const LONG_PRESS_MS = 500;
-
-function scrollToMessage(messageId: string) {
-  const el = document.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
-  if (!el) return;
-  el.scrollIntoView({ block: 'center', behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
-  el.classList.remove('flash');
-  void el.offsetWidth;
-  el.classList.add('flash');
-}
-
-/**
- * The quote block of a reply: who wrote the quoted message ('You' for ours) and its text (or, when
- * the stored quote has none, the type of the original if it is loaded). Clicking it shows the
- * original: through the thread (`onJump`, which loads older pages like the pinned bar) when its
- * unique_id is known, else by scrolling to it when it is on screen.
- */
-function Quoted({ q, chat, chatId, original, onJump }: { q: NonNullable<Message['quoted_message']>; chat: Chat | null; chatId: string; original?: Message; onJump?: (uniqueId: string) => void }) {
-  const navigate = useNavigate();
-  const who = quoteAuthor(chat, { from_me: !!q.from_me, author: q.author ?? original?.author ?? null, sender_phone: original?.sender_phone ?? q.author ?? null });
-  const body = q.body || (original ? quoteLine(original) : '');
-  const uniqueId = q.unique_id ?? original?.unique_id ?? null;
-  return (
-    <button
-      type="button"
-      className="quoted"
-      data-testid="message-quote"
-      data-quoted-id={q.message_id}
-      onClick={(e) => {
-        e.stopPropagation();
-        if (q.chat_id && q.chat_id !== chatId) navigate(`/chats/${encodeURIComponent(q.chat_id)}${uniqueId ? `?message=${encodeURIComponent(uniqueId)}` : ''}`);
-        else if (uniqueId && onJump) onJump(uniqueId);
-        else scrollToMessage(q.message_id);
-      }}
-      title="Show the original message"
-      aria-label={`Reply to ${who}: ${body || 'original message not available'}. Show the original message`}
-    >
-      <span className="quoted-author">
-        {who}
-        {/* reply privately: the quote came from a group chat */}
-        {q.chat_id && q.chat_id !== chatId && (
-          <span className="quoted-from" data-testid="message-quote-from">
-            {' '}
-            · from the group {q.chat_name || 'chat'}
-          </span>
-        )}
-      </span>
-      <span className={`quoted-body ${body ? '' : 'muted'}`}>{body || 'Original message not available'}</span>
-    </button>
-  );
-}
+export type { BubbleAction, TicketAction } from '../hooks/useBubbleMenu.ts';
 
 export const MessageBubble = memo(function MessageBubble({
   m,
@@ -123,101 +67,27 @@ export const MessageBubble = memo(function MessageBubble({
   actor?: ActorInfo;
   onAction?: (action: BubbleAction, m: Message, emoji?: string) => void;
 }) {
-  const navigate = useNavigate();
-  const { openNew } = useTaskActions();
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
   const out = m.from_me;
   const group = chat ? isGroupChat(chat) : false;
   const [pickerAt, setPickerAt] = useState<{ x: number; y: number } | null>(null);
-  /** 'who reacted' popover, opened from a reaction chip */
-  const [whoAt, setWhoAt] = useState<{ x: number; y: number; emoji: string } | null>(null);
-  const closeWho = useCallback(() => setWhoAt(null), []);
   const menuBtn = useRef<HTMLButtonElement>(null);
   const bubbleRef = useRef<HTMLDivElement>(null);
-  const longPress = useRef<{ timer: ReturnType<typeof setTimeout>; x: number; y: number } | null>(null);
   const ours = chat?.org_phone ?? m.org_phone;
-  const reactions = groupReactions(m, chat, ours);
   const mine = ourReaction(m, ours);
   const failed = out && m.ack === ACK.FAILED;
   const system = m.message_type === 'system';
-  const local = isLocal(m);
   const ticketId = m.message_ticket_id ?? null;
   const ticket = ticketId ? (chatTickets?.find((t) => t.ticket_id === ticketId) ?? null) : null;
   const now = Date.now();
   const flagged = m.flag_status === true;
   const pinned = m.pinned_until != null && m.pinned_until > now;
 
-  // the rules decide (spec §5); chatTickets null while loading: Attach is not offered yet
-  const allowed = allowedActions(
-    actor
-      ? actionContext(m, chat, actor, chatTickets, now)
-      : actionContext(m, chat, { email: '', role: 'member', phones: [] }, chatTickets, now),
-  );
-  if (!actor) for (const a of ['react', 'forward', 'copy_id', 'pin', 'unpin', 'flag', 'unflag', 'remove_flag', 'refresh', 'download', 'edit', 'delete'] as const) allowed.delete(a);
-  if (!onAction) for (const a of ['react', 'forward', 'copy_id', 'pin', 'unpin', 'flag', 'unflag', 'remove_flag', 'refresh', 'download', 'edit', 'delete'] as const) allowed.delete(a);
-  // edit text and captions only (spec §5 edit rules; the API refuses the rest too); notes have their own delete
-  if (!onSaveEdit || !(m.message_type === 'text' || ((m.message_type === 'image' || m.message_type === 'video' || m.message_type === 'document') && m.body))) allowed.delete('edit');
-  if (m.is_private_note) allowed.delete('delete');
-  // forwarding re-sends text, or a media message's stored file (not before the file is stored, never stickers)
-  if (m.message_type === 'sticker' || (m.message_type !== 'text' && !(m.media?.path && (m.media.status ?? 'stored') === 'stored'))) allowed.delete('forward');
-  const canReply = allowed.has('reply');
-  const canReact = allowed.has('react') && !local;
-
   const openPicker = () => {
     const r = bubbleRef.current?.getBoundingClientRect();
     setPickerAt(r ? { x: out ? r.right - 260 : r.left, y: r.top - 52 < 8 ? r.bottom + 6 : r.top - 52 } : { x: 100, y: 100 });
   };
-  const act = (a: BubbleAction) => () => onAction?.(a, m);
-
-  const items: MenuItem[] = [];
-  if (canReply) items.push({ id: 'reply', label: 'Reply', testId: 'menu-reply', onSelect: () => onReply(m) });
-  if (!local) {
-    if (canReact) items.push({ id: 'react', label: 'React', testId: 'menu-react', onSelect: openPicker });
-    if (allowed.has('edit')) items.push({ id: 'edit', label: 'Edit', testId: 'menu-edit', onSelect: act('edit') });
-    if (allowed.has('delete')) items.push({ id: 'delete', label: 'Delete', testId: 'menu-delete', onSelect: act('delete') });
-    if (allowed.has('forward')) items.push({ id: 'forward', label: 'Forward', testId: 'menu-forward', onSelect: act('forward') });
-    // spec §5: group members' messages only (the rules); opens the 1:1 chat with the member
-    if (actor && onAction && allowed.has('reply_privately')) items.push({ id: 'reply_privately', label: 'Reply Privately', testId: 'menu-reply-privately', onSelect: act('reply_privately') });
-    if (allowed.has('copy_id')) items.push({ id: 'copy_id', label: 'Copy Id', testId: 'menu-copy-id', onSelect: act('copy_id') });
-    if (allowed.has('pin')) items.push({ id: 'pin', label: 'Pin', testId: 'menu-pin', onSelect: act('pin') });
-    if (allowed.has('unpin')) items.push({ id: 'unpin', label: 'Unpin', testId: 'menu-unpin', onSelect: act('unpin') });
-    if (allowed.has('flag')) items.push({ id: 'flag', label: 'Flag (needs reply)', testId: 'menu-flag', onSelect: act('flag') });
-    if (allowed.has('unflag')) items.push({ id: 'unflag', label: 'Unflag (mark answered)', testId: 'menu-unflag', onSelect: act('unflag') });
-    if (allowed.has('remove_flag')) items.push({ id: 'remove_flag', label: 'Remove flag', testId: 'menu-remove-flag', onSelect: act('remove_flag') });
-    if (allowed.has('refresh')) items.push({ id: 'refresh', label: 'Refresh', testId: 'menu-refresh', onSelect: act('refresh') });
-    if (allowed.has('download')) items.push({ id: 'download', label: 'Download', testId: 'menu-download', onSelect: act('download') });
-    // private notes: their author only (rule delete_note)
-    if (actor && onAction && allowed.has('delete_note')) items.push({ id: 'delete_note', label: 'Delete note', testId: 'menu-delete-note', onSelect: act('delete_note') });
-  }
-  if (!local && onTicketAction) {
-    if (allowed.has('create_ticket')) items.push({ id: 'create', label: 'Create ticket', testId: 'message-menu-create-ticket', onSelect: () => onTicketAction('create', m) });
-    if (chatTickets && allowed.has('attach_to_ticket'))
-      items.push({ id: 'attach', label: 'Attach to ticket', testId: 'message-menu-attach-ticket', onSelect: () => onTicketAction('attach', m) });
-  }
-  if (!local && !m.is_deleted)
-    items.push({
-      id: 'create-task',
-      label: 'Create task',
-      testId: 'message-menu-create-task',
-      onSelect: () =>
-        openNew({
-          title: (previewText(m) || '').split('\n')[0].trim().slice(0, MAX_TITLE),
-          associated: {
-            id: m.unique_id,
-            type: 'message',
-            object: {
-              chat_id: m.chat_id,
-              org_id: m.org_id,
-              org_phone: m.org_phone ?? null,
-              message_id: m.message_id ?? null,
-              sender_phone: m.sender_phone ?? null,
-              is_private_note: m.is_private_note ?? false,
-            },
-          },
-        }),
-    });
-  if (ticketId) items.push({ id: 'open', label: 'Open ticket', testId: 'message-menu-open-ticket', onSelect: () => navigate(`/tickets?ticket=${encodeURIComponent(ticketId)}`) });
-  const hasMenu = !local && items.length > 0;
+  const { items, canReply, canReact, hasMenu } = useBubbleMenu({ m, chat, actor, chatTickets: chatTickets ?? null, onReply, onAction, onSaveEdit, onTicketAction, openPicker });
 
   const openFromButton = () => {
     const r = menuBtn.current?.getBoundingClientRect();
@@ -251,29 +121,7 @@ export const MessageBubble = memo(function MessageBubble({
   }, []);
 
   // long press (touch screens) opens the menu where the finger is
-  const cancelLongPress = () => {
-    if (longPress.current) clearTimeout(longPress.current.timer);
-    longPress.current = null;
-  };
-  useEffect(() => cancelLongPress, []);
-  const onPointerDown = (e: PointerEvent) => {
-    if (!hasMenu || e.pointerType === 'mouse') return;
-    const { clientX: x, clientY: y } = e;
-    cancelLongPress();
-    longPress.current = {
-      x,
-      y,
-      timer: setTimeout(() => {
-        longPress.current = null;
-        navigator.vibrate?.(10);
-        setMenuAt({ x, y });
-      }, LONG_PRESS_MS),
-    };
-  };
-  const onPointerMove = (e: PointerEvent) => {
-    const lp = longPress.current;
-    if (lp && Math.hypot(e.clientX - lp.x, e.clientY - lp.y) > 10) cancelLongPress();
-  };
+  const longPress = useLongPress(hasMenu, setMenuAt);
 
   if (system) {
     return (
@@ -300,11 +148,7 @@ export const MessageBubble = memo(function MessageBubble({
         aria-keyshortcuts={[canReply ? 'R' : '', hasMenu ? 'Shift+F10' : ''].filter(Boolean).join(' ') || undefined}
         onContextMenu={onContextMenu}
         onKeyDown={onKeyDown}
-        onPointerDown={onPointerDown}
-        onPointerMove={onPointerMove}
-        onPointerUp={cancelLongPress}
-        onPointerCancel={cancelLongPress}
-        onPointerLeave={cancelLongPress}
+        {...longPress}
       >
         {m.is_private_note && <NoteLabel />}
         {group && !out && <div className="msg-author">{authorName(chat, m)}</div>}
@@ -371,40 +215,7 @@ export const MessageBubble = memo(function MessageBubble({
       {ticketId && <TicketChip ticketId={ticketId} ticket={ticket} />}
       {menuAt && <MessageMenu at={menuAt} items={items} onClose={closeMenu} label="Message actions" />}
       {pickerAt && <ReactionPicker at={pickerAt} current={mine} onClose={closePicker} onPick={(emoji) => onAction?.('react', m, emoji)} />}
-      {reactions.length > 0 && (
-        <ul className="reactions" aria-label="Reactions" data-testid="message-reactions">
-          {reactions.map((g) => {
-            const who = g.who.join(', ');
-            return (
-              <li
-                key={g.emoji}
-                className={`reaction ${g.mine ? 'mine' : ''} ${g.pending ? 'pending' : ''}`}
-                data-testid="reaction"
-                data-emoji={g.emoji}
-                data-mine={String(g.mine)}
-                title={`${g.emoji} ${who}${g.pending ? ' (sending…)' : ''}`}
-              >
-                <button
-                  type="button"
-                  className="reaction-chip"
-                  data-testid="reaction-chip"
-                  aria-label={`${g.emoji} from ${who}. Show who reacted`}
-                  aria-haspopup="dialog"
-                  aria-expanded={whoAt?.emoji === g.emoji}
-                  onClick={(e) => {
-                    const r = e.currentTarget.getBoundingClientRect();
-                    setWhoAt(whoAt?.emoji === g.emoji ? null : { x: r.left, y: r.bottom + 6, emoji: g.emoji });
-                  }}
-                >
-                  <span className="reaction-emoji">{g.emoji}</span>
-                  {g.count > 1 && <span className="reaction-count">{g.count}</span>}
-                </button>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-      {whoAt && !local && <ReactionsPopover at={whoAt} chatId={m.chat_id} uniqueId={m.unique_id} emoji={whoAt.emoji} onClose={closeWho} />}
+      <MessageReactions m={m} chat={chat} ours={ours} />
       {out && m.edit_status === 'failed' && m.edit_error && !m.is_deleted && (
         <div className="delivery-error" data-testid="edit-error" role="note">
           Edit not saved: {m.edit_error.reason}

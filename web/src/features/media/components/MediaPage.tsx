@@ -11,14 +11,13 @@ import { Link } from 'react-router-dom';
 import type { LibraryMediaType, MediaItem } from '#shared/media/media.schemas.ts';
 import { formatDay, normalizeDateRange } from '#shared/task/task.rules.ts';
 import { api, errorMessage } from '../../../lib/api.ts';
-import { chatDisplayName, exactTime, MEDIA_NAMES } from '../../../lib/format.ts';
-import { fileSize } from '../../chats/index.ts';
 import { browserTimeZone, fromDayInput, toDayInput } from '../../tasks/index.ts';
-import { useInbox } from '../../../app/inbox.tsx';
 import { useSession } from '../../../app/session.tsx';
-import { absoluteUrl, libraryViewerItem, MediaViewer } from './Media.tsx';
-import { Icon } from '../../../components/ui/Icon.tsx';
+import { libraryViewerItem, MediaViewer } from './Media.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
+import { Tabs } from '../../../components/ui/Tabs.tsx';
+import { MediaChatPicker } from './MediaChatPicker.tsx';
+import { MediaTile } from './MediaTile.tsx';
 import './media.css';
 
 const PAGE_SIZE = 60;
@@ -122,23 +121,17 @@ export function MediaPage() {
         )}
       </header>
       <div className="media-filters" role="group" aria-label="Filters">
-        <div className="media-types" role="radiogroup" aria-label="Type">
-          {TYPES.map((t) => (
-            <button
-              key={t.value || 'all'}
-              type="button"
-              role="radio"
-              aria-checked={filters.type === t.value}
-              className={`media-type-chip ${filters.type === t.value ? 'active' : ''}`}
-              data-testid={`media-type-${t.value || 'all'}`}
-              onClick={() => setFilters((f) => ({ ...f, type: t.value }))}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          label="Type"
+          className="media-types-tabs"
+          listClassName="media-types"
+          tabClassName="media-type-chip"
+          value={filters.type || 'all'}
+          onChange={(v) => setFilters((f) => ({ ...f, type: v === 'all' ? '' : (v as LibraryMediaType) }))}
+          items={TYPES.map((t) => ({ value: t.value || 'all', label: t.label, testId: `media-type-${t.value || 'all'}` }))}
+        />
         <div className="media-filter-row">
-          <ChatPicker value={filters.chatId} onChange={(chatId) => setFilters((f) => ({ ...f, chatId }))} />
+          <MediaChatPicker value={filters.chatId} onChange={(chatId) => setFilters((f) => ({ ...f, chatId }))} />
           <div className="media-dates">
             <input
               type="date"
@@ -214,7 +207,7 @@ export function MediaPage() {
           <ul className="media-grid" aria-label="Media files" data-testid="media-grid">
             {items.map((item, i) => (
               <li key={`${item.chat_id}|${item.unique_id}`}>
-                <Tile item={item} onOpen={() => setOpen(i)} />
+                <MediaTile item={item} onOpen={() => setOpen(i)} />
               </li>
             ))}
           </ul>
@@ -246,117 +239,4 @@ function orderedDays(f: Filters, tz: string): Filters {
   if (a == null || b == null) return f;
   const r = normalizeDateRange(a, b, tz);
   return { ...f, from: toDayInput(r.from), to: toDayInput(r.to) };
-}
-
-function Tile({ item, onOpen }: { item: MediaItem; onOpen: () => void }) {
-  const name = MEDIA_NAMES[item.message_type] ?? item.message_type;
-  const visual = item.message_type === 'image' || item.message_type === 'video';
-  // a video's tile shows its frame when the server made one (ffmpeg)
-  const src = item.message_type === 'image' ? (item.thumbnail_url ?? item.url) : item.message_type === 'video' ? item.thumbnail_url : null;
-  const label = `Open ${name.toLowerCase()}${item.filename ? ` ${item.filename}` : ''} from ${item.chat_name || item.chat_id}`;
-  return (
-    <button type="button" className={`media-tile ${visual ? 'visual' : 'file'}`} data-testid="media-tile" data-type={item.message_type} aria-label={label} title={exactTime(item.timestamp)} onClick={onOpen}>
-      {visual ? (
-        <span className="media-tile-visual">
-          {src ? <img src={absoluteUrl(src)} alt="" loading="lazy" decoding="async" /> : null}
-          {item.message_type === 'video' && (
-            <span className="media-play" aria-hidden="true">
-              ▶
-            </span>
-          )}
-        </span>
-      ) : (
-        <span className="media-tile-file">
-          <span className="media-tile-icon" aria-hidden="true">
-            {item.message_type === 'ptt' ? '🎤' : item.message_type === 'audio' ? '🎵' : <Icon name="file" size={28} />}
-          </span>
-          <span className="media-tile-name">{item.filename ?? name}</span>
-          <span className="media-tile-size">{[fileSize(item.size), item.message_type === 'document' ? null : name].filter(Boolean).join(' · ')}</span>
-        </span>
-      )}
-      <span className="media-tile-meta">
-        <span className="media-tile-chat">{item.chat_name || item.chat_id.split('@')[0]}</span>
-        <span className="media-tile-date">{formatDay(item.timestamp)}</span>
-      </span>
-    </button>
-  );
-}
-
-/** A chat filter: a button naming the chosen chat that opens a searchable list of the loaded chats. */
-function ChatPicker({ value, onChange }: { value: string; onChange: (chatId: string) => void }) {
-  const inbox = useInbox();
-  const [open, setOpen] = useState(false);
-  const [q, setQ] = useState('');
-  const [active, setActive] = useState(0);
-  const boxRef = useRef<HTMLDivElement>(null);
-  const chosen = inbox.chats.find((c) => c.chat_id === value);
-  const matches = useMemo(() => {
-    const needle = q.trim().toLowerCase();
-    const list = inbox.chats.filter((c) => !needle || chatDisplayName(c).toLowerCase().includes(needle) || c.chat_id.includes(needle));
-    return list.slice(0, 50);
-  }, [inbox.chats, q]);
-
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (!boxRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
-  useEffect(() => setActive(0), [q]);
-
-  const pick = (chatId: string) => {
-    onChange(chatId);
-    setOpen(false);
-    setQ('');
-  };
-
-  return (
-    <div className="media-chat-picker" ref={boxRef}>
-      <button type="button" className="btn media-chat-button" aria-haspopup="listbox" aria-expanded={open} data-testid="media-chat" onClick={() => setOpen((o) => !o)}>
-        <span className="media-chat-label">{value ? (chosen ? chatDisplayName(chosen) : value.split('@')[0]) : 'All chats'}</span>
-        <span aria-hidden="true">▾</span>
-      </button>
-      {open && (
-        <div className="media-chat-pop" role="dialog" aria-label="Filter by chat">
-          <input
-            autoFocus
-            type="search"
-            placeholder="Search chats"
-            aria-label="Search chats"
-            aria-controls="media-chat-list"
-            data-testid="media-chat-search"
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'ArrowDown') setActive((i) => Math.min(matches.length, i + 1));
-              else if (e.key === 'ArrowUp') setActive((i) => Math.max(0, i - 1));
-              else if (e.key === 'Enter') pick(active === 0 ? '' : (matches[active - 1]?.chat_id ?? ''));
-              else if (e.key === 'Escape') setOpen(false);
-              else return;
-              e.preventDefault();
-              e.stopPropagation();
-            }}
-          />
-          <ul id="media-chat-list" role="listbox" aria-label="Chats">
-            <li role="option" aria-selected={value === ''} className={active === 0 ? 'active' : ''} onMouseDown={(e) => e.preventDefault()} onClick={() => pick('')}>
-              All chats
-            </li>
-            {matches.map((c, i) => (
-              <li key={c.chat_id} role="option" aria-selected={value === c.chat_id} className={active === i + 1 ? 'active' : ''} onMouseDown={(e) => e.preventDefault()} onClick={() => pick(c.chat_id)}>
-                {chatDisplayName(c)}
-              </li>
-            ))}
-            {matches.length === 0 && <li className="muted">No loaded chat matches.</li>}
-          </ul>
-          {inbox.cursor && (
-            <button type="button" className="link-btn small" disabled={inbox.loadingMore} onClick={inbox.loadMore}>
-              {inbox.loadingMore ? 'Loading chats…' : 'Load more chats'}
-            </button>
-          )}
-        </div>
-      )}
-    </div>
-  );
 }

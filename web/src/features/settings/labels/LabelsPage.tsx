@@ -14,7 +14,7 @@ import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { ListSkeleton, LoadError } from '../../../components/ui/ListStates.tsx';
-import { Dialog } from '../../../components/ui/Dialog.tsx';
+import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
 import { ChatLabelChip } from '../../chats/index.ts';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
 
@@ -305,19 +305,7 @@ export function LabelsPage() {
                 : `Delete "${deleting.name}"? No chat has it.`}
             </p>
             <p className="muted small">The label is deleted for everyone in the workspace. This cannot be undone.</p>
-            {deleteError && (
-              <p className="form-error" role="alert">
-                {deleteError}
-              </p>
-            )}
-            <div className="dialog-actions">
-              <button type="button" className="btn" onClick={() => setDeleting(null)}>
-                Cancel
-              </button>
-              <button type="button" className="btn btn-danger" disabled={deleteBusy} onClick={() => void remove()} data-testid="label-delete-confirm">
-                {deleteBusy ? 'Deleting…' : 'Delete label'}
-              </button>
-            </div>
+            <DialogFooter error={deleteError} onCancel={() => setDeleting(null)} onSubmit={() => void remove()} submitLabel="Delete label" busyLabel="Deleting…" busy={deleteBusy} disabled={deleteBusy} submitTestId="label-delete-confirm" danger />
           </div>
         </Dialog>
       )}

@@ -14,7 +14,7 @@ import { api, errorMessage, fieldErrors } from '../../../lib/api.ts';
 import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
-import { Dialog } from '../../../components/ui/Dialog.tsx';
+import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
 import { ListSkeleton, LoadError } from '../../../components/ui/ListStates.tsx';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
 import './phones.css';
@@ -201,19 +201,7 @@ function AddPhoneDialog({ orgId, onClose, onAdded }: { orgId: string; onClose: (
         {field('phone_number_id', 'Phone number id', { placeholder: '106540352242922', inputMode: 'numeric' })}
         {field('waba_id', 'WhatsApp Business Account id', { placeholder: '102290129340398', inputMode: 'numeric' })}
         {field('access_token', 'Access token', { type: 'password', placeholder: 'EAAG…', hint: 'A permanent System User token with whatsapp_business_messaging.' })}
-        {errors.form && (
-          <p className="field-error" role="alert">
-            {errors.form}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy} data-testid="add-phone-submit">
-            {busy ? 'Adding…' : 'Add phone'}
-          </button>
-        </div>
+        <DialogFooter error={errors.form} errorClass="field-error" onCancel={onClose} submitLabel="Add phone" busyLabel="Adding…" busy={busy} disabled={busy} submitTestId="add-phone-submit" />
       </form>
     </Dialog>
   );

@@ -8,7 +8,7 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { checkPasswordChange, PASSWORD_MESSAGES, PASSWORD_RULES, passwordProblems } from '#shared/auth/password.rules.ts';
-import { Dialog } from '../../../components/ui/Dialog.tsx';
+import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
 import { changePassword } from '../../../lib/auth.ts';
 import { api } from '../../../lib/api.ts';
 import { useToast } from '../../../app/toast.tsx';
@@ -95,14 +95,7 @@ export function PasswordDialog({ onClose }: { onClose: () => void }) {
             {PASSWORD_MESSAGES.same_password}
           </p>
         )}
-        <div className="dialog-actions">
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!check.ok || busy || withoutCurrent === null} data-testid="password-submit">
-            {busy ? 'Updating…' : 'Update'}
-          </button>
-        </div>
+        <DialogFooter error={null} onCancel={onClose} submitLabel="Update" busyLabel="Updating…" busy={busy} disabled={!check.ok || busy || withoutCurrent === null} submitTestId="password-submit" />
       </form>
     </Dialog>
   );

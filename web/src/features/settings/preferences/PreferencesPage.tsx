@@ -1,7 +1,7 @@
 /**
  * /settings/preferences (spec §2, §3; members may open it): the password-update dialog, the online
- * status in this workspace, notification preferences and whether the left sidebar starts open.
- * Each switch saves at once (app/preferences.tsx).
+ * status in this workspace, notification preferences, the colour theme (kept in this browser) and
+ * whether the left sidebar starts open. Each switch saves at once (app/preferences.tsx).
  */
 import { useState } from 'react';
 import { useSession } from '../../../app/session.tsx';
@@ -9,6 +9,7 @@ import { useUserPrefs } from '../../../app/preferences.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
+import { ThemeChoice } from './ThemeChoice.tsx';
 import '../team/team.css';
 import './preferences.css';
 
@@ -81,6 +82,10 @@ export function PreferencesPage() {
               />
             </ul>
           )}
+        </section>
+        <section className="settings-section" aria-labelledby="theme-title">
+          <h2 id="theme-title">Theme</h2>
+          <ThemeChoice />
         </section>
         <section className="settings-section" aria-labelledby="layout-title">
           <h2 id="layout-title">Layout</h2>

@@ -1,0 +1,109 @@
+/**
+ * Popovers on Radix's Popover primitive: positioned next to their anchor (flipping and shifting to
+ * stay on screen), closed by Esc or a click outside, focus moved in on open and back on close.
+ *
+ * - {@link Popover}: a trigger element plus its content (the common case).
+ * - {@link AnchoredPopover}: content opened by code next to an element that is not its trigger
+ *   (the chat header opens pickers from a header button or from the "⋯" menu).
+ */
+import { useMemo, type ReactElement, type ReactNode } from 'react';
+import * as RadixPopover from '@radix-ui/react-popover';
+
+type Side = 'top' | 'right' | 'bottom' | 'left';
+type Align = 'start' | 'center' | 'end';
+
+interface ContentProps {
+  /** accessible name of the popover (role=dialog) */
+  label: string;
+  testId?: string;
+  className?: string;
+  side?: Side;
+  align?: Align;
+  children: ReactNode;
+}
+
+/** A button (or any element) that toggles a popover. Controlled when `open` is given. */
+export function Popover({
+  trigger,
+  open,
+  onOpenChange,
+  label,
+  testId,
+  className = 'popover',
+  side = 'bottom',
+  align = 'start',
+  children,
+}: ContentProps & { trigger: ReactElement; open?: boolean; onOpenChange?: (open: boolean) => void }) {
+  return (
+    <RadixPopover.Root open={open} onOpenChange={onOpenChange}>
+      <RadixPopover.Trigger asChild>{trigger}</RadixPopover.Trigger>
+      <RadixPopover.Portal>
+        <RadixPopover.Content
+          className={className}
+          aria-label={label}
+          data-testid={testId}
+          side={side}
+          align={align}
+          sideOffset={4}
+          collisionPadding={8}
+          onKeyDown={(e) => e.key === 'Escape' && e.stopPropagation()}
+        >
+          {children}
+        </RadixPopover.Content>
+      </RadixPopover.Portal>
+    </RadixPopover.Root>
+  );
+}
+
+/**
+ * A popover that is open while mounted, placed at `anchor`. `onClose(true)` after Esc (the owner
+ * puts focus back where it belongs), `onClose(false)` after a click outside (focus stays where the
+ * click put it). A click on the anchor itself is left to the anchor's own handler (it toggles).
+ */
+export function AnchoredPopover({
+  anchor,
+  onClose,
+  label,
+  testId,
+  className = 'popover',
+  side = 'bottom',
+  align = 'end',
+  children,
+}: ContentProps & { anchor: HTMLElement | null; onClose: (restoreFocus: boolean) => void }) {
+  const virtualRef = useMemo(() => ({ current: anchor ?? document.body }), [anchor]);
+  return (
+    <RadixPopover.Root open onOpenChange={(open) => !open && onClose(false)}>
+      <RadixPopover.Anchor virtualRef={virtualRef} />
+      <RadixPopover.Portal>
+        <RadixPopover.Content
+          className={className}
+          aria-label={label}
+          data-testid={testId}
+          side={side}
+          align={align}
+          sideOffset={4}
+          collisionPadding={8}
+          onOpenAutoFocus={(e) => {
+            // the first field or option rather than the first button
+            const first = (e.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>('input, button, select, [tabindex="0"]');
+            if (first) {
+              e.preventDefault();
+              first.focus();
+            }
+          }}
+          onCloseAutoFocus={(e) => e.preventDefault()}
+          onEscapeKeyDown={(e) => {
+            e.preventDefault();
+            onClose(true);
+          }}
+          onKeyDown={(e) => e.key === 'Escape' && e.stopPropagation()}
+          onInteractOutside={(e) => {
+            if (anchor && e.target instanceof Node && anchor.contains(e.target)) e.preventDefault();
+          }}
+        >
+          {children}
+        </RadixPopover.Content>
+      </RadixPopover.Portal>
+    </RadixPopover.Root>
+  );
+}
