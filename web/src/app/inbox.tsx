@@ -76,7 +76,7 @@ function initialFilter(): ChatFilter {
 }
 
 /** The realtime bridge of `orgId` while mounted: socket state, subscribers, `send`. */
-function useRealtime(orgId: string) {
+function useRealtime(orgId: string, me: string) {
   const qc = useQueryClient();
   const [socketState, setSocketState] = useState<SocketState>('connecting');
   const [socketEverOpen, setSocketEverOpen] = useState(false);
@@ -87,6 +87,7 @@ function useRealtime(orgId: string) {
     const bridge = startRealtimeBridge({
       qc,
       orgId,
+      me,
       emit: (e) => {
         for (const fn of listeners.current) {
           try {
@@ -106,7 +107,7 @@ function useRealtime(orgId: string) {
       bridge.stop();
       sendRef.current = () => false;
     };
-  }, [qc, orgId]);
+  }, [qc, orgId, me]);
 
   const subscribe = useCallback((fn: (e: InboxEvent) => void) => {
     listeners.current.add(fn);
@@ -137,7 +138,7 @@ export function InboxProvider({ orgId, children }: { orgId: string; children: Re
   const list = useChatList(orgId, filter, user.email, since);
   const counts = useChatCounts(orgId);
   const labels = useChatLabels(orgId);
-  const realtime = useRealtime(orgId);
+  const realtime = useRealtime(orgId, user.email);
 
   const reloadCounts = useCallback(() => reloadChatCounts(orgId), [orgId]);
   const reloadLabels = useCallback(() => reloadChatLabels(orgId), [orgId]);

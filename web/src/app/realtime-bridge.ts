@@ -21,6 +21,8 @@ import { attachSocket, handleSessionEvent, sessionId } from './activeSession.ts'
 export interface RealtimeBridgeOptions {
   qc: QueryClient;
   orgId: string;
+  /** the signed-in user's email (what 'mine' means in task lists) */
+  me: string;
   /** every event, after the cache has it */
   emit: (e: InboxEvent) => void;
   onState: (s: SocketState) => void;
@@ -35,7 +37,7 @@ const REFETCH_CHAT_MS = 250;
  * Open the org's socket and bridge it into the cache until `stop`. `send` puts a client frame
  * (typing) on the socket; it returns false (frame dropped) while the socket is not open.
  */
-export function startRealtimeBridge({ qc, orgId, emit, onState }: RealtimeBridgeOptions): { stop: () => void; send: (frame: unknown) => boolean } {
+export function startRealtimeBridge({ qc, orgId, me, emit, onState }: RealtimeBridgeOptions): { stop: () => void; send: (frame: unknown) => boolean } {
   let countsTimer: ReturnType<typeof setTimeout> | null = null;
   const chatTimers = new Map<string, ReturnType<typeof setTimeout>>();
   const labelsAsked = new Set<string>();
@@ -67,7 +69,7 @@ export function startRealtimeBridge({ qc, orgId, emit, onState }: RealtimeBridge
     }
   };
   const dispatch = (e: InboxEvent) => {
-    follow(applyToCache(qc, orgId, e));
+    follow(applyToCache(qc, orgId, e, Date.now(), me));
     emit(e);
   };
 

@@ -8,6 +8,7 @@
  *   chat we hold (the server changes both, publishes only the message) asks for that chat again;
  * - chat.read / chat.updated: the chat into the store (live); counts to be refreshed;
  * - ticket.*: the ticket into its chat's ticket list (when that list is cached);
+ * - task.*: the task into the task panel's lists (each scope as the viewer `me` sees it);
  * - resync (a reconnect): every query of the org is invalidated (active ones refetch).
  * A pushed chat with a label the cached labels lack is reported (`unknownLabels`).
  */
@@ -19,6 +20,7 @@ import { EMPTY_STORE, mergeLiveChats, patchPreview, type ChatStore } from '../fe
 import { upsertThread, type ThreadData } from '../features/chats/api/thread-cache.ts';
 import { chatIsStaleFor } from '../features/chats/api/messageActions.ts';
 import { upsertChatTicket } from '../features/tickets/api/tickets.ts';
+import { inScope, taskKeys, upsertTaskPages, type TaskData, type TaskScope } from '../features/tasks/api/task-cache.ts';
 import type { InboxEvent } from './realtime-events.ts';
 
 /** What an event asks of the bridge besides cache writes. */
@@ -42,8 +44,8 @@ function unknownLabels(qc: QueryClient, orgId: string, chat: Chat): string[] {
   return (chat.label_ids ?? []).filter((id) => !labels.some((l) => l.label_id === id));
 }
 
-/** Write one event into the query cache of `orgId`. @returns the follow-ups it asks for */
-export function applyToCache(qc: QueryClient, orgId: string, e: InboxEvent, now = Date.now()): CacheEffects {
+/** Write one event into the query cache of `orgId` as viewer `me` (email) sees it. @returns the follow-ups it asks for */
+export function applyToCache(qc: QueryClient, orgId: string, e: InboxEvent, now = Date.now(), me = ''): CacheEffects {
   const out: CacheEffects = { counts: false, refetchChat: null, unknownLabels: [] };
   switch (e.kind) {
     case 'message': {
@@ -66,6 +68,9 @@ export function applyToCache(qc: QueryClient, orgId: string, e: InboxEvent, now 
       break;
     case 'ticket':
       qc.setQueryData<Ticket[]>(chatKeys.tickets(orgId, e.ticket.chat_id), (prev) => (prev ? upsertChatTicket(prev, e.ticket) : prev));
+      break;
+    case 'task':
+      for (const scope of ['mine', 'all'] as TaskScope[]) qc.setQueryData<TaskData>(taskKeys.list(orgId, scope), (d) => upsertTaskPages(d, e.task, inScope(e.task, scope, me.toLowerCase())));
       break;
     case 'resync':
       void qc.invalidateQueries({ queryKey: ['orgs', orgId] });
