@@ -69,8 +69,9 @@ export function startRealtimeBridge({ qc, orgId, me, emit, onState }: RealtimeBr
     }
   };
   const dispatch = (e: InboxEvent) => {
-    follow(applyToCache(qc, orgId, e, Date.now(), me));
-    emit(e);
+    const fx = applyToCache(qc, orgId, e, Date.now(), me);
+    follow(fx);
+    emit(e.kind === 'notification' ? { ...e, fresh: fx.fresh ?? true } : e);
   };
 
   let detachSession = () => {};

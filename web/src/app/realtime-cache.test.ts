@@ -86,3 +86,42 @@ describe('applyToCache', () => {
     expect(qc.getQueryState(chatKeys.counts('other'))?.isInvalidated).toBe(false);
   });
 });
+
+describe('applyToCache: tasks, ticket lists and notifications', () => {
+  it('puts a task into the scopes it belongs to and takes it out of "mine" when reassigned away', async () => {
+    const { taskKeys, loadedTasks } = await import('../features/tasks/api/task-cache.ts');
+    const qc = new QueryClient();
+    const task = (assignee: string) => ({ task_id: 't1', assignee, title: 'x', updated_at: NOW }) as never;
+    for (const scope of ['mine', 'all'] as const) qc.setQueryData(taskKeys.list(ORG, scope), { pages: [{ items: [], cursor: null }], pageParams: [null] });
+    applyToCache(qc, ORG, { kind: 'task', type: 'task.created', task: task('me@x.io') }, NOW, 'Me@x.io');
+    expect(loadedTasks(qc.getQueryData(taskKeys.list(ORG, 'mine')))).toHaveLength(1);
+    applyToCache(qc, ORG, { kind: 'task', type: 'task.updated', task: task('other@x.io') }, NOW + 1, 'me@x.io');
+    expect(loadedTasks(qc.getQueryData(taskKeys.list(ORG, 'mine')))).toHaveLength(0);
+    expect(loadedTasks(qc.getQueryData(taskKeys.list(ORG, 'all')))).toHaveLength(1);
+  });
+
+  it('applies a ticket to each cached /tickets list under its filters', async () => {
+    const { ticketKeys, loadedTickets } = await import('../features/tickets/api/ticket-cache.ts');
+    const { EMPTY_FILTERS } = await import('../features/tickets/api/tickets.ts');
+    const qc = new QueryClient();
+    const open = { ...EMPTY_FILTERS, status: 'open' };
+    const closed = { ...EMPTY_FILTERS, status: 'closed' };
+    for (const f of [open, closed]) qc.setQueryData(ticketKeys.list(ORG, f), { pages: [{ items: [], cursor: null }], pageParams: [null] });
+    const t = { ticket_id: 'tk1', chat_id: '1@c.us', status: 'open', priority: 2, labels: [], assignee: null, due_date: null, created_at: NOW, updated_at: NOW, subject: 's' } as unknown as Ticket;
+    applyToCache(qc, ORG, { kind: 'ticket', type: 'ticket.created', ticket: t }, NOW);
+    expect(loadedTickets(qc.getQueryData(ticketKeys.list(ORG, open))).map((x) => x.ticket_id)).toEqual(['tk1']);
+    expect(loadedTickets(qc.getQueryData(ticketKeys.list(ORG, closed)))).toEqual([]);
+  });
+
+  it('adds a live notification once, counting it unread only the first time', async () => {
+    const { notificationKeys, loadedNotifications, unreadOf } = await import('../features/notifications/api/notification-cache.ts');
+    const qc = new QueryClient();
+    qc.setQueryData(notificationKeys.list(ORG), { pages: [{ notifications: [], cursor: null, unread_count: 2 }], pageParams: [null] });
+    const n = { notification_id: 'ntf_1', title: 'T', read_at: null } as never;
+    expect(applyToCache(qc, ORG, { kind: 'notification', notification: n }, NOW).fresh).toBe(true);
+    expect(applyToCache(qc, ORG, { kind: 'notification', notification: n }, NOW).fresh).toBe(false);
+    const data = qc.getQueryData(notificationKeys.list(ORG)) as never;
+    expect(loadedNotifications(data)).toHaveLength(1);
+    expect(unreadOf(data)).toBe(3);
+  });
+});

@@ -7,8 +7,10 @@
  *   preview when it is the latest message; a message.updated whose flag or pin disagrees with the
  *   chat we hold (the server changes both, publishes only the message) asks for that chat again;
  * - chat.read / chat.updated: the chat into the store (live); counts to be refreshed;
- * - ticket.*: the ticket into its chat's ticket list (when that list is cached);
+ * - ticket.*: the ticket into its chat's ticket list (when that list is cached) and into every
+ *   cached /tickets list under that list's filters (it may enter, move or leave);
  * - task.*: the task into the task panel's lists (each scope as the viewer `me` sees it);
+ * - notification.created: into my notifications (a new unread one counts; `fresh` says it is new);
  * - resync (a reconnect): every query of the org is invalidated (active ones refetch).
  * A pushed chat with a label the cached labels lack is reported (`unknownLabels`).
  */
@@ -21,6 +23,9 @@ import { upsertThread, type ThreadData } from '../features/chats/api/thread-cach
 import { chatIsStaleFor } from '../features/chats/api/messageActions.ts';
 import { upsertChatTicket } from '../features/tickets/api/tickets.ts';
 import { inScope, taskKeys, upsertTaskPages, type TaskData, type TaskScope } from '../features/tasks/api/task-cache.ts';
+import { applyTicketToList, ticketKeys, type TicketData } from '../features/tickets/api/ticket-cache.ts';
+import type { TicketFilters } from '../features/tickets/api/tickets.ts';
+import { addNotification, notificationKeys, type NotificationData } from '../features/notifications/api/notification-cache.ts';
 import type { InboxEvent } from './realtime-events.ts';
 
 /** What an event asks of the bridge besides cache writes. */
@@ -31,6 +36,8 @@ export interface CacheEffects {
   refetchChat: string | null;
   /** label ids of pushed chats that the cached labels lack */
   unknownLabels: string[];
+  /** a notification event: it was not loaded before (toast it) */
+  fresh?: boolean;
 }
 
 /** Merge live chat snapshots (socket, our own writes) into the org's chat store at `now` (epoch ms). */
@@ -68,10 +75,24 @@ export function applyToCache(qc: QueryClient, orgId: string, e: InboxEvent, now 
       break;
     case 'ticket':
       qc.setQueryData<Ticket[]>(chatKeys.tickets(orgId, e.ticket.chat_id), (prev) => (prev ? upsertChatTicket(prev, e.ticket) : prev));
+      for (const [key] of qc.getQueriesData<TicketData>({ queryKey: ticketKeys.lists(orgId) })) {
+        const filters = key[key.length - 1] as TicketFilters;
+        qc.setQueryData<TicketData>(key, (d) => applyTicketToList(d, e.ticket, filters, me));
+      }
       break;
     case 'task':
       for (const scope of ['mine', 'all'] as TaskScope[]) qc.setQueryData<TaskData>(taskKeys.list(orgId, scope), (d) => upsertTaskPages(d, e.task, inScope(e.task, scope, me.toLowerCase())));
       break;
+    case 'notification': {
+      let fresh = true;
+      qc.setQueryData<NotificationData>(notificationKeys.list(orgId), (d) => {
+        const r = addNotification(d, e.notification);
+        fresh = r.fresh;
+        return r.data;
+      });
+      out.fresh = fresh;
+      break;
+    }
     case 'resync':
       void qc.invalidateQueries({ queryKey: ['orgs', orgId] });
       break;

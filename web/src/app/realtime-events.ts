@@ -30,7 +30,8 @@ export type InboxEvent =
   /** a teammate started or stopped typing in a chat (chat.typing; `at` epoch ms, server clock) */
   | { kind: 'typing'; chatId: string; email: string; memberName: string | null; state: 'start' | 'stop'; at: number }
   /** an in-app notification for me (notification.created: mentions, assignments, …) */
-  | { kind: 'notification'; notification: Notification }
+  /** `fresh`: not loaded before (set by the bridge once the cache has it) */
+  | { kind: 'notification'; notification: Notification; fresh?: boolean }
   /** progress of one of my bulk jobs (bulk_job.updated, sent to the job's creator only) */
   | { kind: 'bulk_job'; job: BulkJob }
   /** a WhatsApp Web number's session state, with its QR while linking (phone.session_updated, admins only) */
