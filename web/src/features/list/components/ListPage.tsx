@@ -12,8 +12,7 @@
  * - Export CSV downloads the chats of the current filter.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { Chat, ChatLabel } from '#shared/chat/chat.schemas.ts';
-import type { FolderCounts, InboxState } from '#shared/chat/chat-state.rules.ts';
+import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { BulkAction, CreateBulkJobRequest } from '#shared/bulk/bulk-job.schemas.ts';
 import { maskPhone, mustMask } from '#shared/chat/chat-access.rules.ts';
 import { errorMessage } from '../../../lib/api.ts';
@@ -23,6 +22,7 @@ import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { useMembers } from '../../../lib/members.ts';
+import { reloadChatCounts, useChatCounts, useChatLabels } from '../../chats/index.ts';
 import { listApi } from '../api/listApi.ts';
 import { matchingCount, NO_FILTER, toJobFilter, type ListFilter } from '../api/filters.ts';
 import { useListChats } from '../hooks/useListChats.ts';
@@ -45,21 +45,16 @@ export function ListPage() {
   const masked = mustMask(!!org.mask_phone_numbers, viewer);
 
   const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
-  const [counts, setCounts] = useState<Record<InboxState, FolderCounts> | null>(null);
-  const [labels, setLabels] = useState<ChatLabel[]>([]);
+  // the folder counts and labels are the inbox's queries (one cache entry each, shared with /chats)
+  const counts = useChatCounts(orgId);
+  const labels = useChatLabels(orgId);
   const members = useMembers(orgId);
   const [selection, setSelection] = useState<Selection>(NONE);
   const [confirm, setConfirm] = useState<{ action: BulkAction; verb: string; title: string } | null>(null);
   const [exporting, setExporting] = useState(false);
 
   // ---- data ----------------------------------------------------------------------------
-  const refreshCounts = useCallback(() => {
-    listApi.counts(orgId).then(setCounts, () => setCounts(null));
-  }, [orgId]);
-  useEffect(() => {
-    refreshCounts();
-    listApi.labels(orgId).then(setLabels, (e) => console.warn('labels', errorMessage(e)));
-  }, [orgId, refreshCounts]);
+  const refreshCounts = useCallback(() => reloadChatCounts(orgId), [orgId]);
 
   const { rows, loadMore, patch, reload: reloadRows, dismissError } = useListChats(orgId, filter);
   useEffect(() => setSelection(NONE), [orgId, filter]);
