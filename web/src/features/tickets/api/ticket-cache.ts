@@ -14,6 +14,10 @@ import { appendTickets, applyTicket, type TicketFilters } from './tickets.ts';
 export const ticketKeys = {
   lists: (orgId: string) => ['orgs', orgId, 'tickets', 'list'] as const,
   list: (orgId: string, filters: TicketFilters) => [...ticketKeys.lists(orgId), filters] as const,
+  /** GET /tickets/badge (my open or in-progress tickets) */
+  badge: (orgId: string) => ['orgs', orgId, 'tickets', 'badge'] as const,
+  /** GET /tickets/settings */
+  settings: (orgId: string) => ['orgs', orgId, 'tickets', 'settings'] as const,
 };
 
 export interface TicketPage {
