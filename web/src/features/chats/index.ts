@@ -1,3 +1,4 @@
-/** The chats feature's public surface: the label chip (settings/labels) and message helpers. */
+/** The chats feature's public surface: the label chip (settings/labels), message helpers, and the org's chat counts and labels as query hooks (/list). */
 export { ChatLabelChip } from './components/ChatBadges.tsx';
 export { fileSize } from './api/messageActions.ts';
+export { reloadChatCounts, useChatCounts, useChatLabels } from './hooks/useChatStore.ts';

@@ -1,37 +1,21 @@
 /**
  * The tickets of one chat (GET /api/orgs/{org_id}/chats/{chat_id}/tickets) for the thread's
- * details panel and ticket dialogs: a query per chat, kept current by the socket (a
- * `ticket.*` event of this chat is merged with setQueryData; a resync refetches).
+ * details panel and ticket dialogs: a query per chat, kept current by the realtime bridge
+ * (app/realtime-bridge.ts merges `ticket.*` events of this chat; a resync refetches).
  * `status` is 'loading' until the first answer, 'error' when that fails (Retry = `reload`), then
  * 'ready' for good: a later failed refresh keeps the list and only sets `error`.
  */
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
 import { api, errorMessage } from '../../../lib/api.ts';
 import { queryClient } from '../../../lib/query-client.ts';
-import { useInbox, type InboxEvent } from '../../../app/inbox.tsx';
-import { upsertChatTicket } from '../../tickets/index.ts';
-
-/** Query keys of the chats feature. */
-export const chatKeys = {
-  tickets: (orgId: string, chatId: string) => ['orgs', orgId, 'chats', chatId, 'tickets'] as const,
-};
+import { chatKeys } from '../api/keys.ts';
 
 export function useChatTickets(orgId: string, chatId: string) {
-  const { subscribe } = useInbox();
   const queryKey = useMemo(() => chatKeys.tickets(orgId, chatId), [orgId, chatId]);
   // refetched on every mount (staleTime 0): events that came while the thread was closed are not in the cache
   const q = useQuery({ queryKey, queryFn: () => api.chatTickets(orgId, chatId), staleTime: 0 });
-
-  useEffect(
-    () =>
-      subscribe((e: InboxEvent) => {
-        if (e.kind === 'ticket' && e.ticket.chat_id === chatId) queryClient.setQueryData<Ticket[]>(queryKey, (prev) => upsertChatTicket(prev ?? [], e.ticket));
-        else if (e.kind === 'resync') void queryClient.invalidateQueries({ queryKey });
-      }),
-    [subscribe, chatId, queryKey],
-  );
 
   /** Put a ticket the user just created, attached or changed into the list. */
   const replaceTicket = useCallback(

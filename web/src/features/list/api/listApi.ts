@@ -1,10 +1,9 @@
 /**
- * API calls of the /list page: the filtered chat list, the folder counts, labels, bulk jobs and
+ * API calls of the /list page: the filtered chat list, bulk jobs and
  * the CSV export (a file, so not through the JSON client). Same bearer token, error shape
  * (`ApiError`) and session-expiry handling as web/src/lib/api.ts.
  */
-import type { Chat, ChatLabel } from '#shared/chat/chat.schemas.ts';
-import type { FolderCounts, InboxState } from '#shared/chat/chat-state.rules.ts';
+import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { BulkJob, CreateBulkJobRequest } from '#shared/bulk/bulk-job.schemas.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { getIdToken, SESSION_EXPIRED_MESSAGE } from '../../../lib/auth.ts';
@@ -50,14 +49,6 @@ export const listApi = {
     const q = new URLSearchParams({ ...toQuery(filter), limit: String(limit), ...(cursor ? { cursor } : {}) });
     const out = await json<{ chats?: Chat[]; cursor?: string | null }>('GET', `/api/orgs/${enc(orgId)}/chats?${q}`);
     return { chats: out.chats ?? [], cursor: out.cursor ?? null };
-  },
-
-  async counts(orgId: string): Promise<Record<InboxState, FolderCounts>> {
-    return (await json<{ counts: Record<InboxState, FolderCounts> }>('GET', `/api/orgs/${enc(orgId)}/chats/counts`)).counts;
-  },
-
-  async labels(orgId: string): Promise<ChatLabel[]> {
-    return (await json<{ labels?: ChatLabel[] }>('GET', `/api/orgs/${enc(orgId)}/labels`)).labels ?? [];
   },
 
   async startJob(orgId: string, input: CreateBulkJobRequest): Promise<BulkJob> {

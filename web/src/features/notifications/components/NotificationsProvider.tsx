@@ -1,19 +1,22 @@
 /**
  * In-app notifications of the signed-in member in the current organization (issue 4):
- * - the first page of GET /notifications (newest first) and the unread total, loaded at start and
- *   again after a socket reconnect; older pages on demand;
- * - a live `notification.created` for me (the inbox re-broadcasts it as a `notification` event) is
- *   added at the top, counted unread, shown as a toast and, when the browser granted permission, as
- *   a browser notification (clicking it opens the chat);
- * - marking read (one, or all) changes the list at once and takes the server's unread total after.
+ * - GET /notifications (newest first) and the unread total as an infinite query
+ *   (api/notification-cache.ts), refetched after a socket reconnect; older pages on demand;
+ * - a live `notification.created` for me is added at the top and counted unread by the realtime
+ *   bridge; here a new one is shown as a toast and, when the browser granted permission, as a
+ *   browser notification (clicking it opens the chat);
+ * - marking read (one, or all) is a mutation: the list changes at once (onMutate), takes the
+ *   server's unread total after, and a failure toasts and refetches.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import type { Notification } from '#shared/notification/notification.schemas.ts';
 import { api, errorMessage } from '../../../lib/api.ts';
 import { useInbox } from '../../../app/inbox.tsx';
 import { useToast } from '../../../app/toast.tsx';
-import { markReadLocally, notificationHref, upsertNotifications } from '../api/list.ts';
+import { notificationHref } from '../api/list.ts';
+import { loadedNotifications, markRead, notificationKeys, setUnread, unreadOf, type NotificationData } from '../api/notification-cache.ts';
 
 export interface NotificationsState {
   items: Notification[];
@@ -60,68 +63,52 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   const { orgId, subscribe } = useInbox();
   const toast = useToast();
   const navigate = useNavigate();
-  const [items, setItems] = useState<Notification[]>([]);
-  const [unread, setUnread] = useState(0);
-  const [status, setStatus] = useState<NotificationsState['status']>('loading');
-  const [error, setError] = useState<string | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const generation = useRef(0);
-  const itemsRef = useRef(items);
-  itemsRef.current = items;
+  const qc = useQueryClient();
+  const queryKey = useMemo(() => notificationKeys.list(orgId), [orgId]);
+  const q = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam }) => api.notifications(orgId, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.cursor ?? undefined,
+    staleTime: Infinity,
+  });
+  const pages = q.data?.pages;
+  const items = useMemo(() => loadedNotifications(pages ? { pages } : undefined), [pages]);
+  const unread = unreadOf(pages ? { pages } : undefined);
+  const status: NotificationsState['status'] = q.data ? 'ready' : q.isError && !q.isFetching ? 'error' : 'loading';
+  const error = q.isError && !q.isFetchNextPageError ? errorMessage(q.error) : null;
+  const cursor = pages?.length ? pages[pages.length - 1]!.cursor : null;
+  const loadingMore = q.isFetchingNextPage;
 
-  const reload = useCallback(() => {
-    const gen = ++generation.current;
-    setStatus((s) => (s === 'ready' ? s : 'loading'));
-    setError(null);
-    api
-      .notifications(orgId)
-      .then((page) => {
-        if (gen !== generation.current) return;
-        setItems((prev) => upsertNotifications(prev, page.notifications));
-        setCursor(page.cursor);
-        setUnread(page.unread_count);
-        setStatus('ready');
-      })
-      .catch((e) => {
-        if (gen !== generation.current) return;
-        setError(errorMessage(e));
-        setStatus((s) => (s === 'ready' ? s : 'error'));
-      });
-  }, [orgId]);
-
+  const { refetch, fetchNextPage } = q;
+  const reload = useCallback(() => void refetch(), [refetch]);
   const loadMore = useCallback(() => {
     if (!cursor || loadingMore) return;
-    setLoadingMore(true);
-    api
-      .notifications(orgId, cursor)
-      .then((page) => {
-        setItems((prev) => upsertNotifications(prev, page.notifications));
-        setCursor(page.cursor);
-      })
-      .catch((e) => toast.show(errorMessage(e), 'error'))
-      .finally(() => setLoadingMore(false));
-  }, [orgId, cursor, loadingMore, toast]);
+    void fetchNextPage().then((r) => {
+      if (r.isFetchNextPageError) toast.show(errorMessage(r.error), 'error');
+    });
+  }, [cursor, loadingMore, fetchNextPage, toast]);
 
-  useEffect(() => reload(), [reload]);
-
+  // marking read: shown at once, then the server's unread total; a failure refetches what is true
+  const { mutate } = useMutation({
+    mutationFn: (ids: string[] | 'all') => api.markNotificationsRead(orgId, ids === 'all' ? { all: true } : { ids }),
+    onMutate: (ids) => {
+      qc.setQueryData<NotificationData>(queryKey, (d) => markRead(d, ids, Date.now()).data);
+    },
+    onSuccess: (r) => qc.setQueryData<NotificationData>(queryKey, (d) => setUnread(d, r.unread_count)),
+    onError: (e) => {
+      toast.show(`Could not mark notifications as read: ${errorMessage(e)}`, 'error');
+      void qc.invalidateQueries({ queryKey });
+    },
+  });
   const mark = useCallback(
     (ids: string[] | 'all') => {
-      const local = markReadLocally(itemsRef.current, ids, Date.now());
-      if (ids !== 'all' && local.changed === 0) return;
-      setItems(local.list);
-      setUnread((u) => (ids === 'all' ? 0 : Math.max(0, u - local.changed)));
-      api
-        .markNotificationsRead(orgId, ids === 'all' ? { all: true } : { ids })
-        .then((r) => setUnread(r.unread_count))
-        .catch((e) => {
-          toast.show(`Could not mark notifications as read: ${errorMessage(e)}`, 'error');
-          reload();
-        });
+      if (ids !== 'all' && markRead(qc.getQueryData<NotificationData>(queryKey), ids, 0).changed === 0) return;
+      mutate(ids);
     },
-    [orgId, toast, reload],
+    [qc, queryKey, mutate],
   );
-  const markRead = useCallback((ids: string[]) => mark(ids), [mark]);
+  const markReadIds = useCallback((ids: string[]) => mark(ids), [mark]);
   const markAllRead = useCallback(() => mark('all'), [mark]);
 
   const openNotification = useCallback(
@@ -135,27 +122,21 @@ export function NotificationsProvider({ children }: { children: ReactNode }) {
   const openRef = useRef(openNotification);
   openRef.current = openNotification;
 
-  // live: notification.created (mine only; the fan-out sends nobody else's)
+  // live: notification.created (mine only; the realtime bridge has put it in the list already)
   useEffect(
     () =>
       subscribe((e) => {
-        if (e.kind === 'resync') reload();
-        else if (e.kind === 'notification') {
-          const n = e.notification;
-          const known = itemsRef.current.some((x) => x.notification_id === n.notification_id);
-          setItems((prev) => upsertNotifications(prev, [n]));
-          if (known) return;
-          if (n.read_at == null) setUnread((u) => u + 1);
-          toast.show(n.body ? `${n.title}: ${n.body}` : n.title, 'info');
-          browserNotify(n, () => openRef.current(n));
-        }
+        if (e.kind !== 'notification' || e.fresh === false) return;
+        const n = e.notification;
+        toast.show(n.body ? `${n.title}: ${n.body}` : n.title, 'info');
+        browserNotify(n, () => openRef.current(n));
       }),
-    [subscribe, reload, toast],
+    [subscribe, toast],
   );
 
   const value = useMemo<NotificationsState>(
-    () => ({ items, unread, status, error, cursor, loadingMore, reload, loadMore, markRead, markAllRead, openNotification }),
-    [items, unread, status, error, cursor, loadingMore, reload, loadMore, markRead, markAllRead, openNotification],
+    () => ({ items, unread, status, error, cursor, loadingMore, reload, loadMore, markRead: markReadIds, markAllRead, openNotification }),
+    [items, unread, status, error, cursor, loadingMore, reload, loadMore, markReadIds, markAllRead, openNotification],
   );
   return <NotificationsContext.Provider value={value}>{children}</NotificationsContext.Provider>;
 }

@@ -2,16 +2,15 @@
  * Task state of the current organization, shared by the top-bar button, the task panel and the
  * places that create tasks (chat header, message menu, ticket detail):
  * - the panel: open or closed, and its view (list, edit, new with a prefill, audit log);
- * - the loaded tasks (GET /tasks?scope=mine|all, limit 1000 at start, 'Load more tasks' +500 with
- *   the cursor; spec §7, §9), fetched on the first open and kept live from task.* events;
+ * - the loaded tasks (useTaskList.ts: an infinite query over GET /tasks?scope=mine|all, fetched on
+ *   the first open and kept live by the realtime bridge from task.* events);
  * - reminder notifications: task.reminder_due for a task assigned to me shows a toast and a
  *   notification entry (unread count on the tasks button).
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { AssociatedObjectMetadata, Task } from '#shared/task/task.schemas.ts';
-import { TASK_FETCH_LIMIT, TASK_LOAD_MORE } from '#shared/task/task.schemas.ts';
-import { api, errorMessage } from '../../../lib/api.ts';
-import { removeTask, upsertTasks } from '../api/tasks.ts';
+import type { TaskScope } from '../api/task-cache.ts';
+import { useTaskList } from './useTaskList.ts';
 import { useInbox } from '../../../app/inbox.tsx';
 import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
@@ -32,7 +31,7 @@ export interface TaskNotification {
   read: boolean;
 }
 
-export type TaskScope = 'mine' | 'all';
+export type { TaskScope } from '../api/task-cache.ts';
 
 export interface TasksState {
   open: boolean;
@@ -88,102 +87,26 @@ export function TasksProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
   const [view, setView] = useState<TaskView>({ kind: 'list' });
   const [scope, setScopeState] = useState<TaskScope>('mine');
-  const [tasks, setTasks] = useState<Task[]>([]);
-  const [status, setStatus] = useState<TasksState['status']>('idle');
-  const [error, setError] = useState<string | null>(null);
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [more, setMore] = useState<TasksState['more']>('idle');
   const [notifications, setNotifications] = useState<TaskNotification[]>([]);
-  const gen = useRef(0);
-  const scopeRef = useRef(scope);
-  scopeRef.current = scope;
-  const statusRef = useRef(status);
-  statusRef.current = status;
   const newSeq = useRef(0);
   const notifiedKeys = useRef(new Set<string>());
+  const list = useTaskList(org.org_id, scope, me, open);
 
-  const visible = useCallback((t: Task) => scopeRef.current === 'all' || (t.assignee ?? '').toLowerCase() === me, [me]);
+  const setScope = useCallback((s: TaskScope) => setScopeState(isAdmin ? s : 'mine'), [isAdmin]);
 
-  const load = useCallback(
-    (s: TaskScope) => {
-      const n = ++gen.current;
-      setStatus('loading');
-      setError(null);
-      setMore('idle');
-      api
-        .listTasks(org.org_id, s, null, TASK_FETCH_LIMIT)
-        .then((p) => {
-          if (n !== gen.current) return;
-          setTasks(p.items);
-          setCursor(p.cursor);
-          setStatus('ready');
-        })
-        .catch((e) => {
-          if (n !== gen.current) return;
-          setError(errorMessage(e));
-          setStatus('error');
-        });
-    },
-    [org.org_id],
-  );
-
-  const reload = useCallback(() => load(scopeRef.current), [load]);
-
-  const loadMore = useCallback(() => {
-    if (!cursor || more === 'loading') return;
-    const n = gen.current;
-    setMore('loading');
-    api
-      .listTasks(org.org_id, scopeRef.current, cursor, TASK_LOAD_MORE)
-      .then((p) => {
-        if (n !== gen.current) return;
-        setTasks((prev) => upsertTasks(prev, p.items));
-        setCursor(p.cursor);
-        setMore('idle');
-      })
-      .catch(() => n === gen.current && setMore('error'));
-  }, [org.org_id, cursor, more]);
-
-  const setScope = useCallback(
-    (s: TaskScope) => {
-      const next = isAdmin ? s : 'mine';
-      if (next === scopeRef.current) return;
-      scopeRef.current = next;
-      setScopeState(next);
-      setTasks([]);
-      setCursor(null);
-      load(next);
-    },
-    [isAdmin, load],
-  );
-
-  // first open: the tasks (the panel's pickers fetch the members, lib/members.ts)
-  useEffect(() => {
-    if (open && statusRef.current === 'idle') load(scopeRef.current);
-  }, [open, load]);
-
-  const upsert = useCallback((t: Task) => setTasks((prev) => (visible(t) ? upsertTasks(prev, [t]) : removeTask(prev, t.task_id))), [visible]);
-
-  // realtime
+  // reminders due for me: a toast and an entry on the tasks button (the list itself is kept by the realtime bridge)
   useEffect(
     () =>
       subscribe((e) => {
-        if (e.kind === 'resync') {
-          if (statusRef.current !== 'idle') load(scopeRef.current);
-          return;
-        }
-        if (e.kind !== 'task') return;
-        if (statusRef.current !== 'idle') upsert(e.task);
-        if (e.type === 'task.reminder_due' && (e.task.assignee ?? '').toLowerCase() === me) {
-          const key = `${e.task.task_id}:${e.remindAt ?? e.task.remind_at ?? Date.now()}`;
-          if (notifiedKeys.current.has(key)) return;
-          notifiedKeys.current.add(key);
-          const entry: TaskNotification = { key, taskId: e.task.task_id, title: e.task.title, remindAt: e.remindAt ?? e.task.remind_at, receivedAt: Date.now(), read: false };
-          setNotifications((prev) => [entry, ...prev].slice(0, 50));
-          toast.show(`Reminder: ${e.task.title}`, 'info');
-        }
+        if (e.kind !== 'task' || e.type !== 'task.reminder_due' || (e.task.assignee ?? '').toLowerCase() !== me) return;
+        const key = `${e.task.task_id}:${e.remindAt ?? e.task.remind_at ?? Date.now()}`;
+        if (notifiedKeys.current.has(key)) return;
+        notifiedKeys.current.add(key);
+        const entry: TaskNotification = { key, taskId: e.task.task_id, title: e.task.title, remindAt: e.remindAt ?? e.task.remind_at, receivedAt: Date.now(), read: false };
+        setNotifications((prev) => [entry, ...prev].slice(0, 50));
+        toast.show(`Reminder: ${e.task.title}`, 'info');
       }),
-    [subscribe, upsert, load, me, toast],
+    [subscribe, me, toast],
   );
 
   const openPanel = useCallback(() => setOpen(true), []);
@@ -222,20 +145,13 @@ export function TasksProvider({ children }: { children: ReactNode }) {
       isAdmin,
       scope,
       setScope,
-      tasks,
-      status,
-      error,
-      cursor,
-      more,
-      reload,
-      loadMore,
-      upsert,
+      ...list,
       notifications,
       unread,
       markNotificationsRead,
       dismissNotification,
     }),
-    [open, view, openPanel, closePanel, togglePanel, showList, openNew, openEdit, openAudit, isAdmin, scope, setScope, tasks, status, error, cursor, more, reload, loadMore, upsert, notifications, unread, markNotificationsRead, dismissNotification],
+    [open, view, openPanel, closePanel, togglePanel, showList, openNew, openEdit, openAudit, isAdmin, scope, setScope, list, notifications, unread, markNotificationsRead, dismissNotification],
   );
   const actions = useMemo<TaskActions>(() => ({ openNew, openEdit, openPanel }), [openNew, openEdit, openPanel]);
   return (

@@ -1,0 +1,91 @@
+/**
+ * /list's action bar for the selection: Assign, Label, Unlabel, Close / Reopen, Archive /
+ * Unarchive, Mute / Unmute, Clear; actions that cannot be undone here ask first (`confirm`).
+ */
+import type { ChatLabel } from '#shared/chat/chat.schemas.ts';
+import type { BulkAction, CreateBulkJobRequest } from '#shared/bulk/bulk-job.schemas.ts';
+import type { InboxState } from '#shared/chat/chat-state.rules.ts';
+import type { OrgMember } from '../../../lib/api.ts';
+import { useSession } from '../../../app/session.tsx';
+import { memberLabel } from '../../tasks/index.ts';
+import { ActionMenu } from './ActionMenu.tsx';
+
+export interface ListBulkBarProps {
+  /** what the selection line says ('3 selected', 'All 1,200 selected') */
+  selectedText: string;
+  confirm: { action: BulkAction; verb: string; title: string } | null;
+  setConfirm: (c: null) => void;
+  start: (action: BulkAction, params?: CreateBulkJobRequest['params']) => void;
+  ask: (action: BulkAction) => void;
+  onClear: () => void;
+  busy: boolean;
+  members: OrgMember[];
+  labels: ChatLabel[];
+  folder: InboxState;
+}
+
+export function ListBulkBar({ selectedText, confirm, setConfirm, start, ask, onClear, busy, members, labels, folder }: ListBulkBarProps) {
+  const { user } = useSession();
+  return (
+    <div className="bulk-bar" role="toolbar" aria-label="Bulk actions" data-testid="bulk-bar">
+      <span className="bulk-selected" data-testid="bulk-selected">
+        {selectedText}
+      </span>
+      {confirm ? (
+        <span className="bulk-confirm" role="alertdialog" aria-label={confirm.title} data-testid="bulk-confirm">
+          <span>{confirm.title}</span>
+          <button type="button" className="btn btn-primary bulk-btn" autoFocus onClick={() => start(confirm.action)} data-testid="bulk-confirm-yes">
+            {confirm.verb}
+          </button>
+          <button type="button" className="btn bulk-btn" onClick={() => setConfirm(null)}>
+            Cancel
+          </button>
+        </span>
+      ) : (
+        <span className="bulk-actions">
+          <ActionMenu
+            label="Assign"
+            testId="bulk-assign"
+            disabled={busy}
+            searchable={members.length > 8}
+            choices={[{ key: '', label: 'Unassigned' }, ...members.map((m) => ({ key: m.email, label: memberLabel(m.email, members, user.email), hint: m.member_name ? m.email : undefined }))]}
+            onPick={(email) => start('assign', { assigned_to: email || null })}
+          />
+          <ActionMenu label="Label" testId="bulk-label" disabled={busy || labels.length === 0} searchable={labels.length > 8} choices={labels.map((l) => ({ key: l.label_id, label: l.name, color: l.color }))} onPick={(id) => start('label', { label_ids: [id] })} />
+          <ActionMenu label="Unlabel" testId="bulk-unlabel" disabled={busy || labels.length === 0} searchable={labels.length > 8} choices={labels.map((l) => ({ key: l.label_id, label: l.name, color: l.color }))} onPick={(id) => start('unlabel', { label_ids: [id] })} />
+          {folder === 'closed' ? (
+            <button type="button" className="btn bulk-btn" disabled={busy} onClick={() => ask('reopen')} data-testid="bulk-reopen">
+              Reopen
+            </button>
+          ) : (
+            <button type="button" className="btn bulk-btn" disabled={busy} onClick={() => ask('close')} data-testid="bulk-close">
+              Close
+            </button>
+          )}
+          {folder === 'archived' ? (
+            <button type="button" className="btn bulk-btn" disabled={busy} onClick={() => ask('unarchive')} data-testid="bulk-unarchive">
+              Unarchive
+            </button>
+          ) : (
+            <button type="button" className="btn bulk-btn" disabled={busy} onClick={() => ask('archive')} data-testid="bulk-archive">
+              Archive
+            </button>
+          )}
+          <ActionMenu
+            label="Mute"
+            testId="bulk-mute"
+            disabled={busy}
+            choices={[
+              { key: 'mute', label: 'Mute' },
+              { key: 'unmute', label: 'Unmute' },
+            ]}
+            onPick={(k) => ask(k as BulkAction)}
+          />
+          <button type="button" className="link-btn small" onClick={onClear} data-testid="bulk-clear">
+            Clear
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}
