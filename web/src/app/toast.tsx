@@ -1,15 +1,13 @@
 /**
  * Toasts: `useToast().show(message, kind)` shows a short-lived notice at the bottom of the screen
- * (spec §8 wording is passed in by callers). Rendered with Radix's Toast primitive (the viewport is
- * reachable with F8, a toast pauses while hovered or focused, swipe to dismiss); each toast is its
- * own live region (role=alert for errors, status otherwise), so Radix's extra announcer is switched
- * off and the text exists once on the page.
+ * (spec §8 wording is passed in by callers). The list itself (Radix Toast, app/ToastList.tsx) is
+ * loaded with the first toast, keeping it out of the first screen's JS (issue 12: /chats ≤ 250 KB).
  */
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
-import * as RadixToast from '@radix-ui/react-toast';
+import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
 
-type ToastKind = 'info' | 'error' | 'success';
-interface Toast {
+export type ToastKind = 'info' | 'error' | 'success';
+/** One toast on screen. */
+export interface ToastItem {
   id: number;
   message: string;
   kind: ToastKind;
@@ -19,42 +17,28 @@ interface ToastApi {
 }
 
 const ToastContext = createContext<ToastApi>({ show: () => undefined });
-
-/** How long a toast stays (ms): errors longer, they may need reading twice. */
-const DURATION: Record<ToastKind, number> = { info: 4000, success: 4000, error: 7000 };
+const ToastList = lazy(() => import('./ToastList.tsx'));
 
 /** Provides {@link useToast} and renders the toasts (at most 4; a repeated message replaces its twin). */
 export function ToastProvider({ children }: { children: ReactNode }) {
-  const [toasts, setToasts] = useState<Toast[]>([]);
+  const [toasts, setToasts] = useState<ToastItem[]>([]);
+  const [used, setUsed] = useState(false);
   const next = useRef(1);
   const dismiss = useCallback((id: number) => setToasts((t) => t.filter((x) => x.id !== id)), []);
   const show = useCallback((message: string, kind: ToastKind = 'info') => {
     const id = next.current++;
+    setUsed(true);
     setToasts((t) => [...t.filter((x) => x.message !== message), { id, message, kind }].slice(-4));
   }, []);
   const api = useMemo(() => ({ show }), [show]);
   return (
     <ToastContext.Provider value={api}>
-      <RadixToast.Provider swipeDirection="down" label="Notification">
-        {children}
-        {toasts.map((t) => (
-          <RadixToast.Root
-            key={t.id}
-            className={`toast toast-${t.kind}`}
-            duration={DURATION[t.kind]}
-            type={t.kind === 'error' ? 'foreground' : 'background'}
-            role={t.kind === 'error' ? 'alert' : 'status'}
-            aria-live={t.kind === 'error' ? 'assertive' : 'polite'}
-            onOpenChange={(open) => !open && dismiss(t.id)}
-          >
-            <RadixToast.Description data-radix-toast-announce-exclude="">{t.message}</RadixToast.Description>
-            <RadixToast.Close className="icon-btn" aria-label="Dismiss notification">
-              ×
-            </RadixToast.Close>
-          </RadixToast.Root>
-        ))}
-        <RadixToast.Viewport className="toasts" />
-      </RadixToast.Provider>
+      {children}
+      {used && (
+        <Suspense fallback={null}>
+          <ToastList toasts={toasts} dismiss={dismiss} />
+        </Suspense>
+      )}
     </ToastContext.Provider>
   );
 }
