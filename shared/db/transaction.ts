@@ -36,18 +36,29 @@ export interface TxWithEvents {
  * @returns false when DynamoDB cancelled the transaction (as commitTransaction); nothing is published then
  */
 export async function commitWithEvents(build: (e: TxEntities) => TxWithEvents): Promise<boolean> {
+  return !(await transactWithEvents(build)).canceled;
+}
+
+/**
+ * commitWithEvents, answering ElectroDB's transaction result: `canceled`, and in `data` one
+ * `{ rejected, code }` per item in the order built (which condition failed: e.g. a duplicate).
+ */
+export async function transactWithEvents(build: (e: TxEntities) => TxWithEvents): Promise<{ canceled: boolean; data: unknown }> {
   let records: OutboxRecord[] = [];
   let empty = false;
-  const ok = await commitTransaction((e) => {
-    const { items, events } = build(e);
-    records = outboxRecords(events);
-    const all = [...items, ...outboxPuts(e, records)];
-    empty = all.length === 0;
-    return all;
-  }).catch((err) => {
-    if (empty) return true; // nothing to write: DynamoDB refuses an empty transaction
-    throw err;
-  });
-  if (ok) await relayCommitted(records);
-  return ok;
+  const res = await db()
+    .transaction.write(((e: TxEntities) => {
+      const { items, events } = build(e);
+      records = outboxRecords(events);
+      const all = [...items, ...outboxPuts(e, records)];
+      empty = all.length === 0;
+      return all;
+    }) as never)
+    .go()
+    .catch((err: unknown) => {
+      if (empty) return { canceled: false, data: [] }; // nothing to write: DynamoDB refuses an empty transaction
+      throw err;
+    });
+  if (!res.canceled) await relayCommitted(records);
+  return { canceled: res.canceled, data: res.data };
 }

@@ -182,7 +182,6 @@ export async function deliverReaction(cmd: ReactionCommand, attempt: number, max
   const mine = () => (message.reactions as ReactionMap | undefined)?.[sender];
   if (cmd.reaction && mine()?.timestamp !== cmd.at) return; // superseded
   const [to, server] = cmd.chat_id.split('@');
-  const system: Actor = { email: 'system', user_id: 'system', org_id: cmd.org_id, role: 'admin' };
   try {
     const { wamid } = send ? await send(message) : await sendToGraph(message.phone_id, reactionMessageBody(to!, message.message_id, cmd.reaction, server === 'g.us' ? 'group' : 'individual'), await phoneAccessToken(message.phone_id));
     if (!cmd.reaction) return;
