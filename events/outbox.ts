@@ -89,7 +89,10 @@ async function publishAndDelete(entries: BusEntry[], keys: RowKey[]): Promise<vo
  */
 export async function relayCommitted(records: OutboxRecord[]): Promise<void> {
   if (!records.length) return;
-  if (process.env.CHORUS_OUTBOX_CRASH_AFTER_COMMIT === '1') process.kill(process.pid, 'SIGKILL');
+  if (process.env.CHORUS_OUTBOX_CRASH_AFTER_COMMIT === '1') {
+    process.kill(process.pid, 'SIGKILL');
+    await new Promise(() => undefined); // never reached in practice: the signal ends the process
+  }
   if (config().OUTBOX_PUBLISH_ON_COMMIT !== '1') return;
   try {
     await publishAndDelete(

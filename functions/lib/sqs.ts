@@ -4,6 +4,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { log, withLogContext } from '../../shared/log.ts';
 import { inLambda, METRIC, recordMetric } from '../../shared/metrics.ts';
 import { observability } from './powertools.ts';
+import { alreadyHandled, eventIdOf, markHandled, notifyHandled } from './dedupe.ts';
 
 /**
  * SQS batch consumer with partial failures, through Powertools' Batch processor
@@ -13,6 +14,10 @@ import { observability } from './powertools.ts';
  * matter); failed ones are returned in `batchItemFailures` so only they are retried and, after
  * `maxReceiveCount`, land in the DLQ. A batch whose records all fail is answered the same way
  * (every record listed), not thrown.
+ *
+ * Records that are bus events are handled once per consumer by event id (`detail.metadata.id`,
+ * functions/lib/dedupe.ts): one already handled is answered as done without running `fn`; a
+ * receipt is written after `fn` succeeded.
  *
  * Every log line of a record carries `queue`, `message_id` and, for EventBridge events,
  * `event_id` (and the Lambda request id in AWS). Metrics: QueueAge (oldest record of the batch,
@@ -25,7 +30,10 @@ export function sqsHandler(name: string, fn: (record: SQSRecord) => Promise<void
     const handle = (record: SQSRecord) =>
       withLogContext(recordContext(record), async () => {
         try {
+          const id = eventIdOf(record);
+          if (id && (await alreadyHandled(name, id))) return log('debug', `${name}.duplicate_skipped`, { event_id: id });
           await fn(record);
+          if (id) await done(name, id);
         } catch (e) {
           logRecordFailure(name, e);
           throw e;
@@ -42,7 +50,32 @@ export function sqsHandler(name: string, fn: (record: SQSRecord) => Promise<void
  */
 export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Promise<PromiseSettledResult<unknown>[]>) {
   return consumer(name, async (event) => {
-    const results = await fn(event.Records);
+    // events this consumer handled already are answered as done without reaching fn
+    const ids = event.Records.map(eventIdOf);
+    const seen = await Promise.all(event.Records.map(async (r, i): Promise<PromiseSettledResult<unknown> | undefined> => {
+      const id = ids[i];
+      if (!id) return undefined;
+      try {
+        return (await alreadyHandled(name, id)) ? { status: 'fulfilled', value: 'duplicate' } : undefined;
+      } catch (e) {
+        return { status: 'rejected', reason: e };
+      }
+    }));
+    const fresh = event.Records.filter((_, i) => !seen[i]);
+    const handled = fresh.length ? await fn(fresh) : [];
+    const freshResult = new Map(fresh.map((r, i) => [r.messageId, handled[i]]));
+    const results = await Promise.all(event.Records.map(async (r, i): Promise<PromiseSettledResult<unknown> | undefined> => {
+      if (seen[i]) return seen[i];
+      const res = freshResult.get(r.messageId);
+      const id = ids[i];
+      if (res?.status !== 'fulfilled' || !id) return res;
+      try {
+        await done(name, id);
+        return res;
+      } catch (e) {
+        return { status: 'rejected', reason: e };
+      }
+    }));
     const byId = new Map(event.Records.map((r, i) => [r.messageId, results[i]]));
     const processor = new BatchProcessor(EventType.SQS);
     return processPartialResponse(
@@ -60,6 +93,12 @@ export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Prom
       { processInParallel: true, throwOnFullBatchFailure: false },
     );
   });
+}
+
+/** After a successful handling: the receipt (dedupe.ts), then the in-process listeners. */
+async function done(name: string, eventId: string): Promise<void> {
+  await markHandled(name, eventId);
+  notifyHandled(name, eventId);
 }
 
 /** The wrapper both kinds share: correlation context, failure logs, metrics, Lambda middlewares. */
