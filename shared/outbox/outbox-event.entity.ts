@@ -1,4 +1,8 @@
 import { Entity } from 'electrodb';
+import { TABLE_DEFINITION } from '../db/table-definition.ts';
+
+/** The entity name ElectroDB stores on every outbox row (`__edb_e__`): the AWS stream filter matches it. */
+export const OUTBOX_ENTITY_NAME = TABLE_DEFINITION.outboxEntity;
 
 /** Partitions of the outbox (a fixed, small number): rows spread over them by a hash of the event id; the local poller Queries each. */
 export const OUTBOX_SHARDS = 4;
@@ -13,7 +17,7 @@ export const OUTBOX_SHARDS = 4;
  * within milliseconds (in-process relay) or seconds (poller / stream consumer).
  */
 export const OutboxEventEntity = new Entity({
-  model: { entity: 'outbox_event', version: '1', service: 'chorus' },
+  model: { entity: OUTBOX_ENTITY_NAME, version: '1', service: 'chorus' },
   attributes: {
     /** 0 .. OUTBOX_SHARDS-1, a hash of event_id */
     shard: { type: 'number', required: true },
