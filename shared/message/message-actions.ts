@@ -50,7 +50,7 @@ export const PinInput = z.object({
   duration: z.enum(['24h', '7d', '30d'], { errorMap: () => ({ message: 'must be 24h, 7d or 30d' }) }).default('7d'),
 });
 export const ForwardInput = z.object({
-  chat_ids: z.array(z.string().min(1)).min(1, 'pick at least one chat').max(5, 'must be at most 5 chats'),
+  chat_ids: z.array(z.string().min(1).max(200, 'is too long')).min(1, 'pick at least one chat').max(5, 'must be at most 5 chats'),
 });
 
 /** The rule context of one message for `actor` (spec §5 rules, §6 masking, the number's capabilities, a group's admins from `Chat.group_metadata`). @throws AppError 404 chat/message; 403 chat.no_access (the guard) */
