@@ -43,6 +43,27 @@ export async function markHandled(consumer: string, eventId: string, now = Date.
     .go();
 }
 
+/** Which of `eventIds` has `consumer` handled already? One BatchGet (strongly consistent) for a whole batch. */
+export async function handledAmong(consumer: string, eventIds: string[]): Promise<Set<string>> {
+  const ids = [...new Set(eventIds)];
+  if (!ids.length) return new Set();
+  const got = await db()
+    .entities.consumerReceipt.get(ids.map((event_id) => ({ consumer, event_id })))
+    .go({ consistent: true, attributes: ['event_id'] });
+  if (got.unprocessed?.length) throw new Error(`${consumer}: ${got.unprocessed.length} receipt(s) not read, retry`);
+  return new Set((got.data as Array<{ event_id: string }>).map((r) => r.event_id));
+}
+
+/** Record several handled events of one consumer (one BatchWrite). */
+export async function markAllHandled(consumer: string, eventIds: string[], now = Date.now()): Promise<void> {
+  const ids = [...new Set(eventIds)];
+  if (!ids.length) return;
+  const res = await db()
+    .entities.consumerReceipt.put(ids.map((event_id) => ({ consumer, event_id, handled_at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S })))
+    .go();
+  if (res.unprocessed?.length) throw new Error(`${consumer}: ${res.unprocessed.length} receipt(s) not written, retry`);
+}
+
 type Listener = (consumer: string, eventId: string) => void;
 const listeners = new Set<Listener>();
 

@@ -4,7 +4,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { log, withLogContext } from '../../shared/log.ts';
 import { inLambda, METRIC, recordMetric } from '../../shared/metrics.ts';
 import { observability } from './powertools.ts';
-import { alreadyHandled, eventIdOf, markHandled, notifyHandled } from './dedupe.ts';
+import { alreadyHandled, eventIdOf, handledAmong, markAllHandled, markHandled, notifyHandled } from './dedupe.ts';
 
 /**
  * SQS batch consumer with partial failures, through Powertools' Batch processor
@@ -50,32 +50,33 @@ export function sqsHandler(name: string, fn: (record: SQSRecord) => Promise<void
  */
 export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Promise<PromiseSettledResult<unknown>[]>) {
   return consumer(name, async (event) => {
-    // events this consumer handled already are answered as done without reaching fn
+    // events this consumer handled already are answered as done without reaching fn (one BatchGet
+    // of receipts per batch, one BatchWrite after it)
     const ids = event.Records.map(eventIdOf);
-    const seen = await Promise.all(event.Records.map(async (r, i): Promise<PromiseSettledResult<unknown> | undefined> => {
-      const id = ids[i];
-      if (!id) return undefined;
-      try {
-        return (await alreadyHandled(name, id)) ? { status: 'fulfilled', value: 'duplicate' } : undefined;
-      } catch (e) {
-        return { status: 'rejected', reason: e };
-      }
-    }));
-    const fresh = event.Records.filter((_, i) => !seen[i]);
+    let seenIds: Set<string>;
+    try {
+      seenIds = await handledAmong(name, ids.filter((id): id is string => !!id));
+    } catch (e) {
+      log('warn', `${name}.receipts_unread`, { error: String((e as Error)?.message ?? e) });
+      seenIds = new Set(); // handle them all: consumers are idempotent, a repeat beats a stall
+    }
+    const isSeen = (i: number) => !!ids[i] && seenIds.has(ids[i]!);
+    const fresh = event.Records.filter((_, i) => !isSeen(i));
     const handled = fresh.length ? await fn(fresh) : [];
     const freshResult = new Map(fresh.map((r, i) => [r.messageId, handled[i]]));
-    const results = await Promise.all(event.Records.map(async (r, i): Promise<PromiseSettledResult<unknown> | undefined> => {
-      if (seen[i]) return seen[i];
+    const doneIds = event.Records.flatMap((r, i) => (!isSeen(i) && ids[i] && freshResult.get(r.messageId)?.status === 'fulfilled' ? [ids[i]!] : []));
+    let receiptError: unknown;
+    await markAllHandled(name, doneIds).then(
+      () => doneIds.forEach((id) => notifyHandled(name, id)),
+      (e) => (receiptError = e),
+    );
+    const results = event.Records.map((r, i): PromiseSettledResult<unknown> | undefined => {
+      if (isSeen(i)) return { status: 'fulfilled', value: 'duplicate' };
       const res = freshResult.get(r.messageId);
-      const id = ids[i];
-      if (res?.status !== 'fulfilled' || !id) return res;
-      try {
-        await done(name, id);
-        return res;
-      } catch (e) {
-        return { status: 'rejected', reason: e };
-      }
-    }));
+      // a receipt not written: the record is retried (and handled again, idempotently)
+      if (receiptError && res?.status === 'fulfilled' && ids[i]) return { status: 'rejected', reason: receiptError };
+      return res;
+    });
     const byId = new Map(event.Records.map((r, i) => [r.messageId, results[i]]));
     const processor = new BatchProcessor(EventType.SQS);
     return processPartialResponse(
