@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENTS, SUBSCRIPTIONS, COMMAND_QUEUES, matchesPattern, detailSchema, type EventName } from './catalog.ts';
+import { EVENTS, SUBSCRIPTIONS, COMMAND_QUEUES, STREAM_CONSUMERS, matchesPattern, detailSchema, type EventName } from './catalog.ts';
 import { existsSync } from 'node:fs';
 import { MEDIA_MESSAGE_TYPES } from '../shared/media/media.rules.ts';
 import { join } from 'node:path';
@@ -61,11 +61,11 @@ describe('event catalogue', () => {
     expect([...sub.pattern.detail.properties.message.message_type]).toEqual([...MEDIA_MESSAGE_TYPES]);
   });
 
-  it('every Lambda queue consumer lives in functions/consumers/, named after its queue', () => {
-    for (const q of [...SUBSCRIPTIONS, ...COMMAND_QUEUES]) expect(q.handler).toBe(`functions/consumers/${q.name}.ts#handler`);
+  it('every Lambda queue (and stream) consumer lives in functions/consumers/, named after its queue', () => {
+    for (const q of [...SUBSCRIPTIONS, ...COMMAND_QUEUES, ...STREAM_CONSUMERS]) expect(q.handler).toBe(`functions/consumers/${q.name}.ts#handler`);
   });
 
   it('every consumer handler file exists', () => {
-    for (const h of [...SUBSCRIPTIONS, ...COMMAND_QUEUES].map((x) => x.handler)) expect(existsSync(join(import.meta.dirname, '..', h.split('#')[0])), h).toBe(true);
+    for (const h of [...SUBSCRIPTIONS, ...COMMAND_QUEUES, ...STREAM_CONSUMERS].map((x) => x.handler)) expect(existsSync(join(import.meta.dirname, '..', h.split('#')[0])), h).toBe(true);
   });
 });

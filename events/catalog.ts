@@ -120,6 +120,21 @@ export const SUBSCRIPTIONS = [
 }>;
 
 /**
+ * Consumers of the table's DynamoDB stream (AWS only; locally the runtime's outbox poller does the
+ * same work, scripts/local/runtime.ts). `batchSize` records per invocation; a failed batch is retried
+ * `retryAttempts` times (bisected), then described in the mapping's on-failure queue.
+ */
+export const STREAM_CONSUMERS = [
+  {
+    name: 'outbox-relay',
+    description: 'Publishes the domain events of the transactional outbox (INSERTed outbox rows) to EventBridge and deletes their rows, unless the writer already did (events/outbox.ts)',
+    handler: 'functions/consumers/outbox-relay.ts#handler',
+    batchSize: 100,
+    retryAttempts: 10,
+  },
+] as const;
+
+/**
  * Command queues: work to do, addressed to one consumer (not on the bus). `env` is the variable
  * that carries the queue URL to producers in AWS.
  */

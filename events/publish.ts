@@ -57,7 +57,11 @@ export interface PublishInput<N extends EventName = EventName> {
   correlation_id?: string;
 }
 
-function entryOf(e: PublishInput): BusEntry {
+/**
+ * The bus entry of an event: properties validated against the catalogue (ZodError if they break
+ * it), metadata filled in (`id` = the given one or `<name>:<ULID>`, `occurred_at` now).
+ */
+export function entryOf(e: PublishInput): BusEntry {
   const def = EVENTS[e.name];
   def.properties.parse(e.properties);
   return {
@@ -76,8 +80,14 @@ function entryOf(e: PublishInput): BusEntry {
   };
 }
 
+/** Put already-built entries on the bus (the outbox relay: events/outbox.ts). */
+export async function putEntries(entries: BusEntry[]): Promise<void> {
+  if (entries.length) await (transport ?? eventBridge).put(entries);
+}
+
 /**
- * Publish one domain event.
+ * Publish one domain event straight to the bus, with no outbox: only for events that no write
+ * causes. A use case that writes publishes through `commitWithEvents` (shared/db/transaction.ts).
  * @param opts.id deterministic id when the event may be emitted again for the same fact (consumers dedupe on it)
  * @throws ZodError if the properties break the event's contract; transport errors as thrown
  */
@@ -89,7 +99,7 @@ export async function publish<N extends EventName>(
   await (transport ?? eventBridge).put([entryOf({ name, properties, ...opts } as PublishInput)]);
 }
 
-/** Publish several events in as few calls as the transport allows (PutEvents takes 10 at a time). */
+/** Publish several events (no outbox, as `publish`) in as few calls as the transport allows (PutEvents takes 10 at a time). */
 export async function publishAll(events: PublishInput[]): Promise<void> {
   if (events.length) await (transport ?? eventBridge).put(events.map(entryOf));
 }

@@ -108,8 +108,10 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/ws/default.ts#handler': { publishEvents: false, enqueue: [], cognito: false, wsManagement: true },
   // Ticket list with free-text search: queries the search domain.
   'functions/http/tickets/list-tickets.ts#handler': { search: 'read' },
-  // Keeps the search indexes in step with the table (creates indexes, index/bulk/delete).
-  'functions/consumers/search-indexing.ts#handler': { search: 'readWrite', table: 'none', publishEvents: false, enqueue: [] },
+  // Keeps the search indexes in step with the table (creates indexes, index/bulk/delete); the table only for its dedupe receipts (functions/lib/dedupe.ts).
+  'functions/consumers/search-indexing.ts#handler': { search: 'readWrite', table: 'readWrite', publishEvents: false, enqueue: [] },
+  // The outbox relay: reads and deletes outbox rows (table) and publishes their events (bus); enqueues nothing.
+  'functions/consumers/outbox-relay.ts#handler': { enqueue: [] },
   // Stamps first_response_at on tickets (table) and publishes ticket.updated; enqueues nothing.
   'functions/consumers/ticket-first-response.ts#handler': { enqueue: [] },
   // Marks flagged messages answered (table) and publishes message.updated; enqueues nothing.

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMMAND_QUEUES, SUBSCRIPTIONS, WORKER_QUEUES } from '../events/catalog.ts';
+import { COMMAND_QUEUES, STREAM_CONSUMERS, SUBSCRIPTIONS, WORKER_QUEUES } from '../events/catalog.ts';
 import { HTTP_ROUTES, WS_ROUTES } from '../functions/routes.ts';
 import { AUTH_TRIGGERS } from '../functions/auth-triggers.ts';
 import { TABLE_DEFINITION } from '../shared/db/table-definition.ts';
@@ -598,8 +598,8 @@ describe('scheduler', () => {
 describe('workers', () => {
   it('runs one consumer per subscription and command queue, with batch size and partial failures', () => {
     const entries = [...SUBSCRIPTIONS, ...COMMAND_QUEUES];
-    workers.resourceCountIs('AWS::Lambda::Function', entries.length);
-    workers.resourceCountIs('AWS::Lambda::EventSourceMapping', entries.length);
+    workers.resourceCountIs('AWS::Lambda::Function', entries.length + STREAM_CONSUMERS.length);
+    workers.resourceCountIs('AWS::Lambda::EventSourceMapping', entries.length + STREAM_CONSUMERS.length);
     for (const entry of entries) {
       lambdaFor(workers, entry.handler);
       workers.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
@@ -607,6 +607,20 @@ describe('workers', () => {
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
     }
+  });
+
+  it('relays the outbox from the table stream: INSERTed outbox rows only, retried, bisected, failures kept', () => {
+    const [sc] = STREAM_CONSUMERS;
+    const fn = lambdaFor(workers, sc.handler);
+    workers.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: sc.batchSize,
+      StartingPosition: 'TRIM_HORIZON',
+      MaximumRetryAttempts: sc.retryAttempts,
+      BisectBatchOnFunctionError: true,
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { __edb_e__: { S: ['outbox_event'] } } } }) }] },
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+    expect(actionsOfRole(workers, fn)).toEqual(expect.arrayContaining(['events:PutEvents', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:BatchGetItem']));
   });
 
   it('lets the realtime fan-out post to WebSocket connections', () => {

@@ -58,7 +58,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Environment, SecretValue, Tags } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../events/catalog.ts';
+import { COMMAND_QUEUES, STREAM_CONSUMERS, SUBSCRIPTIONS } from '../events/catalog.ts';
 import { HTTP_ROUTES, type HttpRoute, WS_ROUTES } from '../functions/routes.ts';
 import { AUTH_TRIGGERS } from '../functions/auth-triggers.ts';
 import type { MailSettings, WhatsAppSettings } from './access.ts';
@@ -123,6 +123,7 @@ export function allHandlerRefs(): string[] {
       ...Object.values(WS_ROUTES),
       ...SUBSCRIPTIONS.map((s) => s.handler),
       ...COMMAND_QUEUES.map((c) => c.handler),
+      ...STREAM_CONSUMERS.map((c) => c.handler),
       ...Object.values(AUTH_TRIGGERS),
     ]),
   ];

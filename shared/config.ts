@@ -48,6 +48,8 @@ const ConfigSchema = z.object({
   MAIL_FROM: z.string().default(''),
   /** The web app's address, e.g. `https://app.example.com`: links in emails ({APP_URL}/login). Never taken from a request. AWS: CDK context `appUrl` (required); locally the runtime's URL. */
   APP_URL: z.string().default(''),
+  /** `1`: a use case publishes its outbox events right after its commit (low latency; the poller / stream consumer relays what that misses). `0`: only the poller / stream consumer does (events/outbox.ts). */
+  OUTBOX_PUBLISH_ON_COMMIT: z.enum(['0', '1']).default('1'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -5,6 +5,7 @@ import { log, withLogContext } from '../../shared/log.ts';
 import { errorInWords } from '../../shared/ops/dead-letter.rules.ts';
 import { inLambda, METRIC, recordMetric } from '../../shared/metrics.ts';
 import { observability } from './powertools.ts';
+import { alreadyHandled, eventIdOf, handledAmong, markAllHandled, markHandled, notifyHandled } from './dedupe.ts';
 
 /**
  * SQS batch consumer with partial failures, through Powertools' Batch processor
@@ -14,6 +15,10 @@ import { observability } from './powertools.ts';
  * matter); failed ones are returned in `batchItemFailures` so only they are retried and, after
  * `maxReceiveCount`, land in the DLQ. A batch whose records all fail is answered the same way
  * (every record listed), not thrown.
+ *
+ * Records that are bus events are handled once per consumer by event id (`detail.metadata.id`,
+ * functions/lib/dedupe.ts): one already handled is answered as done without running `fn`; a
+ * receipt is written after `fn` succeeded.
  *
  * Every log line of a record carries `queue`, `message_id` and, for EventBridge events,
  * `event_id` (and the Lambda request id in AWS). Metrics: QueueAge (oldest record of the batch,
@@ -26,7 +31,10 @@ export function sqsHandler(name: string, fn: (record: SQSRecord) => Promise<void
     const handle = (record: SQSRecord) =>
       withLogContext(recordContext(record), async () => {
         try {
+          const id = eventIdOf(record);
+          if (id && (await alreadyHandled(name, id))) return log('debug', `${name}.duplicate_skipped`, { event_id: id });
           await fn(record);
+          if (id) await done(name, id);
         } catch (e) {
           logRecordFailure(name, record.messageId, e);
           throw e;
@@ -43,7 +51,33 @@ export function sqsHandler(name: string, fn: (record: SQSRecord) => Promise<void
  */
 export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Promise<PromiseSettledResult<unknown>[]>) {
   return consumer(name, async (event) => {
-    const results = await fn(event.Records);
+    // events this consumer handled already are answered as done without reaching fn (one BatchGet
+    // of receipts per batch, one BatchWrite after it)
+    const ids = event.Records.map(eventIdOf);
+    let seenIds: Set<string>;
+    try {
+      seenIds = await handledAmong(name, ids.filter((id): id is string => !!id));
+    } catch (e) {
+      log('warn', `${name}.receipts_unread`, { error: String((e as Error)?.message ?? e) });
+      seenIds = new Set(); // handle them all: consumers are idempotent, a repeat beats a stall
+    }
+    const isSeen = (i: number) => !!ids[i] && seenIds.has(ids[i]!);
+    const fresh = event.Records.filter((_, i) => !isSeen(i));
+    const handled = fresh.length ? await fn(fresh) : [];
+    const freshResult = new Map(fresh.map((r, i) => [r.messageId, handled[i]]));
+    const doneIds = event.Records.flatMap((r, i) => (!isSeen(i) && ids[i] && freshResult.get(r.messageId)?.status === 'fulfilled' ? [ids[i]!] : []));
+    let receiptError: unknown;
+    await markAllHandled(name, doneIds).then(
+      () => doneIds.forEach((id) => notifyHandled(name, id)),
+      (e) => (receiptError = e),
+    );
+    const results = event.Records.map((r, i): PromiseSettledResult<unknown> | undefined => {
+      if (isSeen(i)) return { status: 'fulfilled', value: 'duplicate' };
+      const res = freshResult.get(r.messageId);
+      // a receipt not written: the record is retried (and handled again, idempotently)
+      if (receiptError && res?.status === 'fulfilled' && ids[i]) return { status: 'rejected', reason: receiptError };
+      return res;
+    });
     const byId = new Map(event.Records.map((r, i) => [r.messageId, results[i]]));
     const processor = new BatchProcessor(EventType.SQS);
     return processPartialResponse(
@@ -61,6 +95,12 @@ export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Prom
       { processInParallel: true, throwOnFullBatchFailure: false },
     );
   });
+}
+
+/** After a successful handling: the receipt (dedupe.ts), then the in-process listeners. */
+async function done(name: string, eventId: string): Promise<void> {
+  await markHandled(name, eventId);
+  notifyHandled(name, eventId);
 }
 
 /** The wrapper both kinds share: correlation context, failure logs, metrics, Lambda middlewares. */

@@ -1,6 +1,7 @@
 /**
  * Data stack: the one DynamoDB table, built from shared/db/table-definition.ts (the same
  * definition the local runtime feeds to DynamoDB Local), so keys, GSIs and TTL cannot drift.
+ * The table's stream (NEW_IMAGE) feeds the outbox relay (workers stack).
  * On-demand billing, point-in-time recovery, deletion protection and RemovalPolicy.RETAIN: the
  * table holds every organization's chats, so deleting the stack must never delete the data.
  *
@@ -35,6 +36,8 @@ export class DataStack extends Stack {
       sortKey: stringKey(TABLE_DEFINITION.sortKey),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: TABLE_DEFINITION.ttlAttribute,
+      // the transactional outbox's relay reads INSERTed outbox rows from the stream (functions/consumers/outbox-relay.ts)
+      stream: dynamodb.StreamViewType[TABLE_DEFINITION.streamView],
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       deletionProtection: true,

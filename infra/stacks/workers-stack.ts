@@ -13,7 +13,13 @@ import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { COMMAND_QUEUES, SUBSCRIPTIONS } from '../../events/catalog.ts';
+import { COMMAND_QUEUES, STREAM_CONSUMERS, SUBSCRIPTIONS } from '../../events/catalog.ts';
+import { TABLE_DEFINITION } from '../../shared/db/table-definition.ts';
+import * as lambdaNs from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as sqsNs from 'aws-cdk-lib/aws-sqs';
+import { createHandlerFunction } from '../constructs/handler-function.ts';
+import { CONSUMER_TIMEOUT } from '../constructs/queue-consumer.ts';
 import { accessFor, type SchedulerResources, type WhatsAppSettings, wireFunction } from '../access.ts';
 import { QueueConsumer } from '../constructs/queue-consumer.ts';
 import { pascalCase } from '../names.ts';
@@ -31,6 +37,7 @@ export const CONSUMER_SIZING: Record<string, { timeout?: Duration; memorySize?: 
 };
 
 export interface WorkersStackProps extends StackProps {
+  /** the table; its stream (NEW_IMAGE) feeds the outbox relay */
   readonly table: dynamodb.ITable;
   readonly mediaBucket: s3.IBucket;
   readonly searchDomain: opensearch.IDomain;
@@ -82,6 +89,35 @@ export class WorkersStack extends Stack {
       const entry = props.commandQueues.get(cmd.name);
       if (!entry) throw new Error(`No queue for command queue ${cmd.name}`);
       consume(cmd.name, cmd.handler, entry.queue, cmd.batchSize);
+    }
+
+    // the outbox relay: the table's stream, only INSERTs of outbox rows (a filter on the entity name
+    // ElectroDB writes), so the function is not invoked for the other writes
+    for (const sc of STREAM_CONSUMERS) {
+      const fn = createHandlerFunction(this, `${pascalCase(sc.name)}StreamConsumer`, {
+        handler: sc.handler,
+        bundle: props.bundle,
+        description: `${sc.name} stream consumer: ${sc.handler}`,
+        timeout: CONSUMER_TIMEOUT,
+      });
+      wireFunction(fn, accessFor(sc.handler, 'consumer'), resources);
+      // batches that kept failing are described here (not the events: they stay in the table as outbox rows)
+      const failures = new sqsNs.Queue(this, `${pascalCase(sc.name)}Failures`, {
+        encryption: sqsNs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+      });
+      fn.addEventSource(
+        new DynamoEventSource(props.table, {
+          startingPosition: lambdaNs.StartingPosition.TRIM_HORIZON,
+          batchSize: sc.batchSize,
+          retryAttempts: sc.retryAttempts,
+          bisectBatchOnError: true,
+          onFailure: new SqsDlq(failures),
+          filters: [lambdaNs.FilterCriteria.filter({ eventName: lambdaNs.FilterRule.isEqual('INSERT'), dynamodb: { NewImage: { __edb_e__: { S: lambdaNs.FilterRule.isEqual(TABLE_DEFINITION.outboxEntity) } } } })],
+        }),
+      );
+      this.consumers.set(sc.name, fn);
     }
   }
 }

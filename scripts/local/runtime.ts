@@ -30,6 +30,7 @@ import { baileysSocketFactory } from '../../shared/whatsapp/web/baileys-socket.t
 import { loadHandler, REPO_ROOT } from './handlers.ts';
 import { seedDemo } from './seed.ts';
 import { startLocalOutbox, type LocalOutbox } from './outbox.ts';
+import { startOutboxPoller, type OutboxPoller } from '../../events/outbox.ts';
 import { CustomAuthStandIn } from './cognito-auth.ts';
 import { setMailPort } from '../../shared/ports/mail.ts';
 
@@ -72,6 +73,11 @@ export interface Runtime {
   blobs: LocalBlobs;
   /** the emails 'sent' (sign-in codes, invitations) under `<dataDir>/outbox/`, page `/_local/outbox` */
   outbox: LocalOutbox;
+  /**
+   * the domain-event outbox's poller (events/outbox.ts): relays events whose writer died between
+   * its commit and its publish (rows older than the grace period), at start and every second
+   */
+  eventOutbox: OutboxPoller;
   queues: Map<string, LocalQueue>;
   gateway: LocalGateway;
   env: Record<string, string>;
@@ -275,11 +281,14 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     stops.unshift(() => gateway.stop());
     for (const q of queues.values()) await q.start();
     openQueues();
+    // the outbox poller publishes into the queues: started once they are, stopped before them
+    const eventOutbox = startOutboxPoller({ intervalMs: Number(process.env.CHORUS_OUTBOX_POLL_MS) || 1_000 });
     await waWebWorker.start();
     stops.unshift(() => waWebWorker.stop());
     stops.unshift(async () => {
       for (const q of queues.values()) await q.stop();
     });
+    stops.unshift(() => eventOutbox.stop());
     // the scheduler sends into the queues: it stops first (a wake-up fired then stays in its file)
     stops.unshift(...stops.splice(stops.indexOf(stopScheduler), 1));
 
@@ -296,6 +305,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       graph,
       blobs,
       outbox,
+      eventOutbox,
       waWeb,
       waWebWorker,
       queues,

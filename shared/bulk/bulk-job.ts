@@ -4,7 +4,8 @@ import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import { enqueue } from '../ports/commands.ts';
 import { log } from '../log.ts';
-import { publish } from '../../events/publish.ts';
+import type { PublishInput } from '../../events/publish.ts';
+import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
 import { assertActiveMember } from '../member/member.ts';
 import { canChangeChatAssignee } from '../chat/chat-access.rules.ts';
@@ -423,33 +424,34 @@ async function commitStep(job: JobRow, o: StepOutcome): Promise<JobRow | null> {
     ...(o.cursor ? { cursor: o.cursor } : {}),
     ...(o.done ? { finished_at: Date.now() } : {}),
   };
-  try {
-    const base = db().entities.bulkJob.patch({ org_id: job.org_id, job_id: job.job_id }).set(set);
+  const next = { ...job, ...set } as JobRow;
+  if (!o.cursor) delete next.cursor;
+  // the job's new state and its event in one transaction (the outbox); cancelled = another delivery won
+  const ok = await commitWithEvents((e) => {
+    const base = e.bulkJob.patch({ org_id: job.org_id, job_id: job.job_id }).set(set);
     const q = o.cursor ? base : base.remove(['cursor']);
-    const res = await q.where((a, { eq }) => eq(a.step, job.step)).go({ response: 'all_new' });
-    return res.data as JobRow;
-  } catch (e) {
-    if (isConditionalFailure(e)) return null;
-    throw e;
-  }
+    return { items: [q.where((a, { eq }) => eq(a.step, job.step)).commit() as TxItem], events: [jobEvent(next)] };
+  });
+  return ok ? next : null;
 }
 
-/** Mark a job failed (no more steps) and tell its creator. */
+/** Mark a job failed (no more steps) and tell its creator (the event in the same transaction). */
 async function failJob(job: JobRow, reason: string): Promise<void> {
-  try {
-    const res = await db()
-      .entities.bulkJob.patch({ org_id: job.org_id, job_id: job.job_id })
-      .set({ status: 'failed', error: reason, finished_at: Date.now(), step: job.step + 1 })
-      .where((a, { eq }) => eq(a.step, job.step))
-      .go({ response: 'all_new' });
-    await publishJob(res.data as JobRow);
-  } catch (e) {
-    if (!isConditionalFailure(e)) throw e;
-  }
+  const set = { status: 'failed' as const, error: reason, finished_at: Date.now(), step: job.step + 1 };
+  await commitWithEvents((e) => ({
+    items: [
+      e.bulkJob
+        .patch({ org_id: job.org_id, job_id: job.job_id })
+        .set(set)
+        .where((a, { eq }) => eq(a.step, job.step))
+        .commit() as TxItem,
+    ],
+    events: [jobEvent({ ...job, ...set } as JobRow)],
+  }));
 }
 
-const publishJob = (row: JobRow) =>
-  publish('bulk_job.updated', { org_id: row.org_id, job: toBulkJob(row) }, { actor: `user:${row.created_by}`, id: `bulk_job.updated:${row.job_id}:${row.step}` });
+/** The `bulk_job.updated` event of a job state (id deterministic per step). */
+const jobEvent = (row: JobRow): PublishInput => ({ name: 'bulk_job.updated', properties: { org_id: row.org_id, job: toBulkJob(row) }, actor: `user:${row.created_by}`, id: `bulk_job.updated:${row.job_id}:${row.step}` });
 
 const enqueueStep = (row: JobRow) => enqueue('chat-bulk', { org_id: row.org_id, job_id: row.job_id, seq: row.step } satisfies BulkStepCommand);
 
@@ -484,7 +486,6 @@ export async function runBulkStep(cmd: BulkStepCommand, attempt = 1, maxAttempts
   }
   const updated = await commitStep(job, outcome);
   if (!updated) return 'skipped';
-  await publishJob(updated);
   if (isFinished(updated)) return 'done';
   await enqueueStep(updated);
   return 'next';

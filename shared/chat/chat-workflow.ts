@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { db } from '../db/service.ts';
 import { AppError, notFound } from '../errors.ts';
-import { publishAll, type PublishInput } from '../../events/publish.ts';
+import type { PublishInput } from '../../events/publish.ts';
 import { assertActiveMember } from '../member/member.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
 import { schedulerPort, scheduleName } from '../ports/scheduler.ts';
@@ -20,8 +20,8 @@ import type { Chat, ChatBatchResult, ChatLabel } from './chat.schemas.ts';
 /**
  * Chat workflow use cases (issue 4; spec §4 closed/snoozed, §6 access and chat_assignee, §7 chat
  * label update, assignment, close, active-phone update). Each chat is written with
- * updateChatRow (row + label rows + filter counters in one transaction) and then announced as
- * `chat.updated` with the fields that changed, which the realtime fan-out pushes to the members
+ * updateChatRow (row + label rows + filter counters in one transaction) and announced as
+ * `chat.updated` with the fields that changed (the event in the same transaction: the outbox), which the realtime fan-out pushes to the members
  * who may see the chat. Writes over several chats report per chat what failed and why.
  * Times are epoch **ms**.
  */
@@ -33,9 +33,12 @@ class ChatRefused extends Error {}
 /** @throws AppError 403 chat.no_access when the member may not see the chat (spec §6; the guard's rule) */
 export const assertChatAccess = assertCanSeeChat;
 
+/** The `chat.updated` event of a member's change to a chat. */
+const chatUpdated = (actor: Actor, chat: ChatRow, changes: string[]): PublishInput => ({ name: 'chat.updated', properties: { org_id: actor.org_id, chat: toChatWire(chat), changes }, actor: `user:${actor.email}` });
+
 /**
- * Apply `mutate` to each chat (several chats per transaction, updateChatRows), publish one chat.updated per chat that
- * changed, and return the chats as the actor sees them plus per-chat failures.
+ * Apply `mutate` to each chat (several chats per transaction, updateChatRows), write one chat.updated per chat that
+ * changed in its transaction, and return the chats as the actor sees them plus per-chat failures.
  * `mutate` returns the new row, null for 'nothing to change', or throws ChatRefused(reason).
  */
 async function eachChat(
@@ -48,7 +51,6 @@ async function eachChat(
   const ids = [...new Set(chatIds)];
   const done: ChatRow[] = [];
   const failed: ChatBatchResult['failed'] = [];
-  const events: PublishInput[] = [];
   const guarded = (chat: ChatRow, now: number) => {
     if (!actorCanSeeChat(actor, chat)) throw new ChatRefused(NO_CHAT_ACCESS_MESSAGE);
     return mutate(chat, now);
@@ -59,7 +61,8 @@ async function eachChat(
   let next = 0;
   const worker = async () => {
     while (next < chunks.length) {
-      const outcomes = await updateChatRows(actor.org_id, chunks[next++], guarded);
+      // each changed chat's chat.updated goes in the transaction that writes it (the outbox)
+      const outcomes = await updateChatRows(actor.org_id, chunks[next++], guarded, (_b, a) => [chatUpdated(actor, a, changes)]);
       for (const [chatId, res] of outcomes) {
         if (res instanceof ChatRefused) failed.push({ chat_id: chatId, reason: res.message });
         else if (res instanceof Error) {
@@ -69,7 +72,6 @@ async function eachChat(
         else {
           done.push(res.after);
           if (res.after !== res.before) {
-            events.push({ name: 'chat.updated', properties: { org_id: actor.org_id, chat: toChatWire(res.after), changes }, actor: `user:${actor.email}` });
             if (after) await after(res.before, res.after).catch((e) => log('warn', 'chat.after_write_failed', { chat_id: chatId, error: String(e) }));
           }
         }
@@ -77,7 +79,6 @@ async function eachChat(
     }
   };
   await Promise.all(Array.from({ length: Math.min(2, chunks.length) }, worker));
-  await publishAll(events);
   const ctx = await viewContext(actor);
   return { chats: done.map((c) => viewChat(c, ctx)), failed };
 }
@@ -244,13 +245,18 @@ export async function wakeSnoozedChat(orgId: string, chatId: string, snoozeUntil
     await scheduler.schedule({ name: snoozeScheduleName(orgId, chatId), at: snoozeUntil, queue: 'chat-snooze', body: JSON.stringify({ org_id: orgId, chat_id: chatId, snooze_until: snoozeUntil }) });
     return 'early';
   }
-  const res = await updateChatRow(orgId, chatId, (chat) => {
-    const meta = chat.snooze_metadata as { snooze_until?: number } | undefined;
-    if (meta?.snooze_until !== snoozeUntil) return null;
-    return { ...chat, snooze_metadata: undefined };
-  });
+  const res = await updateChatRow(
+    orgId,
+    chatId,
+    (chat) => {
+      const meta = chat.snooze_metadata as { snooze_until?: number } | undefined;
+      if (meta?.snooze_until !== snoozeUntil) return null;
+      return { ...chat, snooze_metadata: undefined };
+    },
+    undefined,
+    (_b, after) => [{ name: 'chat.updated', properties: { org_id: orgId, chat: toChatWire(after), changes: ['snooze_metadata'] }, actor: 'system' }],
+  );
   if (!res || res.after === res.before) return 'stale';
-  await publishAll([{ name: 'chat.updated', properties: { org_id: orgId, chat: toChatWire(res.after), changes: ['snooze_metadata'] }, actor: 'system' }]);
   await notifyChatBack(res.after, 'time');
   return 'woke';
 }
@@ -367,8 +373,8 @@ export async function deleteChatLabel(actor: Actor, labelId: string): Promise<{ 
         actor.org_id,
         page.data.map((l) => l.chat_id),
         (chat) => ((chat.label_ids ?? []).includes(labelId) ? { ...chat, label_ids: (chat.label_ids ?? []).filter((l) => l !== labelId) } : null),
+        (_b, a) => [chatUpdated(actor, a, ['label_ids'])],
       );
-      const events: PublishInput[] = [];
       for (const link of page.data) {
         const res = outcomes.get(link.chat_id);
         if (res instanceof Error) throw res;
@@ -377,10 +383,8 @@ export async function deleteChatLabel(actor: Actor, labelId: string): Promise<{ 
           await db().entities.chatLabelLink.delete({ org_id: actor.org_id, label_id: labelId, inbox_state: state, latest_message_timestamp: link.latest_message_timestamp, chat_id: link.chat_id }).go();
         } else {
           removed++;
-          events.push({ name: 'chat.updated', properties: { org_id: actor.org_id, chat: toChatWire(res.after), changes: ['label_ids'] }, actor: `user:${actor.email}` });
         }
       }
-      await publishAll(events);
     }
   }
   await db().entities.chatLabel.delete({ org_id: actor.org_id, label_id: labelId }).go();

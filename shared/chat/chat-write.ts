@@ -1,7 +1,8 @@
 import type { EntityItem } from 'electrodb';
 import type { ChatEntity } from './chat.entity.ts';
 import { db } from '../db/service.ts';
-import { commitTransaction, type TxEntities, type TxItem } from '../db/transaction.ts';
+import { commitWithEvents, type TxEntities, type TxItem } from '../db/transaction.ts';
+import type { PublishInput } from '../../events/publish.ts';
 import { assigneeKey, bucketDeltas, chatBuckets, inboxState, mergeDeltas, unreadKey, type InboxState } from './chat-state.rules.ts';
 import { toChatWire } from '../inbox/wire.ts';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
@@ -78,10 +79,15 @@ export function chatWriteTx(e: TxEntities, before: ChatRow | null, after: ChatRo
 
 const MAX_RETRIES = 8;
 
+/** The domain events a chat write causes, from the stored row and the one written (written in the same transaction: the outbox). */
+export type ChatEvents = (before: ChatRow, after: ChatRow) => PublishInput[];
+
 /**
  * Read-modify-write of one chat, retried when another writer got there first.
  * @param mutate gets the stored row; returns the new row, or null when nothing is to change
  * @param extra more items for the same transaction (e.g. a member's chat state), built per attempt
+ * @param events the events of the change, stored in the same transaction (events/outbox.ts) and
+ *   published once it commits; not called when nothing changed
  * @returns { before, after } (after === before when mutate returned null); null when the chat does not exist
  * @throws ConflictRetriesExhausted (shared/db/retry.ts) when the chat kept changing for MAX_RETRIES attempts
  */
@@ -90,6 +96,7 @@ export async function updateChatRow(
   chatId: string,
   mutate: (chat: ChatRow, now: number) => ChatRow | null,
   extra?: (e: TxEntities, after: ChatRow) => TxItem[],
+  events?: ChatEvents,
 ): Promise<{ before: ChatRow; after: ChatRow } | null> {
   return retryOnConflict(`chat ${chatId}`, async () => {
     const before = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data as ChatRow | null;
@@ -98,14 +105,17 @@ export async function updateChatRow(
     const next = mutate(before, now);
     if (!next) return { before, after: before };
     let row: ChatRow = next;
-    const ok = await commitTransaction((e) => {
+    const ok = await commitWithEvents((e) => {
       const w = chatWriteTx(e, before, next, now);
       row = w.row;
-      return [...w.items, ...(extra ? extra(e, w.row) : [])];
+      return { items: [...w.items, ...(extra ? extra(e, w.row) : [])], events: events ? events(before, w.row) : [] };
     });
     return ok ? { before, after: row } : RETRY;
   }, { attempts: MAX_RETRIES });
 }
+
+/** Outbox items one chat's write is allowed in updateChatRows (its events: one chat.updated today). */
+const EVENTS_PER_CHAT = 1;
 
 /** Upper bound of the transaction items one chat's write takes (row, label rows, counters before merging). */
 function writeCost(before: ChatRow, after: ChatRow): number {
@@ -124,9 +134,10 @@ export type ChatRowOutcome = { before: ChatRow; after: ChatRow } | null | Error;
  * read with one BatchGet. A cancelled transaction (a chat changed meanwhile) is redone chat by chat
  * with updateChatRow's retries.
  * @param mutate as in updateChatRow; an error it throws is that chat's outcome, the others go on
+ * @param events as in updateChatRow: each changed chat's events, in the transaction that writes it
  * @returns chat_id -> outcome, for every id given
  */
-export async function updateChatRows(orgId: string, chatIds: string[], mutate: (chat: ChatRow, now: number) => ChatRow | null): Promise<Map<string, ChatRowOutcome>> {
+export async function updateChatRows(orgId: string, chatIds: string[], mutate: (chat: ChatRow, now: number) => ChatRow | null, events?: ChatEvents): Promise<Map<string, ChatRowOutcome>> {
   const out = new Map<string, ChatRowOutcome>();
   const ids = [...new Set(chatIds)];
   if (!ids.length) return out;
@@ -138,7 +149,7 @@ export async function updateChatRows(orgId: string, chatIds: string[], mutate: (
   const now = Date.now();
   const one = async (id: string) => {
     try {
-      out.set(id, await updateChatRow(orgId, id, mutate));
+      out.set(id, await updateChatRow(orgId, id, mutate, undefined, events));
     } catch (e) {
       out.set(id, e as Error);
     }
@@ -166,7 +177,7 @@ export async function updateChatRows(orgId: string, chatIds: string[], mutate: (
       out.set(id, { before, after: before });
       continue;
     }
-    const cost = writeCost(before, next);
+    const cost = writeCost(before, next) + EVENTS_PER_CHAT;
     if (size + cost > 100 && groups[groups.length - 1].length) {
       groups.push([]);
       size = 0;
@@ -177,15 +188,17 @@ export async function updateChatRows(orgId: string, chatIds: string[], mutate: (
   for (const group of groups) {
     if (!group.length) continue;
     const written = new Map<string, ChatRow>();
-    const ok = await commitTransaction((e) => {
+    const ok = await commitWithEvents((e) => {
       const deltas: Record<string, number> = {};
+      const evs: PublishInput[] = [];
       const items = group.flatMap(({ id, before, next }) => {
         const w = chatWriteItems(e, before, next, now);
         written.set(id, w.row);
         mergeDeltas(deltas, w.deltas);
+        if (events) evs.push(...events(before, w.row));
         return w.items;
       });
-      return [...items, ...counterItems(e, orgId, deltas)];
+      return { items: [...items, ...counterItems(e, orgId, deltas)], events: evs };
     }).catch(() => false);
     if (ok) for (const { id, before } of group) out.set(id, { before, after: written.get(id)! });
     else for (const { id } of group) await one(id);

@@ -1,6 +1,5 @@
 import { db } from '../db/service.ts';
 import { notFound } from '../errors.ts';
-import { publish } from '../../events/publish.ts';
 import { markRead } from './chat.rules.ts';
 import { toChatWire } from '../inbox/wire.ts';
 import { updateChatRow, type ChatRow } from './chat-write.ts';
@@ -38,12 +37,17 @@ export async function getChat(actor: Actor, chatId: string): Promise<Chat> {
  */
 export async function markChatRead(actor: Actor, chatId: string): Promise<Chat> {
   await getChatRow(actor, chatId);
-  const res = await updateChatRow(actor.org_id, chatId, (chat) => {
-    if (!chat.message_unread_count && !chat.marked_unread) return null;
-    const next = markRead(chat as unknown as Chat);
-    return { ...chat, unread_count: next.unread_count ?? {}, message_unread_count: 0, marked_unread: false };
-  });
+  const res = await updateChatRow(
+    actor.org_id,
+    chatId,
+    (chat) => {
+      if (!chat.message_unread_count && !chat.marked_unread) return null;
+      const next = markRead(chat as unknown as Chat);
+      return { ...chat, unread_count: next.unread_count ?? {}, message_unread_count: 0, marked_unread: false };
+    },
+    undefined,
+    (_b, after) => [{ name: 'chat.read', properties: { org_id: actor.org_id, chat: toChatWire(after), email: actor.email }, actor: `user:${actor.email}` }],
+  );
   if (!res) throw notFound('chat');
-  if (res.after !== res.before) await publish('chat.read', { org_id: actor.org_id, chat: toChatWire(res.after), email: actor.email }, { actor: `user:${actor.email}` });
   return viewChat(res.after, await viewContext(actor));
 }

@@ -22,6 +22,8 @@ import { BulkJobEntity, BulkJobItemEntity } from '../bulk/bulk-job.entity.ts';
 import { OtpCodeEntity } from '../auth/otp-code.entity.ts';
 import { UserIdentityEntity } from '../auth/identity.entity.ts';
 import { AuthThrottleEntity } from '../auth/auth-throttle.entity.ts';
+import { OutboxEventEntity } from '../outbox/outbox-event.entity.ts';
+import { ConsumerReceiptEntity } from '../outbox/consumer-receipt.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -57,6 +59,8 @@ const entities = {
   otpCode: OtpCodeEntity,
   userIdentity: UserIdentityEntity,
   authThrottle: AuthThrottleEntity,
+  outboxEvent: OutboxEventEntity,
+  consumerReceipt: ConsumerReceiptEntity,
 };
 
 function build() {

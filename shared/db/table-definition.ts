@@ -11,4 +11,8 @@ export const TABLE_DEFINITION = {
   globalIndexes: [1, 2, 3, 4, 5, 6, 7].map((n) => ({ name: `gsi${n}`, partitionKey: `gsi${n}pk`, sortKey: `gsi${n}sk` })),
   /** TTL attribute, epoch **seconds** (DynamoDB's rule). */
   ttlAttribute: 'expires_at',
+  /** Stream view (AWS): new images, read by the outbox relay (functions/consumers/outbox-relay.ts). */
+  streamView: 'NEW_IMAGE',
+  /** ElectroDB's entity name (`__edb_e__`) of outbox rows (shared/outbox/outbox-event.entity.ts): the relay's stream filter. */
+  outboxEntity: 'outbox_event',
 } as const;

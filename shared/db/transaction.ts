@@ -1,4 +1,6 @@
 import { db } from './service.ts';
+import type { PublishInput } from '../../events/publish.ts';
+import { outboxPuts, outboxRecords, relayCommitted, type OutboxRecord } from '../../events/outbox.ts';
 
 /**
  * One DynamoDB transaction through the Service (up to 100 items, all or nothing).
@@ -16,4 +18,47 @@ export type TxItem = ReturnType<TxEntities['organization']['put']>['commit'] ext
 export async function commitTransaction(build: (e: TxEntities) => TxItem[]): Promise<boolean> {
   const res = await db().transaction.write(build as never).go();
   return !res.canceled;
+}
+
+/** What a transaction with events builds: its items and the domain events the change causes. */
+export interface TxWithEvents {
+  items: TxItem[];
+  events: PublishInput[];
+}
+
+/**
+ * Run one transaction holding a change AND the domain events it causes (the transactional outbox,
+ * events/outbox.ts): the events are validated against the catalogue first (a ZodError is thrown and
+ * nothing is written), stored as outbox rows in the same TransactWriteItems (one item each: keep
+ * `items.length + events.length` ≤ 100), and, once committed, handed to the relay, which publishes
+ * them at once. A process that dies after the commit leaves them to the poller / stream consumer.
+ * `build` runs once per call (call again to retry a lost race).
+ * @returns false when DynamoDB cancelled the transaction (as commitTransaction); nothing is published then
+ */
+export async function commitWithEvents(build: (e: TxEntities) => TxWithEvents): Promise<boolean> {
+  return !(await transactWithEvents(build)).canceled;
+}
+
+/**
+ * commitWithEvents, answering ElectroDB's transaction result: `canceled`, and in `data` one
+ * `{ rejected, code }` per item in the order built (which condition failed: e.g. a duplicate).
+ */
+export async function transactWithEvents(build: (e: TxEntities) => TxWithEvents): Promise<{ canceled: boolean; data: unknown }> {
+  let records: OutboxRecord[] = [];
+  let empty = false;
+  const res = await db()
+    .transaction.write(((e: TxEntities) => {
+      const { items, events } = build(e);
+      records = outboxRecords(events);
+      const all = [...items, ...outboxPuts(e, records)];
+      empty = all.length === 0;
+      return all;
+    }) as never)
+    .go()
+    .catch((err: unknown) => {
+      if (empty) return { canceled: false, data: [] }; // nothing to write: DynamoDB refuses an empty transaction
+      throw err;
+    });
+  if (!res.canceled) await relayCommitted(records);
+  return { canceled: res.canceled, data: res.data };
 }

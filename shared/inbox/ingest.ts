@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import { db } from '../db/service.ts';
-import { publish, publishAll } from '../../events/publish.ts';
+import { transactWithEvents, type TxItem, type TxWithEvents } from '../db/transaction.ts';
 import { normalizeWebhook, type NormalizedItem, type NormalizedMessage } from '../whatsapp/cloud/normalize.ts';
 import { applyMessageToChat } from '../chat/chat.rules.ts';
 import { isClosed, isSnoozed, mergeDeltas } from '../chat/chat-state.rules.ts';
@@ -258,15 +258,21 @@ function txItems(e: TxEntities, phone: PhoneRow, plan: Plan, msgs: Array<{ m: No
   return { items, deltas: w.deltas };
 }
 
-/** Items of chats stored together, with their counters merged (one operation per counter item). */
-function groupTx(e: TxEntities, phone: PhoneRow, parts: Array<{ plan: Plan; msgs: Array<{ m: NormalizedMessage; item: MessageItem }> }>) {
+/**
+ * Items of chats stored together, with their counters merged (one operation per counter item),
+ * and each message's `message.received` (written in the same transaction: the outbox).
+ */
+function groupTx(e: TxEntities, phone: PhoneRow, parts: Array<{ plan: Plan; msgs: Array<{ m: NormalizedMessage; item: MessageItem }> }>): TxWithEvents {
   const deltas: Record<string, number> = {};
   const items = parts.flatMap(({ plan, msgs }) => {
     const t = txItems(e, phone, plan, msgs);
     mergeDeltas(deltas, t.deltas);
     return t.items;
   });
-  return [...items, ...counterItems(e, phone.org_id, deltas)] as never[];
+  return {
+    items: [...items, ...counterItems(e, phone.org_id, deltas)] as TxItem[],
+    events: parts.flatMap(({ plan, msgs }) => msgs.map(({ item }) => receivedEvent(phone, plan.row, item))),
+  };
 }
 
 /** A snoozed chat the customer wrote to: tell its assignee it is back (issue 4 part 3). */
@@ -286,8 +292,8 @@ const receivedEvent = (phone: PhoneRow, chat: Record<string, unknown>, item: Mes
 
 /**
  * Store one inbound message with its dedupe ref, the chat row update and the contact, in one
- * transaction; retried on a concurrent chat update. Publishes `message.received` (also for a
- * duplicate, with the same event id, so an event lost to a crash after the write is re-sent).
+ * transaction with its `message.received` (the outbox: an event cannot be lost to a crash after
+ * the write, so a duplicate publishes nothing); retried on a concurrent chat update.
  * @returns 'stored' or 'duplicate'
  */
 export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage): Promise<'stored' | 'duplicate'> {
@@ -296,20 +302,14 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
     const existing = (await db().entities.chat.get({ org_id: orgId, chat_id: m.chat_id }).go()).data as ChatRow | null;
     const msgs = [{ m, item: messageItem(phone, m) }];
     const plan = planChat(phone, existing ?? undefined, msgs);
-    const res = await db()
-      .transaction.write((e) => groupTx(e, phone, [{ plan, msgs }]))
-      .go();
+    const res = await transactWithEvents((e) => groupTx(e, phone, [{ plan, msgs }]));
     if (!res.canceled) {
       if (m.reaction) await applyReaction(orgId, m);
       await notifyWoken([plan]);
-      await publishAll([receivedEvent(phone, plan.row, msgs[0].item)]);
       return 'stored' as const;
     }
     const reasons = res.data as Array<{ rejected?: boolean }>;
-    if (reasons[0]?.rejected) {
-      await republishDuplicate(orgId, m.message_id, `message.received:${orgId}:${m.message_id}`);
-      return 'duplicate' as const;
-    }
+    if (reasons[0]?.rejected) return 'duplicate' as const;
     // the chat changed under us (or was created concurrently): read it again and retry
     return RETRY;
   });
@@ -317,6 +317,8 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
 
 /** DynamoDB's limit of items per transaction. */
 const TX_MAX_ITEMS = 100;
+/** Transaction items one inbound message takes at most: wamid ref, message, outbox event, contact. */
+const ITEMS_PER_MESSAGE = 4;
 
 /**
  * Fast path for a batch of inbound messages of one phone (e.g. one SQS batch of webhooks):
@@ -351,7 +353,7 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     // Pack chats into transactions of at most TX_MAX_ITEMS items. A chat with many messages is
     // cut into chunks that go in successive transactions, each planned from the row the previous
     // one wrote; a transaction never holds two chunks of one chat (one item, one operation).
-    // Besides ref + message (+ at most one contact) per message, a chat costs its row, two label
+    // Besides ref + message + its outbox event (+ at most one contact) per message, a chat costs its row, two label
     // rows per label (old key deleted, new key put) and at most one counter per bucket it leaves
     // or enters (chatBuckets: 4 + 1 unread + labels, twice).
     const overhead = (chatId: string) => {
@@ -361,13 +363,13 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     const chunks: Array<[string, Array<{ m: NormalizedMessage; item: MessageItem }>, number]> = [];
     for (const [chatId, msgs] of byChat) {
       const extra = overhead(chatId);
-      const perChunk = Math.max(1, Math.floor((TX_MAX_ITEMS - extra) / 3));
+      const perChunk = Math.max(1, Math.floor((TX_MAX_ITEMS - extra) / ITEMS_PER_MESSAGE));
       for (let i = 0; i < msgs.length; i += perChunk) chunks.push([chatId, msgs.slice(i, i + perChunk), extra]);
     }
     const groups: Array<typeof chunks> = [];
     let size = Infinity;
     for (const chunk of chunks) {
-      const n = chunk[1].length * 3 + chunk[2];
+      const n = chunk[1].length * ITEMS_PER_MESSAGE + chunk[2];
       const current = groups[groups.length - 1];
       if (size + n > TX_MAX_ITEMS || current.some(([id]) => id === chunk[0])) {
         groups.push([chunk]);
@@ -379,32 +381,18 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     }
     for (const group of groups) {
       const plans = group.map(([chatId, msgs]) => ({ chatId, msgs, plan: planChat(phone, rows.get(chatId), msgs) }));
-      const res = await db()
-        .transaction.write((e) => groupTx(e, phone, plans))
-        .go();
+      const res = await transactWithEvents((e) => groupTx(e, phone, plans));
       if (res.canceled) {
         single.push(...group.flatMap(([, msgs]) => msgs.map((x) => x.m)));
         continue;
       }
       for (const { chatId, plan } of plans) rows.set(chatId, plan.row as unknown as ChatRow);
       await notifyWoken(plans.map((p) => p.plan));
-      await publishAll(plans.flatMap(({ plan, msgs }) => msgs.map(({ item }) => receivedEvent(phone, plan.row, item))));
       for (const [, msgs] of group) for (const { m } of msgs) out.set(m.message_id, 'stored');
     }
   }
   for (const m of single.sort((a, b) => a.timestamp - b.timestamp)) out.set(m.message_id, await storeInboundMessage(phone, m));
   return out;
-}
-
-async function republishDuplicate(orgId: string, wamid: string, eventId: string): Promise<void> {
-  const ref = (await db().entities.waMessageRef.get({ org_id: orgId, message_id: wamid }).go()).data;
-  if (!ref?.chat_id || !ref.unique_id || ref.timestamp == null) return;
-  const [msg, chat] = await Promise.all([
-    db().entities.message.get({ org_id: orgId, chat_id: ref.chat_id, timestamp: ref.timestamp, unique_id: ref.unique_id }).go(),
-    db().entities.chat.get({ org_id: orgId, chat_id: ref.chat_id }).go(),
-  ]);
-  if (!msg.data || !chat.data || msg.data.from_me) return;
-  await publish('message.received', { org_id: orgId, chat: toChatWire(chat.data), message: toMessageWire(msg.data) }, { actor: 'system', id: eventId });
 }
 
 /**

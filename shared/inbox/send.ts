@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
-import { publish } from '../../events/publish.ts';
+import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import { enqueue } from '../ports/commands.ts';
 import { applyMessageToChat, isServiceWindowOpen } from '../chat/chat.rules.ts';
 import { toChatWire, toMessageWire, latestOf } from './wire.ts';
@@ -127,15 +127,16 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
       chat_org_phones: next.chat_org_phones ?? [],
     };
     const now2 = Date.now();
-    let stored: ChatRow = chat as ChatRow;
-    const res = await db()
-      .transaction.write((e) => {
-        const w = chatWriteTx(e, chat as ChatRow, { ...chat, ...fields } as ChatRow, now2);
-        stored = w.row;
-        return [e.message.create(message).commit(), ...w.items] as never[];
-      })
-      .go();
-    if (res.canceled) return RETRY;
+    const wire = toMessageWire(message);
+    // the message, the chat row and message.sent in one transaction (the outbox)
+    const ok = await commitWithEvents((e) => {
+      const w = chatWriteTx(e, chat as ChatRow, { ...chat, ...fields } as ChatRow, now2);
+      return {
+        items: [e.message.create(message).commit() as TxItem, ...w.items],
+        events: [{ name: 'message.sent', properties: { org_id: orgId, chat: toChatWire(w.row), message: wire }, actor: `user:${actor.email}`, id: `message.sent:${orgId}:${message.unique_id}` }],
+      };
+    });
+    if (!ok) return RETRY;
     // the media library's row of a member's file (idempotent put; its failure is logged, not thrown)
     if (prepared) await recordMediaItemSafely(message, chat.chat_name ?? null);
     const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: message.unique_id, timestamp: now };
@@ -147,8 +148,6 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
       await markFailed(command, message, { code: null, title: null, details: null, reason: 'Chorus could not queue this message for WhatsApp. Please send it again.' });
       throw new AppError('message.not_queued', 'The message could not be queued for WhatsApp. Please try again.', { status: 503 });
     }
-    const wire = toMessageWire(message);
-    await publish('message.sent', { org_id: orgId, chat: toChatWire(stored), message: wire }, { actor: `user:${actor.email}`, id: `message.sent:${orgId}:${message.unique_id}` });
     return wire;
   }, { onExhausted: () => {
     throw new AppError('chat.busy', 'This chat is receiving many updates right now. Please try again.', { status: 409 });
@@ -222,13 +221,15 @@ async function graphMediaRef(key: { org_id: string; chat_id: string; timestamp: 
  * `message.updated`. Idempotent.
  */
 export async function recordAccepted(key: { org_id: string; chat_id: string; timestamp: number; unique_id: string }, msg: Record<string, unknown>, wamid: string): Promise<void> {
-  await db().entities.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).go();
+  await commitWithEvents((e) => ({
+    items: [e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).commit() as TxItem],
+    events: [{ name: 'message.updated', properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid }) }, actor: 'system', id: `message.updated:${key.org_id}:${key.unique_id}:wamid` }],
+  }));
   // The ref may already hold statuses that beat us here; upsert and apply whatever is there.
   const ref = await db()
     .entities.waMessageRef.update({ org_id: key.org_id, message_id: wamid })
     .set({ chat_id: key.chat_id, unique_id: key.unique_id, timestamp: key.timestamp, expires_at: Math.floor(Date.now() / 1000) + 30 * 24 * 3600 })
     .go({ response: 'all_new' });
-  await publish('message.updated', { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid }) }, { actor: 'system', id: `message.updated:${key.org_id}:${key.unique_id}:wamid` });
   await applyStatuses(key.org_id, ref.data as Record<string, unknown>);
 }
 
@@ -239,12 +240,17 @@ export async function markFailed(
   delivery_error: { code: number | null; title: string | null; details: string | null; reason: string },
 ): Promise<void> {
   const delivery_info = deliveryInfoFor(-1);
-  await db().entities.message.patch(key).set({ ack: -1, delivery_error, delivery_info }).go();
+  await commitWithEvents((e) => ({
+    items: [e.message.patch(key).set({ ack: -1, delivery_error, delivery_info }).commit() as TxItem],
+    events: [
+      {
+        name: 'message.status_updated',
+        properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, ack: -1, delivery_error, delivery_info }) },
+        actor: 'system',
+        id: `message.status_updated:${key.org_id}:${key.unique_id}:-1`,
+      },
+    ],
+  }));
   recordMetric(METRIC.sendFailures, 1, { dimensions: { code: String(delivery_error.code ?? 'none') } });
   await syncLatestAck(key.org_id, key.chat_id, key.unique_id, -1);
-  await publish(
-    'message.status_updated',
-    { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, ack: -1, delivery_error, delivery_info }) },
-    { actor: 'system', id: `message.status_updated:${key.org_id}:${key.unique_id}:-1` },
-  );
 }

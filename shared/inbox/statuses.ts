@@ -1,11 +1,12 @@
 import { db } from '../db/service.ts';
 import { messageKey } from '../message/message.ts';
-import { publish } from '../../events/publish.ts';
+import { commitWithEvents, type TxItem } from '../db/transaction.ts';
+import { updateChatRow } from '../chat/chat-write.ts';
 import { nextAck, statusToAck, deliveryInfoFor } from '../message/ack.rules.ts';
 import { explainGraphError } from '../whatsapp/cloud/errors.ts';
 import { toMessageWire } from './wire.ts';
 import type { MetaError } from '../whatsapp/cloud/webhook.schemas.ts';
-import { retryOnConflict } from '../db/retry.ts';
+import { ConflictRetriesExhausted, RETRY, retryOnConflict } from '../db/retry.ts';
 
 /** A status as kept on the wamid ref: Meta's unix-seconds timestamp and errors (failed only). */
 export interface StatusRecord {
@@ -49,17 +50,26 @@ export async function applyStatuses(orgId: string, ref: Record<string, unknown>)
         : msg.delivery_error;
     const delivery_info = deliveryInfoFor(ack);
     const v = msg.version;
-    await db()
-      .entities.message.patch(key)
-      .set({ ack, delivery_info, delivery_error, version: v + 1 })
-      .where(({ version }, { eq }) => eq(version, v))
-      .go();
+    // the message and its event in one transaction (the outbox)
+    const ok = await commitWithEvents((e) => ({
+      items: [
+        e.message
+          .patch(key)
+          .set({ ack, delivery_info, delivery_error, version: v + 1 })
+          .where(({ version }, { eq }) => eq(version, v))
+          .commit() as TxItem,
+      ],
+      events: [
+        {
+          name: 'message.status_updated',
+          properties: { org_id: orgId, chat_id: key.chat_id, message: toMessageWire({ ...msg, ack, delivery_info, delivery_error, version: v + 1 }) },
+          actor: 'system',
+          id: `message.status_updated:${orgId}:${key.unique_id}:${ack}`,
+        },
+      ],
+    }));
+    if (!ok) return RETRY;
     await syncLatestAck(orgId, key.chat_id, key.unique_id, ack);
-    await publish(
-      'message.status_updated',
-      { org_id: orgId, chat_id: key.chat_id, message: toMessageWire({ ...msg, ack, delivery_info, delivery_error, version: v + 1 }) },
-      { actor: 'system', id: `message.status_updated:${orgId}:${key.unique_id}:${ack}` },
-    );
   }, { onExhausted: () => undefined });
 }
 
@@ -69,20 +79,15 @@ export async function applyStatuses(orgId: string, ref: Record<string, unknown>)
  * handled at once (sent and read) must not leave the row at the older tick.
  */
 export async function syncLatestAck(orgId: string, chatId: string, uniqueId: string, ack: number): Promise<void> {
-  await retryOnConflict(`chat ${chatId} (latest ack)`, async () => {
-    const key = messageKey(orgId, chatId, uniqueId);
-    const [chat, stored] = await Promise.all([
-      db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go().then((r) => r.data),
-      key ? db().entities.message.get(key).go().then((r) => r.data) : Promise.resolve(null),
-    ]);
-    ack = stored?.ack ?? ack;
-    const latest = chat?.latest_message as { unique_id?: string; ack?: number } | undefined;
-    if (!chat || latest?.unique_id !== uniqueId || latest.ack === ack) return;
-    const v = chat.version;
-    await db()
-      .entities.chat.patch({ org_id: orgId, chat_id: chatId })
-      .set({ latest_message: { ...latest, ack }, version: v + 1 })
-      .where(({ version }, { eq }) => eq(version, v))
-      .go();
-  }, { attempts: 5, onExhausted: () => undefined });
+  const key = messageKey(orgId, chatId, uniqueId);
+  const stored = key ? (await db().entities.message.get(key).go()).data : null;
+  const copied = stored?.ack ?? ack;
+  // through chat-write.ts (version check, retried on a lost race); no event: the message's status event carries the tick
+  await updateChatRow(orgId, chatId, (chat) => {
+    const latest = chat.latest_message as { unique_id?: string; ack?: number } | undefined;
+    if (latest?.unique_id !== uniqueId || latest.ack === copied) return null;
+    return { ...chat, latest_message: { ...latest, ack: copied } };
+  }).catch((e) => {
+    if (!(e instanceof ConflictRetriesExhausted)) throw e;
+  });
 }

@@ -3,7 +3,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { db } from '../db/service.ts';
 import { notFound } from '../errors.ts';
 import { log } from '../log.ts';
-import { publish } from '../../events/publish.ts';
+import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import { toMessageWire } from '../inbox/wire.ts';
 import { getMessageItem, messageKey } from '../message/message.ts';
 import { blobPort } from '../ports/blobs.ts';
@@ -14,7 +14,7 @@ import { phoneAccessToken } from '../phone/phone.ts';
 import { downloadMedia, GraphApiError, MediaGoneError, MediaTooLargeError, MediaUrlExpiredError, resolveMedia, type ResolvedMedia } from '../whatsapp/cloud/graph-client.ts';
 import { acceptsSniffed, checksumMatches, extensionFor, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, THUMBNAIL, thumbnailKey, type MediaMessageType } from './media.rules.ts';
 import type { MediaStatus, MediaUrlResponse } from './media.schemas.ts';
-import { retryOnConflict } from '../db/retry.ts';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 
 /**
  * Inbound media (issue 5, whatsapp-protocols.md A.7): a media message arrives with Meta's media
@@ -230,8 +230,11 @@ async function saveMedia(key: MessageKey, change: (m: StoredMedia) => StoredMedi
     const next = change((msg.media as StoredMedia | undefined) ?? {});
     if (!next) return;
     const v = msg.version;
-    await db().entities.message.patch(key).set({ media: next, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).go();
-    await publish('message.updated', { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, media: next, version: v + 1 }) }, { actor: 'system' });
+    const ok = await commitWithEvents((e) => ({
+      items: [e.message.patch(key).set({ media: next, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).commit() as TxItem],
+      events: [{ name: 'message.updated', properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, media: next, version: v + 1 }) }, actor: 'system' }],
+    }));
+    if (!ok) return RETRY;
     // the media library's row, once the file is kept (an idempotent put keyed by the message)
     if (next.status === 'stored' && next.path) await recordMediaItemSafely({ ...msg, media: next });
   });

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
-import { publish } from '../../events/publish.ts';
+import type { PublishInput } from '../../events/publish.ts';
+import { commitWithEvents, type TxItem } from '../db/transaction.ts';
+import { updateChatRow } from '../chat/chat-write.ts';
 import { enqueue } from '../ports/commands.ts';
 import { toChatWire, toMessageWire } from '../inbox/wire.ts';
 import { applyStatuses } from '../inbox/statuses.ts';
@@ -48,7 +50,7 @@ export const PinInput = z.object({
   duration: z.enum(['24h', '7d', '30d'], { errorMap: () => ({ message: 'must be 24h, 7d or 30d' }) }).default('7d'),
 });
 export const ForwardInput = z.object({
-  chat_ids: z.array(z.string().min(1)).min(1, 'pick at least one chat').max(5, 'must be at most 5 chats'),
+  chat_ids: z.array(z.string().min(1).max(200, 'is too long')).min(1, 'pick at least one chat').max(5, 'must be at most 5 chats'),
 });
 
 /** The rule context of one message for `actor` (spec §5 rules, §6 masking, the number's capabilities, a group's admins from `Chat.group_metadata`). @throws AppError 404 chat/message; 403 chat.no_access (the guard) */
@@ -89,28 +91,33 @@ export function allow(ctx: ActionContext, action: MessageAction): void {
 
 export const keyOf = (m: MessageItem) => ({ org_id: m.org_id, chat_id: m.chat_id, timestamp: m.timestamp, unique_id: m.unique_id });
 
-/** Patch a message under its version; retried by the caller on a lost race. @returns false when another write won */
-export async function patchMessage(m: MessageItem, set: Record<string, unknown>, remove: string[] = []): Promise<boolean> {
-  try {
-    let q = db().entities.message.patch(keyOf(m)).set({ ...set, version: m.version + 1 } as never);
-    if (remove.length) q = q.remove(remove as never) as typeof q;
-    await q.where(({ version }, { eq }) => eq(version, m.version)).go();
-    return true;
-  } catch (e) {
-    if (/conditional/i.test(String((e as Error).message))) return false;
-    throw e;
-  }
-}
-
-/** Publish `message.updated` with the message's wire shape. */
-export async function publishMessage(actor: Actor, m: Record<string, unknown>): Promise<Message> {
+/** The `message.updated` event of a message snapshot (its wire shape). */
+export function messageUpdated(actor: Actor, m: Record<string, unknown>): PublishInput {
   const wire = toMessageWire(m);
-  await publish('message.updated', { org_id: actor.org_id, chat_id: wire.chat_id, message: wire }, { actor: `user:${actor.email}` });
-  return wire;
+  return { name: 'message.updated', properties: { org_id: actor.org_id, chat_id: wire.chat_id, message: wire }, actor: actorName(actor) };
 }
 
-export async function publishChat(actor: Actor, chat: Chat, changes: string[]): Promise<void> {
-  await publish('chat.updated', { org_id: actor.org_id, chat, changes }, { actor: actor.email === 'system' ? 'system' : `user:${actor.email}` });
+/** The `chat.updated` event of a chat snapshot. */
+export function chatUpdated(actor: Actor, chat: Chat, changes: string[]): PublishInput {
+  return { name: 'chat.updated', properties: { org_id: actor.org_id, chat, changes }, actor: actorName(actor) };
+}
+
+const actorName = (actor: Actor) => (actor.email === 'system' ? 'system' : `user:${actor.email}`);
+
+/**
+ * Patch a message under its version, with its `message.updated` (the new snapshot: `set` over
+ * the stored item, `remove`d attributes null, version + 1) in the same transaction (the outbox).
+ * Retried by the caller on a lost race.
+ * @returns the message's new wire shape, or null when another write won
+ */
+export async function patchMessage(actor: Actor, m: MessageItem, set: Record<string, unknown>, remove: string[] = []): Promise<Message | null> {
+  const next = { ...m, ...set, ...Object.fromEntries(remove.map((k) => [k, null])), version: m.version + 1 };
+  const ok = await commitWithEvents((e) => {
+    let q = e.message.patch(keyOf(m)).set({ ...set, version: m.version + 1 } as never);
+    if (remove.length) q = q.remove(remove as never) as typeof q;
+    return { items: [q.where(({ version }, { eq }) => eq(version, m.version)).commit() as TxItem], events: [messageUpdated(actor, next)] };
+  });
+  return ok ? toMessageWire(next) : null;
 }
 
 /** Outbound reaction command on the whatsapp-outbound queue (kind 'reaction'). */
@@ -142,11 +149,11 @@ export async function reactToMessage(actor: Actor, chatId: string, uniqueId: str
     const previous = ((message.reactions as ReactionMap | undefined) ?? {})[key] ?? null;
     const at = Date.now();
     const entry = reaction ? { reaction, timestamp: at, by: actor.email, ack: 0 } : null;
-    const reactions = await writeReaction(message, key, entry, { from_me: true }, { remove: ['reaction_error'] });
+    const reactions = await writeReaction(message, key, entry, { from_me: true }, { remove: ['reaction_error'], actor: `user:${actor.email}` });
     if (!reactions) return RETRY;
     const cmd: ReactionCommand = { kind: 'reaction', org_id: actor.org_id, chat_id: chatId, unique_id: uniqueId, reaction, previous, at };
     await enqueue('whatsapp-outbound', cmd);
-    return (await chatGuard(actor)).viewMessage(await publishMessage(actor, { ...message, reactions, reaction_error: null, version: message.version + 1 }));
+    return (await chatGuard(actor)).viewMessage(toMessageWire({ ...message, reactions, reaction_error: null, version: message.version + 1 }));
   }, { attempts: 5, onExhausted: () => {
     throw new AppError('message.busy', 'This message is changing right now. Please try again.', { status: 409 });
   } });
@@ -175,7 +182,6 @@ export async function deliverReaction(cmd: ReactionCommand, attempt: number, max
   const mine = () => (message.reactions as ReactionMap | undefined)?.[sender];
   if (cmd.reaction && mine()?.timestamp !== cmd.at) return; // superseded
   const [to, server] = cmd.chat_id.split('@');
-  const system: Actor = { email: 'system', user_id: 'system', org_id: cmd.org_id, role: 'admin' };
   try {
     const { wamid } = send ? await send(message) : await sendToGraph(message.phone_id, reactionMessageBody(to!, message.message_id, cmd.reaction, server === 'g.us' ? 'group' : 'individual'), await phoneAccessToken(message.phone_id));
     if (!cmd.reaction) return;
@@ -183,9 +189,8 @@ export async function deliverReaction(cmd: ReactionCommand, attempt: number, max
       const m = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id);
       const current = (m.reactions as ReactionMap | undefined)?.[sender];
       if (current?.timestamp !== cmd.at) return;
-      const reactions = await writeReaction(m, sender, { ...current, ack: Math.max(1, current.ack ?? 0) }, { from_me: true, reaction_id: wamid });
+      const reactions = await writeReaction(m, sender, { ...current, ack: Math.max(1, current.ack ?? 0) }, { from_me: true, reaction_id: wamid }, { actor: 'system' });
       if (!reactions) continue;
-      await publishMessage(system, { ...m, reactions, version: m.version + 1 });
       // statuses of the reaction's wamid (they may have beaten us here) move its ack from now on
       const ref = await db()
         .entities.waMessageRef.update({ org_id: cmd.org_id, message_id: wamid })
@@ -203,11 +208,8 @@ export async function deliverReaction(cmd: ReactionCommand, attempt: number, max
       const current = (m.reactions as ReactionMap | undefined)?.[sender];
       if (cmd.reaction && current?.timestamp !== cmd.at) return; // superseded meanwhile
       const reaction_error = { reaction: cmd.reaction, reason: e.reason, at: Date.now() };
-      const reactions = await writeReaction(m, sender, cmd.previous ?? null, { from_me: true }, { set: { reaction_error } });
-      if (reactions) {
-        await publishMessage(system, { ...m, reactions, reaction_error, version: m.version + 1 });
-        return;
-      }
+      const reactions = await writeReaction(m, sender, cmd.previous ?? null, { from_me: true }, { set: { reaction_error }, actor: 'system' });
+      if (reactions) return;
     }
   }
 }
@@ -229,25 +231,27 @@ export async function setMessageFlag(actor: Actor, chatId: string, uniqueId: str
     if (flag === true) flagged[uniqueId] = message.org_phone;
     else delete flagged[uniqueId];
     const flag_count_map = countFlags(flagged);
-    const ok = await db()
-      .transaction.write(({ message: m, chat: c }) => [
+    const nextMessage = { ...message, flag_status: flag, flag_metadata, version: message.version + 1 };
+    const chatWire = toChatWire({ ...chat, flagged_messages: flagged, flag_count_map, version: chat.version + 1 });
+    // the message, the chat and both events in one transaction (the outbox)
+    const ok = await commitWithEvents(({ message: m, chat: c }) => ({
+      items: [
         (flag === null
           ? m.patch(keyOf(message)).set({ flag_metadata, version: message.version + 1 }).remove(['flag_status'])
           : m.patch(keyOf(message)).set({ flag_status: flag, flag_metadata, version: message.version + 1 })
         )
           .where(({ version }, { eq }) => eq(version, message.version))
-          .commit(),
+          .commit() as TxItem,
         c
           .patch({ org_id: actor.org_id, chat_id: chatId })
           .set({ flagged_messages: flagged, flag_count_map, version: chat.version + 1 })
           .where(({ version }, { eq }) => eq(version, chat.version))
-          .commit(),
-      ])
-      .go();
-    if (ok.canceled) return RETRY;
-    const wire = await publishMessage(actor, { ...message, flag_status: flag, flag_metadata, version: message.version + 1 });
-    const chatWire = toChatWire({ ...chat, flagged_messages: flagged, flag_count_map, version: chat.version + 1 });
-    await publishChat(actor, chatWire, ['flag_count_map', 'flagged_messages']);
+          .commit() as TxItem,
+      ],
+      events: [messageUpdated(actor, nextMessage), chatUpdated(actor, chatWire, ['flag_count_map', 'flagged_messages'])],
+    }));
+    if (!ok) return RETRY;
+    const wire = toMessageWire(nextMessage);
     const guard = await chatGuard(actor);
     return { message: guard.viewMessage(wire), chat: guard.viewChat(chatWire) };
   }, { attempts: 5, onExhausted: () => {
@@ -264,28 +268,32 @@ const countFlags = (flagged: Record<string, string>) => Object.values(flagged).r
  */
 export async function answerFlags(orgId: string, chatId: string, answer: { org_phone: string; author?: string | null; timestamp: number; is_private_note?: boolean | null }): Promise<number> {
   if (answer.is_private_note) return 0;
-  return retryOnConflict(`chat ${chatId} (answering its flags)`, async () => {
-    const chat = await loadChat(orgId, chatId);
-    const flagged = { ...((chat?.flagged_messages as Record<string, string>) ?? {}) };
-    const answered = Object.entries(flagged).filter(([, phone]) => phone === answer.org_phone).map(([id]) => id);
-    if (!chat || !answered.length) return 0;
-    for (const id of answered) delete flagged[id];
-    await db()
-      .entities.chat.patch({ org_id: orgId, chat_id: chatId })
-      .set({ flagged_messages: flagged, flag_count_map: countFlags(flagged), version: chat.version + 1 })
-      .where(({ version }, { eq }) => eq(version, chat.version))
-      .go();
-    const system: Actor = { email: 'system', user_id: 'system', org_id: orgId, role: 'admin' };
-    await publishChat(system, toChatWire({ ...chat, flagged_messages: flagged, flag_count_map: countFlags(flagged), version: chat.version + 1 }), ['flag_count_map', 'flagged_messages']);
-    for (const id of answered) {
+  const system: Actor = { email: 'system', user_id: 'system', org_id: orgId, role: 'admin' };
+  let answered: string[] = [];
+  // the chat through chat-write.ts (version check, retried on a lost race), its event in the same transaction
+  const res = await updateChatRow(
+    orgId,
+    chatId,
+    (chat) => {
+      const flagged = { ...((chat.flagged_messages as Record<string, string>) ?? {}) };
+      answered = Object.entries(flagged).filter(([, phone]) => phone === answer.org_phone).map(([id]) => id);
+      if (!answered.length) return null;
+      for (const id of answered) delete flagged[id];
+      return { ...chat, flagged_messages: flagged, flag_count_map: countFlags(flagged) };
+    },
+    undefined,
+    (_b, after) => [chatUpdated(system, toChatWire(after), ['flag_count_map', 'flagged_messages'])],
+  );
+  if (!res || res.after === res.before) return 0;
+  for (const id of answered) {
+    await retryOnConflict(`message ${id} (answered)`, async () => {
       const m = await getMessageItem(orgId, chatId, id).catch(() => null);
-      if (!m || m.flag_status !== true) continue;
+      if (!m || m.flag_status !== true) return;
       const flag_metadata = { ...((m.flag_metadata as Record<string, unknown>) ?? {}), status: false, responded_by: answer.author ?? null, responded_at: answer.timestamp };
-      await db().entities.message.patch(keyOf(m)).set({ flag_status: false, flag_metadata, version: m.version + 1 }).go();
-      await publishMessage(system, { ...m, flag_status: false, flag_metadata, version: m.version + 1 });
-    }
-    return answered.length;
-  }, { attempts: 5 });
+      if (!(await patchMessage(system, m, { flag_status: false, flag_metadata }))) return RETRY;
+    }, { attempts: 5 });
+  }
+  return answered.length;
 }
 
 /**
@@ -302,22 +310,23 @@ export async function setMessagePin(actor: Actor, chatId: string, uniqueId: stri
     const expires_at = now + PIN_DURATIONS[duration];
     if (pin) pins[uniqueId] = { expires_at, pinned_by: actor.email, pinned_at: now, body: (message.body ?? '').slice(0, 200) } as never;
     else delete pins[uniqueId];
-    const res = await db()
-      .transaction.write(({ message: m, chat: c }) => [
+    const nextMessage = { ...message, pinned_until: pin ? expires_at : null, version: message.version + 1 };
+    const chatWire = toChatWire({ ...chat, pinned_messages: pins, version: chat.version + 1 });
+    const ok = await commitWithEvents(({ message: m, chat: c }) => ({
+      items: [
         (pin ? m.patch(keyOf(message)).set({ pinned_until: expires_at, version: message.version + 1 }) : m.patch(keyOf(message)).set({ version: message.version + 1 }).remove(['pinned_until']))
           .where(({ version }, { eq }) => eq(version, message.version))
-          .commit(),
+          .commit() as TxItem,
         c
           .patch({ org_id: actor.org_id, chat_id: chatId })
           .set({ pinned_messages: pins, version: chat.version + 1 })
           .where(({ version }, { eq }) => eq(version, chat.version))
-          .commit(),
-      ])
-      .go();
-    if (res.canceled) return RETRY;
-    const wire = await publishMessage(actor, { ...message, pinned_until: pin ? expires_at : null, version: message.version + 1 });
-    const chatWire = toChatWire({ ...chat, pinned_messages: pins, version: chat.version + 1 });
-    await publishChat(actor, chatWire, ['pinned_messages']);
+          .commit() as TxItem,
+      ],
+      events: [messageUpdated(actor, nextMessage), chatUpdated(actor, chatWire, ['pinned_messages'])],
+    }));
+    if (!ok) return RETRY;
+    const wire = toMessageWire(nextMessage);
     const guard = await chatGuard(actor);
     return { message: guard.viewMessage(wire), chat: guard.viewChat(chatWire) };
   }, { attempts: 5, onExhausted: () => {

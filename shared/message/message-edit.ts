@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RETRY, retryOnConflict } from '../db/retry.ts';
+import { ConflictRetriesExhausted, RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import { log } from '../log.ts';
@@ -7,7 +7,8 @@ import { toChatWire, toMessageWire } from '../inbox/wire.ts';
 import { getMessageItem, messageKey } from './message.ts';
 import { MessageBody, type Message } from './message.schemas.ts';
 import { deletePrivateNote } from './private-note.ts';
-import { allow, context, loadChat, patchMessage, publishChat, publishMessage } from './message-actions.ts';
+import { allow, chatUpdated, context, loadChat, patchMessage } from './message-actions.ts';
+import { updateChatRow, type ChatRow } from '../chat/chat-write.ts';
 import { sendWaWebCommand, type WaWebCommand, type WaWebCommandResult } from '../whatsapp/web/commands.ts';
 import { editRefusal, isAuthor, revokeRefusal, type ProtocolChange } from '../whatsapp/web/protocol.rules.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -67,18 +68,20 @@ function withBody(m: MessageItem, body: string | null): Record<string, unknown> 
  * latest one, and publish `chat.updated` (changes ['latest_message']). Retried on a lost race.
  */
 async function syncChatPreview(actor: Actor, m: MessageItem, change: { body?: string | null; is_deleted?: boolean }): Promise<void> {
-  await retryOnConflict(`chat ${m.chat_id} (preview)`, async () => {
-    const chat = await loadChat(m.org_id, m.chat_id);
-    const latest = chat?.latest_message as (Record<string, unknown> & { unique_id?: string }) | undefined;
-    if (!chat || latest?.unique_id !== m.unique_id) return;
-    const latest_message = { ...latest, ...change };
-    await db()
-      .entities.chat.patch({ org_id: m.org_id, chat_id: m.chat_id })
-      .set({ latest_message, version: chat.version + 1 } as never)
-      .where(({ version }, { eq }) => eq(version, chat.version))
-      .go();
-    await publishChat(actor, toChatWire({ ...chat, latest_message, version: chat.version + 1 }) as Chat, ['latest_message']);
-  }, { attempts: 5, onExhausted: () => undefined });
+  // through chat-write.ts (version check, retried on a lost race), its event in the same transaction
+  await updateChatRow(
+    m.org_id,
+    m.chat_id,
+    (chat) => {
+      const latest = chat.latest_message as (Record<string, unknown> & { unique_id?: string }) | undefined;
+      if (latest?.unique_id !== m.unique_id) return null;
+      return { ...chat, latest_message: { ...latest, ...change } } as ChatRow;
+    },
+    undefined,
+    (_b, after) => [chatUpdated(actor, toChatWire(after) as Chat, ['latest_message'])],
+  ).catch((e) => {
+    if (!(e instanceof ConflictRetriesExhausted)) throw e;
+  });
 }
 
 /**
@@ -100,9 +103,9 @@ export async function editMessage(actor: Actor, chatId: string, uniqueId: string
     const now = Date.now();
     const edit_history: EditEntry[] = [...((message.edit_history as EditEntry[] | undefined) ?? []), { body: message.body ?? null, edited_at: now, edited_by: actor.email }];
     const set = { ...withBody(message, body), edit_history, edited_at: now, edit_status: 'pending' };
-    if (!(await patchMessage(message, set, ['edit_error']))) return RETRY;
-    // published before the command is handed over, so a fast result can never be overtaken by this 'pending' snapshot
-    const wire = await publishMessage(actor, { ...message, ...set, edit_error: null, version: message.version + 1 });
+    // published (with the write) before the command is handed over, so a fast result can never be overtaken by this 'pending' snapshot
+    const wire = await patchMessage(actor, message, set, ['edit_error']);
+    if (!wire) return RETRY;
     await syncChatPreview(actor, message, { body });
     const cmd: WaWebCommand = { kind: 'edit', org_id: actor.org_id, phone_id: message.phone_id, chat_id: chatId, unique_id: uniqueId, message_id: message.message_id!, body, requested_by: actor.email, requested_at: now };
     try {
@@ -134,9 +137,9 @@ export async function deleteMessage(actor: Actor, chatId: string, uniqueId: stri
     allow(ctx, 'delete');
     const now = Date.now();
     const set = { is_deleted: true, deleted_at: now, deleted_by: actor.email, delete_status: 'pending' };
-    if (!(await patchMessage(message, set, ['delete_error']))) return RETRY;
-    // published before the command is handed over (see editMessage)
-    const wire = await publishMessage(actor, { ...message, ...set, delete_error: null, version: message.version + 1 });
+    // published (with the write) before the command is handed over (see editMessage)
+    const wire = await patchMessage(actor, message, set, ['delete_error']);
+    if (!wire) return RETRY;
     await syncChatPreview(actor, message, { is_deleted: true });
     const cmd: WaWebCommand = { kind: 'delete', org_id: actor.org_id, phone_id: message.phone_id, chat_id: chatId, unique_id: uniqueId, message_id: message.message_id!, requested_by: actor.email, requested_at: now };
     try {
@@ -167,8 +170,7 @@ export async function onEditResult(cmd: Extract<WaWebCommand, { kind: 'edit' }>,
     if (!m || m.edit_status !== 'pending' || m.edited_at !== cmd.requested_at) return false;
     const actor = system(cmd.org_id);
     if (result.ok) {
-      if (!(await patchMessage(m, { edit_status: 'sent' }))) return RETRY;
-      await publishMessage(actor, { ...m, edit_status: 'sent', version: m.version + 1 });
+      if (!(await patchMessage(actor, m, { edit_status: 'sent' }))) return RETRY;
       return true;
     }
     const history = [...((m.edit_history as EditEntry[] | undefined) ?? [])];
@@ -178,9 +180,8 @@ export async function onEditResult(cmd: Extract<WaWebCommand, { kind: 'edit' }>,
     const edit_error = { body: cmd.body, reason: result.reason, at: Date.now() };
     const set: Record<string, unknown> = { ...withBody(m, body), edit_history: history, edit_status: 'failed', edit_error };
     if (previous) set.edited_at = previous.edited_at;
-    if (!(await patchMessage(m, set, previous ? [] : ['edited_at']))) return RETRY;
+    if (!(await patchMessage(actor, m, set, previous ? [] : ['edited_at']))) return RETRY;
     log('warn', 'message.edit_refused', { org_id: cmd.org_id, unique_id: cmd.unique_id, reason: result.reason });
-    await publishMessage(actor, { ...m, ...set, edited_at: previous?.edited_at ?? null, version: m.version + 1 });
     await syncChatPreview(actor, m, { body });
     return true;
   }, { attempts: 5 });
@@ -199,14 +200,12 @@ export async function onDeleteResult(cmd: Extract<WaWebCommand, { kind: 'delete'
     if (!m || m.delete_status !== 'pending' || m.deleted_at !== cmd.requested_at) return false;
     const actor = system(cmd.org_id);
     if (result.ok) {
-      if (!(await patchMessage(m, { delete_status: 'sent' }))) return RETRY;
-      await publishMessage(actor, { ...m, delete_status: 'sent', version: m.version + 1 });
+      if (!(await patchMessage(actor, m, { delete_status: 'sent' }))) return RETRY;
       return true;
     }
     const delete_error = { reason: result.reason, at: Date.now() };
-    if (!(await patchMessage(m, { is_deleted: false, delete_status: 'failed', delete_error }, ['deleted_at', 'deleted_by']))) return RETRY;
+    if (!(await patchMessage(actor, m, { is_deleted: false, delete_status: 'failed', delete_error }, ['deleted_at', 'deleted_by']))) return RETRY;
     log('warn', 'message.delete_refused', { org_id: cmd.org_id, unique_id: cmd.unique_id, reason: result.reason });
-    await publishMessage(actor, { ...m, is_deleted: false, deleted_at: null, deleted_by: null, delete_status: 'failed', delete_error, version: m.version + 1 });
     await syncChatPreview(actor, m, { is_deleted: false });
     return true;
   }, { attempts: 5 });
@@ -258,9 +257,8 @@ export async function applyInboundEdit(e: { org_id: string; phone_id: string; ch
     if (m.edited_at != null && e.at_ms < m.edited_at) return 'stale';
     const edit_history: EditEntry[] = [...((m.edit_history as EditEntry[] | undefined) ?? []), { body: m.body ?? null, edited_at: e.at_ms, edited_by: onWhatsApp(m) }];
     const set = { ...withBody(m, e.body), edit_history, edited_at: e.at_ms };
-    if (!(await patchMessage(m, set))) return RETRY;
     const actor = system(e.org_id);
-    await publishMessage(actor, { ...m, ...set, version: m.version + 1 });
+    if (!(await patchMessage(actor, m, set))) return RETRY;
     await syncChatPreview(actor, m, { body: e.body });
     return 'applied' as const;
   }, { attempts: 5 });
@@ -290,9 +288,8 @@ export async function applyInboundDelete(e: { org_id: string; phone_id: string; 
     }
     if (m.is_deleted && m.delete_status !== 'pending') return 'duplicate';
     const set = m.is_deleted ? { delete_status: 'sent' } : { is_deleted: true, deleted_at: e.at_ms, deleted_by: `whatsapp:${e.from.sender}` };
-    if (!(await patchMessage(m, set))) return RETRY;
     const actor = system(e.org_id);
-    await publishMessage(actor, { ...m, ...set, version: m.version + 1 });
+    if (!(await patchMessage(actor, m, set))) return RETRY;
     if (!m.is_deleted) await syncChatPreview(actor, m, { is_deleted: true });
     return m.is_deleted ? ('duplicate' as const) : ('applied' as const);
   }, { attempts: 5 });

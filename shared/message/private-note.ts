@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
-import { retryOnConflict } from '../db/retry.ts';
+import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
-import { publish } from '../../events/publish.ts';
+import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import { AppError, notFound } from '../errors.ts';
 import { toMessageWire } from '../inbox/wire.ts';
 import { listMembers } from '../member/member.ts';
@@ -71,29 +71,32 @@ export async function createPrivateNote(actor: Actor, chatId: string, input: Cre
   const chat = await visibleChat(actor, chatId);
   const { mentions, authorLabel } = input.mentions?.length ? await resolveMentions(actor, chat, input.mentions) : { mentions: [], authorLabel: actor.email };
   const now = Date.now();
-  const item = (
-    await db()
-      .entities.message.create({
-        org_id: actor.org_id,
-        chat_id: chatId,
-        unique_id: ulid(now),
-        timestamp: now,
-        org_phone: chat.org_phone,
-        phone_id: chat.phone_id,
-        author: actor.email,
-        body: input.body,
-        from_me: true,
-        ack: 0,
-        is_private_note: true,
-        message_type: 'text',
-        ...(mentions.length ? { mentions } : {}),
-        ...(input.client_id ? { client_id: input.client_id } : {}),
-        version: 0,
-      })
-      .go()
-  ).data;
+  const item = {
+    org_id: actor.org_id,
+    chat_id: chatId,
+    unique_id: ulid(now),
+    timestamp: now,
+    org_phone: chat.org_phone,
+    phone_id: chat.phone_id,
+    author: actor.email,
+    body: input.body,
+    from_me: true,
+    ack: 0,
+    is_private_note: true,
+    is_deleted: false,
+    message_type: 'text' as const,
+    ...(mentions.length ? { mentions } : {}),
+    ...(input.client_id ? { client_id: input.client_id } : {}),
+    created_at: now,
+    version: 0,
+  };
   const note = toMessageWire(item);
-  await publish('note.created', { org_id: actor.org_id, chat_id: chatId, message: { ...note, is_private_note: true, author: actor.email } }, { actor: `user:${actor.email}`, id: `note.created:${actor.org_id}:${note.unique_id}` });
+  // the note and its event in one transaction (the outbox)
+  const ok = await commitWithEvents((e) => ({
+    items: [e.message.create(item).commit() as TxItem],
+    events: [{ name: 'note.created', properties: { org_id: actor.org_id, chat_id: chatId, message: { ...note, is_private_note: true, author: actor.email } }, actor: `user:${actor.email}`, id: `note.created:${actor.org_id}:${note.unique_id}` }],
+  }));
+  if (!ok) throw new Error(`note ${item.unique_id} was not created (transaction cancelled)`);
   const notified = mentions.filter((m) => m.email.toLowerCase() !== actor.email.toLowerCase());
   const results = await Promise.allSettled(
     notified.map((m) =>
@@ -132,16 +135,21 @@ export async function deletePrivateNote(actor: Actor, chatId: string, uniqueId: 
     });
     if (!rule.allowed) throw new AppError('note.not_author', rule.reason ?? 'Only the author can delete this note', { status: 403 });
     const { body: _b, mentions: _m, ...rest } = item;
-    // a lost race (a flag, a pin changed the note meanwhile) throws a conflict: read it again
-    await db()
-      .entities.message.patch(key!)
-      .set({ is_deleted: true, version: item.version + 1 })
-      .remove(['body', 'mentions'])
-      .where(({ version }, { eq }) => eq(version, item.version))
-      .go();
     // explicit nulls: clients merge snapshots, so a missing body would keep the old text
     const note: Message = { ...toMessageWire({ ...rest, is_deleted: true, version: item.version + 1 }), body: null, mentions: null };
-    await publish('note.deleted', { org_id: actor.org_id, chat_id: chatId, message: { ...note, is_private_note: true, author: item.author ?? actor.email } }, { actor: `user:${actor.email}`, id: `note.deleted:${actor.org_id}:${uniqueId}` });
+    // the tombstone and its event in one transaction; a lost race (a flag, a pin changed the note meanwhile) cancels it: read it again
+    const ok = await commitWithEvents((e) => ({
+      items: [
+        e.message
+          .patch(key!)
+          .set({ is_deleted: true, version: item.version + 1 })
+          .remove(['body', 'mentions'])
+          .where(({ version }, { eq }) => eq(version, item.version))
+          .commit() as TxItem,
+      ],
+      events: [{ name: 'note.deleted', properties: { org_id: actor.org_id, chat_id: chatId, message: { ...note, is_private_note: true, author: item.author ?? actor.email } }, actor: `user:${actor.email}`, id: `note.deleted:${actor.org_id}:${uniqueId}` }],
+    }));
+    if (!ok) return RETRY;
     return note;
   }, { attempts: 5, onExhausted: () => {
     throw new AppError('note.busy', 'This note is changing right now. Please try again.', { status: 409 });

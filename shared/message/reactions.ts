@@ -1,5 +1,5 @@
 import { db } from '../db/service.ts';
-import { publish } from '../../events/publish.ts';
+import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import { toMessageWire } from '../inbox/wire.ts';
 import { nextAck, statusToAck } from './ack.rules.ts';
 import { getMessageItem, messageKey } from './message.ts';
@@ -52,6 +52,8 @@ export interface ReactionRowExtra {
  * Set (`entry`) or remove (null) one sender's reaction on a message: the map and the Reaction row
  * in one transaction, conditioned on the message's version.
  * @param opts.set / opts.remove further message attributes to set or remove in the same write
+ * @param opts.actor who made the change (`system`, `user:<email>`): the transaction also holds the
+ *   message's `message.updated` (the new snapshot; the outbox), published once it commits
  * @returns the message's new `reactions` map, or null when another write won (re-read and retry)
  */
 export async function writeReaction(
@@ -59,19 +61,21 @@ export async function writeReaction(
   senderId: string,
   entry: ReactionMapEntry | null,
   extra: ReactionRowExtra,
-  opts: { set?: Record<string, unknown>; remove?: string[] } = {},
+  opts: { set?: Record<string, unknown>; remove?: string[]; actor?: string } = {},
 ): Promise<ReactionMap | null> {
   const reactions: ReactionMap = { ...((msg.reactions as ReactionMap | undefined) ?? {}) };
   if (entry) reactions[senderId] = entry;
   else delete reactions[senderId];
   const key = { org_id: msg.org_id, chat_id: msg.chat_id, timestamp: msg.timestamp, unique_id: msg.unique_id };
   const rowKey = { org_id: msg.org_id, chat_id: msg.chat_id, unique_id: msg.unique_id, sender_id: senderId };
-  const res = await db()
-    .transaction.write(({ message: me, reaction: re }) => {
-      let patch = me.patch(key).set({ ...(opts.set ?? {}), reactions, version: msg.version + 1 } as never);
-      if (opts.remove?.length) patch = patch.remove(opts.remove as never) as typeof patch;
-      return [
-        patch.where(({ version }, { eq }) => eq(version, msg.version)).commit(),
+  const snapshot = { ...msg, ...(opts.set ?? {}), ...Object.fromEntries((opts.remove ?? []).map((k) => [k, null])), reactions, version: msg.version + 1 };
+  const ok = await commitWithEvents(({ message: me, reaction: re }) => {
+    let patch = me.patch(key).set({ ...(opts.set ?? {}), reactions, version: msg.version + 1 } as never);
+    if (opts.remove?.length) patch = patch.remove(opts.remove as never) as typeof patch;
+    return {
+      events: opts.actor ? [{ name: 'message.updated', properties: { org_id: msg.org_id, chat_id: msg.chat_id, message: toMessageWire(snapshot) }, actor: opts.actor }] : [],
+      items: [
+        patch.where(({ version }, { eq }) => eq(version, msg.version)).commit() as TxItem,
         entry
           ? re
               .put({
@@ -87,12 +91,12 @@ export async function writeReaction(
                 ...(extra.sender_name ? { sender_name: extra.sender_name } : {}),
                 ...(extra.reaction_id ? { reaction_id: extra.reaction_id } : {}),
               })
-              .commit()
-          : re.delete(rowKey).commit(),
-      ];
-    })
-    .go();
-  return res.canceled ? null : reactions;
+              .commit() as TxItem
+          : (re.delete(rowKey).commit() as TxItem),
+      ],
+    };
+  });
+  return ok ? reactions : null;
 }
 
 /**
@@ -125,9 +129,8 @@ export async function applyInboundReaction(
     const prev = (msg.reactions as ReactionMap | undefined)?.[r.sender_phone];
     if (prev && prev.timestamp > r.timestamp) return; // an older reaction event arrived late
     const entry = r.emoji ? { reaction: r.emoji, timestamp: r.timestamp } : null;
-    const reactions = await writeReaction(msg, r.sender_phone, entry, { from_me: false, sender_name: r.sender_name, reaction_id: r.reaction_id });
+    const reactions = await writeReaction(msg, r.sender_phone, entry, { from_me: false, sender_name: r.sender_name, reaction_id: r.reaction_id }, { actor: 'system' });
     if (!reactions) return RETRY;
-    await publish('message.updated', { org_id: orgId, chat_id: key.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, { actor: 'system' });
   });
 }
 
@@ -159,18 +162,18 @@ export async function applyReactionStatuses(orgId: string, ref: Record<string, u
     const reactions: ReactionMap = { ...((msg.reactions as ReactionMap | undefined) ?? {}) };
     const mine = reactions[of.sender_id];
     if (mine && mine.timestamp === row.timestamp) reactions[of.sender_id] = { ...mine, ack };
-    const res = await db()
-      .transaction.write(({ message: me, reaction: re }) => [
-        me.patch(key).set({ reactions, version: msg.version + 1 }).where(({ version }, { eq }) => eq(version, msg.version)).commit(),
+    const ok = await commitWithEvents(({ message: me, reaction: re }) => ({
+      items: [
+        me.patch(key).set({ reactions, version: msg.version + 1 }).where(({ version }, { eq }) => eq(version, msg.version)).commit() as TxItem,
         re
           .patch({ org_id: orgId, chat_id: of.chat_id, unique_id: of.unique_id, sender_id: of.sender_id })
           .set({ ack })
           .where(({ reaction_id }, { eq }) => eq(reaction_id, ref.message_id as string))
-          .commit(),
-      ])
-      .go();
-    if (res.canceled) return RETRY;
-    await publish('message.updated', { org_id: orgId, chat_id: of.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, { actor: 'system' });
+          .commit() as TxItem,
+      ],
+      events: [{ name: 'message.updated', properties: { org_id: orgId, chat_id: of.chat_id, message: toMessageWire({ ...msg, reactions, version: msg.version + 1 }) }, actor: 'system' }],
+    }));
+    if (!ok) return RETRY;
   }, { onExhausted: () => undefined });
 }
 

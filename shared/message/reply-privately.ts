@@ -1,7 +1,7 @@
 import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
-import { publish } from '../../events/publish.ts';
+import { commitWithEvents } from '../db/transaction.ts';
 import { toChatWire } from '../inbox/wire.ts';
 import { chatWriteTx, type ChatRow } from '../chat/chat-write.ts';
 import { getMessageItem } from './message.ts';
@@ -97,16 +97,14 @@ export async function replyPrivately(actor: Actor, chatId: string, uniqueId: str
       version: 0,
     } as unknown as ChatRow;
     let stored: ChatRow = row;
-    const res = await db()
-      .transaction.write((e) => {
-        const w = chatWriteTx(e, null, row, now);
-        stored = w.row;
-        return w.items as never[];
-      })
-      .go();
-    if (res.canceled) return RETRY; // created meanwhile (another member, a webhook): read it
+    // the new chat and its chat.updated in one transaction (the outbox)
+    const ok = await commitWithEvents((e) => {
+      const w = chatWriteTx(e, null, row, now);
+      stored = w.row;
+      return { items: w.items, events: [{ name: 'chat.updated', properties: { org_id: actor.org_id, chat: toChatWire(w.row), changes: ['created'] }, actor: `user:${actor.email}` }] };
+    });
+    if (!ok) return RETRY; // created meanwhile (another member, a webhook): read it
     const chat = toChatWire(stored);
-    await publish('chat.updated', { org_id: actor.org_id, chat, changes: ['created'] }, { actor: `user:${actor.email}` });
     return viewed(guard, chat, true, quote);
   }, { attempts: 5, onExhausted: () => {
     throw new AppError('chat.busy', 'This chat is changing right now. Please try again.', { status: 409 });

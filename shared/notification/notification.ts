@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import type { EntityItem } from 'electrodb';
 import { db } from '../db/service.ts';
-import { publish } from '../../events/publish.ts';
+import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import type { Actor } from '../auth/actor.ts';
 import { chatGuard } from '../access/guard.ts';
 import { withCursor } from '../db/paging.ts';
@@ -61,30 +61,31 @@ export function toNotificationWire(n: NotificationItem): Notification {
  * connections (the web app shows a toast, a browser notification and the bell count).
  * The caller decides who is notified (e.g. not the actor themself) and checks membership.
  * `notification_id` = 'ntf_' + ULID of `created_at` (epoch ms); `expires_at` = created_at + 90 days (epoch s).
- * @throws whatever the table or the event transport throws (the row may exist without its event)
+ * @throws whatever the table throws (the row and its event are written together, or neither)
  */
 export async function notifyMember(orgId: string, email: string, n: NotifyInput): Promise<void> {
   const now = Date.now();
-  const item = (
-    await db()
-      .entities.notification.create({
-        org_id: orgId,
-        email,
-        notification_id: `ntf_${ulid(now)}`,
-        kind: n.kind,
-        title: n.title,
-        body: n.body,
-        ...(n.chat_id ? { chat_id: n.chat_id } : {}),
-        ...(n.unique_id ? { unique_id: n.unique_id } : {}),
-        actor: n.actor,
-        created_at: now,
-        state: 'unread',
-        expires_at: Math.floor(now / 1000) + NOTIFICATION_TTL_DAYS * 86_400,
-      })
-      .go()
-  ).data;
-  const notification = toNotificationWire(item);
-  await publish('notification.created', { org_id: orgId, email, notification }, { actor: n.actor === 'system' ? 'system' : `user:${n.actor}`, id: `notification.created:${orgId}:${notification.notification_id}` });
+  const row = {
+    org_id: orgId,
+    email,
+    notification_id: `ntf_${ulid(now)}`,
+    kind: n.kind,
+    title: n.title,
+    body: n.body,
+    ...(n.chat_id ? { chat_id: n.chat_id } : {}),
+    ...(n.unique_id ? { unique_id: n.unique_id } : {}),
+    actor: n.actor,
+    created_at: now,
+    state: 'unread' as const,
+    expires_at: Math.floor(now / 1000) + NOTIFICATION_TTL_DAYS * 86_400,
+  };
+  const notification = toNotificationWire(row as Parameters<typeof toNotificationWire>[0]);
+  // the row and its event in one transaction (the outbox)
+  const ok = await commitWithEvents((e) => ({
+    items: [e.notification.create(row).commit() as TxItem],
+    events: [{ name: 'notification.created', properties: { org_id: orgId, email, notification }, actor: n.actor === 'system' ? 'system' : `user:${n.actor}`, id: `notification.created:${orgId}:${notification.notification_id}` }],
+  }));
+  if (!ok) throw new Error(`notification ${row.notification_id} was not created (transaction cancelled)`);
 }
 
 /** Unread notifications of a member, counted up to MAX_UNREAD_COUNTED (index byState, keys only). */

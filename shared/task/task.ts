@@ -2,10 +2,10 @@ import { monotonicFactory } from 'ulid';
 import type { EntityItem } from 'electrodb';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
-import { commitTransaction, type TxEntities, type TxItem } from '../db/transaction.ts';
+import { commitWithEvents, type TxEntities, type TxItem } from '../db/transaction.ts';
 import { assertActiveMember } from '../member/member.ts';
 import { AppError, notFound } from '../errors.ts';
-import { publish, type PublishInput, publishAll } from '../../events/publish.ts';
+import { type PublishInput, publishAll } from '../../events/publish.ts';
 import { scheduleName, schedulerPort } from '../ports/scheduler.ts';
 import type { Actor } from '../auth/actor.ts';
 import { chatGuard, type ChatGuard } from '../access/guard.ts';
@@ -143,8 +143,11 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
     associated_object_metadata: link,
   };
   await armReminder(task);
-  if (!(await commitTransaction((e) => [e.task.create(toItem(task, 1)).commit() as TxItem, ...auditOps(e, ['TASK_CREATED'], null, task, actor.email, now)]))) throw new Error(`task ${task.task_id} was not created (transaction cancelled)`);
-  await publish('task.created', { org_id: actor.org_id, task, actions: ['TASK_CREATED'] }, { actor: `user:${actor.email}` });
+  const created = await commitWithEvents((e) => ({
+    items: [e.task.create(toItem(task, 1)).commit() as TxItem, ...auditOps(e, ['TASK_CREATED'], null, task, actor.email, now)],
+    events: [{ name: 'task.created', properties: { org_id: actor.org_id, task, actions: ['TASK_CREATED'] }, actor: `user:${actor.email}` }],
+  }));
+  if (!created) throw new Error(`task ${task.task_id} was not created (transaction cancelled)`);
   return (await viewTasks(actor, [task]))[0]!;
 }
 
@@ -211,16 +214,18 @@ async function change(actor: Actor, taskId: string, build: (t: Task, now: number
     const errors = validateReminder(after, now, changed(before, after));
     if (errors.length) throw invalid(errors);
     await armReminder(after);
-    const ok = await commitTransaction((e) => [
-      e.task
-        .put(toItem(after, item.version + 1))
-        .where(({ version }, { eq }) => eq(version, item.version))
-        .commit() as TxItem,
-      ...auditOps(e, actions, before, after, actor.email, now),
-    ]);
+    const ok = await commitWithEvents((e) => ({
+      items: [
+        e.task
+          .put(toItem(after, item.version + 1))
+          .where(({ version }, { eq }) => eq(version, item.version))
+          .commit() as TxItem,
+        ...auditOps(e, actions, before, after, actor.email, now),
+      ],
+      events: [{ name: 'task.updated', properties: { org_id: actor.org_id, task: after, actions }, actor: `user:${actor.email}` }],
+    }));
     if (!ok) return RETRY;
     await disarmReminder(before, after);
-    await publish('task.updated', { org_id: actor.org_id, task: after, actions }, { actor: `user:${actor.email}` });
     return after;
   }, { attempts: MAX_RETRIES, onExhausted: () => {
     throw new AppError('task.busy', 'Someone else is changing this task. Please try again.', { status: 409 });
@@ -358,6 +363,8 @@ export async function fireTaskReminder(orgId: string, taskId: string, remindAt: 
   const events: PublishInput[] = [{ name: 'task.reminder_due', properties: { org_id: orgId, task, remind_at: remindAt }, actor: 'system', id: `task.reminder_due:${taskId}:${remindAt}` }];
   const repeat = task.reminder_setting.remind_in === 'repeat' ? task.reminder_setting.repeat : null;
   if (!repeat || task.due_date == null) {
+    // no write causes this event (the wake-up does): published straight away; a failure fails the
+    // queue record, which is retried (the id is deterministic, consumers dedupe)
     await publishAll(events);
     return 'fired';
   }

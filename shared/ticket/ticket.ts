@@ -3,10 +3,10 @@ import type { EntityItem } from 'electrodb';
 import type { TicketEntity } from './ticket.entity.ts';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
-import { commitTransaction, type TxEntities, type TxItem } from '../db/transaction.ts';
+import { commitWithEvents, type TxEntities, type TxItem } from '../db/transaction.ts';
 import { assertActiveMember } from '../member/member.ts';
 import { AppError, notFound } from '../errors.ts';
-import { publish, publishAll, type PublishInput } from '../../events/publish.ts';
+import type { PublishInput } from '../../events/publish.ts';
 import { getMessageItem } from '../message/message.ts';
 import { toMessageWire } from '../inbox/wire.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -31,7 +31,7 @@ import { badgeDeltas, canAttachToTicket, canCreateTicket, canDetachFromTicket, s
  * Every write is one DynamoDB transaction: the ticket (optimistic `version`), its audit rows, its
  * label index rows, the badge counters (ADD) and, for create/attach/detach, the message's
  * `message_ticket_id` (conditioned, so two agents cannot put one message in two tickets).
- * Each write then publishes `ticket.created` / `ticket.updated` / `ticket.closed`.
+ * Each write holds its `ticket.created` / `ticket.updated` / `ticket.closed` in the same transaction (the outbox).
  * Times are epoch **ms**. Any member of the org may work tickets of the chats they may see
  * (spec §6, through the guard, shared/access/guard.ts: a ticket of a restricted chat is 403 on
  * every read and write, and hidden from lists); settings are admin-only. Every ticket and
@@ -192,7 +192,15 @@ export async function createTicket(actor: Actor, input: CreateTicketInput): Prom
     version: 1,
   };
   const msgKey = { org_id: actor.org_id, chat_id: message.chat_id, timestamp: message.timestamp, unique_id: message.unique_id };
-  const committed = await commitTransaction((e) => [
+  const ticket = toTicketWire(item);
+  const wireMessage = toMessageWire({ ...message, message_ticket_id: item.ticket_id });
+  // the ticket, the message's link and both events in one transaction (the outbox)
+  const committed = await commitWithEvents((e) => ({
+    events: [
+      { name: 'ticket.created', properties: { org_id: actor.org_id, ticket }, actor: `user:${actor.email}` },
+      { name: 'message.updated', properties: { org_id: actor.org_id, chat_id: message.chat_id, message: wireMessage }, actor: `user:${actor.email}` },
+    ],
+    items: [
         e.ticket.create(item).commit(),
         e.message
           .patch(msgKey)
@@ -203,14 +211,9 @@ export async function createTicket(actor: Actor, input: CreateTicketInput): Prom
         auditOp(e, item, 'TICKET_CREATED', null, { subject: item.subject, status: item.status, priority: item.priority, assignee: assignee ?? null, due_date: item.due_date ?? null, labels: item.labels, quoted_message_id: item.quoted_message_id }, actor.email, now),
         ...labelOps(e, null, item),
         ...counterOps(e, actor.org_id, null, item),
-      ] as TxItem[]);
+      ] as TxItem[],
+  }));
   if (!committed) throw new AppError('ticket.message_taken', 'This message already belongs to a ticket.', { status: 409 });
-  const ticket = toTicketWire(item);
-  const wireMessage = toMessageWire({ ...message, message_ticket_id: item.ticket_id });
-  await publishAll([
-    { name: 'ticket.created', properties: { org_id: actor.org_id, ticket }, actor: `user:${actor.email}` },
-    { name: 'message.updated', properties: { org_id: actor.org_id, chat_id: message.chat_id, message: wireMessage }, actor: `user:${actor.email}` },
-  ]);
   const guard = await chatGuard(actor);
   return { ticket: guard.viewTicket(ticket), message: guard.viewMessage(wireMessage) };
 }
@@ -285,7 +288,10 @@ export async function updateTicket(actor: Actor, ticketId: string, input: Update
     if (next.status === 'closed' && t.status !== 'closed') next.closed_at = now;
     if (next.status !== 'closed') next.closed_at = undefined;
     if (next.assignee && !t.first_assigned_at) next.first_assigned_at = now;
-    const committed = await commitTransaction((e) => [
+    const ticket = toTicketWire(next);
+    const closed = t.status !== 'closed' && next.status === 'closed';
+    const committed = await commitWithEvents((e) => ({
+      items: [
           e.ticket
             .put(next)
             .where(({ version }, { eq }) => eq(version, t.version))
@@ -293,11 +299,10 @@ export async function updateTicket(actor: Actor, ticketId: string, input: Update
           ...changes.map((c) => auditOp(e, t, FIELD_ACTIONS[c.field], { [c.field]: c.old }, { [c.field]: c.new }, actor.email, now)),
           ...labelOps(e, t, next),
           ...counterOps(e, actor.org_id, t, next),
-        ] as TxItem[]);
+        ] as TxItem[],
+      events: [{ name: closed ? 'ticket.closed' : 'ticket.updated', properties: { org_id: actor.org_id, ticket, changes: changes.map((c) => c.field) }, actor: `user:${actor.email}` }],
+    }));
     if (!committed) return RETRY;
-    const ticket = toTicketWire(next);
-    const closed = t.status !== 'closed' && next.status === 'closed';
-    await publish(closed ? 'ticket.closed' : 'ticket.updated', { org_id: actor.org_id, ticket, changes: changes.map((c) => c.field) }, { actor: `user:${actor.email}` });
     return guard.viewTicket(ticket);
   }, { attempts: MAX_RETRIES, onExhausted: () => {
     throw new AppError('ticket.busy', 'Someone else is changing this ticket. Please try again.', { status: 409 });
@@ -348,7 +353,15 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
       if (!ok.allowed) throw new AppError('ticket.quoted_message', ok.reason!, { status: 400, details: [{ field: 'params.unique_id', reason: ok.reason! }] });
     }
     const next: TicketItem = { ...t, message_count: Math.max(1, t.message_count + (attach ? 1 : -1)), last_updated_by: actor.email, last_updated_at: now, version: t.version + 1 };
-    const committed = await commitTransaction((e) => [
+    const ticket = toTicketWire(next);
+    const wireMessage = toMessageWire({ ...message, message_ticket_id: attach ? t.ticket_id : null });
+    const events: PublishInput[] = [
+      { name: 'ticket.updated', properties: { org_id: actor.org_id, ticket, changes: ['messages'] }, actor: `user:${actor.email}` },
+      { name: 'message.updated', properties: { org_id: actor.org_id, chat_id: chatId, message: wireMessage }, actor: `user:${actor.email}` },
+    ];
+    const committed = await commitWithEvents((e) => ({
+      events,
+      items: [
           e.ticket
             .put(next)
             .where(({ version }, { eq }) => eq(version, t.version))
@@ -369,15 +382,9 @@ export async function setMessageTicket(actor: Actor, chatId: string, uniqueId: s
             : e.ticketMessage.delete({ org_id: actor.org_id, ticket_id: t.ticket_id, timestamp: message.timestamp, unique_id: uniqueId }).commit(),
           ...labelOps(e, t, next),
           auditOp(e, t, attach ? 'MESSAGE_ATTACHED' : 'MESSAGE_DETACHED', null, { unique_id: uniqueId, body: message.body?.slice(0, 200) ?? null }, actor.email, now),
-        ] as TxItem[]);
+        ] as TxItem[],
+    }));
     if (!committed) return RETRY;
-    const ticket = toTicketWire(next);
-    const wireMessage = toMessageWire({ ...message, message_ticket_id: attach ? t.ticket_id : null });
-    const events: PublishInput[] = [
-      { name: 'ticket.updated', properties: { org_id: actor.org_id, ticket, changes: ['messages'] }, actor: `user:${actor.email}` },
-      { name: 'message.updated', properties: { org_id: actor.org_id, chat_id: chatId, message: wireMessage }, actor: `user:${actor.email}` },
-    ];
-    await publishAll(events);
     const guard = await chatGuard(actor);
     return { ticket: guard.viewTicket(ticket), message: guard.viewMessage(wireMessage) };
   }, { attempts: MAX_RETRIES, onExhausted: () => {
@@ -429,17 +436,19 @@ export async function recordFirstResponse(orgId: string, chatId: string, message
   for (const t of tickets) {
     if (t.first_response_at || t.created_at > message.timestamp) continue;
     const next: TicketItem = { ...t, first_response_at: message.timestamp, first_response_time: message.timestamp - t.created_at, version: t.version + 1 };
-    const committed = await commitTransaction((e) => [
+    const committed = await commitWithEvents((e) => ({
+      items: [
           e.ticket
             .put(next)
             .where(({ version }, { eq }) => eq(version, t.version))
             .commit(),
           ...labelOps(e, t, next),
           auditOp(e, t, 'FIRST_RESPONSE', null, { first_response_at: next.first_response_at, first_response_time: next.first_response_time, by: message.author ?? null }, 'system', Date.now()),
-        ] as TxItem[]);
+        ] as TxItem[],
+      events: [{ name: 'ticket.updated', properties: { org_id: orgId, ticket: toTicketWire(next), changes: ['first_response_at'] }, actor: 'system', id: `ticket.first_response:${t.ticket_id}` }],
+    }));
     if (!committed) throw new Error(`ticket ${t.ticket_id} changed while stamping its first response; retry`);
     stamped++;
-    await publish('ticket.updated', { org_id: orgId, ticket: toTicketWire(next), changes: ['first_response_at'] }, { actor: 'system', id: `ticket.first_response:${t.ticket_id}` });
   }
   return stamped;
 }

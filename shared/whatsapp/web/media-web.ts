@@ -1,12 +1,12 @@
 import { db } from '../../db/service.ts';
-import { publish } from '../../../events/publish.ts';
+import { commitWithEvents, type TxItem } from '../../db/transaction.ts';
 import { toMessageWire } from '../../inbox/wire.ts';
 import { checkAndStoreMedia, type StoredMedia } from '../../media/media.ts';
 import { recordMediaItemSafely } from '../../media/media-library.ts';
 import { isMediaMessageType, type MediaMessageType } from '../../media/media.rules.ts';
 import { log } from '../../log.ts';
 import type { WaWebPhone } from './ingest-web.ts';
-import { retryOnConflict } from '../../db/retry.ts';
+import { RETRY, retryOnConflict } from '../../db/retry.ts';
 
 /**
  * Files of WhatsApp Web messages. A Cloud API message carries a Graph media id that the
@@ -49,8 +49,11 @@ export async function storeWaWebMedia(phone: WaWebPhone, messageId: string, down
     const current = (await db().entities.message.get(key).go()).data;
     if (!current) return 'skipped' as const;
     const v = current.version;
-    await db().entities.message.patch(key).set({ media: next, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).go();
-    await publish('message.updated', { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...current, media: next, version: v + 1 }) }, { actor: 'system' });
+    const ok = await commitWithEvents((e) => ({
+      items: [e.message.patch(key).set({ media: next, version: v + 1 }).where(({ version }, { eq }) => eq(version, v)).commit() as TxItem],
+      events: [{ name: 'message.updated', properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...current, media: next, version: v + 1 }) }, actor: 'system' }],
+    }));
+    if (!ok) return RETRY;
     if (next.status === 'stored') await recordMediaItemSafely({ ...current, media: next });
     return next.status === 'stored' ? ('stored' as const) : ('failed' as const);
   });

@@ -1,5 +1,5 @@
 import { db } from '../../db/service.ts';
-import { publish } from '../../../events/publish.ts';
+import { commitWithEvents, type TxItem } from '../../db/transaction.ts';
 import type { WaWebPhone } from './ingest-web.ts';
 
 /**
@@ -36,19 +36,25 @@ export async function setSessionState(phone: WaWebPhone, state: SessionState, ex
   if (extra.detail) set.state_detail = extra.detail;
   else remove.push('state_detail');
   if (state === 'logged_out' || extra.unwanted) set.wanted = false;
-  let q = db().entities.waWebSession.patch({ phone_id: phoneId }).set(set as never);
-  if (remove.length) q = q.remove(remove as never) as typeof q;
-  await q.go();
   const now = Date.now();
   const ready = state === 'open';
   const row = (await db().entities.phone.get({ org_id: phone.org_id, phone_id: phoneId }).go()).data;
-  if (row && (row.is_ready !== ready || (ready && !row.first_connected_at))) {
-    await db()
-      .entities.phone.patch({ org_id: phone.org_id, phone_id: phoneId })
-      .set({ is_ready: ready, ...(ready && !row.first_connected_at ? { first_connected_at: now } : {}) })
-      .go();
-  }
-  await publish('phone.session_updated', { org_id: phone.org_id, phone_id: phoneId, state, qr: state === 'qr' ? (extra.qr ?? null) : null, detail: extra.detail ?? null, at: now }, { actor: 'system' });
+  // the session row, the phone's readiness and the event in one transaction (the outbox)
+  const ok = await commitWithEvents((e) => {
+    let q = e.waWebSession.patch({ phone_id: phoneId }).set(set as never);
+    if (remove.length) q = q.remove(remove as never) as typeof q;
+    const items = [q.commit() as TxItem];
+    if (row && (row.is_ready !== ready || (ready && !row.first_connected_at))) {
+      items.push(
+        e.phone
+          .patch({ org_id: phone.org_id, phone_id: phoneId })
+          .set({ is_ready: ready, ...(ready && !row.first_connected_at ? { first_connected_at: now } : {}) })
+          .commit() as TxItem,
+      );
+    }
+    return { items, events: [{ name: 'phone.session_updated', properties: { org_id: phone.org_id, phone_id: phoneId, state, qr: state === 'qr' ? (extra.qr ?? null) : null, detail: extra.detail ?? null, at: now }, actor: 'system' }] };
+  });
+  if (!ok) throw new Error(`session ${phoneId}: state ${state} not written (no session row, or the phone is gone)`);
 }
 
 /** Ask for a new link (after a logout, or to retry): the session is wanted again and starts linking; a worker takes it on its next heartbeat. */
