@@ -6,11 +6,10 @@
  * normalizeDateRange). More pages load with 'Load more' (or on reaching the end); a click opens the
  * viewer as a carousel over the filtered list.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { LibraryMediaType, MediaItem } from '#shared/media/media.schemas.ts';
+import type { LibraryMediaType } from '#shared/media/media.schemas.ts';
 import { formatDay, normalizeDateRange } from '#shared/task/task.rules.ts';
-import { api, errorMessage } from '../../../lib/api.ts';
 import { browserTimeZone, fromDayInput, toDayInput } from '../../tasks/index.ts';
 import { useSession } from '../../../app/session.tsx';
 import { libraryViewerItem, MediaViewer } from './Media.tsx';
@@ -18,9 +17,8 @@ import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { Tabs } from '../../../components/ui/Tabs.tsx';
 import { MediaChatPicker } from './MediaChatPicker.tsx';
 import { MediaTile } from './MediaTile.tsx';
+import { useMediaLibrary } from '../hooks/useMediaLibrary.ts';
 import './media.css';
-
-const PAGE_SIZE = 60;
 
 /** Type filters, in the order shown. */
 const TYPES: Array<{ value: LibraryMediaType | ''; label: string }> = [
@@ -52,47 +50,19 @@ function dateRange(f: Filters, tz: string): { from: number; to: number } | null 
   return normalizeDateRange(a ?? 0, b ?? (a as number) + FAR, tz, 0);
 }
 
-type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; items: MediaItem[]; cursor: string | null };
-
 export function MediaPage() {
   const { org } = useSession();
   const tz = useMemo(() => browserTimeZone(), []);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const [state, setState] = useState<State>({ kind: 'loading' });
-  const [more, setMore] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
   const [open, setOpen] = useState<number | null>(null);
-  const [attempt, setAttempt] = useState(0);
   const range = dateRange(filters, tz);
   const params = useMemo(
     () => ({ type: filters.type || undefined, chat_id: filters.chatId || undefined, from: range?.from, to: range?.to }),
     [filters.type, filters.chatId, range?.from, range?.to],
   );
-  const generation = useRef(0);
-
-  useEffect(() => {
-    const gen = ++generation.current;
-    setState({ kind: 'loading' });
-    setMore({ busy: false, error: null });
-    setOpen(null);
-    api
-      .listMedia(org.org_id, { ...params, limit: PAGE_SIZE })
-      .then((page) => gen === generation.current && setState({ kind: 'ready', items: page.items, cursor: page.cursor }))
-      .catch((e) => gen === generation.current && setState({ kind: 'error', message: errorMessage(e) }));
-  }, [org.org_id, params, attempt]);
-
-  const loadMore = useCallback(() => {
-    if (state.kind !== 'ready' || !state.cursor || more.busy) return;
-    const gen = generation.current;
-    setMore({ busy: true, error: null });
-    api
-      .listMedia(org.org_id, { ...params, limit: PAGE_SIZE, cursor: state.cursor })
-      .then((page) => {
-        if (gen !== generation.current) return;
-        setState((s) => (s.kind === 'ready' ? { kind: 'ready', items: [...s.items, ...page.items.filter((i) => !s.items.some((o) => o.unique_id === i.unique_id))], cursor: page.cursor } : s));
-        setMore({ busy: false, error: null });
-      })
-      .catch((e) => gen === generation.current && setMore({ busy: false, error: errorMessage(e) }));
-  }, [state, more.busy, org.org_id, params]);
+  const { status, error, items, hasMore, more, loadMore, retry } = useMediaLibrary(org.org_id, params);
+  // new filters: the viewer closes
+  useEffect(() => setOpen(null), [params]);
 
   // the next page loads on its own when the end of the grid scrolls into view
   const sentinel = useRef<HTMLDivElement>(null);
@@ -105,7 +75,6 @@ export function MediaPage() {
   }, [loadMore, more.error]);
 
   const filtered = filters.type !== '' || filters.chatId !== '' || range != null;
-  const items = state.kind === 'ready' ? state.items : [];
   const viewerItems = useMemo(() => items.map(libraryViewerItem), [items]);
 
   return (
@@ -113,10 +82,10 @@ export function MediaPage() {
       <header className="page-header">
         <MenuButton />
         <h1>Media</h1>
-        {state.kind === 'ready' && (
+        {status === 'ready' && (
           <span className="muted small" data-testid="media-count">
             {items.length}
-            {state.cursor ? '+' : ''} {items.length === 1 && !state.cursor ? 'file' : 'files'}
+            {hasMore ? '+' : ''} {items.length === 1 && !hasMore ? 'file' : 'files'}
           </span>
         )}
       </header>
@@ -169,22 +138,22 @@ export function MediaPage() {
       </div>
 
       <div className="media-body">
-        {state.kind === 'loading' && (
+        {status === 'loading' && (
           <div className="media-grid" aria-label="Loading media" aria-busy="true">
             {Array.from({ length: 12 }, (_, i) => (
               <div className="media-tile skeleton" key={i} />
             ))}
           </div>
         )}
-        {state.kind === 'error' && (
+        {status === 'error' && (
           <div className="state-box" role="alert">
-            <p>Could not load media: {state.message}</p>
-            <button type="button" className="btn" onClick={() => setAttempt((n) => n + 1)}>
+            <p>Could not load media: {error}</p>
+            <button type="button" className="btn" onClick={retry}>
               Retry
             </button>
           </div>
         )}
-        {state.kind === 'ready' && items.length === 0 && (
+        {status === 'ready' && items.length === 0 && (
           <div className="state-box empty" data-testid="media-empty">
             {filtered ? (
               <>
@@ -212,7 +181,7 @@ export function MediaPage() {
             ))}
           </ul>
         )}
-        {state.kind === 'ready' && state.cursor && (
+        {status === 'ready' && hasMore && (
           <div className="media-more" ref={sentinel}>
             {more.error && (
               <span className="form-error small" role="alert">
@@ -226,7 +195,7 @@ export function MediaPage() {
         )}
       </div>
       {open != null && viewerItems[open] && (
-        <MediaViewer items={viewerItems} index={open} onIndex={setOpen} onClose={() => setOpen(null)} onEnd={state.kind === 'ready' && state.cursor ? loadMore : undefined} />
+        <MediaViewer items={viewerItems} index={open} onIndex={setOpen} onClose={() => setOpen(null)} onEnd={status === 'ready' && hasMore ? loadMore : undefined} />
       )}
     </div>
   );
