@@ -59,6 +59,7 @@ export function Popover({
  * A popover that is open while mounted, placed at `anchor`. `onClose(true)` after Esc (the owner
  * puts focus back where it belongs), `onClose(false)` after a click outside (focus stays where the
  * click put it). A click on the anchor itself is left to the anchor's own handler (it toggles).
+ * On open it focuses its first field or option, or itself with `focusContent`.
  */
 export function AnchoredPopover({
   anchor,
@@ -68,8 +69,9 @@ export function AnchoredPopover({
   className = 'popover',
   side = 'bottom',
   align = 'end',
+  focusContent = false,
   children,
-}: ContentProps & { anchor: HTMLElement | null; onClose: (restoreFocus: boolean) => void }) {
+}: ContentProps & { anchor: HTMLElement | null; onClose: (restoreFocus: boolean) => void; focusContent?: boolean }) {
   const virtualRef = useMemo(() => ({ current: anchor ?? document.body }), [anchor]);
   return (
     <RadixPopover.Root open onOpenChange={(open) => !open && onClose(false)}>
@@ -84,6 +86,11 @@ export function AnchoredPopover({
           sideOffset={4}
           collisionPadding={8}
           onOpenAutoFocus={(e) => {
+            if (focusContent) {
+              e.preventDefault();
+              (e.currentTarget as HTMLElement | null)?.focus();
+              return;
+            }
             // the first field or option rather than the first button
             const first = (e.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>('input, button, select, [tabindex="0"]');
             if (first) {

@@ -1,6 +1,8 @@
 /**
- * A toolbar on Radix's Toolbar primitive: one Tab stop for the whole row, arrow keys move between
- * its buttons (WAI-ARIA toolbar pattern). Used by the bars of actions over lists and media.
+ * A toolbar on Radix's Toolbar primitive: one Tab stop for its buttons, arrow keys (Left / Right,
+ * Home / End, looping) move between them and skip disabled ones (WAI-ARIA toolbar pattern). Form
+ * fields inside it (selects, text boxes, checkboxes) stay ordinary Tab stops and keep their own
+ * arrow keys. Used by the bulk-action bars of /list, /tickets and the task panel.
  */
 import type { ComponentProps, ReactNode } from 'react';
 import * as RadixToolbar from '@radix-ui/react-toolbar';
@@ -14,13 +16,12 @@ export function Toolbar({ label, children, className = 'toolbar', testId }: { la
   );
 }
 
-/** A button of a {@link Toolbar} (takes every <button> prop). */
+/**
+ * A button of a {@link Toolbar} (takes every <button> prop, `ref` included; `type` defaults to
+ * "button"). Wraps a menu trigger too: `<DropdownMenu.Trigger asChild><ToolbarButton/></…>`.
+ */
 export function ToolbarButton({ className = 'btn', ...props }: ComponentProps<'button'>) {
-  return (
-    <RadixToolbar.Button asChild>
-      <button type="button" className={className} {...props} />
-    </RadixToolbar.Button>
-  );
+  return <RadixToolbar.Button className={className} {...props} />;
 }
 
 /** A thin divider between groups of a {@link Toolbar}. */

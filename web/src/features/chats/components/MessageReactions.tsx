@@ -2,7 +2,7 @@
  * A message's reactions as emoji + count chips (tooltip: who); a chip opens 'who reacted'
  * (ReactionsPopover) under it.
  */
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { groupReactions } from '../api/messageActions.ts';
@@ -11,8 +11,11 @@ import { ReactionsPopover } from './ReactionsPopover.tsx';
 
 /** The chips of `m` (nothing when it has no reactions); `ours` is the org number of the chat. */
 export function MessageReactions({ m, chat, ours }: { m: Message; chat: Chat | null; ours: string | undefined }) {
-  const [whoAt, setWhoAt] = useState<{ x: number; y: number; emoji: string } | null>(null);
-  const closeWho = useCallback(() => setWhoAt(null), []);
+  const [whoAt, setWhoAt] = useState<{ anchor: HTMLElement; emoji: string } | null>(null);
+  const closeWho = (restoreFocus: boolean) => {
+    if (restoreFocus) whoAt?.anchor.focus();
+    setWhoAt(null);
+  };
   const reactions = groupReactions(m, chat, ours);
   if (reactions.length === 0 && !whoAt) return null;
   return (
@@ -37,10 +40,7 @@ export function MessageReactions({ m, chat, ours }: { m: Message; chat: Chat | n
                   aria-label={`${g.emoji} from ${who}. Show who reacted`}
                   aria-haspopup="dialog"
                   aria-expanded={whoAt?.emoji === g.emoji}
-                  onClick={(e) => {
-                    const r = e.currentTarget.getBoundingClientRect();
-                    setWhoAt(whoAt?.emoji === g.emoji ? null : { x: r.left, y: r.bottom + 6, emoji: g.emoji });
-                  }}
+                  onClick={(e) => setWhoAt(whoAt?.emoji === g.emoji ? null : { anchor: e.currentTarget, emoji: g.emoji })}
                 >
                   <span className="reaction-emoji">{g.emoji}</span>
                   {g.count > 1 && <span className="reaction-count">{g.count}</span>}
@@ -50,7 +50,7 @@ export function MessageReactions({ m, chat, ours }: { m: Message; chat: Chat | n
           })}
         </ul>
       )}
-      {whoAt && !isLocal(m) && <ReactionsPopover at={whoAt} chatId={m.chat_id} uniqueId={m.unique_id} emoji={whoAt.emoji} onClose={closeWho} />}
+      {whoAt && !isLocal(m) && <ReactionsPopover anchor={whoAt.anchor} chatId={m.chat_id} uniqueId={m.unique_id} emoji={whoAt.emoji} onClose={closeWho} />}
     </>
   );
 }

@@ -2,10 +2,11 @@
  * 'Who reacted': the popover a reaction chip opens under a bubble. It pages the message's Reaction
  * rows from GET …/messages/{unique_id}/reactions (spec §3 Reaction; one row per sender), shows each
  * sender's name (the member's email for ours) with the emoji and, for ours, whether it is still
- * being sent; the chip's emoji comes first. Esc or a click outside closes it.
+ * being sent; the chip's emoji comes first. The kit's AnchoredPopover places it under the chip;
+ * Esc closes it and puts focus back on the chip, a click outside closes it.
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { createPortal } from 'react-dom';
+import { useCallback, useEffect, useState } from 'react';
+import { AnchoredPopover } from '../../../components/ui/Popover.tsx';
 import type { ReactionEntry } from '#shared/message/reaction.schemas.ts';
 import { api, errorMessage } from '../../../lib/api.ts';
 import { useSession } from '../../../app/session.tsx';
@@ -13,10 +14,9 @@ import { formatPhone } from '../../../lib/format.ts';
 
 const PAGE = 50;
 
-export function ReactionsPopover({ at, chatId, uniqueId, emoji, onClose }: { at: { x: number; y: number }; chatId: string; uniqueId: string; emoji: string; onClose: (restoreFocus: boolean) => void }) {
+/** 'Who reacted' to message `uniqueId`, under `anchor` (the chip of `emoji`). */
+export function ReactionsPopover({ anchor, chatId, uniqueId, emoji, onClose }: { anchor: HTMLElement; chatId: string; uniqueId: string; emoji: string; onClose: (restoreFocus: boolean) => void }) {
   const { org } = useSession();
-  const ref = useRef<HTMLDivElement>(null);
-  const [pos, setPos] = useState(at);
   const [rows, setRows] = useState<ReactionEntry[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
@@ -39,35 +39,10 @@ export function ReactionsPopover({ at, chatId, uniqueId, emoji, onClose }: { at:
   );
   useEffect(() => void load(null), [load]);
 
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const r = el.getBoundingClientRect();
-    setPos({ x: Math.max(8, Math.min(at.x, window.innerWidth - r.width - 8)), y: at.y + r.height > window.innerHeight - 8 ? Math.max(8, at.y - r.height - 8) : at.y });
-  }, [at, rows.length]);
-  useEffect(() => {
-    ref.current?.focus();
-    const onDown = (e: PointerEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) onClose(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        onClose(true);
-      }
-    };
-    document.addEventListener('pointerdown', onDown, true);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('pointerdown', onDown, true);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [onClose]);
-
   // the chip's emoji first, then the others; within one emoji, oldest first
   const shown = [...rows].sort((a, b) => Number(b.reaction === emoji) - Number(a.reaction === emoji) || a.timestamp - b.timestamp);
-  return createPortal(
-    <div ref={ref} className="reactions-popover" role="dialog" aria-label="Who reacted" data-testid="reactions-popover" tabIndex={-1} style={{ left: pos.x, top: pos.y }}>
+  return (
+    <AnchoredPopover anchor={anchor} onClose={onClose} label="Who reacted" testId="reactions-popover" className="reactions-popover" side="bottom" align="start">
       <div className="reactions-popover-title">Reactions</div>
       <ul className="reactions-popover-list">
         {shown.map((r) => (
@@ -94,7 +69,6 @@ export function ReactionsPopover({ at, chatId, uniqueId, emoji, onClose }: { at:
           Load more
         </button>
       )}
-    </div>,
-    document.body,
+    </AnchoredPopover>
   );
 }

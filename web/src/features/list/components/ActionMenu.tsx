@@ -5,6 +5,7 @@
  * positioning, so the action bar's sideways scroll on phones does not clip it.
  */
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { ToolbarButton } from '../../../components/ui/Toolbar.tsx';
 
 export interface MenuChoice {
   key: string;
@@ -59,13 +60,13 @@ export function ActionMenu({ label, choices, onPick, disabled, testId, searchabl
 
   return (
     <div className="bulk-menu-wrap" ref={box} onKeyDown={onKeyDown}>
-      <button ref={btn} type="button" className="btn bulk-btn" aria-haspopup="menu" aria-expanded={open} aria-controls={open ? id : undefined} disabled={disabled} data-testid={testId} onClick={() => {
+      <ToolbarButton ref={btn} className="btn bulk-btn" aria-haspopup="menu" aria-expanded={open} aria-controls={open ? id : undefined} disabled={disabled} data-testid={testId} onClick={() => {
           const r = btn.current?.getBoundingClientRect();
           if (r) setAt({ top: r.bottom + 4, left: Math.max(8, Math.min(r.left, window.innerWidth - 228)) });
           setOpen((o) => !o);
         }}>
         {label} <span aria-hidden="true">▾</span>
-      </button>
+      </ToolbarButton>
       {open && (
         <div className="bulk-menu" id={id} role="menu" data-testid={`${testId}-menu`} style={at ?? undefined}>
           {searchable && (

@@ -8,6 +8,7 @@ import type { InboxState } from '#shared/chat/chat-state.rules.ts';
 import type { OrgMember } from '../../../lib/api.ts';
 import { useSession } from '../../../app/session.tsx';
 import { memberLabel } from '../../tasks/index.ts';
+import { Toolbar, ToolbarButton } from '../../../components/ui/Toolbar.tsx';
 import { ActionMenu } from './ActionMenu.tsx';
 
 export interface ListBulkBarProps {
@@ -24,22 +25,23 @@ export interface ListBulkBarProps {
   folder: InboxState;
 }
 
+/** /list's bulk-action bar (the kit's {@link Toolbar}): the selection line, then the actions or the confirm step. */
 export function ListBulkBar({ selectedText, confirm, setConfirm, start, ask, onClear, busy, members, labels, folder }: ListBulkBarProps) {
   const { user } = useSession();
   return (
-    <div className="bulk-bar" role="toolbar" aria-label="Bulk actions" data-testid="bulk-bar">
+    <Toolbar label="Bulk actions" className="bulk-bar" testId="bulk-bar">
       <span className="bulk-selected" data-testid="bulk-selected">
         {selectedText}
       </span>
       {confirm ? (
         <span className="bulk-confirm" role="alertdialog" aria-label={confirm.title} data-testid="bulk-confirm">
           <span>{confirm.title}</span>
-          <button type="button" className="btn btn-primary bulk-btn" autoFocus onClick={() => start(confirm.action)} data-testid="bulk-confirm-yes">
+          <ToolbarButton className="btn btn-primary bulk-btn" autoFocus onClick={() => start(confirm.action)} data-testid="bulk-confirm-yes">
             {confirm.verb}
-          </button>
-          <button type="button" className="btn bulk-btn" onClick={() => setConfirm(null)}>
+          </ToolbarButton>
+          <ToolbarButton className="btn bulk-btn" onClick={() => setConfirm(null)}>
             Cancel
-          </button>
+          </ToolbarButton>
         </span>
       ) : (
         <span className="bulk-actions">
@@ -54,22 +56,22 @@ export function ListBulkBar({ selectedText, confirm, setConfirm, start, ask, onC
           <ActionMenu label="Label" testId="bulk-label" disabled={busy || labels.length === 0} searchable={labels.length > 8} choices={labels.map((l) => ({ key: l.label_id, label: l.name, color: l.color }))} onPick={(id) => start('label', { label_ids: [id] })} />
           <ActionMenu label="Unlabel" testId="bulk-unlabel" disabled={busy || labels.length === 0} searchable={labels.length > 8} choices={labels.map((l) => ({ key: l.label_id, label: l.name, color: l.color }))} onPick={(id) => start('unlabel', { label_ids: [id] })} />
           {folder === 'closed' ? (
-            <button type="button" className="btn bulk-btn" disabled={busy} onClick={() => ask('reopen')} data-testid="bulk-reopen">
+            <ToolbarButton className="btn bulk-btn" disabled={busy} onClick={() => ask('reopen')} data-testid="bulk-reopen">
               Reopen
-            </button>
+            </ToolbarButton>
           ) : (
-            <button type="button" className="btn bulk-btn" disabled={busy} onClick={() => ask('close')} data-testid="bulk-close">
+            <ToolbarButton className="btn bulk-btn" disabled={busy} onClick={() => ask('close')} data-testid="bulk-close">
               Close
-            </button>
+            </ToolbarButton>
           )}
           {folder === 'archived' ? (
-            <button type="button" className="btn bulk-btn" disabled={busy} onClick={() => ask('unarchive')} data-testid="bulk-unarchive">
+            <ToolbarButton className="btn bulk-btn" disabled={busy} onClick={() => ask('unarchive')} data-testid="bulk-unarchive">
               Unarchive
-            </button>
+            </ToolbarButton>
           ) : (
-            <button type="button" className="btn bulk-btn" disabled={busy} onClick={() => ask('archive')} data-testid="bulk-archive">
+            <ToolbarButton className="btn bulk-btn" disabled={busy} onClick={() => ask('archive')} data-testid="bulk-archive">
               Archive
-            </button>
+            </ToolbarButton>
           )}
           <ActionMenu
             label="Mute"
@@ -81,11 +83,11 @@ export function ListBulkBar({ selectedText, confirm, setConfirm, start, ask, onC
             ]}
             onPick={(k) => ask(k as BulkAction)}
           />
-          <button type="button" className="link-btn small" onClick={onClear} data-testid="bulk-clear">
+          <ToolbarButton className="link-btn small" onClick={onClear} data-testid="bulk-clear">
             Clear
-          </button>
+          </ToolbarButton>
         </span>
       )}
-    </div>
+    </Toolbar>
   );
 }

@@ -6,6 +6,7 @@
 import type { Task, TaskPriority, TaskStatus } from '#shared/task/task.schemas.ts';
 import type { OrgMember } from '../../../lib/api.ts';
 import { Icon } from '../../../components/ui/Icon.tsx';
+import { Toolbar, ToolbarButton } from '../../../components/ui/Toolbar.tsx';
 import { TASK_PRIORITY_OPTIONS, TASK_STATUS_OPTIONS, memberLabel } from '../api/tasks.ts';
 import type { BulkChange } from '../hooks/useTaskChanges.ts';
 
@@ -19,10 +20,11 @@ export interface TaskBulkBarProps {
   me: string;
 }
 
+/** Select mode's bulk-action bar (the kit's {@link Toolbar}). */
 export function TaskBulkBar({ shown, checked, setChecked, bulkBusy, bulk, members, me }: TaskBulkBarProps) {
   const allChecked = shown.length > 0 && shown.every((t) => checked.has(t.task_id));
   return (
-    <div className="bulk-bar task-bulk-bar" role="region" aria-label="Bulk actions" data-testid="task-bulk-bar">
+    <Toolbar label="Bulk actions" className="bulk-bar task-bulk-bar" testId="task-bulk-bar">
       <label className="check">
         <input
           type="checkbox"
@@ -72,14 +74,15 @@ export function TaskBulkBar({ shown, checked, setChecked, bulkBusy, bulk, member
           </option>
         ))}
       </select>
-      <button type="button" className="btn small-btn" data-testid="task-bulk-close" disabled={bulkBusy || checked.size === 0} onClick={() => bulk([...checked], { status: 'closed' })}>
+      <ToolbarButton className="btn small-btn" data-testid="task-bulk-close" disabled={bulkBusy || checked.size === 0} onClick={() => bulk([...checked], { status: 'closed' })}>
         Close Task(s)
-      </button>
+      </ToolbarButton>
       {bulkBusy && <span className="muted small">Updating…</span>}
-    </div>
+    </Toolbar>
   );
 }
 
+/** Which tasks the last bulk change could not update, and why; dismissable. */
 export function TaskBulkFailures({ failures, byId, onDismiss }: { failures: Array<{ task_id: string; reason: string }>; byId: Map<string, Task>; onDismiss: () => void }) {
   return (
     <div className="bulk-failures" role="alert" data-testid="task-bulk-failures">

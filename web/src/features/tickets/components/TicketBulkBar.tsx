@@ -7,6 +7,7 @@ import type { BulkUpdateResult, Ticket, TicketStatus } from '#shared/ticket/tick
 import { MAX_BULK_TICKETS } from '#shared/ticket/ticket.schemas.ts';
 import { useSession } from '../../../app/session.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
+import { Toolbar, ToolbarButton } from '../../../components/ui/Toolbar.tsx';
 import { STATUS_OPTIONS, ticketRef } from '../api/tickets.ts';
 
 export type TicketBulkChange = { status?: TicketStatus; assignee?: string | null };
@@ -19,12 +20,13 @@ export interface TicketBulkBarProps {
   suggestions: string[];
 }
 
+/** The bulk-action bar over /tickets (the kit's {@link Toolbar}): count, status, assignee, clear. */
 export function TicketBulkBar({ checked, setChecked, bulkBusy, bulk, suggestions }: TicketBulkBarProps) {
   const { user } = useSession();
   const [bulkAssignee, setBulkAssignee] = useState('');
   const tooMany = checked.size > MAX_BULK_TICKETS;
   return (
-    <div className="bulk-bar" role="region" aria-label="Bulk actions" data-testid="bulk-bar">
+    <Toolbar label="Bulk actions" className="bulk-bar" testId="bulk-bar">
       <span className="bulk-count">
         <strong>{checked.size}</strong> selected
       </span>
@@ -67,19 +69,20 @@ export function TicketBulkBar({ checked, setChecked, bulkBusy, bulk, suggestions
             <option key={s} value={s} />
           ))}
         </datalist>
-        <button type="submit" className="btn small-btn" disabled={bulkBusy || tooMany} data-testid="bulk-assign-submit">
+        <ToolbarButton type="submit" className="btn small-btn" disabled={bulkBusy || tooMany} data-testid="bulk-assign-submit">
           Assign
-        </button>
+        </ToolbarButton>
       </form>
-      <button type="button" className="link-btn" onClick={() => setChecked(new Set())}>
+      <ToolbarButton className="link-btn" onClick={() => setChecked(new Set())}>
         Clear selection
-      </button>
+      </ToolbarButton>
       {tooMany && <span className="form-error small">At most {MAX_BULK_TICKETS} tickets at once.</span>}
       {bulkBusy && <span className="muted small">Updating…</span>}
-    </div>
+    </Toolbar>
   );
 }
 
+/** Which tickets the last bulk change could not update, and why; dismissable. */
 export function TicketBulkFailures({ result, byId, onDismiss }: { result: BulkUpdateResult; byId: Map<string, Ticket>; onDismiss: () => void }) {
   return (
     <div className="bulk-failures" role="alert" data-testid="bulk-failures">

@@ -5,13 +5,10 @@
  * Kept live from ticket.* events (messages refetched when the count changes). 'Create task' opens
  * the task panel's New Task linked to the ticket.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import type { Ticket, TicketMessage, TicketPriority, TicketStatus, UpdateTicketInput } from '#shared/ticket/ticket.schemas.ts';
+import type { Ticket, TicketPriority, TicketStatus } from '#shared/ticket/ticket.schemas.ts';
 import { MAX_SUBJECT } from '#shared/ticket/ticket.schemas.ts';
-import { api, ApiError, errorMessage } from '../../../lib/api.ts';
-import { useSession } from '../../../app/session.tsx';
-import { useInbox } from '../../../app/inbox.tsx';
 import { useToast } from '../../../app/toast.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { chatNumber, exactTime, formatPhone, previewText } from '../../../lib/format.ts';
@@ -19,7 +16,9 @@ import { PRIORITY_OPTIONS, STATUS_OPTIONS, durationText, dueFromDay, isOverdue, 
 import { AssigneeInput, LabelPicker } from './fields.tsx';
 import { AuditLog } from './AuditLog.tsx';
 import { useTaskActions } from '../../tasks/index.ts';
+import { useTicketDetail } from '../hooks/useTicketDetail.ts';
 
+/** The detail panel of ticket `ticketId` (see the file's comment). */
 export function TicketDetail({
   ticketId,
   onClose,
@@ -32,87 +31,19 @@ export function TicketDetail({
   onTicket: (t: Ticket) => void;
   suggestions: string[];
 }) {
-  const { org } = useSession();
-  const { subscribe } = useInbox();
   const toast = useToast();
   const { openNew: openNewTask } = useTaskActions();
-  const [ticket, setTicket] = useState<Ticket | null>(null);
-  const [messages, setMessages] = useState<TicketMessage[]>([]);
-  const [state, setState] = useState<'loading' | 'ready' | 'error' | 'missing'>('loading');
-  const [error, setError] = useState<string | null>(null);
+  const { ticket, messages, state, error, version, detaching, load, patch, detach } = useTicketDetail(ticketId, onTicket);
   const [subject, setSubject] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
-  const [detaching, setDetaching] = useState<string | null>(null);
-  const ticketRef_ = useRef<Ticket | null>(null);
-  ticketRef_.current = ticket;
   const headingRef = useRef<HTMLHeadingElement>(null);
-
-  const load = useCallback(
-    async (quiet = false) => {
-      if (!quiet) {
-        setState('loading');
-        setError(null);
-      }
-      try {
-        const r = await api.getTicket(org.org_id, ticketId);
-        setTicket(r.ticket);
-        setMessages([...r.messages].sort((a, b) => a.timestamp - b.timestamp));
-        setState('ready');
-      } catch (e) {
-        if (quiet) return;
-        setError(errorMessage(e));
-        setState(e instanceof ApiError && (e.status === 404 || e.status === 403) ? 'missing' : 'error');
-      }
-    },
-    [org.org_id, ticketId],
-  );
 
   useEffect(() => {
     setSubject(null);
-    void load();
-  }, [load]);
+  }, [ticketId]);
 
   useEffect(() => {
     if (state === 'ready') headingRef.current?.focus({ preventScroll: true });
   }, [state, ticketId]);
-
-  useEffect(
-    () =>
-      subscribe((e) => {
-        if (e.kind === 'ticket' && e.ticket.ticket_id === ticketId) {
-          const prev = ticketRef_.current;
-          if (prev && prev.last_updated_at > e.ticket.last_updated_at) return;
-          setTicket(e.ticket);
-          setVersion((v) => v + 1);
-          if (!prev || prev.message_count !== e.ticket.message_count) void load(true);
-        } else if (e.kind === 'resync') {
-          void load(true);
-          setVersion((v) => v + 1);
-        }
-      }),
-    [subscribe, ticketId, load],
-  );
-
-  const patch = useCallback(
-    async (input: UpdateTicketInput) => {
-      const before = ticketRef_.current;
-      if (!before) return;
-      const optimistic = { ...before, ...input } as Ticket;
-      setTicket(optimistic);
-      onTicket(optimistic);
-      try {
-        const t = await api.updateTicket(org.org_id, ticketId, input);
-        setTicket(t);
-        onTicket(t);
-        setVersion((v) => v + 1);
-      } catch (e) {
-        setTicket(before);
-        onTicket(before);
-        toast.show(errorMessage(e), 'error');
-      }
-    },
-    [org.org_id, ticketId, onTicket, toast],
-  );
 
   const commitSubject = () => {
     if (subject === null || !ticket) return;
@@ -124,24 +55,6 @@ export function TicketDetail({
     }
     if (v !== ticket.subject) void patch({ subject: v });
   };
-
-  async function detach(m: TicketMessage) {
-    setDetaching(m.unique_id);
-    try {
-      const r = await api.setMessageTicket(org.org_id, m.chat_id, m.unique_id, null);
-      setMessages((prev) => prev.filter((x) => x.unique_id !== m.unique_id));
-      if (r.ticket) {
-        setTicket(r.ticket);
-        onTicket(r.ticket);
-      }
-      setVersion((v) => v + 1);
-      toast.show('Message detached from the ticket', 'success');
-    } catch (e) {
-      toast.show(errorMessage(e), 'error');
-    } finally {
-      setDetaching(null);
-    }
-  }
 
   return (
     <aside
