@@ -81,6 +81,8 @@ describe('listening address', () => {
 describe('development routes', () => {
   const devPaths: Array<[string, string]> = [
     ['GET', '/_local/outbox?format=json'],
+    ['GET', '/_local/dead-letters'],
+    ['POST', '/_local/dead-letters/chat-snooze/redrive'],
     ['POST', '/cognito/'],
     ['GET', '/__graph'],
     ['GET', '/__graph/sent.json'],
