@@ -5,8 +5,8 @@
  */
 import type { Task, TaskPriority, TaskStatus } from '#shared/task/task.schemas.ts';
 import type { OrgMember } from '../../../lib/api.ts';
-import { Icon } from '../../../components/ui/Icon.tsx';
 import { Toolbar, ToolbarButton } from '../../../components/ui/Toolbar.tsx';
+import { BulkFailures } from '../../../components/ui/BulkFailures.tsx';
 import { TASK_PRIORITY_OPTIONS, TASK_STATUS_OPTIONS, memberLabel } from '../api/tasks.ts';
 import type { BulkChange } from '../hooks/useTaskChanges.ts';
 
@@ -85,22 +85,13 @@ export function TaskBulkBar({ shown, checked, setChecked, bulkBusy, bulk, member
 /** Which tasks the last bulk change could not update, and why; dismissable. */
 export function TaskBulkFailures({ failures, byId, onDismiss }: { failures: Array<{ task_id: string; reason: string }>; byId: Map<string, Task>; onDismiss: () => void }) {
   return (
-    <div className="bulk-failures" role="alert" data-testid="task-bulk-failures">
-      <div className="bulk-failures-head">
-        <strong>
-          {failures.length} task{failures.length === 1 ? '' : 's'} not updated
-        </strong>
-        <button type="button" className="icon-btn" aria-label="Dismiss" onClick={onDismiss}>
-          <Icon name="close" size={16} />
-        </button>
-      </div>
-      <ul>
-        {failures.map((f) => (
-          <li key={f.task_id}>
-            {byId.get(f.task_id)?.title ?? f.task_id} — {f.reason}
-          </li>
-        ))}
-      </ul>
-    </div>
+    <BulkFailures
+      failures={failures}
+      noun="task"
+      testId="task-bulk-failures"
+      itemKey={(f) => f.task_id}
+      renderItem={(f) => `${byId.get(f.task_id)?.title ?? f.task_id} — ${f.reason}`}
+      onDismiss={onDismiss}
+    />
   );
 }
