@@ -9,6 +9,7 @@ import { Toolbar, ToolbarButton } from '../../../components/ui/Toolbar.tsx';
 import { BulkFailures } from '../../../components/ui/BulkFailures.tsx';
 import { TASK_PRIORITY_OPTIONS, TASK_STATUS_OPTIONS, memberLabel } from '../api/tasks.ts';
 import type { BulkChange } from '../hooks/useTaskChanges.ts';
+import { Options } from '../../../components/ui/Options.tsx';
 
 export interface TaskBulkBarProps {
   shown: Task[];
@@ -39,11 +40,7 @@ export function TaskBulkBar({ shown, checked, setChecked, bulkBusy, bulk, member
       </span>
       <select aria-label="Set status of the selected tasks" data-testid="task-bulk-status" value="" disabled={bulkBusy || checked.size === 0} onChange={(e) => e.target.value && bulk([...checked], { status: e.target.value as TaskStatus })}>
         <option value="">Status…</option>
-        {TASK_STATUS_OPTIONS.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
+        <Options options={TASK_STATUS_OPTIONS} />
       </select>
       <select
         aria-label="Assign the selected tasks to"
@@ -68,11 +65,7 @@ export function TaskBulkBar({ shown, checked, setChecked, bulkBusy, bulk, member
         onChange={(e) => e.target.value && bulk([...checked], { priority: Number(e.target.value) as TaskPriority })}
       >
         <option value="">Priority…</option>
-        {TASK_PRIORITY_OPTIONS.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
+        <Options options={TASK_PRIORITY_OPTIONS} />
       </select>
       <ToolbarButton className="btn small-btn" data-testid="task-bulk-close" disabled={bulkBusy || checked.size === 0} onClick={() => bulk([...checked], { status: 'closed' })}>
         Close Task(s)

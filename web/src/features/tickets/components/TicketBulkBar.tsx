@@ -9,6 +9,7 @@ import { useSession } from '../../../app/session.tsx';
 import { Toolbar, ToolbarButton } from '../../../components/ui/Toolbar.tsx';
 import { BulkFailures } from '../../../components/ui/BulkFailures.tsx';
 import { STATUS_OPTIONS, ticketRef } from '../api/tickets.ts';
+import { Options } from '../../../components/ui/Options.tsx';
 
 export type TicketBulkChange = { status?: TicketStatus; assignee?: string | null };
 
@@ -39,11 +40,7 @@ export function TicketBulkBar({ checked, setChecked, bulkBusy, bulk, suggestions
           data-testid="bulk-status"
         >
           <option value="">Set status…</option>
-          {STATUS_OPTIONS.map(([v, l]) => (
-            <option key={v} value={v}>
-              {l}
-            </option>
-          ))}
+          <Options options={STATUS_OPTIONS} />
         </select>
       </label>
       <form

@@ -4,6 +4,7 @@ import { useSession } from '../../../app/session.tsx';
 import { formatPhone } from '../../../lib/format.ts';
 import { PRIORITY_OPTIONS, SORT_LABELS, STATUS_OPTIONS, type TicketFilters } from '../api/tickets.ts';
 import { useTickets } from '../hooks/useTickets.tsx';
+import { Options } from '../../../components/ui/Options.tsx';
 
 export interface TicketFilterBarProps {
   filters: TicketFilters;
@@ -22,11 +23,7 @@ function FilterSelect({ label, value, onChange, testId, options }: { label: stri
     <label>
       <span>{label}</span>
       <select value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
-        {options.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
+        <Options options={options} />
       </select>
     </label>
   );
