@@ -22,6 +22,38 @@ interface ContentProps {
   children: ReactNode;
 }
 
+/**
+ * The portalled content both popovers share: placed 4px off its anchor, kept 8px inside the screen,
+ * and Esc stops here (it closes this popover, not a dialog or panel behind it).
+ */
+function PopoverContent({
+  label,
+  testId,
+  className = 'popover',
+  side,
+  align,
+  children,
+  ...rest
+}: ContentProps & Omit<RadixPopover.PopoverContentProps, keyof ContentProps | 'onKeyDown'>) {
+  return (
+    <RadixPopover.Portal>
+      <RadixPopover.Content
+        {...rest}
+        className={className}
+        aria-label={label}
+        data-testid={testId}
+        side={side}
+        align={align}
+        sideOffset={4}
+        collisionPadding={8}
+        onKeyDown={(e) => e.key === 'Escape' && e.stopPropagation()}
+      >
+        {children}
+      </RadixPopover.Content>
+    </RadixPopover.Portal>
+  );
+}
+
 /** A button (or any element) that toggles a popover. Controlled when `open` is given. */
 export function Popover({
   trigger,
@@ -37,20 +69,9 @@ export function Popover({
   return (
     <RadixPopover.Root open={open} onOpenChange={onOpenChange}>
       <RadixPopover.Trigger asChild>{trigger}</RadixPopover.Trigger>
-      <RadixPopover.Portal>
-        <RadixPopover.Content
-          className={className}
-          aria-label={label}
-          data-testid={testId}
-          side={side}
-          align={align}
-          sideOffset={4}
-          collisionPadding={8}
-          onKeyDown={(e) => e.key === 'Escape' && e.stopPropagation()}
-        >
-          {children}
-        </RadixPopover.Content>
-      </RadixPopover.Portal>
+      <PopoverContent label={label} testId={testId} className={className} side={side} align={align}>
+        {children}
+      </PopoverContent>
     </RadixPopover.Root>
   );
 }
@@ -76,41 +97,36 @@ export function AnchoredPopover({
   return (
     <RadixPopover.Root open onOpenChange={(open) => !open && onClose(false)}>
       <RadixPopover.Anchor virtualRef={virtualRef} />
-      <RadixPopover.Portal>
-        <RadixPopover.Content
-          className={className}
-          aria-label={label}
-          data-testid={testId}
-          side={side}
-          align={align}
-          sideOffset={4}
-          collisionPadding={8}
-          onOpenAutoFocus={(e) => {
-            if (focusContent) {
-              e.preventDefault();
-              (e.currentTarget as HTMLElement | null)?.focus();
-              return;
-            }
-            // the first field or option rather than the first button
-            const first = (e.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>('input, button, select, [tabindex="0"]');
-            if (first) {
-              e.preventDefault();
-              first.focus();
-            }
-          }}
-          onCloseAutoFocus={(e) => e.preventDefault()}
-          onEscapeKeyDown={(e) => {
+      <PopoverContent
+        label={label}
+        testId={testId}
+        className={className}
+        side={side}
+        align={align}
+        onOpenAutoFocus={(e) => {
+          if (focusContent) {
             e.preventDefault();
-            onClose(true);
-          }}
-          onKeyDown={(e) => e.key === 'Escape' && e.stopPropagation()}
-          onInteractOutside={(e) => {
-            if (anchor && e.target instanceof Node && anchor.contains(e.target)) e.preventDefault();
-          }}
-        >
-          {children}
-        </RadixPopover.Content>
-      </RadixPopover.Portal>
+            (e.currentTarget as HTMLElement | null)?.focus();
+            return;
+          }
+          // the first field or option rather than the first button
+          const first = (e.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>('input, button, select, [tabindex="0"]');
+          if (first) {
+            e.preventDefault();
+            first.focus();
+          }
+        }}
+        onCloseAutoFocus={(e) => e.preventDefault()}
+        onEscapeKeyDown={(e) => {
+          e.preventDefault();
+          onClose(true);
+        }}
+        onInteractOutside={(e) => {
+          if (anchor && e.target instanceof Node && anchor.contains(e.target)) e.preventDefault();
+        }}
+      >
+        {children}
+      </PopoverContent>
     </RadixPopover.Root>
   );
 }

@@ -57,11 +57,7 @@ export function StubRow({ chat, index }: { chat: Chat; index: number }) {
       <div className="chat-row-main">
         <div className="chat-row-top">
           <span className="chat-name">Restricted chat</span>
-          {ts ? (
-            <time className="chat-time" dateTime={new Date(ts).toISOString()} title={exactTime(ts)}>
-              {listTime(ts)}
-            </time>
-          ) : null}
+          <ChatTime ts={ts} />
         </div>
         <div className="chat-row-bottom">
           <span className="chat-preview">{NO_CHAT_ACCESS_MESSAGE}</span>
@@ -69,6 +65,15 @@ export function StubRow({ chat, index }: { chat: Chat; index: number }) {
       </div>
     </div>
   );
+}
+
+/** The last activity time at the right of a row (nothing when the chat has none). */
+function ChatTime({ ts }: { ts: number | null | undefined }) {
+  return ts ? (
+    <time className="chat-time" dateTime={new Date(ts).toISOString()} title={exactTime(ts)}>
+      {listTime(ts)}
+    </time>
+  ) : null;
 }
 
 export const ChatRow = memo(function ChatRow({
@@ -138,11 +143,7 @@ export const ChatRow = memo(function ChatRow({
               <Icon name="pushpin" size={14} />
             </span>
           )}
-          {ts ? (
-            <time className="chat-time" dateTime={new Date(ts).toISOString()} title={exactTime(ts)}>
-              {listTime(ts)}
-            </time>
-          ) : null}
+          <ChatTime ts={ts} />
         </div>
         <div className="chat-row-bottom">
           <span className="chat-preview" title={preview}>

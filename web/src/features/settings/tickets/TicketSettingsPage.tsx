@@ -16,6 +16,7 @@ import { Icon } from '../../../components/ui/Icon.tsx';
 import { PRIORITY_OPTIONS } from '../../tickets/index.ts';
 import { LabelChip } from '../../tickets/index.ts';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
+import { Options } from '../../../components/ui/Options.tsx';
 
 type DraftLabel = { key: string; label_id?: string; name: string; color: string };
 const PALETTE = ['#3b82f6', '#10b981', '#f59e0b', '#ef4444', '#8b5cf6', '#ec4899', '#14b8a6', '#64748b'];
@@ -153,11 +154,7 @@ export function TicketSettingsPage() {
               <label className="field">
                 <span>Default priority</span>
                 <select value={priority} disabled={!isAdmin} onChange={(e) => setPriority(Number(e.target.value) as TicketPriority)} data-testid="ticket-default-priority">
-                  {PRIORITY_OPTIONS.map(([v, l]) => (
-                    <option key={v} value={v}>
-                      {l}
-                    </option>
-                  ))}
+                  <Options options={PRIORITY_OPTIONS} />
                 </select>
               </label>
               <label className="field">

@@ -5,10 +5,11 @@
  */
 import type { Task, TaskPriority, TaskStatus } from '#shared/task/task.schemas.ts';
 import type { OrgMember } from '../../../lib/api.ts';
-import { Icon } from '../../../components/ui/Icon.tsx';
 import { Toolbar, ToolbarButton } from '../../../components/ui/Toolbar.tsx';
+import { BulkFailures } from '../../../components/ui/BulkFailures.tsx';
 import { TASK_PRIORITY_OPTIONS, TASK_STATUS_OPTIONS, memberLabel } from '../api/tasks.ts';
 import type { BulkChange } from '../hooks/useTaskChanges.ts';
+import { Options } from '../../../components/ui/Options.tsx';
 
 export interface TaskBulkBarProps {
   shown: Task[];
@@ -39,11 +40,7 @@ export function TaskBulkBar({ shown, checked, setChecked, bulkBusy, bulk, member
       </span>
       <select aria-label="Set status of the selected tasks" data-testid="task-bulk-status" value="" disabled={bulkBusy || checked.size === 0} onChange={(e) => e.target.value && bulk([...checked], { status: e.target.value as TaskStatus })}>
         <option value="">Status…</option>
-        {TASK_STATUS_OPTIONS.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
+        <Options options={TASK_STATUS_OPTIONS} />
       </select>
       <select
         aria-label="Assign the selected tasks to"
@@ -68,11 +65,7 @@ export function TaskBulkBar({ shown, checked, setChecked, bulkBusy, bulk, member
         onChange={(e) => e.target.value && bulk([...checked], { priority: Number(e.target.value) as TaskPriority })}
       >
         <option value="">Priority…</option>
-        {TASK_PRIORITY_OPTIONS.map(([v, l]) => (
-          <option key={v} value={v}>
-            {l}
-          </option>
-        ))}
+        <Options options={TASK_PRIORITY_OPTIONS} />
       </select>
       <ToolbarButton className="btn small-btn" data-testid="task-bulk-close" disabled={bulkBusy || checked.size === 0} onClick={() => bulk([...checked], { status: 'closed' })}>
         Close Task(s)
@@ -85,22 +78,13 @@ export function TaskBulkBar({ shown, checked, setChecked, bulkBusy, bulk, member
 /** Which tasks the last bulk change could not update, and why; dismissable. */
 export function TaskBulkFailures({ failures, byId, onDismiss }: { failures: Array<{ task_id: string; reason: string }>; byId: Map<string, Task>; onDismiss: () => void }) {
   return (
-    <div className="bulk-failures" role="alert" data-testid="task-bulk-failures">
-      <div className="bulk-failures-head">
-        <strong>
-          {failures.length} task{failures.length === 1 ? '' : 's'} not updated
-        </strong>
-        <button type="button" className="icon-btn" aria-label="Dismiss" onClick={onDismiss}>
-          <Icon name="close" size={16} />
-        </button>
-      </div>
-      <ul>
-        {failures.map((f) => (
-          <li key={f.task_id}>
-            {byId.get(f.task_id)?.title ?? f.task_id} — {f.reason}
-          </li>
-        ))}
-      </ul>
-    </div>
+    <BulkFailures
+      failures={failures}
+      noun="task"
+      testId="task-bulk-failures"
+      itemKey={(f) => f.task_id}
+      renderItem={(f) => `${byId.get(f.task_id)?.title ?? f.task_id} — ${f.reason}`}
+      onDismiss={onDismiss}
+    />
   );
 }

@@ -22,6 +22,7 @@ import { MemberSelect } from '../../../components/ui/MemberPicker.tsx';
 import { AssociatedObject } from './AssociatedObject.tsx';
 import { TaskReminderFields } from './TaskReminderFields.tsx';
 import { useTaskForm } from '../hooks/useTaskForm.ts';
+import { Options } from '../../../components/ui/Options.tsx';
 
 /** The editor of `task` (mode 'edit') or of a new task (mode 'new', with `prefill`). */
 export function TaskEditor({ mode, task, prefill }: { mode: 'new' | 'edit'; task: Task | null; prefill?: NewTaskPrefill }) {
@@ -93,22 +94,14 @@ export function TaskEditor({ mode, task, prefill }: { mode: 'new' | 'edit'; task
           <label className="field">
             <span>Status</span>
             <select data-testid="task-status-select" className={`status-select status-${form.status}`} value={form.status} onChange={(e) => set('status', e.target.value as TaskStatus)}>
-              {TASK_STATUS_OPTIONS.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
+              <Options options={TASK_STATUS_OPTIONS} />
             </select>
             {err('status', 'task-err-status')}
           </label>
           <label className="field">
             <span>Priority</span>
             <select data-testid="task-priority-select" value={form.priority} onChange={(e) => set('priority', Number(e.target.value) as TaskPriority)}>
-              {TASK_PRIORITY_OPTIONS.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
+              <Options options={TASK_PRIORITY_OPTIONS} />
             </select>
             {err('priority', 'task-err-priority')}
           </label>

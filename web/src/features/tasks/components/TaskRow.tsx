@@ -8,6 +8,7 @@ import type { Task, TaskStatus } from '#shared/task/task.schemas.ts';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { PriorityTag } from '../../tickets/index.ts';
 import { TASK_STATUS_OPTIONS, taskDueText } from '../api/tasks.ts';
+import { Options } from '../../../components/ui/Options.tsx';
 
 export function TaskRow({
   t,
@@ -85,11 +86,7 @@ export function TaskRow({
       <label className="task-row-status">
         <span className="visually-hidden">Status of {t.title}</span>
         <select value={t.status} onChange={(e) => onStatus(e.target.value as TaskStatus)} data-testid="task-row-status" className={`status-select status-${t.status}`}>
-          {TASK_STATUS_OPTIONS.map(([v, l]) => (
-            <option key={v} value={v}>
-              {l}
-            </option>
-          ))}
+          <Options options={TASK_STATUS_OPTIONS} />
         </select>
       </label>
       <button ref={menuBtn} type="button" className="icon-btn task-row-more" data-testid="task-row-menu-button" aria-label={`Actions for ${t.title}`} aria-haspopup="menu" onClick={fromButton}>

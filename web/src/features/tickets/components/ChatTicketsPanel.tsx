@@ -13,6 +13,7 @@ import { useToast } from '../../../app/toast.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { STATUS_OPTIONS, dueText, isOverdue, ticketRef } from '../api/tickets.ts';
 import { PriorityTag, TicketLabels } from './fields.tsx';
+import { Options } from '../../../components/ui/Options.tsx';
 
 export function ChatTicketsPanel({
   tickets,
@@ -106,11 +107,7 @@ export function ChatTicketsPanel({
               <label className="chat-ticket-status">
                 <span className="visually-hidden">Status of {t.subject}</span>
                 <select value={t.status} onChange={(e) => void setStatus(t, e.target.value as TicketStatus)} data-testid="chat-ticket-status" className={`status-select status-${t.status}`}>
-                  {STATUS_OPTIONS.map(([v, l]) => (
-                    <option key={v} value={v}>
-                      {l}
-                    </option>
-                  ))}
+                  <Options options={STATUS_OPTIONS} />
                 </select>
               </label>
             </li>

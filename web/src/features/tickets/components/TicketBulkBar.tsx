@@ -6,9 +6,10 @@ import { useState } from 'react';
 import type { BulkUpdateResult, Ticket, TicketStatus } from '#shared/ticket/ticket.schemas.ts';
 import { MAX_BULK_TICKETS } from '#shared/ticket/ticket.schemas.ts';
 import { useSession } from '../../../app/session.tsx';
-import { Icon } from '../../../components/ui/Icon.tsx';
 import { Toolbar, ToolbarButton } from '../../../components/ui/Toolbar.tsx';
+import { BulkFailures } from '../../../components/ui/BulkFailures.tsx';
 import { STATUS_OPTIONS, ticketRef } from '../api/tickets.ts';
+import { Options } from '../../../components/ui/Options.tsx';
 
 export type TicketBulkChange = { status?: TicketStatus; assignee?: string | null };
 
@@ -39,11 +40,7 @@ export function TicketBulkBar({ checked, setChecked, bulkBusy, bulk, suggestions
           data-testid="bulk-status"
         >
           <option value="">Set status…</option>
-          {STATUS_OPTIONS.map(([v, l]) => (
-            <option key={v} value={v}>
-              {l}
-            </option>
-          ))}
+          <Options options={STATUS_OPTIONS} />
         </select>
       </label>
       <form
@@ -85,22 +82,17 @@ export function TicketBulkBar({ checked, setChecked, bulkBusy, bulk, suggestions
 /** Which tickets the last bulk change could not update, and why; dismissable. */
 export function TicketBulkFailures({ result, byId, onDismiss }: { result: BulkUpdateResult; byId: Map<string, Ticket>; onDismiss: () => void }) {
   return (
-    <div className="bulk-failures" role="alert" data-testid="bulk-failures">
-      <div className="bulk-failures-head">
-        <strong>
-          {result.failed.length} ticket{result.failed.length === 1 ? '' : 's'} not updated
-        </strong>
-        <button type="button" className="icon-btn" aria-label="Dismiss" onClick={onDismiss}>
-          <Icon name="close" size={16} />
-        </button>
-      </div>
-      <ul>
-        {result.failed.map((f) => (
-          <li key={f.ticket_id}>
-            <span className="mono">{ticketRef(f.ticket_id)}</span> {byId.get(f.ticket_id)?.subject ?? ''} — {f.reason}
-          </li>
-        ))}
-      </ul>
-    </div>
+    <BulkFailures
+      failures={result.failed}
+      noun="ticket"
+      testId="bulk-failures"
+      itemKey={(f) => f.ticket_id}
+      renderItem={(f) => (
+        <>
+          <span className="mono">{ticketRef(f.ticket_id)}</span> {byId.get(f.ticket_id)?.subject ?? ''} — {f.reason}
+        </>
+      )}
+      onDismiss={onDismiss}
+    />
   );
 }

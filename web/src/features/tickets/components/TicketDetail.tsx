@@ -17,6 +17,7 @@ import { AssigneeInput, LabelPicker } from './fields.tsx';
 import { AuditLog } from './AuditLog.tsx';
 import { useTaskActions } from '../../tasks/index.ts';
 import { useTicketDetail } from '../hooks/useTicketDetail.ts';
+import { Options } from '../../../components/ui/Options.tsx';
 
 /** The detail panel of ticket `ticketId` (see the file's comment). */
 export function TicketDetail({
@@ -155,21 +156,13 @@ export function TicketDetail({
                 value={ticket.status}
                 onChange={(e) => void patch({ status: e.target.value as TicketStatus })}
               >
-                {STATUS_OPTIONS.map(([v, l]) => (
-                  <option key={v} value={v}>
-                    {l}
-                  </option>
-                ))}
+                <Options options={STATUS_OPTIONS} />
               </select>
             </label>
             <label className="field">
               <span>Priority</span>
               <select data-testid="ticket-priority-select" value={ticket.priority} onChange={(e) => void patch({ priority: Number(e.target.value) as TicketPriority })}>
-                {PRIORITY_OPTIONS.map(([v, l]) => (
-                  <option key={v} value={v}>
-                    {l}
-                  </option>
-                ))}
+                <Options options={PRIORITY_OPTIONS} />
               </select>
             </label>
             <div className="field span-2">

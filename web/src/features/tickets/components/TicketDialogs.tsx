@@ -19,6 +19,7 @@ import { PRIORITY_OPTIONS, dueFromDay, ticketRef } from '../api/tickets.ts';
 import { previewText } from '../../../lib/format.ts';
 import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
 import { AssigneeInput, LabelPicker, PriorityTag, StatusPill, useKnownAssignees } from './fields.tsx';
+import { Options } from '../../../components/ui/Options.tsx';
 
 function Excerpt({ m }: { m: Message }) {
   const text = previewText(m) || 'Message';
@@ -104,11 +105,7 @@ export function CreateTicketDialog({
           <label className="field">
             <span>Priority</span>
             <select value={priority} onChange={(e) => setPriority(Number(e.target.value) as TicketPriority)} data-testid="ticket-create-priority">
-              {PRIORITY_OPTIONS.map(([v, l]) => (
-                <option key={v} value={v}>
-                  {l}
-                </option>
-              ))}
+              <Options options={PRIORITY_OPTIONS} />
             </select>
           </label>
           <label className="field">

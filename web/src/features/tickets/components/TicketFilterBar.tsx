@@ -4,6 +4,7 @@ import { useSession } from '../../../app/session.tsx';
 import { formatPhone } from '../../../lib/format.ts';
 import { PRIORITY_OPTIONS, SORT_LABELS, STATUS_OPTIONS, type TicketFilters } from '../api/tickets.ts';
 import { useTickets } from '../hooks/useTickets.tsx';
+import { Options } from '../../../components/ui/Options.tsx';
 
 export interface TicketFilterBarProps {
   filters: TicketFilters;
@@ -14,71 +15,51 @@ export interface TicketFilterBarProps {
   clearFilters: () => void;
 }
 
+type Option = readonly [value: string | number, label: string];
+
+/** One labelled filter select; `options` are [value, label] pairs in order. */
+function FilterSelect({ label, value, onChange, testId, options }: { label: string; value: string; onChange: (value: string) => void; testId: string; options: readonly Option[] }) {
+  return (
+    <label>
+      <span>{label}</span>
+      <select value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+        <Options options={options} />
+      </select>
+    </label>
+  );
+}
+
 export function TicketFilterBar({ filters, setParam, showFilters, activeFilters, assigneeOptions, clearFilters }: TicketFilterBarProps) {
   const { org } = useSession();
   const { settings } = useTickets();
   return (
     <div id="ticket-filters" className={`ticket-filters ${showFilters ? 'shown' : ''}`} role="group" aria-label="Filters and sort">
-      <label>
-        <span>Status</span>
-        <select value={filters.status} onChange={(e) => setParam({ status: e.target.value })} data-testid="filter-status">
-          <option value="">Any</option>
-          {STATUS_OPTIONS.map(([v, l]) => (
-            <option key={v} value={v}>
-              {l}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <span>Priority</span>
-        <select value={filters.priority} onChange={(e) => setParam({ priority: e.target.value })} data-testid="filter-priority">
-          <option value="">Any</option>
-          {PRIORITY_OPTIONS.map(([v, l]) => (
-            <option key={v} value={v}>
-              {l}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        <span>Assignee</span>
-        <select value={filters.assignee} onChange={(e) => setParam({ assignee: e.target.value })} data-testid="filter-assignee">
-          <option value="">Anyone</option>
-          <option value="me">Me</option>
-          <option value="none">Unassigned</option>
-          {assigneeOptions.map((a) => (
-            <option key={a} value={a}>
-              {a}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect label="Status" value={filters.status} onChange={(v) => setParam({ status: v })} testId="filter-status" options={[['', 'Any'], ...STATUS_OPTIONS]} />
+      <FilterSelect label="Priority" value={filters.priority} onChange={(v) => setParam({ priority: v })} testId="filter-priority" options={[['', 'Any'], ...PRIORITY_OPTIONS]} />
+      <FilterSelect
+        label="Assignee"
+        value={filters.assignee}
+        onChange={(v) => setParam({ assignee: v })}
+        testId="filter-assignee"
+        options={[['', 'Anyone'], ['me', 'Me'], ['none', 'Unassigned'], ...assigneeOptions.map((a): Option => [a, a])]}
+      />
       {settings.labels.length > 0 && (
-        <label>
-          <span>Label</span>
-          <select value={filters.label} onChange={(e) => setParam({ label: e.target.value })} data-testid="filter-label">
-            <option value="">Any</option>
-            {settings.labels.map((l) => (
-              <option key={l.label_id} value={l.label_id}>
-                {l.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Label"
+          value={filters.label}
+          onChange={(v) => setParam({ label: v })}
+          testId="filter-label"
+          options={[['', 'Any'], ...settings.labels.map((l): Option => [l.label_id, l.name])]}
+        />
       )}
       {org.phones.length > 1 && (
-        <label>
-          <span>Number</span>
-          <select value={filters.phone_id} onChange={(e) => setParam({ phone_id: e.target.value })} data-testid="filter-phone">
-            <option value="">All numbers</option>
-            {org.phones.map((p) => (
-              <option key={p.phone_id} value={p.phone_id}>
-                {formatPhone(p.org_phone)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="Number"
+          value={filters.phone_id}
+          onChange={(v) => setParam({ phone_id: v })}
+          testId="filter-phone"
+          options={[['', 'All numbers'], ...org.phones.map((p): Option => [p.phone_id, formatPhone(p.org_phone)])]}
+        />
       )}
       <label>
         <span>Due from</span>
@@ -88,16 +69,13 @@ export function TicketFilterBar({ filters, setParam, showFilters, activeFilters,
         <span>Due to</span>
         <input type="date" value={filters.due_to} min={filters.due_from || undefined} onChange={(e) => setParam({ due_to: e.target.value })} />
       </label>
-      <label>
-        <span>Sort</span>
-        <select value={filters.sort} onChange={(e) => setParam({ sort: e.target.value === 'created_desc' ? null : e.target.value })} data-testid="tickets-sort">
-          {TICKET_SORTS.map((s) => (
-            <option key={s} value={s}>
-              {SORT_LABELS[s]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Sort"
+        value={filters.sort}
+        onChange={(v) => setParam({ sort: v === 'created_desc' ? null : v })}
+        testId="tickets-sort"
+        options={TICKET_SORTS.map((s): Option => [s, SORT_LABELS[s]])}
+      />
       {(activeFilters > 0 || filters.q) && (
         <button
           type="button"
