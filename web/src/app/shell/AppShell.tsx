@@ -21,6 +21,7 @@ import { badgeText as ticketBadgeText } from '#shared/ticket/ticket.schemas.ts';
 import { unreadChatCount } from '../../features/chats/api/chats.ts';
 import { Sidebar, badgeText } from './Sidebar.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
+import { useInPageSignals } from '../../features/notifications/useInPageSignals.ts';
 import { MOBILE_TABS } from './nav.ts';
 import { ShellContext } from './shellContext.ts';
 import { UserPrefsProvider, useUserPrefs } from '../preferences.tsx';
@@ -109,6 +110,8 @@ function Shell() {
   useEffect(() => {
     document.title = unread > 0 ? `(${badgeText(unread)}) Chorus` : 'Chorus';
   }, [unread]);
+
+  useInPageSignals();
 
   const phone = useMediaQuery(PHONE_QUERY);
   const shell = useMemo(() => ({ drawerOpen, setDrawerOpen }), [drawerOpen]);
