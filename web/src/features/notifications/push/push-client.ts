@@ -18,12 +18,14 @@ export class PushBlockedError extends Error {
 
 export const pushSupported = (): boolean => typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
 
-/** 'mobile' on phones and tablets (touch-first user agents), else 'desktop' (spec §3 device_type). */
+/** 'mobile' on phones and tablets (their user agents, or a touch-first small screen), else 'desktop' (spec §3 device_type). */
 export function deviceType(): DeviceType {
   const ua = navigator.userAgent;
   if (/Android|iPhone|iPad|iPod|Mobile/i.test(ua)) return 'mobile';
   // iPadOS reports a Mac user agent: a touch screen gives it away
   if (/Macintosh/.test(ua) && navigator.maxTouchPoints > 1) return 'mobile';
+  // a touch-first small screen (also browsers that hide the platform from the user agent)
+  if (window.matchMedia?.('(pointer: coarse)').matches && Math.min(screen.width, screen.height) < 768) return 'mobile';
   return 'desktop';
 }
 
