@@ -144,7 +144,7 @@ export function NotificationSettingsPage() {
         <section className="settings-section" aria-labelledby="what-title">
           <h2 id="what-title">Notify me about</h2>
           <ul className="toggle-list">
-            <li className="toggle-row">
+            <li className="toggle-row with-select">
               <span className="toggle-text">
                 <label htmlFor="push-new-messages">New messages</label>
                 <small>Customer messages in chats assigned to you, or also in chats nobody is assigned to. Muted chats never notify.</small>
