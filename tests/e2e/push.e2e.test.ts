@@ -117,6 +117,17 @@ describe('web push in the browser', () => {
     await page.context().close();
   });
 
+  it("a browser that refuses permission shows spec §8's blocked message and leaves the switch off", async () => {
+    // no permission granted to this context: headless Chromium answers the prompt with 'denied'
+    const page = await signIn(browser, rt, rt.memberEmail);
+    await page.goto(`${new URL(page.url()).origin}/settings/notifications`);
+    await page.getByTestId('push-this-device').click();
+    await page.getByTestId('push-blocked').waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('push-blocked').textContent()).toBe('Notifications Blocked. Enable Notifications from Browser Settings.');
+    expect(await page.getByTestId('push-this-device').isChecked()).toBe(false);
+    await page.context().close();
+  });
+
   it('settings/notifications fits a phone (390×844)', async () => {
     const page = await signIn(browser, rt, rt.memberEmail, PHONE, { permissions: ['notifications'], touch: true });
     await page.goto(`${new URL(page.url()).origin}/settings/notifications`);

@@ -259,6 +259,27 @@ describe('pushes for events (the web-push consumer)', () => {
     expect(payloadsOf(d).at(-1)).toMatchObject({ kind: 'ticket_assigned', body: 'Refund for order 42', url: '/tickets?ticket=tkt_1' });
   });
 
+  it('a mention in a private note is pushed to the mentioned member (through notification.created)', async () => {
+    received.length = 0;
+    const r = await rt.orgCall(admin, 'POST', `/chats/${enc(chatOf(OPEN))}/notes`, { body: 'please call back @member', mentions: [rt.memberEmail] });
+    expect(r.status).toBe(201);
+    await rt.idle();
+    const p = await eventually(async () => payloadsOf(d).find((x) => x.kind === 'mention'), 10_000, 'the mention push');
+    expect(p).toMatchObject({ kind: 'mention', url: `/chats/${enc(chatOf(OPEN))}` });
+    expect(p.body).toContain('please call back');
+  });
+
+  it('a task reminder is pushed to the assignee, and not when reminders are switched off', async () => {
+    const reminder = () =>
+      pushForEvent({ name: 'task.reminder_due', properties: { org_id: rt.orgId, task: { task_id: 'tsk_1', title: 'Call Priya about the refund', assignee: rt.memberEmail, created_by: rt.adminEmail, associated_object_metadata: { id: chatOf(OPEN), type: 'chat', object: { chat_id: chatOf(OPEN) } } }, remind_at: Date.now() }, id: `e-${Math.random()}`, actor: 'system' });
+    received.length = 0;
+    expect((await reminder()).sent).toBeGreaterThan(0);
+    expect(payloadsOf(d).at(-1)).toMatchObject({ kind: 'task_reminder', title: 'Task reminder', body: 'Call Priya about the refund', url: `/chats/${enc(chatOf(OPEN))}` });
+    await savePrefs(member, { push: { task_reminders: false } });
+    expect((await reminder()).sent).toBe(0);
+    await savePrefs(member, { push: { task_reminders: true } });
+  });
+
   it('a push service answering 410 removes the subscription', async () => {
     const gone = newDevice('dev-gone-1');
     await subscribe(member, rt.memberEmail, gone);
