@@ -40,7 +40,7 @@ describe('phone layout (390×844)', () => {
       await page.goto(`${origin}${path}`);
       // the page's lazy chunk has loaded: the shell's main area holds something other than the spinner
       await page.locator('main.shell-main > :not(.page-loading)').first().waitFor({ timeout: 20_000 });
-      await page.waitForLoadState('networkidle').catch(() => undefined);
+      await page.waitForLoadState('networkidle', { timeout: 3000 }).catch(() => undefined);
       const name = path.replace(/^\//, '').replace(/[^a-z0-9]+/gi, '-') || 'root';
       await page.screenshot({ path: join(SHOTS, `phone-${name}.png`) });
       const unavailable = MOBILE_UNAVAILABLE.some((u) => path === u.path || path.startsWith(`${u.path}/`));
@@ -57,5 +57,5 @@ describe('phone layout (390×844)', () => {
     await page.getByTestId('unavailable-go-to-chats').click();
     await page.waitForURL((u) => u.pathname === '/chats');
     await page.context().close();
-  });
+  }, 240_000);
 });
