@@ -110,6 +110,15 @@ export const SUBSCRIPTIONS = [
     maxReceiveCount: 5,
     batchSize: 5,
   },
+  // --- issue 21: web push ---
+  {
+    name: 'web-push',
+    description: "Web pushes to members' registered devices: a customer message in a chat assigned to them (or unassigned, per preference), a mention, a chat or ticket assigned, a task reminder, a snoozed chat back; guarded per member, respecting mute, per-device switches and quiet hours",
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.received', 'notification.created', 'task.reminder_due', 'ticket.created', 'ticket.updated'] },
+    handler: 'functions/consumers/web-push.ts#handler',
+    maxReceiveCount: 3,
+    batchSize: 10,
+  },
 ] as const satisfies ReadonlyArray<{
   name: string;
   description: string;

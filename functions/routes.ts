@@ -96,6 +96,12 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/verify-webhook.ts#handler', auth: 'none' },
   { method: 'POST', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler', auth: 'none' },
   { method: 'POST', path: '/api/auth/otp/prepare', handler: 'functions/http/auth/prepare-otp.ts#handler', auth: 'none' },
+  // --- issue 21: web push (spec §7 private/notifications/…, the org as a path segment) ---
+  { method: 'GET', path: '/api/orgs/{org_id}/notifications/vapid-public-key', handler: 'functions/http/notifications/get-vapid-public-key.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/notifications/subscribe', handler: 'functions/http/notifications/subscribe-device.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/notifications/unsubscribe', handler: 'functions/http/notifications/unsubscribe-device.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/notifications/unsubscribe-all-for-device', handler: 'functions/http/notifications/unsubscribe-all-for-device.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/notifications/test', handler: 'functions/http/notifications/send-test-push.ts#handler', auth: 'jwt' },
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -22,6 +22,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -59,6 +60,8 @@ export interface FunctionAccess {
   readonly cognitoAdmin?: boolean;
   /** MAIL_FROM + APP_URL + ses:SendEmail from the mail identity (shared/ports/mail.ts: sign-in codes, invitations) */
   readonly mail?: boolean;
+  /** VAPID_SECRET_ARN + read of the web push key secret, and PutSecretValue to fill it once on first use (shared/push/vapid.ts) */
+  readonly vapid?: boolean;
 }
 
 /** What a `scheduler: true` function may do to schedules, on `schedule/<group>/*` only. */
@@ -153,6 +156,13 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/phones/add-wa-web-phone.ts#handler': { publishEvents: false, enqueue: [] },
   'functions/http/phones/get-wa-web-session.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
   'functions/http/phones/relink-wa-web-session.ts#handler': { publishEvents: false, enqueue: [] },
+  // --- issue 21: web push (the VAPID key secret; device rows in the table) ---
+  'functions/consumers/web-push.ts#handler': { vapid: true, publishEvents: false, enqueue: [] },
+  'functions/http/notifications/get-vapid-public-key.ts#handler': { vapid: true, table: 'read', publishEvents: false, enqueue: [] },
+  'functions/http/notifications/send-test-push.ts#handler': { vapid: true, publishEvents: false, enqueue: [] },
+  'functions/http/notifications/subscribe-device.ts#handler': { publishEvents: false, enqueue: [] },
+  'functions/http/notifications/unsubscribe-device.ts#handler': { publishEvents: false, enqueue: [] },
+  'functions/http/notifications/unsubscribe-all-for-device.ts#handler': { publishEvents: false, enqueue: [] },
 };
 
 /** The access profile of one handler. */
@@ -191,6 +201,8 @@ export interface WiringResources {
   readonly scheduler?: SchedulerResources;
   readonly mediaBucket?: s3.IBucket;
   readonly mail?: MailSettings;
+  /** the web push VAPID key pair (JSON `{ publicKey, privateKey }`), filled on first use */
+  readonly vapidSecret?: secretsmanager.ISecret;
 }
 
 /** The product's email sender (SES) and the web app's address for links. '' = unset. */
@@ -291,6 +303,14 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
       new iam.PolicyStatement({ actions: [...SEARCH_ACTIONS[access.search]], resources: [`${domain.domainArn}/*`] }),
     );
   }
+  if (access.vapid) {
+    const secret = need(res.vapidSecret, 'the VAPID key secret');
+    setEnv('VAPID_SECRET_ARN', secret.secretArn);
+    secret.grantRead(fn);
+    // the first cold start stores the generated pair (PutSecretValue with a fixed request token)
+    secret.grantWrite(fn);
+  }
+
   if (access.media !== 'none') {
     const bucket = need(res.mediaBucket, 'the media bucket');
     setEnv('MEDIA_BUCKET', bucket.bucketName);

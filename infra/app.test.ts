@@ -42,6 +42,7 @@ const CONFIG_ENV = new Set([
   'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'TASK_REMINDERS_QUEUE_URL', 'CHAT_SNOOZE_QUEUE_URL', 'CHAT_BULK_QUEUE_URL', 'WS_MANAGEMENT_URL',
   'SEARCH_ENDPOINT', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
   'MEDIA_BUCKET', 'NODE_OPTIONS', 'MAIL_FROM', 'APP_URL', 'WA_WEB_COMMANDS_QUEUE_URL', 'WA_WEB_INBOUND_QUEUE_URL', 'OTP_HMAC_KEY',
+  'VAPID_SECRET_ARN',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -766,5 +767,26 @@ describe('wa-web (WhatsApp Web session workers)', () => {
     expect(Object.keys(fn.Properties.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'EVENT_BUS_NAME', 'WA_WEB_COMMANDS_QUEUE_URL']));
     expect(fn.Properties.Environment.Variables).not.toHaveProperty('WHATSAPP_OUTBOUND_QUEUE_URL');
     expect(actionsOfRole(workers, fn)).toContain('sqs:SendMessage');
+  });
+});
+
+// --- issue 21: web push ---
+describe('web push (VAPID key secret)', () => {
+  it('the data stack holds one Secrets Manager secret for the VAPID pair, kept on stack deletion', () => {
+    data.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ Description: Match.stringLikeRegexp('VAPID') }) });
+  });
+
+  it('hands the secret (ARN, read and PutSecretValue) only to the web-push consumer and the key / test routes', () => {
+    const all = handlerStacks().flatMap((t) => lambdasOf(t));
+    const withSecret = all.filter((fn) => 'VAPID_SECRET_ARN' in ((fn.Properties.Environment?.Variables ?? {}) as Record<string, unknown>)).map((fn) => String(fn.Properties.Description));
+    expect(withSecret.map((d) => d.slice(d.search(/(events|functions)\//))).sort()).toEqual([
+      'functions/consumers/web-push.ts#handler',
+      'functions/http/notifications/get-vapid-public-key.ts#handler',
+      'functions/http/notifications/send-test-push.ts#handler',
+    ]);
+    const policies = handlerStacks().flatMap((t) => Object.values(t.findResources('AWS::IAM::Policy')));
+    const secretActions = policies.flatMap((p) => (p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).flatMap((st) => [st.Action].flat())).filter((a) => a.startsWith('secretsmanager:'));
+    expect(secretActions).toContain('secretsmanager:GetSecretValue');
+    expect(secretActions).toContain('secretsmanager:PutSecretValue');
   });
 });

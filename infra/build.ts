@@ -187,6 +187,7 @@ export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStac
     description: 'Chorus: HTTP API, WebSocket API and their Lambdas',
     table: data.table,
     mediaBucket: data.mediaBucket,
+    vapidSecret: data.vapidSecret,
     searchDomain: search.domain,
     bus: events.bus,
     commandQueues: events.commandQueues,
@@ -216,6 +217,7 @@ export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStac
         resources: {
           table: data.table,
           mediaBucket: data.mediaBucket,
+          vapidSecret: data.vapidSecret,
           searchDomain: search.domain,
           bus: events.bus,
           commandQueues: events.commandQueues,
@@ -234,6 +236,7 @@ export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStac
     description: 'Chorus: queue consumer Lambdas',
     table: data.table,
     mediaBucket: data.mediaBucket,
+    vapidSecret: data.vapidSecret,
     searchDomain: search.domain,
     bus: events.bus,
     subscriptionQueues: events.subscriptionQueues,

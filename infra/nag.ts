@@ -180,6 +180,11 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
     path: /(^|\/)ChorusAuth\/OtpHmacKey\/Resource$/,
     reason: 'OTP_HMAC_KEY hashes email sign-in codes that live 10 minutes; rotating it would only invalidate the codes in flight, and it is read by the auth triggers at deploy time (dynamic reference), so there is no rotation Lambda to run.',
   },
+  {
+    finding: /^AwsSolutions-SMG4$/,
+    path: /(^|\/)ChorusData\/VapidKeys\/Resource$/,
+    reason: 'The web push VAPID key pair cannot be rotated without breaking every browser subscription (browsers bind a subscription to the public key); it is generated once on first use (shared/push/vapid.ts).',
+  },
   // The delivery pipeline (infra/pipeline.ts): what CDK Pipelines creates
   {
     finding: /^AwsSolutions-(S1|CB4)$/,

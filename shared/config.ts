@@ -50,6 +50,17 @@ const ConfigSchema = z.object({
   APP_URL: z.string().default(''),
   /** `1`: a use case publishes its outbox events right after its commit (low latency; the poller / stream consumer relays what that misses). `0`: only the poller / stream consumer does (events/outbox.ts). */
   OUTBOX_PUBLISH_ON_COMMIT: z.enum(['0', '1']).default('1'),
+  /** Web push VAPID key pair (base64url, web-push's format). Locally from `<data dir>/vapid.json`; in AWS leave unset and give VAPID_SECRET_ARN. */
+  VAPID_PUBLIC_KEY: z.string().default(''),
+  VAPID_PRIVATE_KEY: z.string().default(''),
+  /** Secrets Manager secret holding `{ publicKey, privateKey }` (AWS); filled once on first use when empty (shared/push/vapid.ts). */
+  VAPID_SECRET_ARN: z.string().default(''),
+  /** VAPID `sub` claim: a mailto: or https: contact for push services; default `mailto:push@` + APP_URL's host */
+  VAPID_SUBJECT: z.string().default(''),
+  /** Hosts a push endpoint may point at (comma-separated; `*.` prefix matches subdomains): the browsers' push services, so the server never posts to an address a user made up. */
+  PUSH_ENDPOINT_HOSTS: z.string().default('fcm.googleapis.com,updates.push.services.mozilla.com,*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com'),
+  /** `1`: also accept http:// endpoints on loopback hosts listed above (local runtime and tests only). */
+  PUSH_ALLOW_LOOPBACK_HTTP: z.enum(['0', '1']).default('0'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -24,6 +24,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { type HttpRoute, WS_ROUTES } from '../../functions/routes.ts';
@@ -36,6 +37,8 @@ export const WEBSOCKET_STAGE = 'prod';
 export interface ApiStackProps extends StackProps {
   readonly table: dynamodb.ITable;
   readonly mediaBucket: s3.IBucket;
+  /** web push VAPID key secret (issue 21) */
+  readonly vapidSecret?: secretsmanager.ISecret;
   readonly searchDomain: opensearch.IDomain;
   readonly bus: events.IEventBus;
   readonly commandQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue; readonly env: string }>;
@@ -79,6 +82,7 @@ export class ApiStack extends Stack {
       resources: {
         table: props.table,
         mediaBucket: props.mediaBucket,
+        vapidSecret: props.vapidSecret,
         searchDomain: props.searchDomain,
         bus: props.bus,
         commandQueues: props.commandQueues,

@@ -14,6 +14,7 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../../shared/db/table-definition.ts';
 
@@ -27,6 +28,8 @@ export interface DataStackProps extends StackProps {
 export class DataStack extends Stack {
   readonly table: dynamodb.Table;
   readonly mediaBucket: s3.Bucket;
+  /** web push VAPID keys (issue 21): created holding a placeholder; the first function that needs the keys generates and stores the pair (shared/push/vapid.ts) */
+  readonly vapidSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props?: DataStackProps) {
     super(scope, id, props);
@@ -76,6 +79,12 @@ export class DataStack extends Stack {
       ],
       // objects are written whole (PutObject); an interrupted multipart upload is litter
       lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
+
+    this.vapidSecret = new secretsmanager.Secret(this, 'VapidKeys', {
+      description: 'Chorus: web push VAPID key pair { publicKey, privateKey } (filled once on first use; browsers bind subscriptions to it, so never rotate it casually)',
+      generateSecretString: { secretStringTemplate: JSON.stringify({ placeholder: true }), generateStringKey: 'unused', excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
     });
 
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB single table' });

@@ -11,6 +11,7 @@ import type * as events from 'aws-cdk-lib/aws-events';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { COMMAND_QUEUES, STREAM_CONSUMERS, SUBSCRIPTIONS } from '../../events/catalog.ts';
@@ -40,6 +41,8 @@ export interface WorkersStackProps extends StackProps {
   /** the table; its stream (NEW_IMAGE) feeds the outbox relay */
   readonly table: dynamodb.ITable;
   readonly mediaBucket: s3.IBucket;
+  /** web push VAPID key secret (issue 21) */
+  readonly vapidSecret?: secretsmanager.ISecret;
   readonly searchDomain: opensearch.IDomain;
   readonly bus: events.IEventBus;
   readonly subscriptionQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue }>;
@@ -60,6 +63,7 @@ export class WorkersStack extends Stack {
     const resources = {
       table: props.table,
       mediaBucket: props.mediaBucket,
+      vapidSecret: props.vapidSecret,
       searchDomain: props.searchDomain,
       bus: props.bus,
       commandQueues: props.commandQueues,

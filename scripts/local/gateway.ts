@@ -97,6 +97,7 @@ const MIME: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
 };
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {

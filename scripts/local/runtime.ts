@@ -22,6 +22,7 @@ import { setRecordFailureSink } from '../../functions/lib/sqs.ts';
 import { localBus } from './bus.ts';
 import { LocalGateway } from './gateway.ts';
 import { generateTokenKey } from '../../shared/phone/token-crypto.ts';
+import { generateVapidKeys, resetVapidKeys } from '../../shared/push/vapid.ts';
 import { dataDirSecret, generateDemoPassword, randomKey, tokenSigningKey } from './secrets.ts';
 import { GraphStandIn } from './graph-standin.ts';
 import { WaWebStandIn } from './wa-web-standin.ts';
@@ -124,6 +125,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const phoneTokenKey = process.env.PHONE_TOKEN_KEY || (await dataDirSecret(dataDir, 'phone-token-key', generateTokenKey)).value;
     const otpKey = process.env.OTP_HMAC_KEY || (await dataDirSecret(dataDir, 'otp-hmac-key', randomKey)).value;
     const signingKey = await tokenSigningKey(dataDir);
+    // web push: one VAPID pair per data dir (browsers bind their subscriptions to its public key)
+    const vapid = JSON.parse((await dataDirSecret(dataDir, 'vapid.json', () => JSON.stringify(generateVapidKeys()))).value) as { publicKey: string; privateKey: string };
     const host = opts.host ?? (process.env.HOST || '127.0.0.1');
     // how the in-process handlers reach the gateway: any interface answers on loopback
     const selfHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -148,12 +151,18 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       OTP_HMAC_KEY: otpKey,
       WS_MANAGEMENT_URL: `http://${selfHost}:${opts.port}/_ws`,
       APP_URL: process.env.APP_URL || url,
+      VAPID_PUBLIC_KEY: process.env.VAPID_PUBLIC_KEY || vapid.publicKey,
+      VAPID_PRIVATE_KEY: process.env.VAPID_PRIVATE_KEY || vapid.privateKey,
+      // tests add their loopback push receiver here (never on by default: a user-supplied endpoint must be a browser push service)
+      PUSH_ALLOW_LOOPBACK_HTTP: process.env.PUSH_ALLOW_LOOPBACK_HTTP || '0',
+      ...(process.env.PUSH_ENDPOINT_HOSTS ? { PUSH_ENDPOINT_HOSTS: process.env.PUSH_ENDPOINT_HOSTS } : {}),
       LOG_LEVEL: opts.logLevel ?? (process.env.LOG_LEVEL as string) ?? 'info',
     };
     // The local dynamo endpoint must win over a LocalStack-wide AWS_ENDPOINT_URL for this runtime.
     delete process.env.AWS_ENDPOINT_URL;
     Object.assign(process.env, env);
     resetConfig();
+    resetVapidKeys();
     resetDocumentClient();
     resetDb();
     resetRealtimeClient();

@@ -24,6 +24,7 @@ import { UserIdentityEntity } from '../auth/identity.entity.ts';
 import { AuthThrottleEntity } from '../auth/auth-throttle.entity.ts';
 import { OutboxEventEntity } from '../outbox/outbox-event.entity.ts';
 import { ConsumerReceiptEntity } from '../outbox/consumer-receipt.entity.ts';
+import { PushSubscriptionEntity } from '../push/push-subscription.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -61,6 +62,7 @@ const entities = {
   authThrottle: AuthThrottleEntity,
   outboxEvent: OutboxEventEntity,
   consumerReceipt: ConsumerReceiptEntity,
+  pushSubscription: PushSubscriptionEntity,
 };
 
 function build() {

@@ -1,20 +1,17 @@
 import { db } from '../db/service.ts';
-import { DEFAULT_USER_PREFERENCES, type UpdatePreferencesInput, type UserPreferences } from './preferences.schemas.ts';
+import { DEFAULT_USER_PREFERENCES, mergePreferences, type UpdatePreferencesInput, type UserPreferences } from './preferences.schemas.ts';
 
-type Stored = { notifications?: { enable_notifications?: boolean; enable_mobile_notifications?: boolean }; left_sidebar_open?: boolean } | undefined;
+type Stored = UpdatePreferencesInput | undefined;
 
 /** Stored (possibly partial) preferences over the defaults. */
-function withDefaults(p: Stored): UserPreferences {
-  return {
-    notifications: { ...DEFAULT_USER_PREFERENCES.notifications, ...p?.notifications },
-    left_sidebar_open: p?.left_sidebar_open ?? DEFAULT_USER_PREFERENCES.left_sidebar_open,
-  };
+export function withDefaults(p: Stored): UserPreferences {
+  return mergePreferences(DEFAULT_USER_PREFERENCES, p ?? {});
 }
 
 /** GET /api/me/preferences: the user's preferences with defaults filled in (User row by email). */
 export async function getUserPreferences(email: string): Promise<UserPreferences> {
   const row = (await db().entities.user.get({ email }).go()).data;
-  return withDefaults(row?.preferences);
+  return withDefaults(row?.preferences as Stored);
 }
 
 /**
@@ -24,10 +21,7 @@ export async function getUserPreferences(email: string): Promise<UserPreferences
  */
 export async function updateUserPreferences(email: string, input: UpdatePreferencesInput): Promise<UserPreferences> {
   const current = await getUserPreferences(email);
-  const next: UserPreferences = {
-    notifications: { ...current.notifications, ...input.notifications },
-    left_sidebar_open: input.left_sidebar_open ?? current.left_sidebar_open,
-  };
+  const next = mergePreferences(current, input);
   await db().entities.user.upsert({ email, preferences: next, updated_at: Date.now() }).go();
   return next;
 }

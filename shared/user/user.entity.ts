@@ -22,6 +22,22 @@ export const UserEntity = new Entity({
           properties: { enable_notifications: { type: 'boolean' }, enable_mobile_notifications: { type: 'boolean' } },
         },
         left_sidebar_open: { type: 'boolean' },
+        /** issue 21: what to push, quiet hours, in-page sound (PushPreferences) */
+        push: {
+          type: 'map',
+          properties: {
+            new_messages: { type: 'string' },
+            mentions: { type: 'boolean' },
+            task_reminders: { type: 'boolean' },
+            assignments: { type: 'boolean' },
+            snooze_wakeups: { type: 'boolean' },
+            quiet_hours: {
+              type: 'map',
+              properties: { enabled: { type: 'boolean' }, start: { type: 'string' }, end: { type: 'string' }, time_zone: { type: 'string' } },
+            },
+            sound: { type: 'boolean' },
+          },
+        },
       },
     },
     /** Cognito `sub` of the account this email belongs to, set on its first sign-in (shared/auth/identity.ts); one account per email */

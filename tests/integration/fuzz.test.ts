@@ -159,6 +159,11 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/notifications/read': (w) => ({ ids: [w.rNotification] }),
   'POST /api/orgs/{org_id}/chats/bulk-jobs': (w) => ({ action: 'label', params: { label_ids: [w.labelId] }, filter: { state: 'open' } }),
   'POST /api/auth/otp/prepare': () => ({ email: 'fuzz@isolation.chorus' }),
+  // --- issue 21: web push ---
+  'POST /api/orgs/{org_id}/notifications/subscribe': (w) => ({ email: w.memberEmail, subscription: { endpoint: 'https://fcm.googleapis.com/fcm/send/fuzz-device', expirationTime: null, keys: { p256dh: 'BOr1', auth: 'au1' } }, device_id: 'fuzz-device', device_type: 'desktop' }),
+  'POST /api/orgs/{org_id}/notifications/unsubscribe': (w) => ({ email: w.memberEmail, device_id: 'fuzz-device', device_type: 'desktop' }),
+  'POST /api/orgs/{org_id}/notifications/unsubscribe-all-for-device': () => ({ device_id: 'fuzz-device' }),
+  'POST /api/orgs/{org_id}/notifications/test': () => ({ device_id: 'fuzz-device' }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

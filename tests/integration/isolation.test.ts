@@ -310,6 +310,18 @@ const ROUTES: Record<string, Row> = {
   'POST /webhooks/whatsapp': { body: (w) => inboundText(rt.phone, w.rNumber, 'forged'), expect: { d: [401] } },
   // public: always 204 for a valid email (says nothing about accounts); 429 once throttled
   'POST /api/auth/otp/prepare': { body: () => ({ email: 'someone.new@isolation.chorus' }), expect: { d: [204, 429] } },
+  // --- issue 21: web push. The caller's own devices in an org: members of the org only, nothing of R ---
+  'GET /api/orgs/{org_id}/notifications/vapid-public-key': orgWide(),
+  'POST /api/orgs/{org_id}/notifications/subscribe': orgWide(
+    {
+      body: (w) => ({ email: w.memberEmail, subscription: { endpoint: 'https://fcm.googleapis.com/fcm/send/iso-device-1', keys: { p256dh: 'BOr1', auth: 'au1' } }, device_id: 'iso-device-1', device_type: 'desktop' }),
+    },
+    [201],
+  ),
+  'POST /api/orgs/{org_id}/notifications/unsubscribe': orgWide({ body: (w) => ({ email: w.memberEmail, device_id: 'iso-device-1', device_type: 'desktop' }) }),
+  'POST /api/orgs/{org_id}/notifications/unsubscribe-all-for-device': orgWide({ body: () => ({ device_id: 'iso-device-2' }) }),
+  // no such device of the caller: 404
+  'POST /api/orgs/{org_id}/notifications/test': orgWide({ body: () => ({ device_id: 'iso-device-none' }) }, [404]),
 };
 
 const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { seedDemo } from '../../scripts/local/seed.ts';
 import type { MeResponse } from '../../shared/me.schemas.ts';
-import type { UserPreferences } from '../../shared/user/preferences.schemas.ts';
+import { DEFAULT_PUSH_PREFERENCES, type UserPreferences } from '../../shared/user/preferences.schemas.ts';
 
 /**
  * User preferences and status over HTTP on the local runtime (issue 3 part 6, spec §3, §4):
@@ -37,7 +37,7 @@ describe('user preferences (spec §3)', () => {
     const r = await call<{ preferences: UserPreferences }>(member, 'GET', '/api/me/preferences');
     // Assert
     expect(r.status).toBe(200);
-    expect(r.body.preferences).toEqual({ notifications: { enable_notifications: true, enable_mobile_notifications: true }, left_sidebar_open: true });
+    expect(r.body.preferences).toEqual({ notifications: { enable_notifications: true, enable_mobile_notifications: true }, left_sidebar_open: true, push: DEFAULT_PUSH_PREFERENCES });
   });
 
   it('PUT merges a subset, GET returns it, and it is per user', async () => {
@@ -46,7 +46,7 @@ describe('user preferences (spec §3)', () => {
     const b = await call<{ preferences: UserPreferences }>(member, 'PUT', '/api/me/preferences', { notifications: { enable_mobile_notifications: false } });
     // Assert
     expect(a.status).toBe(200);
-    expect(b.body.preferences).toEqual({ notifications: { enable_notifications: true, enable_mobile_notifications: false }, left_sidebar_open: false });
+    expect(b.body.preferences).toEqual({ notifications: { enable_notifications: true, enable_mobile_notifications: false }, left_sidebar_open: false, push: DEFAULT_PUSH_PREFERENCES });
     expect((await call<{ preferences: UserPreferences }>(member, 'GET', '/api/me/preferences')).body.preferences).toEqual(b.body.preferences);
     expect((await call<{ preferences: UserPreferences }>(admin, 'GET', '/api/me/preferences')).body.preferences.left_sidebar_open).toBe(true);
   });

@@ -9,6 +9,7 @@ import { configureAuth } from './lib/auth.ts';
 import { App } from './app/App.tsx';
 import { FullScreenMessage } from './app/pages/FullScreenMessage.tsx';
 import './styles/app.css';
+import './app/install-prompt.ts';
 
 const root = createRoot(document.getElementById('root')!);
 

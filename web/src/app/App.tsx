@@ -38,6 +38,7 @@ const PermissionsPage = lazy(() => import('../features/settings/permissions/Perm
 const TeamPage = lazy(() => import('../features/settings/team/TeamPage.tsx').then((m) => ({ default: m.TeamPage })));
 const PhonesPage = lazy(() => import('../features/settings/phones/PhonesPage.tsx').then((m) => ({ default: m.PhonesPage })));
 const PreferencesPage = lazy(() => import('../features/settings/preferences/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })));
+const NotificationSettingsPage = lazy(() => import('../features/settings/notifications/NotificationSettingsPage.tsx').then((m) => ({ default: m.NotificationSettingsPage })));
 const CreateWorkspacePage = lazy(() => import('../features/settings/workspace/CreateWorkspacePage.tsx').then((m) => ({ default: m.CreateWorkspacePage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
@@ -87,6 +88,7 @@ function AppRoutes() {
           <Route path="/settings/team" element={<PageGate title="Team"><TeamPage /></PageGate>} />
           <Route path="/settings/phones" element={<PageGate title="Phones"><PhonesPage /></PageGate>} />
           <Route path="/settings/preferences" element={<PageGate title="Preferences"><PreferencesPage /></PageGate>} />
+          <Route path="/settings/notifications" element={<PageGate title="Notifications"><NotificationSettingsPage /></PageGate>} />
           <Route path="/workspaces/new" element={<CreateWorkspacePage />} />
           <Route path="/settings" element={<SettingsIndexPage />} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />

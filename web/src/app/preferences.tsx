@@ -4,7 +4,7 @@
  * /settings/preferences. Writes are optimistic and roll back on failure with a toast.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { DEFAULT_USER_PREFERENCES, STATUS_UPDATE_FAILED_MESSAGE, type UpdatePreferencesInput, type UserPreferences } from '#shared/user/preferences.schemas.ts';
+import { DEFAULT_USER_PREFERENCES, mergePreferences, STATUS_UPDATE_FAILED_MESSAGE, type UpdatePreferencesInput, type UserPreferences } from '#shared/user/preferences.schemas.ts';
 import { api, errorMessage } from '../lib/api.ts';
 import { useSession } from './session.tsx';
 import { useToast } from './toast.tsx';
@@ -26,10 +26,7 @@ export function useUserPrefs(): UserPrefsApi {
   return v;
 }
 
-const merge = (p: UserPreferences, patch: UpdatePreferencesInput): UserPreferences => ({
-  notifications: { ...p.notifications, ...patch.notifications },
-  left_sidebar_open: patch.left_sidebar_open ?? p.left_sidebar_open,
-});
+const merge = mergePreferences;
 
 /** Loads the preferences once per mount; the status starts from GET /api/me's `is_online`. */
 export function UserPrefsProvider({ children }: { children: ReactNode }) {

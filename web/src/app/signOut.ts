@@ -5,11 +5,9 @@
  * caller navigates). Spec §8: 'Logout failed! Please try again' when the sign-out itself fails;
  * unsubscribe failures are only logged and never block it.
  *
- * Notifications: Chorus has no web-push subscription endpoint yet (spec §7
- * notifications/subscribe… are not built), so nothing is registered per organization on the
- * server; what a device may hold is a browser push subscription of a service worker, which is
- * unsubscribed here. When web push is built, its server unsubscribe (every stored org) belongs in
- * `unsubscribeDevice`.
+ * Notifications (issue 21): this device is unsubscribed from every organization it registered
+ * with (spec §7 unsubscribe-all-for-device, the orgs kept in this browser), then its browser push
+ * subscription is dropped (features/notifications/push/push-client.ts, loaded only now).
  */
 import { signOutUser } from '../lib/auth.ts';
 import { resetActiveSession } from './activeSession.ts';
@@ -18,17 +16,12 @@ import { queryClient } from '../lib/query-client.ts';
 /** sessionStorage keys that survive the clean-up (the notice the login page shows next). */
 const KEEP_SESSION_KEYS = new Set(['chorus.login_notice']);
 
-/** Unsubscribe this browser's push subscriptions (best effort: failures are logged only). */
+/** Unsubscribe this device from notifications for every stored org (best effort: failures are logged only). */
 export async function unsubscribeDevice(): Promise<void> {
   try {
     if (!('serviceWorker' in navigator)) return;
-    const registrations = await navigator.serviceWorker.getRegistrations();
-    await Promise.all(
-      registrations.map(async (r) => {
-        const sub = await r.pushManager?.getSubscription();
-        await sub?.unsubscribe();
-      }),
-    );
+    const { unsubscribeEverywhere } = await import('../features/notifications/push/push-client.ts');
+    await unsubscribeEverywhere();
   } catch (e) {
     console.warn('unsubscribe from notifications failed', e);
   }

@@ -5,6 +5,7 @@
  * and returns to /login with spec §8's 'Session expired! Please login again'.
  */
 import type { Chat, ChatBatchResult, ChatLabel } from '#shared/chat/chat.schemas.ts';
+import type { SubscribeInput, UnsubscribeInput } from '#shared/push/push.schemas.ts';
 import type { FolderCounts, InboxState } from '#shared/chat/chat-state.rules.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import type { ReactionEntry } from '#shared/message/reaction.schemas.ts';
@@ -468,6 +469,28 @@ export const api = {
   async members(orgId: string): Promise<OrgMember[]> {
     const out = await request<{ members: OrgMember[] }>('GET', `/api/orgs/${enc(orgId)}/members`);
     return (out.members ?? []).map((m) => ({ email: m.email, member_name: m.member_name ?? null, role: m.role, is_online: m.is_online !== false }));
+  },
+
+  // ---- web push (issue 21; spec §7 private/notifications/…) ---------------------------------
+  /** GET …/notifications/vapid-public-key: the applicationServerKey (base64url). */
+  async vapidPublicKey(orgId: string): Promise<string> {
+    return (await request<{ public_key: string }>('GET', `/api/orgs/${enc(orgId)}/notifications/vapid-public-key`)).public_key;
+  },
+  /** POST …/notifications/subscribe (spec §7). */
+  async subscribePush(orgId: string, input: SubscribeInput): Promise<void> {
+    await request('POST', `/api/orgs/${enc(orgId)}/notifications/subscribe`, input);
+  },
+  /** POST …/notifications/unsubscribe (spec §7). */
+  async unsubscribePush(orgId: string, input: UnsubscribeInput): Promise<void> {
+    await request('POST', `/api/orgs/${enc(orgId)}/notifications/unsubscribe`, input);
+  },
+  /** POST …/notifications/unsubscribe-all-for-device (spec §7; sign-out). */
+  async unsubscribeAllForDevice(orgId: string, deviceId: string): Promise<void> {
+    await request('POST', `/api/orgs/${enc(orgId)}/notifications/unsubscribe-all-for-device`, { device_id: deviceId });
+  },
+  /** POST …/notifications/test: a test push to this device. */
+  async testPush(orgId: string, deviceId: string): Promise<{ sent: number; removed: number }> {
+    return request('POST', `/api/orgs/${enc(orgId)}/notifications/test`, { device_id: deviceId });
   },
 
   /** GET /api/me/preferences (spec §3 User preferences, defaults filled in). */

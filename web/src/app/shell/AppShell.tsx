@@ -21,7 +21,9 @@ import { badgeText as ticketBadgeText } from '#shared/ticket/ticket.schemas.ts';
 import { unreadChatCount } from '../../features/chats/api/chats.ts';
 import { Sidebar, badgeText } from './Sidebar.tsx';
 import { Icon } from '../../components/ui/Icon.tsx';
-import { MOBILE_TABS } from './nav.ts';
+import { useInPageSignals } from '../../features/notifications/useInPageSignals.ts';
+import { MOBILE_TABS, mobileUnavailable } from './nav.ts';
+import { UnavailableOnMobile } from '../pages/UnavailableOnMobile.tsx';
 import { ShellContext } from './shellContext.ts';
 import { UserPrefsProvider, useUserPrefs } from '../preferences.tsx';
 import { fallbackPath, isPlatform, pathAvailable } from '#shared/org/navigation.rules.ts';
@@ -110,6 +112,8 @@ function Shell() {
     document.title = unread > 0 ? `(${badgeText(unread)}) Chorus` : 'Chorus';
   }, [unread]);
 
+  useInPageSignals();
+
   const phone = useMediaQuery(PHONE_QUERY);
   const shell = useMemo(() => ({ drawerOpen, setDrawerOpen }), [drawerOpen]);
   // a platform organization has no chats or tickets: its only tab would be Dashboard, so no bar
@@ -126,7 +130,9 @@ function Shell() {
         {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
         <main className="shell-main">
           {/* spec §2: a path the org may not open (a platform org's /chats, a normal org's /phones, hidden /communities) goes to its home */}
-          {pathAvailable(org, location.pathname) ? (
+          {pathAvailable(org, location.pathname) && phone && mobileUnavailable(location.pathname) ? (
+            <UnavailableOnMobile title={mobileUnavailable(location.pathname)!.title} />
+          ) : pathAvailable(org, location.pathname) ? (
             // pages are lazy chunks (app/App.tsx): the sidebar stays while one loads
             <Suspense fallback={<div className="page-loading" role="status" aria-label="Loading"><div className="spinner" aria-hidden="true" /></div>}>
               <Outlet />

@@ -50,3 +50,20 @@ export function navItemsFor(org: OrgKind): NavItem[] {
 
 /** Paths where the mobile bottom tab bar appears (spec §2). */
 export const MOBILE_TABS = NAV.filter((n) => ['/dashboard', '/chats', '/tickets'].includes(n.path));
+
+/**
+ * Pages that do not fit a phone (spec §2: "Some pages are unavailable on mobile"): wide tables,
+ * editors and admin grids. On phone-width screens the shell shows UnavailableOnMobile instead,
+ * with a button to chats. Checked at 390×844 by tests/e2e/phone-layout.e2e.test.ts.
+ */
+export const MOBILE_UNAVAILABLE: ReadonlyArray<{ path: string; title: string }> = [
+  { path: '/analytics', title: 'Analytics' },
+  { path: '/list', title: 'List' },
+  { path: '/broadcast', title: 'Broadcast' },
+  { path: '/rules', title: 'Rules' },
+  { path: '/logs', title: 'Logs' },
+  { path: '/settings/permissions', title: 'Permissions' },
+];
+
+/** The unavailable-on-mobile entry of a path (the path itself or below it), if any. */
+export const mobileUnavailable = (pathname: string) => MOBILE_UNAVAILABLE.find((p) => pathname === p.path || pathname.startsWith(`${p.path}/`));

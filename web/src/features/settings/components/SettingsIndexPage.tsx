@@ -11,7 +11,7 @@ import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import './settingsIndex.css';
 
 /** Settings sections with a page of their own (the others show the not-built page). */
-export const BUILT_SETTINGS: ReadonlySet<string> = new Set(['preferences', 'phones', 'team', 'permissions', 'tickets', 'labels']);
+export const BUILT_SETTINGS: ReadonlySet<string> = new Set(['preferences', 'phones', 'team', 'permissions', 'tickets', 'labels', 'notifications']);
 
 export function SettingsIndexPage() {
   const { org } = useSession();

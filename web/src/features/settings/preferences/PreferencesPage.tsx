@@ -4,6 +4,7 @@
  * whether the left sidebar starts open. Each switch saves at once (app/preferences.tsx).
  */
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useSession } from '../../../app/session.tsx';
 import { useUserPrefs } from '../../../app/preferences.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
@@ -82,6 +83,10 @@ export function PreferencesPage() {
               />
             </ul>
           )}
+          <p className="muted">
+            Turn notifications on for this device, choose what you hear about and set quiet hours in{' '}
+            <Link to="/settings/notifications">Settings → Notifications</Link>.
+          </p>
         </section>
         <section className="settings-section" aria-labelledby="theme-title">
           <h2 id="theme-title">Theme</h2>
