@@ -153,6 +153,12 @@ export const COMMAND_QUEUES = [
     description: 'Signed WhatsApp Cloud API webhook bodies, acknowledged and waiting to be stored',
     handler: 'functions/consumers/whatsapp-inbound.ts#handler',
     env: 'WHATSAPP_INBOUND_QUEUE_URL',
+    /**
+     * SQS FIFO, one message group per number and chat (shared/whatsapp/cloud/group.ts, issue 23):
+     * a hot chat's webhooks never race each other for the chat row and are stored in order, while
+     * other chats go on in parallel. In AWS a FIFO event source takes batches of at most 10.
+     */
+    fifo: true,
     maxReceiveCount: 5,
     /** large batches: messages of a batch are stored in shared transactions (ingestWebhookBatch) */
     batchSize: 50,

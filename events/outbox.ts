@@ -4,6 +4,7 @@ import type { TxEntities, TxItem } from '../shared/db/transaction.ts';
 import { OUTBOX_SHARDS } from '../shared/outbox/outbox-event.entity.ts';
 import { config } from '../shared/config.ts';
 import { log } from '../shared/log.ts';
+import { inLambda } from '../shared/metrics.ts';
 import { entryOf, putEntries, type BusEntry, type PublishInput } from './publish.ts';
 import type { EventName } from './catalog.ts';
 
@@ -15,7 +16,7 @@ import type { EventName } from './catalog.ts';
  * `metadata.id` (functions/lib/dedupe.ts), so an event relayed twice is handled once:
  *
  * 1. right after the commit, in the same process (`relayCommitted`: publish, then delete the
- *    rows) — the low-latency path (off when `OUTBOX_PUBLISH_ON_COMMIT=0`);
+ *    rows, coalesced outside Lambda) — the low-latency path (off when `OUTBOX_PUBLISH_ON_COMMIT=0`);
  * 2. locally, the runtime's poller (`startOutboxPoller`), which Queries every shard for rows
  *    older than a grace period (default 3 s) at start and every second: what recovers the events
  *    of a process that died between its commit and its publish;
@@ -76,7 +77,40 @@ type RowKey = Pick<OutboxRecord, 'shard' | 'written_at' | 'event_id'>;
 /** Publish entries, then delete their rows (BatchWrite). A crash in between republishes them later: consumers dedupe. */
 async function publishAndDelete(entries: BusEntry[], keys: RowKey[]): Promise<void> {
   await putEntries(entries);
+  await deleteRows(keys);
+}
+
+async function deleteRows(keys: RowKey[]): Promise<void> {
   if (keys.length) await db().entities.outboxEvent.delete(keys.map((k) => ({ shard: k.shard, written_at: k.written_at, event_id: k.event_id }))).go({ concurrency: 2 });
+}
+
+/**
+ * Deletes of published rows, coalesced (issue 23: one BatchWrite per commit was the largest cost of
+ * a hot chat's ingest on DynamoDB Local). Outside Lambda, relayCommitted hands its rows' keys here
+ * and returns at once; they are deleted together, 25 per BatchWrite, a few ms later. A row whose
+ * delete is pending or failed is only republished by the poller (consumers dedupe); the poller
+ * flushes pending deletes before each pass, so it never republishes a row merely waiting here.
+ * In Lambda the relay awaits its delete (a frozen sandbox would not run a timer).
+ */
+const pendingDeletes: RowKey[] = [];
+let deleteTimer: NodeJS.Timeout | undefined;
+let deleting: Promise<void> = Promise.resolve();
+
+function scheduleDelete(keys: RowKey[]): void {
+  pendingDeletes.push(...keys);
+  deleteTimer ??= setTimeout(() => void flushOutboxDeletes(), 5);
+}
+
+/** Delete every pending published row now (the poller's passes, the runtime's stop). Never throws: a row left is republished later. */
+export function flushOutboxDeletes(): Promise<void> {
+  if (deleteTimer) clearTimeout(deleteTimer);
+  deleteTimer = undefined;
+  const keys = pendingDeletes.splice(0);
+  deleting = deleting.then(async () => {
+    if (!keys.length) return;
+    await deleteRows(keys).catch((e: unknown) => log('warn', 'outbox.delete_failed', { error: String((e as Error)?.message ?? e), rows: keys.length }));
+  });
+  return deleting;
 }
 
 /**
@@ -95,10 +129,11 @@ export async function relayCommitted(records: OutboxRecord[]): Promise<void> {
   }
   if (config().OUTBOX_PUBLISH_ON_COMMIT !== '1') return;
   try {
-    await publishAndDelete(
-      records.map((r) => r.entry),
-      records,
-    );
+    if (inLambda()) await publishAndDelete(records.map((r) => r.entry), records);
+    else {
+      await putEntries(records.map((r) => r.entry));
+      scheduleDelete(records);
+    }
   } catch (e) {
     log('warn', 'outbox.relay_failed', { error: String((e as Error)?.message ?? e), events: records.map((r) => r.event_id) });
   }
@@ -117,6 +152,7 @@ const entryOfRow = (r: OutboxRow): BusEntry => ({ source: r.source, 'detail-type
  */
 export async function drainOutbox(opts: { now?: number; graceMs?: number } = {}): Promise<number> {
   const cutoff = (opts.now ?? Date.now()) - (opts.graceMs ?? OUTBOX_GRACE_MS);
+  await flushOutboxDeletes(); // rows already published by their writer are not relayed again
   let n = 0;
   for (let shard = 0; shard < OUTBOX_SHARDS; shard++) {
     // access pattern: outbox rows of a shard written before the cutoff, oldest first
@@ -175,6 +211,7 @@ export function startOutboxPoller(opts: { intervalMs?: number; graceMs?: number;
       stopped = true;
       if (timer) clearTimeout(timer);
       await running.catch(() => undefined);
+      await flushOutboxDeletes();
     },
   };
 }

@@ -604,7 +604,8 @@ describe('workers', () => {
     for (const entry of entries) {
       lambdaFor(workers, entry.handler);
       workers.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        BatchSize: entry.batchSize,
+        // a FIFO queue's event source takes at most 10 records a batch
+        BatchSize: 'fifo' in entry && entry.fifo ? Math.min(10, entry.batchSize) : entry.batchSize,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
     }
@@ -735,7 +736,10 @@ describe('real bundling', () => {
 describe('wa-web (WhatsApp Web session workers)', () => {
   it('makes the worker queues FIFO, with a FIFO DLQ', () => {
     const fifo = Object.values(events.findResources('AWS::SQS::Queue', { Properties: { FifoQueue: true } }));
-    expect(fifo).toHaveLength(WORKER_QUEUES.length * 2);
+    // plus the FIFO command queues (whatsapp-inbound: ordered per chat, issue 23)
+    const fifoCommands = COMMAND_QUEUES.filter((c) => 'fifo' in c && c.fifo).length;
+    expect(fifoCommands).toBeGreaterThan(0);
+    expect(fifo).toHaveLength((WORKER_QUEUES.length + fifoCommands) * 2);
   });
 
   it('runs one Fargate service (arm64) that stops the old task before starting a new one, with the table, bus, queue and key in its environment', () => {

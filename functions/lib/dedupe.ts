@@ -1,5 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { db } from '../../shared/db/service.ts';
+import { bodyOf } from './records.ts';
 
 /**
  * Idempotency by event id for the bus's consumers (architecture.md §5): the outbox may relay an
@@ -21,13 +22,10 @@ const RECEIPT_TTL_S = 7 * 24 * 3600;
 
 /** The event id of an EventBridge-shaped SQS body (`detail.metadata.id`); undefined for command bodies. */
 export function eventIdOf(record: SQSRecord): string | undefined {
-  try {
-    const body = JSON.parse(record.body) as { 'detail-type'?: unknown; detail?: { metadata?: { id?: unknown } } };
-    const id = body?.detail?.metadata?.id;
-    return typeof body?.['detail-type'] === 'string' && typeof id === 'string' && id ? id : undefined;
-  } catch {
-    return undefined;
-  }
+  const body = bodyOf(record) as { 'detail-type'?: unknown; detail?: { metadata?: { id?: unknown } } } | null;
+  if (!body || typeof body !== 'object') return undefined;
+  const id = body.detail?.metadata?.id;
+  return typeof body['detail-type'] === 'string' && typeof id === 'string' && id ? id : undefined;
 }
 
 /** Has `consumer` handled event `eventId` already? (GetItem, strongly consistent) */
@@ -63,6 +61,40 @@ export async function markAllHandled(consumer: string, eventIds: string[], now =
     .go();
   if (res.unprocessed?.length) throw new Error(`${consumer}: ${res.unprocessed.length} receipt(s) not written, retry`);
 }
+
+/** Most event ids kept per consumer by the in-process receipts. */
+const MEMORY_RECEIPTS_MAX = 50_000;
+const memory = new Map<string, Set<string>>();
+
+/**
+ * In-process receipts, for a consumer whose repeats are harmless (realtime-fanout: clients upsert
+ * by id, so a second push of one event changes nothing on screen). They skip what this process
+ * handled (an outbox row relayed again by the poller, an SQS redelivery to the same process), at
+ * no table cost: issue 23 measured the table receipts (a BatchGet and a BatchWrite per batch) as a
+ * third of the fan-out's DynamoDB calls. A repeat reaching another process is pushed again.
+ * Oldest ids are forgotten past MEMORY_RECEIPTS_MAX.
+ */
+export const memoryReceipts = {
+  handledAmong(consumer: string, eventIds: string[]): Set<string> {
+    const seen = memory.get(consumer);
+    return new Set(seen ? eventIds.filter((id) => seen.has(id)) : []);
+  },
+  markAllHandled(consumer: string, eventIds: string[]): void {
+    let seen = memory.get(consumer);
+    if (!seen) memory.set(consumer, (seen = new Set()));
+    for (const id of eventIds) {
+      seen.delete(id);
+      seen.add(id);
+    }
+    if (seen.size > MEMORY_RECEIPTS_MAX) {
+      let extra = seen.size - MEMORY_RECEIPTS_MAX;
+      for (const id of seen) {
+        if (extra-- <= 0) break;
+        seen.delete(id);
+      }
+    }
+  },
+};
 
 type Listener = (consumer: string, eventId: string) => void;
 const listeners = new Set<Listener>();

@@ -40,7 +40,8 @@ function eventRecordSchema(subscription: SubscriptionName): z.ZodTypeAny {
       EventBridgeSchema.extend({ 'detail-type': z.literal(name), detail: detailSchema(name) }),
     );
     const event = variants.length === 1 ? variants[0]! : z.discriminatedUnion('detail-type', variants as unknown as [z.AnyZodObject, z.AnyZodObject, ...z.AnyZodObject[]]);
-    schema = SqsRecordSchema.extend({ body: JSONStringified(event as z.AnyZodObject) });
+    // the body arrives parsed already (bodyOf: one JSON.parse per record for the whole consumer)
+    schema = SqsRecordSchema.extend({ body: event as z.AnyZodObject });
     eventSchemas.set(subscription, schema);
   }
   return schema;
@@ -52,8 +53,33 @@ function eventRecordSchema(subscription: SubscriptionName): z.ZodTypeAny {
  * @throws ZodError when the record, its JSON body, the EventBridge envelope or the event's `{ properties, metadata }` break their schemas
  */
 export function parseEventRecord<S extends SubscriptionName>(record: SQSRecord, subscription: S): CatalogEvent<EventsOf<S>> {
-  return (eventRecordSchema(subscription).parse(record) as { body: CatalogEvent<EventsOf<S>> }).body;
+  const body = bodyOf(record);
+  if (body === NOT_JSON) JSONStringified(z.unknown() as never).parse(record.body); // throws the parser's own 'Invalid JSON' ZodError
+  return (eventRecordSchema(subscription).parse({ ...record, body }) as { body: CatalogEvent<EventsOf<S>> }).body;
 }
+
+const NOT_JSON = Symbol('not JSON');
+const bodies = new WeakMap<SQSRecord, unknown>();
+
+/**
+ * A record's JSON body, parsed once per record object (the consumer wrapper's dedupe and log
+ * context and the consumer's own parse share it; issue 23: a body was parsed three times).
+ * @returns the parsed value, or NOT_JSON when the body is not JSON
+ */
+export function bodyOf(record: SQSRecord): unknown {
+  if (bodies.has(record)) return bodies.get(record);
+  let v: unknown;
+  try {
+    v = JSON.parse(record.body);
+  } catch {
+    v = NOT_JSON;
+  }
+  bodies.set(record, v);
+  return v;
+}
+
+/** Whether bodyOf found no JSON. */
+export const isNotJson = (v: unknown): boolean => v === NOT_JSON;
 
 /**
  * Parse an SQS record of a command queue: the record envelope, then its JSON body against the

@@ -5,7 +5,8 @@ import { log, withLogContext } from '../../shared/log.ts';
 import { errorInWords } from '../../shared/ops/dead-letter.rules.ts';
 import { inLambda, METRIC, recordMetric } from '../../shared/metrics.ts';
 import { observability } from './powertools.ts';
-import { alreadyHandled, eventIdOf, handledAmong, markAllHandled, markHandled, notifyHandled } from './dedupe.ts';
+import { bodyOf } from './records.ts';
+import { alreadyHandled, eventIdOf, handledAmong, markAllHandled, markHandled, memoryReceipts, notifyHandled } from './dedupe.ts';
 
 /**
  * SQS batch consumer with partial failures, through Powertools' Batch processor
@@ -48,15 +49,21 @@ export function sqsHandler(name: string, fn: (record: SQSRecord) => Promise<void
  * Like sqsHandler, for consumers that want the whole batch at once (e.g. to share one lookup).
  * `fn` returns one settled result per record, in order; the rejected ones are reported as
  * batch item failures through the same Batch processor.
+ * @param opts.receipts 'table' (default: consumer receipts in DynamoDB) or 'memory' (in-process, for
+ *   consumers whose repeats are harmless; dedupe.ts memoryReceipts)
  */
-export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Promise<PromiseSettledResult<unknown>[]>) {
+export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Promise<PromiseSettledResult<unknown>[]>, opts: { receipts?: 'table' | 'memory' } = {}) {
+  // 'memory': in-process receipts for consumers whose repeats are harmless (dedupe.ts memoryReceipts)
+  const inMemory = opts.receipts === 'memory';
+  const readReceipts = async (ids: string[]) => (inMemory ? memoryReceipts.handledAmong(name, ids) : handledAmong(name, ids));
+  const writeReceipts = async (ids: string[]) => (inMemory ? memoryReceipts.markAllHandled(name, ids) : markAllHandled(name, ids));
   return consumer(name, async (event) => {
     // events this consumer handled already are answered as done without reaching fn (one BatchGet
-    // of receipts per batch, one BatchWrite after it)
+    // of receipts per batch, one BatchWrite after it; none with in-process receipts)
     const ids = event.Records.map(eventIdOf);
     let seenIds: Set<string>;
     try {
-      seenIds = await handledAmong(name, ids.filter((id): id is string => !!id));
+      seenIds = await readReceipts(ids.filter((id): id is string => !!id));
     } catch (e) {
       log('warn', `${name}.receipts_unread`, { error: String((e as Error)?.message ?? e) });
       seenIds = new Set(); // handle them all: consumers are idempotent, a repeat beats a stall
@@ -67,7 +74,7 @@ export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Prom
     const freshResult = new Map(fresh.map((r, i) => [r.messageId, handled[i]]));
     const doneIds = event.Records.flatMap((r, i) => (!isSeen(i) && ids[i] && freshResult.get(r.messageId)?.status === 'fulfilled' ? [ids[i]!] : []));
     let receiptError: unknown;
-    await markAllHandled(name, doneIds).then(
+    await writeReceipts(doneIds).then(
       () => doneIds.forEach((id) => notifyHandled(name, id)),
       (e) => (receiptError = e),
     );
@@ -123,16 +130,13 @@ function consumer(name: string, run: (event: SQSEvent) => Promise<SQSBatchRespon
 /** Correlation fields of a record: its SQS message id and, for an EventBridge event, its event id and org. */
 function recordContext(record: SQSRecord): Record<string, unknown> {
   const fields: Record<string, unknown> = { message_id: record.messageId };
-  try {
-    const body = JSON.parse(record.body) as { id?: unknown; 'detail-type'?: unknown; detail?: { properties?: { org_id?: unknown } } };
-    if (body && typeof body === 'object' && typeof body['detail-type'] === 'string') {
-      fields.event_id = body.id;
-      fields.event_type = body['detail-type'];
-      fields.org_id = body.detail?.properties?.org_id;
-    } else if (body && typeof (body as { org_id?: unknown }).org_id === 'string') fields.org_id = (body as { org_id: string }).org_id;
-  } catch {
-    // not JSON: the message id is enough
-  }
+  // parsed once per record (records.ts bodyOf); not JSON: the message id is enough
+  const body = bodyOf(record) as { id?: unknown; 'detail-type'?: unknown; detail?: { properties?: { org_id?: unknown } } } | null;
+  if (body && typeof body === 'object' && typeof body['detail-type'] === 'string') {
+    fields.event_id = body.id;
+    fields.event_type = body['detail-type'];
+    fields.org_id = body.detail?.properties?.org_id;
+  } else if (body && typeof body === 'object' && typeof (body as { org_id?: unknown }).org_id === 'string') fields.org_id = (body as { org_id: string }).org_id;
   return fields;
 }
 

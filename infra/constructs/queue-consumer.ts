@@ -108,12 +108,15 @@ export class QueueConsumer extends Construct {
     if ((props.timeout ?? CONSUMER_TIMEOUT).toSeconds() > QUEUE_VISIBILITY_TIMEOUT.toSeconds()) {
       throw new Error(`${props.handler}: timeout must not exceed the queue visibility timeout (${QUEUE_VISIBILITY_TIMEOUT.toSeconds()} s)`);
     }
+    // a FIFO queue's event source takes at most 10 records a batch and no batching window
+    const fifo = props.queue.fifo;
+    const batchSize = fifo ? Math.min(10, props.batchSize) : props.batchSize;
     this.fn.addEventSource(
       new SqsEventSource(props.queue, {
-        batchSize: props.batchSize,
+        batchSize,
         reportBatchItemFailures: true,
         // SQS requires a batching window for batches above 10 records.
-        maxBatchingWindow: props.batchSize > 10 ? Duration.seconds(1) : undefined,
+        maxBatchingWindow: batchSize > 10 ? Duration.seconds(1) : undefined,
       }),
     );
   }

@@ -65,7 +65,7 @@ export class EventsStack extends Stack {
     }
 
     for (const cmd of COMMAND_QUEUES) {
-      const q = new CatalogQueue(this, `${pascalCase(cmd.name)}Commands`, { name: cmd.name, maxReceiveCount: cmd.maxReceiveCount });
+      const q = new CatalogQueue(this, `${pascalCase(cmd.name)}Commands`, { name: cmd.name, maxReceiveCount: cmd.maxReceiveCount, ...('fifo' in cmd && cmd.fifo ? { fifo: true } : {}) });
       this.commandQueues.set(cmd.name, { queue: q.queue, env: cmd.env });
     }
     // queues of long-lived workers (FIFO): producers reach them like any command queue

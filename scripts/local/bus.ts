@@ -4,6 +4,22 @@ import type { BusEntry, EventTransport } from '../../events/publish.ts';
 import type { LocalQueue } from './queue.ts';
 
 /**
+ * Subscriptions whose local queue is FIFO per chat (issue 23): one chat's events reach the
+ * WebSocket in the order they were published (one in-flight batch per chat), other chats in
+ * parallel. (In AWS an EventBridge rule can only give an SQS FIFO target a fixed MessageGroupId,
+ * so the fan-out queue stays standard there and the thread orders by `unique_id`.)
+ */
+const ORDERED = new Set(['realtime-fanout']);
+
+/** `<org>:<chat>` of an event about a chat or message, else undefined (no ordering needed). */
+export function chatGroupOf(e: BusEntry): string | undefined {
+  const p = (e.detail as { properties?: Record<string, unknown> }).properties ?? {};
+  const nested = (k: string) => (p[k] && typeof p[k] === 'object' ? (p[k] as { chat_id?: unknown }).chat_id : undefined);
+  const chat = p.chat_id ?? nested('chat') ?? nested('message');
+  return typeof p.org_id === 'string' && typeof chat === 'string' ? `${p.org_id}:${chat}` : undefined;
+}
+
+/**
  * Local stand-in for EventBridge (no emulator exists): applies the catalogue's rule patterns
  * (the same ones the CDK rules use) and delivers the EventBridge-shaped event JSON to each
  * matching subscription's durable local queue, as an EventBridge -> SQS target would.
@@ -28,7 +44,7 @@ export function localBus(queues: Map<string, LocalQueue>): EventTransport {
           if (!matchesPattern(sub.pattern, event)) continue;
           const q = queues.get(sub.name);
           if (!q) throw new Error(`no local queue for subscription ${sub.name}`);
-          await q.send(body);
+          await q.send(body, { groupId: ORDERED.has(sub.name) ? chatGroupOf(e) : undefined });
         }
       }
     },

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ulid } from 'ulid';
+import { monotonicFactory } from 'ulid';
 import type { SQSEvent, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { deadLetterReason } from '../../shared/ops/dead-letter.rules.ts';
 
@@ -15,8 +15,13 @@ import { deadLetterReason } from '../../shared/ops/dead-letter.rules.ts';
  */
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
+/** Message ids: ULIDs, monotonic within this process, so `id` order is send order (FIFO groups rely on it). */
+const ulid = monotonicFactory();
+
 interface Stored {
   id: string;
+  /** FIFO message group (SQS MessageGroupId): one group's messages are delivered in order, one batch in flight at a time */
+  groupId?: string;
   body: string;
   receiveCount: number;
   /** epoch ms before which it is not delivered (backoff) */
@@ -92,7 +97,12 @@ export class LocalQueue {
   private readonly dir: string;
   private readonly dlqDir: string;
   private readonly ready: Stored[] = [];
+  /** batches being handled */
   private inFlight = 0;
+  /** messages being handled */
+  private inFlightCount = 0;
+  /** FIFO groups with a batch being handled */
+  private readonly busyGroups = new Set<string>();
   private timers = new Set<NodeJS.Timeout>();
   private stopped = false;
   private paused = false;
@@ -120,7 +130,7 @@ export class LocalQueue {
       try {
         const s = JSON.parse(await readFile(join(this.dir, f), 'utf8')) as Stored;
         s.notBefore = 0;
-        this.ready.push(s);
+        this.enqueueReady(s);
       } catch {
         await rename(join(this.dir, f), join(this.dlqDir, f)).catch(() => undefined);
       }
@@ -130,13 +140,32 @@ export class LocalQueue {
     return files.length;
   }
 
-  /** Accept a message durably (resolves after the file is in place). */
-  async send(body: string): Promise<void> {
+  /**
+   * Accept a message durably (resolves after the file is in place).
+   * @param opts.groupId FIFO message group, as SQS FIFO's MessageGroupId: messages of one group are
+   *   delivered in the order they were sent, and never two batches of one group at once (a failed
+   *   one holds its group back until its retry). Messages without a group are delivered as before.
+   */
+  async send(body: string, opts: { groupId?: string } = {}): Promise<void> {
     if (this.stopped) throw new Error(`queue ${this.name} is stopped`);
-    const s: Stored = { id: ulid(), body, receiveCount: 0, notBefore: 0, sentAt: Date.now() };
+    const s: Stored = { id: ulid(), body, receiveCount: 0, notBefore: 0, sentAt: Date.now(), ...(opts.groupId ? { groupId: opts.groupId } : {}) };
     await this.persist(s);
-    this.ready.push(s);
+    this.enqueueReady(s);
     this.pump();
+  }
+
+  /** Put a message back among the ready ones in id (= send) order, so a retried one keeps its place in its group. */
+  private enqueueReady(s: Stored): void {
+    const r = this.ready;
+    if (!r.length || r[r.length - 1]!.id < s.id) return void r.push(s);
+    let lo = 0;
+    let hi = r.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (r[mid]!.id < s.id) lo = mid + 1;
+      else hi = mid;
+    }
+    r.splice(lo, 0, s);
   }
 
   /**
@@ -149,10 +178,10 @@ export class LocalQueue {
     const files = (await readdir(this.dlqDir)).filter((f) => f.endsWith('.json')).sort();
     for (const f of files) {
       const d = JSON.parse(await readFile(join(this.dlqDir, f), 'utf8')) as Stored;
-      const s: Stored = { id: d.id, body: d.body, receiveCount: 0, notBefore: 0, sentAt: d.sentAt };
+      const s: Stored = { id: d.id, body: d.body, receiveCount: 0, notBefore: 0, sentAt: d.sentAt, ...(d.groupId ? { groupId: d.groupId } : {}) };
       await this.persist(s);
       await unlink(join(this.dlqDir, f));
-      this.ready.push(s);
+      this.enqueueReady(s);
     }
     this.deadLettered = Math.max(0, this.deadLettered - files.length);
     this.pump();
@@ -161,7 +190,7 @@ export class LocalQueue {
 
   /** Messages waiting or being handled. */
   get depth(): number {
-    return this.ready.length + this.inFlight;
+    return this.ready.length + this.inFlightCount;
   }
 
   /** Resolves when nothing is waiting or in flight (tests, benchmarks). Backoff timers count as waiting. */
@@ -198,14 +227,29 @@ export class LocalQueue {
     while (this.inFlight < concurrency) {
       const now = Date.now();
       const batch: Stored[] = [];
-      for (let i = 0; i < this.ready.length && batch.length < this.opts.batchSize; ) {
-        if (this.ready[i].notBefore <= now) batch.push(...this.ready.splice(i, 1));
-        else i++;
+      // groups that may not give more this round: in flight elsewhere, or whose first waiting message is backing off
+      const held = new Set(this.busyGroups);
+      const taken: number[] = [];
+      for (let i = 0; i < this.ready.length && batch.length < this.opts.batchSize; i++) {
+        const s = this.ready[i]!;
+        if (s.groupId !== undefined && held.has(s.groupId)) continue;
+        if (s.notBefore > now) {
+          if (s.groupId !== undefined) held.add(s.groupId);
+          continue;
+        }
+        batch.push(s);
+        taken.push(i);
       }
       if (!batch.length) break;
+      for (let k = taken.length - 1; k >= 0; k--) this.ready.splice(taken[k]!, 1);
+      const groups = new Set(batch.flatMap((s) => (s.groupId !== undefined ? [s.groupId] : [])));
+      for (const g of groups) this.busyGroups.add(g);
       this.inFlight++;
+      this.inFlightCount += batch.length;
       void this.deliver(batch).finally(() => {
+        for (const g of groups) this.busyGroups.delete(g);
         this.inFlight--;
+        this.inFlightCount -= batch.length;
         this.pump();
         this.checkIdle();
       });
@@ -264,7 +308,7 @@ export class LocalQueue {
       const delay = (this.opts.backoffMs ?? ((n: number) => Math.min(30_000, 200 * 2 ** (n - 1))))(s.receiveCount);
       s.notBefore = Date.now() + delay;
       await this.persist(s);
-      this.ready.push(s);
+      this.enqueueReady(s);
       const t = setTimeout(() => {
         this.timers.delete(t);
         this.pump();

@@ -202,10 +202,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     for (const w of WORKER_QUEUES) queues.set(w.name, new LocalQueue(w.name, dataDir, waWebWorker.sqsHandler(), { maxReceiveCount: w.maxReceiveCount, batchSize: w.batchSize, concurrency: 1, backoffMs: (n) => Math.min(5_000, 100 * 2 ** (n - 1)) }));
     setEventTransport(localBus(queues));
     setCommandTransport({
-      send: async (q: CommandQueue, body: string) => {
+      send: async (q: CommandQueue, body: string, opts) => {
         const queue = queues.get(q);
         if (!queue) throw new Error(`no local queue ${q}`);
-        await queue.send(body);
+        // FIFO groups are honoured locally too (one in-flight batch per group, in order)
+        await queue.send(body, { groupId: opts?.groupId });
       },
     });
 

@@ -7,6 +7,20 @@ import { METRIC, recordMetric } from '../../../shared/metrics.ts';
 import { log } from '../../../shared/log.ts';
 import { splitWebhookBody } from '../../../shared/whatsapp/cloud/split.ts';
 import { keepRejection } from '../../../shared/inbox/ingest.ts';
+import { webhookDedupeId, webhookGroupId } from '../../../shared/whatsapp/cloud/group.ts';
+
+/** The FIFO group and deduplication id of a body (shared/whatsapp/cloud/group.ts). */
+function fifoOf(text: string, parsed?: unknown) {
+  let body = parsed;
+  if (body === undefined) {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  return { groupId: webhookGroupId(body), dedupeId: webhookDedupeId(text) };
+}
 
 /** Largest raw body put on the queue as is (SQS messages hold 1 MiB including the envelope). */
 const MAX_RECORD_BODY = 900 * 1024;
@@ -17,7 +31,8 @@ const MAX_RECORD_BODY = 900 * 1024;
  * is put, exactly as received, on the durable whatsapp-inbound queue and only then answered 200,
  * so nothing acknowledged can be lost; parsing and storing happen in functions/consumers/whatsapp-inbound.ts.
  * If the queue refuses, the answer is 503 and Meta retries. Bodies over 900 KiB are split by
- * update into several records (Meta allows 3 MB, SQS 1 MiB).
+ * update into several records (Meta allows 3 MB, SQS 1 MiB). The queue is FIFO, grouped by number
+ * and chat (`webhookGroupId`), deduplicated by the body's SHA-256.
  */
 export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyResultV2> => {
   const raw = rawBodyOf(event);
@@ -28,7 +43,11 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
   }
   try {
     const received_at = Date.now();
-    if (raw.length <= MAX_RECORD_BODY) await enqueue('whatsapp-inbound', { raw_body: raw.toString('utf8'), received_at });
+    // FIFO per chat (issue 23): one chat's bodies are stored in order, one batch at a time
+    if (raw.length <= MAX_RECORD_BODY) {
+      const text = raw.toString('utf8');
+      await enqueue('whatsapp-inbound', { raw_body: text, received_at }, fifoOf(text));
+    }
     else {
       // Meta sends up to 3 MB; a queue record holds 1 MiB. Split by update (signature already checked).
       let parsed: unknown;
@@ -38,7 +57,7 @@ export const handler = observed(async (event: APIGatewayProxyEventV2): Promise<A
         await keepRejection(undefined, 'body is not valid JSON', raw.toString('utf8'));
         return { statusCode: 200, headers: { 'content-type': 'text/plain' }, body: 'EVENT_RECEIVED' };
       }
-      for (const part of splitWebhookBody(parsed, MAX_RECORD_BODY)) await enqueue('whatsapp-inbound', { raw_body: part, received_at });
+      for (const part of splitWebhookBody(parsed, MAX_RECORD_BODY)) await enqueue('whatsapp-inbound', { raw_body: part, received_at }, fifoOf(part));
     }
   } catch (e) {
     log('error', 'webhook.enqueue_failed', { error: String((e as Error).message) });
