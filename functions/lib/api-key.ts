@@ -40,11 +40,17 @@ export const bearerOf = (event: Pick<Event, 'headers'>): string | undefined => /
  * Resolve the key, check the scope and take a rate-limit token.
  * @throws AppError 401 auth.invalid_api_key; 403 api_key.scope_missing; 429 api_key.rate_limited
  */
-export async function authenticateApiKey(token: string | undefined, scope: ApiScope | null): Promise<{ principal: ApiKeyPrincipal; actor: Actor }> {
+export async function authenticateApiKey(
+  token: string | undefined,
+  scope: ApiScope | null,
+  onResolved?: (principal: ApiKeyPrincipal) => void,
+): Promise<{ principal: ApiKeyPrincipal; actor: Actor }> {
   const k = await resolveApiKey(token);
+  const principal: ApiKeyPrincipal = { key_id: k.key_id, org_id: k.org_id, scopes: k.scopes, rate_limit: k.rate_limit, name: k.name };
+  // from here on the request is the key's: logged whatever the answer (429 and 403 included)
+  onResolved?.(principal);
   await takeToken(k);
   if (scope && !hasScope(k.scopes, scope)) throw scopeMissing(scope);
-  const principal: ApiKeyPrincipal = { key_id: k.key_id, org_id: k.org_id, scopes: k.scopes, rate_limit: k.rate_limit, name: k.name };
   return { principal, actor: apiActor(principal) };
 }
 
@@ -58,8 +64,7 @@ export const apiKeyAuth = (opts: { scope: ApiScope | null }): Mw => ({
   name: 'api-key-auth',
   before: async (request) => {
     const c = request.context.chorus;
-    const { principal, actor } = await authenticateApiKey(bearerOf(request.event), opts.scope);
-    c.apiKey = principal;
+    const { principal, actor } = await authenticateApiKey(bearerOf(request.event), opts.scope, (p) => (c.apiKey = p));
     addLogContext({ org_id: principal.org_id, api_key_id: principal.key_id });
     const pathOrg = request.event.pathParameters?.org_id;
     if (pathOrg !== undefined && decodeURIComponentSafe(pathOrg) !== principal.org_id) {

@@ -20,8 +20,7 @@ export const handler = loggedApi(async (event: APIGatewayProxyEventV2, context: 
     const raw = rawBodyOf(event);
     context.chorus = { raw };
     if (raw.length > MAX_BODY_BYTES) throw new AppError('request.too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB).`, { status: 413 });
-    const { principal, actor } = await authenticateApiKey(bearerOf(event), null);
-    context.chorus.apiKey = principal;
+    const { principal, actor } = await authenticateApiKey(bearerOf(event), null, (p) => (context.chorus.apiKey = p));
     const method = event.requestContext.http.method.toUpperCase();
     if (method !== 'POST') {
       const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless (POST only).' }, id: null });
