@@ -1,4 +1,4 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { extendZodWithOpenApi, OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z, type ZodTypeAny } from 'zod';
 import { HTTP_ROUTES } from '../../routes.ts';
 import { V1, type PublicRoute } from './contract.ts';
@@ -10,6 +10,9 @@ import { V1, type PublicRoute } from './contract.ts';
  * without a contract entry fails here, so nothing public goes undocumented.
  * Served at GET /v1/openapi.json; rendered by the web app's API reference page (Redoc, bundled).
  */
+
+// adds `.openapi()` to zod's prototype (the generator calls it on every schema, the shared ones too)
+extendZodWithOpenApi(z);
 
 const ErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
