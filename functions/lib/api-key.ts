@@ -19,8 +19,8 @@ import { bodyLimit, chatAccess, errorHandler, json, MAX_BODY_BYTES, observabilit
  * the same in AWS and locally and needs no extra Lambda or authorizer cache (a revoked key stops
  * working at once).
  *
- * Order: error handler -> body limit (413) -> apiKeyAuth (401 bad key, 403 missing scope, 404 for
- * another org's `{org_id}`, 429 + Retry-After from the key's token bucket) -> zod (400) -> the
+ * Order: error handler -> body limit (413) -> apiKeyAuth (401 bad key, 429 + Retry-After, then 404
+ * for another org's `{org_id}`, then 403 missing scope) -> zod (400) -> the
  * access guard (shared/access/guard.ts; the API actor is org-level and sees every chat of its org)
  * -> the use case. Every request that named a valid key is logged (route, status, latency, key).
  */
@@ -64,12 +64,14 @@ export const apiKeyAuth = (opts: { scope: ApiScope | null }): Mw => ({
   name: 'api-key-auth',
   before: async (request) => {
     const c = request.context.chorus;
-    const { principal, actor } = await authenticateApiKey(bearerOf(request.event), opts.scope, (p) => (c.apiKey = p));
+    const { principal, actor } = await authenticateApiKey(bearerOf(request.event), null, (p) => (c.apiKey = p));
     addLogContext({ org_id: principal.org_id, api_key_id: principal.key_id });
+    // another org first (404, whatever the scopes), then the scope (403)
     const pathOrg = request.event.pathParameters?.org_id;
     if (pathOrg !== undefined && decodeURIComponentSafe(pathOrg) !== principal.org_id) {
       throw new AppError('organization.not_found', 'That workspace does not exist or you are not a member of it.', { status: 404 });
     }
+    if (opts.scope && !hasScope(principal.scopes, opts.scope)) throw scopeMissing(opts.scope);
     c.actor = actor;
     c.orgId = principal.org_id;
   },
@@ -104,7 +106,7 @@ export interface ApiHandlerContext<P, Q, B> {
 }
 
 /** Adds Retry-After to 429 answers and logs the request of a valid key (route, status, latency). */
-function finish(event: Event, c: Parsed | undefined, res: Result, started: number): Result {
+function withRetryAfter(res: Result): Result {
   const r = (typeof res === 'string' ? { statusCode: 200, body: res } : res) as APIGatewayProxyStructuredResultV2;
   if (r.statusCode === 429 && typeof r.body === 'string') {
     try {
@@ -124,7 +126,7 @@ function finish(event: Event, c: Parsed | undefined, res: Result, started: numbe
 export function loggedApi(inner: (event: Event, context: ApiContext) => Promise<Result>) {
   return withRequestLog(async (event: Event, context: ApiContext): Promise<Result> => {
     const started = Date.now();
-    const res = finish(event, undefined, await inner(event, context), started);
+    const res = withRetryAfter(await inner(event, context));
     const key = context.chorus?.apiKey;
     if (key) {
       await logApiRequest({

@@ -25,7 +25,7 @@ describe('GET /v1/openapi.json', () => {
   it('is valid OpenAPI 3.1 for a standard validator', async () => {
     expect(doc.openapi).toBe('3.1.0');
     const validator = new Validator();
-    const res = await validator.validate(doc as unknown as object);
+    const res = await validator.validate(doc as unknown as Parameters<Validator['validate']>[0]);
     expect(res.errors ?? [], JSON.stringify(res.errors)).toEqual([]);
     expect(res.valid).toBe(true);
     expect(validator.version).toBe('3.1');
