@@ -51,3 +51,22 @@ export function takeFromBucket(bucket: Bucket | null, perMinute: number, now: nu
   if (tokens < 1) return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - tokens) / ratePerMs / 1000)) };
   return { ok: true, bucket: { tokens: tokens - 1, at: now } };
 }
+
+/**
+ * The MCP server's tools (functions/http/mcp/server.ts) -> the scopes each needs (all of them).
+ * Here (pure) so the settings page can list them too.
+ */
+export const MCP_TOOL_SCOPES = {
+  list_chats: ['chats:read'],
+  read_chat: ['chats:read', 'messages:read'],
+  send_message: ['messages:write'],
+  assign_chat: ['chats:write'],
+  label_chat: ['chats:write'],
+  close_chat: ['chats:write'],
+  search_tickets: ['search:read', 'tickets:read'],
+  create_ticket: ['tickets:write'],
+  update_ticket: ['tickets:write'],
+  create_task: ['tasks:write'],
+  list_contacts: ['contacts:read'],
+} as const satisfies Record<string, readonly ApiScope[]>;
+export type McpToolName = keyof typeof MCP_TOOL_SCOPES;

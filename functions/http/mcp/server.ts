@@ -3,7 +3,7 @@ import { z, type ZodRawShape } from 'zod';
 import type { Actor } from '../../../shared/auth/actor.ts';
 import { isAppError } from '../../../shared/errors.ts';
 import { chatGuard } from '../../../shared/access/guard.ts';
-import { hasScope, type ApiScope } from '../../../shared/apikey/api-key.rules.ts';
+import { hasScope, MCP_TOOL_SCOPES, type McpToolName } from '../../../shared/apikey/api-key.rules.ts';
 import type { ApiKeyPrincipal } from '../../../shared/apikey/api-key.ts';
 import { getChat, listChats } from '../../../shared/chat/chat.ts';
 import { assignChats, closeChats, labelChats } from '../../../shared/chat/chat-workflow.ts';
@@ -30,21 +30,7 @@ import { listContacts } from '../../../shared/contact/contact.ts';
  * subjects only), so `search_tickets` is offered instead of "search messages".
  */
 
-/** Tool name -> scopes it needs (all of them). Exported for the settings page and the tests. */
-export const MCP_TOOL_SCOPES = {
-  list_chats: ['chats:read'],
-  read_chat: ['chats:read', 'messages:read'],
-  send_message: ['messages:write'],
-  assign_chat: ['chats:write'],
-  label_chat: ['chats:write'],
-  close_chat: ['chats:write'],
-  search_tickets: ['search:read', 'tickets:read'],
-  create_ticket: ['tickets:write'],
-  update_ticket: ['tickets:write'],
-  create_task: ['tasks:write'],
-  list_contacts: ['contacts:read'],
-} as const satisfies Record<string, readonly ApiScope[]>;
-export type McpToolName = keyof typeof MCP_TOOL_SCOPES;
+export { MCP_TOOL_SCOPES, type McpToolName };
 
 type ToolResult = { content: Array<{ type: 'text'; text: string }>; isError?: boolean };
 const ok = (data: unknown): ToolResult => ({ content: [{ type: 'text', text: JSON.stringify(data) }] });
