@@ -109,7 +109,7 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   // Ticket list with free-text search: queries the search domain.
   'functions/http/tickets/list-tickets.ts#handler': { search: 'read' },
   // issue 20: the public API's ticket list (q = subject search) and the MCP server (search_tickets)
-  'functions/http/v1/work.ts#listTickets': { search: 'read' },
+  'functions/http/v1/router.ts#handler': { search: 'read' },
   'functions/http/mcp/mcp.ts#handler': { search: 'read' },
   // the OpenAPI document is static
   'functions/http/v1/openapi.ts#handler': { table: 'none', publishEvents: false, enqueue: [], cognito: false },
