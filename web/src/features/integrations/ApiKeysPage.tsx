@@ -69,7 +69,7 @@ export function ApiKeysPage() {
         <MenuButton />
         <SettingsTitle title="API" />
       </header>
-      <div className="page-body settings-form">
+      <div className="page-body page-body-wide settings-form">
         <section className="settings-section" aria-labelledby="api-intro">
           <h2 id="api-intro">Public API</h2>
           <p className="muted">

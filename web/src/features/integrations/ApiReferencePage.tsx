@@ -45,7 +45,7 @@ export function ApiReferencePage() {
         <MenuButton />
         <SettingsTitle title="API reference" />
       </header>
-      <div className="page-body">
+      <div className="page-body page-body-wide">
         {error && <p role="alert">{error}</p>}
         <div ref={el} className="api-reference" data-testid="api-reference" />
       </div>

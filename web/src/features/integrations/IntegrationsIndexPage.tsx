@@ -49,7 +49,7 @@ export function IntegrationsIndexPage({ browse }: { browse: boolean }) {
         <MenuButton />
         <SettingsTitle title="Integrations" />
       </header>
-      <div className="page-body settings-form">
+      <div className="page-body page-body-wide settings-form">
         <nav className="token-row" aria-label="Integrations views">
           <NavLink to="/settings/integrations/all" className="btn">
             All

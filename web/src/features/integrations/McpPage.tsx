@@ -20,7 +20,7 @@ export function McpPage() {
         <MenuButton />
         <SettingsTitle title="MCP" />
       </header>
-      <div className="page-body settings-form">
+      <div className="page-body page-body-wide settings-form">
         <section className="settings-section" aria-labelledby="mcp-intro">
           <h2 id="mcp-intro">Connect an AI assistant</h2>
           <p className="muted">
