@@ -8,8 +8,12 @@ export interface HttpRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   handler: string;
-  /** 'jwt': Cognito JWT authorizer; 'none': public (webhooks verify their own signature) */
-  auth: 'jwt' | 'none';
+  /**
+   * 'jwt': Cognito JWT authorizer; 'none': public (webhooks verify their own signature);
+   * 'apikey': an org API key (`Authorization: Bearer chk_…`), checked by the handler itself
+   * (functions/lib/api-key.ts `apiHandler`): API Gateway attaches no authorizer, like 'none'
+   */
+  auth: 'jwt' | 'none' | 'apikey';
 }
 
 export const HTTP_ROUTES: HttpRoute[] = [
@@ -102,6 +106,32 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'POST', path: '/api/orgs/{org_id}/notifications/unsubscribe', handler: 'functions/http/notifications/unsubscribe-device.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/notifications/unsubscribe-all-for-device', handler: 'functions/http/notifications/unsubscribe-all-for-device.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/notifications/test', handler: 'functions/http/notifications/send-test-push.ts#handler', auth: 'jwt' },
+  // --- issue 20: API keys (admin), the public REST API /v1 and the MCP server ---
+  { method: 'GET', path: '/api/orgs/{org_id}/api-keys', handler: 'functions/http/api-keys/list-api-keys.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/api-keys', handler: 'functions/http/api-keys/create-api-key.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/api-keys/{key_id}', handler: 'functions/http/api-keys/revoke-api-key.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/api-keys/logs', handler: 'functions/http/api-keys/list-api-logs.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/v1/openapi.json', handler: 'functions/http/v1/openapi.ts#handler', auth: 'none' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/chats', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/chats/{chat_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/chats/assign', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/chats/labels', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/chats/close', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/chats/snooze', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/chats/{chat_id}/messages', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/chats/{chat_id}/messages', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/tickets', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/tickets', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/tickets/{ticket_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'PATCH', path: '/v1/orgs/{org_id}/tickets/{ticket_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/tasks', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/tasks', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'PUT', path: '/v1/orgs/{org_id}/tasks/{task_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/contacts', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'POST', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey' },
+  { method: 'GET', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey' },
+  { method: 'DELETE', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey' },
+  // --- end issue 20 ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

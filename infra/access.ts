@@ -111,6 +111,11 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/ws/default.ts#handler': { publishEvents: false, enqueue: [], cognito: false, wsManagement: true },
   // Ticket list with free-text search: queries the search domain.
   'functions/http/tickets/list-tickets.ts#handler': { search: 'read' },
+  // issue 20: the public API's ticket list (q = subject search) and the MCP server (search_tickets)
+  'functions/http/v1/router.ts#handler': { search: 'read' },
+  'functions/http/mcp/mcp.ts#handler': { search: 'read' },
+  // the OpenAPI document is static
+  'functions/http/v1/openapi.ts#handler': { table: 'none', publishEvents: false, enqueue: [], cognito: false },
   // Keeps the search indexes in step with the table (creates indexes, index/bulk/delete); the table only for its dedupe receipts (functions/lib/dedupe.ts).
   'functions/consumers/search-indexing.ts#handler': { search: 'readWrite', table: 'readWrite', publishEvents: false, enqueue: [] },
   // The outbox relay: reads and deletes outbox rows (table) and publishes their events (bus); enqueues nothing.

@@ -28,6 +28,8 @@ export const API_ROUTE_GROUPS = {
     'functions/http/auth/',
     'functions/channels/whatsapp-cloud/',
   ],
+  /** issue 20: API keys, the public REST API (/v1) and the MCP server (/mcp) */
+  Public: ['functions/http/api-keys/', 'functions/http/v1/', 'functions/http/mcp/'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ApiRouteGroup = keyof typeof API_ROUTE_GROUPS;

@@ -284,6 +284,9 @@ describe('search', () => {
   const searchUsers = [
     { handler: 'functions/http/tickets/list-tickets.ts#handler', stack: () => routeT('functions/http/tickets/list-tickets.ts#handler'), level: 'read' },
     { handler: 'functions/consumers/search-indexing.ts#handler', stack: () => workers, level: 'readWrite' },
+    // issue 20: the public API's ticket list and the MCP server (search_tickets)
+    { handler: 'functions/http/v1/router.ts#handler', stack: () => routeT('functions/http/v1/router.ts#handler'), level: 'read' },
+    { handler: 'functions/http/mcp/mcp.ts#handler', stack: () => routeT('functions/http/mcp/mcp.ts#handler'), level: 'read' },
   ] as const;
   for (const { handler, stack, level } of searchUsers) {
     it(`gives ${handler} SEARCH_ENDPOINT and ${level} es: actions on the domain's subresources`, () => {

@@ -131,6 +131,12 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
     path: /(^|\/)Chorus(Api\/WebSocketApi\/\$(connect|disconnect|default)-Route|ApiOrg\/(GETWebhooksWhatsapp|POSTWebhooksWhatsapp|POSTApiAuthOtpPrepare)Route)\/Resource$/,
     reason: 'Public by design: WhatsApp webhooks check X-Hub-Signature-256 / the verify token themselves, the OTP prepare route precedes sign-in, and WebSocket $connect checks the ID token (?token=) itself while $disconnect/$default only run on a connection $connect accepted.',
   },
+  // issue 20: the public API and MCP authenticate API keys in the handler (functions/lib/api-key.ts)
+  {
+    finding: /^AwsSolutions-APIG4$/,
+    path: /(^|\/)ChorusApiPublic\/(GETV1OpenapiJson|(GET|POST|PUT|PATCH|DELETE)V1Orgs\w*|(GET|POST|DELETE)Mcp)Route\/Resource$/,
+    reason: 'API-key routes: the handler checks `Authorization: Bearer <API key>` itself (hashed key by id, revocation at once, scopes, per-key token bucket) before anything else; the OpenAPI document is public documentation.',
+  },
   {
     finding: /^AwsSolutions-APIG1$/,
     path: /(^|\/)ChorusApi\/WebSocketStage\/Resource$/,

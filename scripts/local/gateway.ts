@@ -238,7 +238,7 @@ export class LocalGateway {
       if (c.route.method !== method) continue;
       return this.invoke(c, m, req, res, url);
     }
-    if (path.startsWith('/api/') || path.startsWith('/webhooks/')) return send(res, 404, JSON.stringify({ message: 'Not Found' }));
+    if (path.startsWith('/api/') || path.startsWith('/webhooks/') || path.startsWith('/v1/') || path === '/mcp') return send(res, 404, JSON.stringify({ message: 'Not Found' }));
     return this.serveStatic(res, path);
   }
 

@@ -25,6 +25,8 @@ import { AuthThrottleEntity } from '../auth/auth-throttle.entity.ts';
 import { OutboxEventEntity } from '../outbox/outbox-event.entity.ts';
 import { ConsumerReceiptEntity } from '../outbox/consumer-receipt.entity.ts';
 import { PushSubscriptionEntity } from '../push/push-subscription.entity.ts';
+// issue 20: API keys
+import { ApiKeyEntity, ApiRequestLogEntity } from '../apikey/api-key.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -63,6 +65,9 @@ const entities = {
   outboxEvent: OutboxEventEntity,
   consumerReceipt: ConsumerReceiptEntity,
   pushSubscription: PushSubscriptionEntity,
+  // issue 20: API keys
+  apiKey: ApiKeyEntity,
+  apiRequestLog: ApiRequestLogEntity,
 };
 
 function build() {

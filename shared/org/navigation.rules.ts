@@ -136,6 +136,7 @@ export const SETTINGS_GROUPS: readonly SettingsGroup[] = [
     entries: [
       { section: 'integrations/all', label: 'All integrations' },
       { section: 'integrations/api', label: 'API' },
+      { section: 'integrations/mcp', label: 'MCP' },
       { section: 'integrations/webhooks', label: 'Webhooks' },
     ],
   },

@@ -122,6 +122,23 @@ const batchIds =
     return undefined;
   };
 
+/* issue 20: API keys made for the suite (before the route tests, after the world is seeded) */
+const isoKeys = { aKeyId: '', aReadOnlyToken: '', aRevokedToken: '', otherToken: '', memberlessToken: '' };
+/** A public API route: another org's key refused (404), no key 401. */
+const v1Row = (c: Omit<Case, 'expect'> = {}): Row => ({ ...c, expect: { a: NOT_IN_ORG, d: UNAUTH } });
+const mcpCall = (name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+beforeAll(async () => {
+  const mk = async (token: string, orgId: string, scopes: string[]) => {
+    const r = await rt.api(token, `/api/orgs/${orgId}/api-keys`, { method: 'POST', json: { name: 'isolation', scopes } });
+    if (r.status !== 201) throw new Error(`api key: ${r.status} ${await r.text()}`);
+    return (await r.json()) as { api_key: { key_id: string }; token: string };
+  };
+  const all = ['chats:write', 'messages:write', 'tickets:write', 'tasks:write', 'contacts:read', 'search:read'];
+  const [a, ro, revoked, other] = await Promise.all([mk(w.admin, w.orgId, ['chats:read']), mk(w.admin, w.orgId, ['chats:read', 'messages:read', 'tickets:read']), mk(w.admin, w.orgId, all), mk(w.outsider, w.otherOrgId, all)]);
+  await rt.api(w.admin, `/api/orgs/${w.orgId}/api-keys/${revoked.api_key.key_id}`, { method: 'DELETE' });
+  Object.assign(isoKeys, { aKeyId: a.api_key.key_id, aReadOnlyToken: ro.token, aRevokedToken: revoked.token, otherToken: other.token, memberlessToken: '' });
+}, 60_000);
+
 const taskLink = (chatId: string) => ({ id: chatId, type: 'chat', object: { chat_id: chatId } });
 const taskBody = (w: IsolationWorld) => ({ title: 'changed by someone', status: 'open', priority: 2, assignee: w.memberEmail, due_date: null, remind_at: null, reminder_setting: { remind_in: 'none' }, notes: '' });
 
@@ -322,6 +339,36 @@ const ROUTES: Record<string, Row> = {
   'POST /api/orgs/{org_id}/notifications/unsubscribe-all-for-device': orgWide({ body: () => ({ device_id: 'iso-device-2' }) }),
   // no such device of the caller: 404
   'POST /api/orgs/{org_id}/notifications/test': orgWide({ body: () => ({ device_id: 'iso-device-none' }) }, [404]),
+  // --- issue 20: API keys (admin-only), the public API /v1 and /mcp ---
+  // For `auth: 'apikey'` routes, (a)/(x) call with an API key of the other org (made by its admin,
+  // the outsider), (d) with none; see apiKeyToken(). Revoked and read-only keys: the block at the end.
+  'GET /api/orgs/{org_id}/api-keys': adminOnly(),
+  'POST /api/orgs/{org_id}/api-keys': adminOnly({ body: () => ({ name: 'isolation', scopes: ['chats:read'] }) }),
+  'DELETE /api/orgs/{org_id}/api-keys/{key_id}': adminOnly({ params: () => ({ key_id: isoKeys.aKeyId }) }),
+  'GET /api/orgs/{org_id}/api-keys/logs': adminOnly(),
+  // public: the OpenAPI document
+  'GET /v1/openapi.json': { expect: { d: [200] } },
+  'GET /v1/orgs/{org_id}/chats': v1Row(),
+  'GET /v1/orgs/{org_id}/chats/{chat_id}': v1Row(),
+  'POST /v1/orgs/{org_id}/chats/assign': v1Row({ body: (w) => ({ chat_ids: [w.chatR], assigned_to: null }) }),
+  'POST /v1/orgs/{org_id}/chats/labels': v1Row({ body: (w) => ({ chat_ids: [w.chatR], add: [w.labelId] }) }),
+  'POST /v1/orgs/{org_id}/chats/close': v1Row({ body: (w) => ({ chat_ids: [w.chatR], is_closed: true }) }),
+  'POST /v1/orgs/{org_id}/chats/snooze': v1Row({ body: (w) => ({ chat_ids: [w.chatR], snooze_until: null }) }),
+  'GET /v1/orgs/{org_id}/chats/{chat_id}/messages': v1Row(),
+  'POST /v1/orgs/{org_id}/chats/{chat_id}/messages': v1Row({ body: () => ({ body: 'from another org' }) }),
+  'GET /v1/orgs/{org_id}/tickets': v1Row(),
+  'POST /v1/orgs/{org_id}/tickets': v1Row({ body: (w) => ({ chat_id: w.chatR, quoted_message_id: w.rInbound, subject: 'x' }) }),
+  'GET /v1/orgs/{org_id}/tickets/{ticket_id}': v1Row(),
+  'PATCH /v1/orgs/{org_id}/tickets/{ticket_id}': v1Row({ body: () => ({ status: 'closed' }) }),
+  'GET /v1/orgs/{org_id}/tasks': v1Row(),
+  'POST /v1/orgs/{org_id}/tasks': v1Row({ body: (w) => ({ title: 'x', associated_object_metadata: taskLink(w.chatR) }) }),
+  'PUT /v1/orgs/{org_id}/tasks/{task_id}': v1Row({ body: (w) => taskBody(w) }),
+  'GET /v1/orgs/{org_id}/contacts': v1Row(),
+  // the other org's key reads R by id through MCP: its own org has no such chat (a tool error), nothing of A
+  'POST /mcp': { body: (w) => mcpCall('read_chat', { chat_id: w.chatR }), expect: { a: [200], d: UNAUTH } },
+  'GET /mcp': { expect: { a: [405], d: UNAUTH } },
+  'DELETE /mcp': { expect: { a: [405], d: UNAUTH } },
+  // --- end issue 20 ---
 };
 
 const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
@@ -338,9 +385,12 @@ function fillPath(path: string, params: Record<string, string>): string {
 }
 
 async function call(actor: ActorKind, method: string, path: string, body: unknown): Promise<Res> {
-  const token = actor === 'a' || actor === 'x' ? w.outsider : actor === 'd' ? null : w.member;
+  let token = actor === 'a' || actor === 'x' ? w.outsider : actor === 'd' ? null : w.member;
+  // issue 20: API-key routes are called with the other org's API key
+  if (token && (path.startsWith('/v1/') || path === '/mcp')) token = actor === 'a' || actor === 'x' ? isoKeys.otherToken : isoKeys.memberlessToken;
   let r: Response;
   if (path.startsWith('/webhooks/whatsapp') && method === 'POST') r = await rt.postWebhook(body as object, 'sha256=' + '0'.repeat(64));
+  else if (path === '/mcp') r = await fetch(`${rt.url}${path}`, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: body === undefined ? undefined : JSON.stringify(body) });
   else r = await rt.api(token, path, { method, json: body });
   const text = await r.text();
   let json: unknown = undefined;
@@ -634,4 +684,45 @@ describe('WebSocket: every event type of the catalogue', () => {
       }
     });
   }
+});
+
+/* ------------------------------------------------------------------------------------------ */
+/* issue 20: API keys beyond the table: revoked, read-only, org mismatch, JWT is not a key    */
+/* ------------------------------------------------------------------------------------------ */
+describe('API keys (issue 20)', () => {
+  const v1 = (token: string | null, method: string, path: string, json?: unknown) =>
+    fetch(`${rt.url}${path}`, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json) });
+
+  it('a revoked key is 401 on every /v1 route and on /mcp', async () => {
+    for (const r of HTTP_ROUTES.filter((x) => x.auth === 'apikey')) {
+      const path = fillPath(r.path, defaults(w));
+      const res = await v1(isoKeys.aRevokedToken, r.method, path, r.method === 'GET' ? undefined : {});
+      expect(res.status, `${r.method} ${r.path}`).toBe(401);
+    }
+  });
+
+  it('a read-only key is 403 on every /v1 write route and reads its own org (R included: org-level actor)', async () => {
+    for (const r of HTTP_ROUTES.filter((x) => x.auth === 'apikey' && x.path.startsWith('/v1/') && x.method !== 'GET')) {
+      const res = await v1(isoKeys.aReadOnlyToken, r.method, fillPath(r.path, defaults(w)), { chat_ids: [w.chatR], body: 'x', assigned_to: null, is_closed: true, snooze_until: null, add: ['x'], title: 'x', status: 'closed' });
+      expect(res.status, `${r.method} ${r.path}`).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('api_key.scope_missing');
+    }
+    const read = await v1(isoKeys.aReadOnlyToken, 'GET', `/v1/orgs/${w.orgId}/chats/${enc(w.chatR)}`);
+    expect(read.status).toBe(200);
+  });
+
+  it("a key of org A never reaches org B, and org B's key never reaches A (404)", async () => {
+    for (const [token, org] of [[isoKeys.aReadOnlyToken, w.otherOrgId], [isoKeys.otherToken, w.orgId]] as const) {
+      for (const r of HTTP_ROUTES.filter((x) => x.auth === 'apikey' && x.path.startsWith('/v1/'))) {
+        const res = await v1(token, r.method, fillPath(r.path, { ...defaults(w), org_id: org }), r.method === 'GET' ? undefined : {});
+        expect(res.status, `${r.method} ${r.path}`).toBe(404);
+        expect(await res.text()).not.toContain(w.sentinel);
+      }
+    }
+  });
+
+  it('a member JWT is not an API key (401 on /v1), and members get 403 on the key routes', async () => {
+    expect((await v1(w.member, 'GET', `/v1/orgs/${w.orgId}/chats`)).status).toBe(401);
+    expect((await rt.api(w.member, `/api/orgs/${w.orgId}/api-keys`, { method: 'POST', json: { name: 'x', scopes: ['chats:read'] } })).status).toBe(403);
+  });
 });

@@ -40,6 +40,11 @@ const PhonesPage = lazy(() => import('../features/settings/phones/PhonesPage.tsx
 const PreferencesPage = lazy(() => import('../features/settings/preferences/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })));
 const NotificationSettingsPage = lazy(() => import('../features/settings/notifications/NotificationSettingsPage.tsx').then((m) => ({ default: m.NotificationSettingsPage })));
 const CreateWorkspacePage = lazy(() => import('../features/settings/workspace/CreateWorkspacePage.tsx').then((m) => ({ default: m.CreateWorkspacePage })));
+// issue 20: integrations (catalogue, API keys and reference, MCP)
+const IntegrationsIndexPage = lazy(() => import('../features/integrations/IntegrationsIndexPage.tsx').then((m) => ({ default: m.IntegrationsIndexPage })));
+const ApiKeysPage = lazy(() => import('../features/integrations/ApiKeysPage.tsx').then((m) => ({ default: m.ApiKeysPage })));
+const ApiReferencePage = lazy(() => import('../features/integrations/ApiReferencePage.tsx').then((m) => ({ default: m.ApiReferencePage })));
+const McpPage = lazy(() => import('../features/integrations/McpPage.tsx').then((m) => ({ default: m.McpPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
 const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);
@@ -91,6 +96,13 @@ function AppRoutes() {
           <Route path="/settings/notifications" element={<PageGate title="Notifications"><NotificationSettingsPage /></PageGate>} />
           <Route path="/workspaces/new" element={<CreateWorkspacePage />} />
           <Route path="/settings" element={<SettingsIndexPage />} />
+          {/* issue 20: integrations (webhooks, zapier, pabbly, slack keep the placeholder below until their pages land) */}
+          <Route path="/settings/integrations" element={<Navigate to="/settings/integrations/all" replace />} />
+          <Route path="/settings/integrations/all" element={<PageGate title="Integrations"><IntegrationsIndexPage browse={false} /></PageGate>} />
+          <Route path="/settings/integrations/browse" element={<PageGate title="Integrations"><IntegrationsIndexPage browse /></PageGate>} />
+          <Route path="/settings/integrations/api" element={<PageGate title="API"><ApiKeysPage /></PageGate>} />
+          <Route path="/settings/integrations/api/reference" element={<PageGate title="API reference" path="/settings/integrations/api"><ApiReferencePage /></PageGate>} />
+          <Route path="/settings/integrations/mcp" element={<PageGate title="MCP"><McpPage /></PageGate>} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           <Route path="/phones" element={<PageGate title="Phones" path="/settings/phones"><PhonesPage /></PageGate>} />
           {NAV.filter((n) => !BUILT.has(n.path) && n.path !== '/settings').map((n) => (

@@ -584,3 +584,6 @@ export const api = {
     return request<CreateOrgResponse>('POST', '/api/orgs', input);
   },
 };
+
+/** issue 20: the authenticated request of this module, for feature modules with their own calls (integrations). */
+export { request as apiRequest };
