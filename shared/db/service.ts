@@ -24,6 +24,8 @@ import { UserIdentityEntity } from '../auth/identity.entity.ts';
 import { AuthThrottleEntity } from '../auth/auth-throttle.entity.ts';
 import { OutboxEventEntity } from '../outbox/outbox-event.entity.ts';
 import { ConsumerReceiptEntity } from '../outbox/consumer-receipt.entity.ts';
+// issue 20: outbound webhooks
+import { WebhookDeliveryEntity, WebhookEndpointEntity } from '../webhooks/webhook.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -61,6 +63,9 @@ const entities = {
   authThrottle: AuthThrottleEntity,
   outboxEvent: OutboxEventEntity,
   consumerReceipt: ConsumerReceiptEntity,
+  // issue 20: outbound webhooks
+  webhookEndpoint: WebhookEndpointEntity,
+  webhookDelivery: WebhookDeliveryEntity,
 };
 
 function build() {
