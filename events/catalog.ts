@@ -213,7 +213,7 @@ export const COMMAND_QUEUES = [
   {
     name: 'webhook-deliveries',
     description: 'Attempts of outbound webhook deliveries (first attempts from webhook-dispatch, retries put here by the scheduler, replays and test events by admins): claim, sign (Standard Webhooks), send through the SSRF guard, record',
-    handler: 'functions/consumers/webhook-deliver.ts#handler',
+    handler: 'functions/consumers/webhook-deliveries.ts#handler',
     env: 'WEBHOOK_DELIVERIES_QUEUE_URL',
     maxReceiveCount: 5,
     batchSize: 10,

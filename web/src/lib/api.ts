@@ -561,3 +561,6 @@ export const api = {
     return request<CreateOrgResponse>('POST', '/api/orgs', input);
   },
 };
+
+// --- issue 20 (outbound webhooks): the one authenticated request, for feature clients (web/src/features/webhooks/api.ts) ---
+export const apiRequest = request;
