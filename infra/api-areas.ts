@@ -27,9 +27,9 @@ export const API_ROUTE_GROUPS = {
     'functions/http/phones/',
     'functions/http/auth/',
     'functions/channels/whatsapp-cloud/',
-    // issue 20: outbound webhooks, Zapier / Pabbly REST hooks, Slack (admin routes)
-    'functions/http/webhooks/',
   ],
+  /** issue 20: outbound webhooks, Zapier / Pabbly REST hooks, Slack (admin routes) */
+  Webhooks: ['functions/http/webhooks/'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ApiRouteGroup = keyof typeof API_ROUTE_GROUPS;

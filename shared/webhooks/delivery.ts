@@ -10,7 +10,8 @@ import { webhookNow } from './clock.ts';
 import { backoffScale, urlPolicy } from './policy.ts';
 import { envelope, integrationGuard, slackBody, viewData } from './payload.ts';
 import { sendWebhook } from './send.ts';
-import { deliveryIdFor, EVENT_MAP, isDelivered, retryDelay, shouldDisable, type OutboundEvent } from './webhook.rules.ts';
+import { deliveryIdFor } from './ids.ts';
+import { EVENT_MAP, isDelivered, retryDelay, shouldDisable, type OutboundEvent } from './webhook.rules.ts';
 import type { ChatGuard } from '../access/guard.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DISABLE_AFTER_MS, deliveryIdFor, EVENT_MAP, generateSecret, isDelivered, MAX_ATTEMPTS, retryDelay, shouldDisable } from './webhook.rules.ts';
+import { DISABLE_AFTER_MS, EVENT_MAP, isDelivered, MAX_ATTEMPTS, retryDelay, shouldDisable } from './webhook.rules.ts';
+import { deliveryIdFor, generateSecret } from './ids.ts';
 
 describe('webhook rules', () => {
   it('retry schedule: 5s, 5m, 30m, 2h, 5h, 10h, 10h then exhausted; scalable', () => {

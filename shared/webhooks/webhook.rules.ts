@@ -1,5 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { encodeTime } from 'ulid';
 
 /**
  * Pure rules of outbound webhooks (issue 20 items 4, 5, 7). Times are epoch **ms**.
@@ -100,26 +98,8 @@ export function shouldDisable(failingSince: number | null | undefined, now: numb
 /** A response that counts as delivered: any 2xx (Standard Webhooks). */
 export const isDelivered = (status: number) => status >= 200 && status < 300;
 
-/** A signing secret: `whsec_` + base64 of 32 random bytes (Standard Webhooks' format). */
-export const generateSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
-
 /** How long the previous secret still signs after a rotation (receivers switch within it). */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/**
- * The delivery id (= `webhook-id`) of one event for one endpoint: `msg_` + a ULID-shaped string
- * whose time part is the event's time and whose other 16 characters are a hash of (event id,
- * endpoint id). Deterministic, so a redelivered event makes the same id (idempotency), and
- * time-sortable (the delivery log lists newest first by it).
- */
-export function deliveryIdFor(eventId: string, endpointId: string, at: number): string {
-  const h = createHash('sha256').update(`${eventId}\u0000${endpointId}`).digest();
-  let tail = '';
-  for (let i = 0; i < 16; i++) tail += CROCKFORD[h[i]! % 32];
-  return `msg_${encodeTime(at, 10)}${tail}`;
-}
 
 /** Standard Webhooks payload: `{ type, timestamp (ISO-8601), data }`. */
 export interface WebhookPayload {

@@ -24,3 +24,43 @@ export type CreateEndpointInput = z.infer<typeof CreateEndpointInput>;
 export type UpdateEndpointInput = z.infer<typeof UpdateEndpointInput>;
 export type RestHookInput = z.infer<typeof RestHookInput>;
 export type SlackSettingsInput = z.infer<typeof SlackSettingsInput>;
+
+/** An endpoint as the admin API answers it (shared/webhooks/webhooks.ts endpointView). Times epoch ms. */
+export interface EndpointView {
+  endpoint_id: string;
+  kind: 'webhook' | 'zapier' | 'pabbly' | 'slack';
+  url: string;
+  description: string;
+  events: string[];
+  secret: string;
+  /** the previous secret also signs until then (null: no rotation in progress) */
+  rotating_until: number | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  disabled_at: number | null;
+  failing_since: number | null;
+  failure_streak: number;
+  last_success_at: number | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A delivery log row as the admin API answers it (deliveryView). Times epoch ms. */
+export interface DeliveryView {
+  delivery_id: string;
+  endpoint_id: string;
+  event_type: string;
+  url: string;
+  status: 'pending' | 'sending' | 'succeeded' | 'failed';
+  attempts: number;
+  max_attempts: number;
+  response_code: number | null;
+  response_excerpt: string | null;
+  latency_ms: number | null;
+  next_attempt_at: number | null;
+  request_body: string;
+  attempt_log: unknown[];
+  created_at: number;
+  updated_at: number;
+}

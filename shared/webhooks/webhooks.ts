@@ -8,8 +8,9 @@ import { urlPolicy } from './policy.ts';
 import { endpointUrlProblem } from './url.rules.ts';
 import { bodyFor, createDelivery, DELIVERY_QUEUE, type DeliveryCommand, type DeliveryRow, type Endpoint } from './delivery.ts';
 import { samplePayload } from './samples.ts';
-import { generateSecret, MAX_ATTEMPTS, PUBLIC_EVENTS, ROTATION_OVERLAP_MS, SLACK_EVENTS, TEST_EVENT, type PublicEvent } from './webhook.rules.ts';
-import type { CreateEndpointInput, RestHookInput, SlackSettingsInput, UpdateEndpointInput } from './webhook.schemas.ts';
+import { generateSecret } from './ids.ts';
+import { MAX_ATTEMPTS, PUBLIC_EVENTS, ROTATION_OVERLAP_MS, SLACK_EVENTS, TEST_EVENT, type PublicEvent } from './webhook.rules.ts';
+import type { CreateEndpointInput, DeliveryView, EndpointView, RestHookInput, SlackSettingsInput, UpdateEndpointInput } from './webhook.schemas.ts';
 
 /**
  * Admin use cases of outbound webhooks (issue 20 items 4, 5, 7; admin-only like every
@@ -36,7 +37,7 @@ function checkUrl(url: string, field = 'url', slack = false): void {
 }
 
 /** The endpoint as the admin API shows it (the secret included: only admins reach these routes). */
-export function endpointView(e: Endpoint) {
+export function endpointView(e: Endpoint): EndpointView {
   return {
     endpoint_id: e.endpoint_id,
     kind: e.kind,
@@ -44,7 +45,7 @@ export function endpointView(e: Endpoint) {
     description: e.description ?? '',
     events: e.events,
     secret: e.secret,
-    rotating_until: e.previous_secret && (e.previous_secret_expires_at ?? 0) > webhookNow() ? e.previous_secret_expires_at : null,
+    rotating_until: e.previous_secret && (e.previous_secret_expires_at ?? 0) > webhookNow() ? (e.previous_secret_expires_at ?? null) : null,
     enabled: e.enabled,
     disabled_reason: e.disabled_reason ?? null,
     disabled_at: e.disabled_at ?? null,
@@ -56,10 +57,9 @@ export function endpointView(e: Endpoint) {
     updated_at: e.updated_at,
   };
 }
-export type EndpointView = ReturnType<typeof endpointView>;
 
 /** A delivery log row as the admin API shows it. */
-export function deliveryView(d: DeliveryRow) {
+export function deliveryView(d: DeliveryRow): DeliveryView {
   return {
     delivery_id: d.delivery_id,
     endpoint_id: d.endpoint_id,

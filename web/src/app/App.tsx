@@ -39,6 +39,11 @@ const TeamPage = lazy(() => import('../features/settings/team/TeamPage.tsx').the
 const PhonesPage = lazy(() => import('../features/settings/phones/PhonesPage.tsx').then((m) => ({ default: m.PhonesPage })));
 const PreferencesPage = lazy(() => import('../features/settings/preferences/PreferencesPage.tsx').then((m) => ({ default: m.PreferencesPage })));
 const CreateWorkspacePage = lazy(() => import('../features/settings/workspace/CreateWorkspacePage.tsx').then((m) => ({ default: m.CreateWorkspacePage })));
+// issue 20 (hooks): outbound webhooks, Zapier, Pabbly, Slack settings
+const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage.tsx').then((m) => ({ default: m.WebhooksPage })));
+const ZapierPage = lazy(() => import('../features/webhooks/RestHookPage.tsx').then((m) => ({ default: m.ZapierPage })));
+const PabblyPage = lazy(() => import('../features/webhooks/RestHookPage.tsx').then((m) => ({ default: m.PabblyPage })));
+const SlackPage = lazy(() => import('../features/webhooks/SlackPage.tsx').then((m) => ({ default: m.SlackPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
 const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);
@@ -88,6 +93,11 @@ function AppRoutes() {
           <Route path="/settings/phones" element={<PageGate title="Phones"><PhonesPage /></PageGate>} />
           <Route path="/settings/preferences" element={<PageGate title="Preferences"><PreferencesPage /></PageGate>} />
           <Route path="/workspaces/new" element={<CreateWorkspacePage />} />
+          {/* issue 20 (hooks): admin-only integrations pages (members: Restricted) */}
+          <Route path="/settings/integrations/webhooks" element={<PageGate title="Webhooks"><WebhooksPage /></PageGate>} />
+          <Route path="/settings/integrations/zapier" element={<PageGate title="Zapier"><ZapierPage /></PageGate>} />
+          <Route path="/settings/integrations/pabbly" element={<PageGate title="Pabbly"><PabblyPage /></PageGate>} />
+          <Route path="/settings/integrations/slack" element={<PageGate title="Slack"><SlackPage /></PageGate>} />
           <Route path="/settings" element={<SettingsIndexPage />} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           <Route path="/phones" element={<PageGate title="Phones" path="/settings/phones"><PhonesPage /></PageGate>} />

@@ -3,11 +3,11 @@
  * /integrations/slack; admins only) and its TanStack Query keys (`['orgs', orgId, 'webhooks', …]`).
  */
 import { apiRequest } from '../../lib/api.ts';
-import type { EndpointView, deliveryView } from '#shared/webhooks/webhooks.ts';
+import type { DeliveryView, EndpointView } from '#shared/webhooks/webhook.schemas.ts';
 import type { WebhookPayload } from '#shared/webhooks/webhook.rules.ts';
 
 export type Endpoint = EndpointView;
-export type Delivery = ReturnType<typeof deliveryView>;
+export type Delivery = DeliveryView;
 export interface EventCatalogue {
   events: Array<{ type: string; sample: WebhookPayload }>;
   slack_events: string[];

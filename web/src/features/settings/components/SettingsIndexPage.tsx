@@ -11,7 +11,10 @@ import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import './settingsIndex.css';
 
 /** Settings sections with a page of their own (the others show the not-built page). */
-export const BUILT_SETTINGS: ReadonlySet<string> = new Set(['preferences', 'phones', 'team', 'permissions', 'tickets', 'labels']);
+export const BUILT_SETTINGS: ReadonlySet<string> = new Set(['preferences', 'phones', 'team', 'permissions', 'tickets', 'labels',
+  // issue 20 (hooks)
+  'integrations/webhooks', 'integrations/zapier', 'integrations/pabbly', 'integrations/slack',
+]);
 
 export function SettingsIndexPage() {
   const { org } = useSession();
