@@ -9,7 +9,10 @@ export interface Received {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** epoch ms of arrival */
   at: number;
+  /** the status answered */
+  status: number;
 }
 
 export interface Receiver {
@@ -17,7 +20,7 @@ export interface Receiver {
   port: number;
   received: Received[];
   /** status to answer for a request (default 200) */
-  respond: (r: Received) => number;
+  respond: (r: Omit<Received, 'status'> & { status: number }) => number;
   close(): Promise<void>;
 }
 
@@ -28,9 +31,10 @@ export async function startReceiver(respond: (r: Received) => number = () => 200
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r: Received = { path: req.url ?? '/', headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
-      received.push(r);
+      const r: Received = { path: req.url ?? '/', headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])), body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), status: 0 };
       const status = rec.respond(r);
+      r.status = status;
+      received.push(r);
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'nope');
     });
   });
