@@ -59,21 +59,24 @@ describe('webhooks settings in the browser', () => {
     await row.waitFor();
     await expect.poll(async () => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('succeeded');
     expect(await row.getByTestId('delivery-code').textContent()).toBe('200');
-    await page.screenshot({ path: join(SHOTS, 'webhooks-desktop.png'), fullPage: true });
+    await page.locator('.toast').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'webhooks-desktop.png') });
 
     const phone = await signIn(browser, rt, rt.adminEmail, PHONE);
     await phone.goto(`${rt.url.replace('localhost', '127.0.0.1')}/settings/integrations/webhooks`);
     await phone.getByTestId('wh-endpoint').first().waitFor();
-    await phone.screenshot({ path: join(SHOTS, 'webhooks-phone.png'), fullPage: true });
+    await phone.getByTestId('wh-endpoint').first().scrollIntoViewIfNeeded();
+    await phone.screenshot({ path: join(SHOTS, 'webhooks-phone.png') });
     for (const [path, id] of [['zapier', 'zapier-page'], ['slack', 'slack-page']] as const) {
       await page.goto(`${rt.url.replace('localhost', '127.0.0.1')}/settings/integrations/${path}`);
       await page.getByTestId(id).waitFor();
       if (path === 'zapier') await page.getByTestId('rh-sample').waitFor();
       await page.setViewportSize(DESKTOP);
-      await page.screenshot({ path: join(SHOTS, `${path}-desktop.png`), fullPage: true });
+      await page.screenshot({ path: join(SHOTS, `${path}-desktop.png`) });
       await phone.goto(`${rt.url.replace('localhost', '127.0.0.1')}/settings/integrations/${path}`);
       await phone.getByTestId(id).waitFor();
-      await phone.screenshot({ path: join(SHOTS, `${path}-phone.png`), fullPage: true });
+      await phone.screenshot({ path: join(SHOTS, `${path}-phone.png`) });
     }
   }, 180_000);
 });
