@@ -38,10 +38,16 @@ export class ForbiddenAddressError extends Error {}
 const TIMEOUT_MS = 15_000;
 const agents = new Map<boolean, Agent>();
 
-/** A dns.lookup that refuses forbidden addresses (policy), used by the connection itself. */
-function guardedLookup(policy: UrlPolicy) {
+type Resolver = (hostname: string, options: { all: true; family: number }, cb: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+/**
+ * A dns.lookup replacement that refuses forbidden addresses (policy), used by the connection
+ * itself: the socket connects to the address this returns, which is the one checked.
+ * Refuses the whole answer when any resolved address is forbidden. `resolve` is injectable for tests.
+ */
+export function guardedLookup(policy: UrlPolicy, resolve: Resolver = dnsLookup as unknown as Resolver) {
   return (hostname: string, options: { family?: number; all?: boolean }, cb: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-    dnsLookup(hostname, { all: true, family: options?.family ?? 0 }, (err, addresses) => {
+    resolve(hostname, { all: true, family: options?.family ?? 0 }, (err, addresses) => {
       if (err) return cb(err, '');
       const bad = addresses.find((a) => forbiddenAddress(a.address, policy));
       if (bad || !addresses.length) return cb(new ForbiddenAddressError(`${hostname} resolves to a ${bad ? forbiddenAddress(bad.address, policy) : 'missing'} address (${bad?.address ?? 'none'}), which is not allowed`), '');
