@@ -9,7 +9,7 @@ import { errorMessage } from '../../lib/api.ts';
 import { useToast } from '../../app/toast.tsx';
 import { webhookKeys, webhooksApi, type Delivery } from './api.ts';
 
-const time = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const time = (ms: number) => new Date(ms).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
 
 export function DeliveryLog({ orgId, endpointId }: { orgId: string; endpointId: string }) {
   const qc = useQueryClient();
@@ -93,7 +93,7 @@ function DeliveryRow({ d, open, onToggle, onReplay }: { d: Delivery; open: boole
         <td>
           {d.attempts} / {d.max_attempts}
         </td>
-        <td className="small">{time(d.created_at)}</td>
+        <td className="small wh-when">{time(d.created_at)}</td>
         <td>
           {done && (
             <button type="button" className="link-btn" onClick={onReplay} data-testid="delivery-replay">
