@@ -140,13 +140,15 @@ export async function performAttempt(cmd: DeliveryCommand): Promise<'sent' | 're
   const d = (await db().entities.webhookDelivery.get(key).go({ consistent: true })).data;
   if (!d || d.status === 'succeeded' || d.status === 'failed') return 'skipped';
   // claim attempt n: from attempts n-1 (pending), or take over a sending attempt whose lease ran out
-  const takeover = d.status === 'sending' && d.attempts === cmd.attempt && (d.lease_until ?? 0) < now;
-  if (!takeover && !(d.attempts === cmd.attempt - 1 && d.status === 'pending')) return 'skipped';
+  const inFlight = d.status === 'sending' && d.attempts === cmd.attempt;
+  // a worker that died mid-attempt left it 'sending': this command is retried by the queue until the lease ends, then takes over
+  if (inFlight && (d.lease_until ?? 0) >= now) throw new Error(`attempt ${cmd.attempt} of ${d.delivery_id} is in flight; retried after its lease`);
+  if (!inFlight && !(d.attempts === cmd.attempt - 1 && d.status === 'pending')) return 'skipped';
   try {
     await db()
       .entities.webhookDelivery.patch(key)
       .set({ attempts: cmd.attempt, status: 'sending', lease_until: now + LEASE_MS, updated_at: now })
-      .where((a, op) => `${op.eq(a.attempts, d.attempts)} AND ${op.eq(a.status, d.status)}`)
+      .where((a, op) => `${op.eq(a.attempts, d.attempts)} AND ${op.eq(a.status, d.status)} AND ${op.eq(a.updated_at, d.updated_at)}`)
       .go();
   } catch (e) {
     if (isConditionFailure(e)) return 'skipped';
