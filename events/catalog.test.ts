@@ -69,3 +69,12 @@ describe('event catalogue', () => {
     for (const h of [...SUBSCRIPTIONS, ...COMMAND_QUEUES, ...STREAM_CONSUMERS].map((x) => x.handler)) expect(existsSync(join(import.meta.dirname, '..', h.split('#')[0])), h).toBe(true);
   });
 });
+
+// --- issue 20: outbound webhooks ---
+describe('webhook-dispatch subscription', () => {
+  it('listens to exactly the bus events the webhook mapping table knows', async () => {
+    const { DISPATCHED_BUS_EVENTS } = await import('../shared/webhooks/webhook.rules.ts');
+    const sub = SUBSCRIPTIONS.find((s) => s.name === 'webhook-dispatch')!;
+    expect([...sub.pattern['detail-type']].sort()).toEqual([...DISPATCHED_BUS_EVENTS].sort());
+  });
+});

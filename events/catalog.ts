@@ -119,6 +119,18 @@ export const SUBSCRIPTIONS = [
     maxReceiveCount: 3,
     batchSize: 10,
   },
+  // --- issue 20: outbound webhooks (the bus events of EVENT_MAP in shared/webhooks/webhook.rules.ts; a test keeps them equal) ---
+  {
+    name: 'webhook-dispatch',
+    description: "Fans events out to the org's outbound webhook, Zapier, Pabbly and Slack endpoints: one delivery row per subscribed endpoint, idempotent by (event id, endpoint), then a command on webhook-deliveries",
+    pattern: {
+      source: [EVENT_SOURCE],
+      'detail-type': ['message.received', 'message.sent', 'message.status_updated', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.updated', 'task.reminder_due', 'notification.created'],
+    },
+    handler: 'functions/consumers/webhook-dispatch.ts#handler',
+    maxReceiveCount: 5,
+    batchSize: 10,
+  },
 ] as const satisfies ReadonlyArray<{
   name: string;
   description: string;
@@ -211,6 +223,17 @@ export const COMMAND_QUEUES = [
     /** one step per invocation: a step is up to 200 chat writes */
     batchSize: 1,
     concurrency: 2,
+  },
+  // --- issue 20: outbound webhooks ---
+  {
+    name: 'webhook-deliveries',
+    description: 'Attempts of outbound webhook deliveries (first attempts from webhook-dispatch, retries put here by the scheduler, replays and test events by admins): claim, sign (Standard Webhooks), send through the SSRF guard, record',
+    handler: 'functions/consumers/webhook-deliveries.ts#handler',
+    env: 'WEBHOOK_DELIVERIES_QUEUE_URL',
+    maxReceiveCount: 5,
+    batchSize: 10,
+    /** sends are network-bound: many at once */
+    concurrency: 8,
   },
 ] as const;
 

@@ -132,6 +132,23 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey' },
   { method: 'DELETE', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey' },
   // --- end issue 20 ---
+  // --- issue 20: outbound webhooks, Zapier / Pabbly REST hooks, Slack (admins only; JWT) ---
+  { method: 'GET', path: '/api/orgs/{org_id}/webhooks', handler: 'functions/http/webhooks/list-endpoints.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/webhooks', handler: 'functions/http/webhooks/create-endpoint.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/webhooks/events', handler: 'functions/http/webhooks/event-catalogue.ts#handler', auth: 'jwt' },
+  { method: 'PATCH', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}', handler: 'functions/http/webhooks/update-endpoint.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}', handler: 'functions/http/webhooks/delete-endpoint.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/rotate-secret', handler: 'functions/http/webhooks/rotate-secret.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/test', handler: 'functions/http/webhooks/send-test.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/deliveries', handler: 'functions/http/webhooks/list-deliveries.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/deliveries/{delivery_id}/replay', handler: 'functions/http/webhooks/replay-delivery.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/hooks', handler: 'functions/http/webhooks/subscribe-hook.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/hooks/samples/{event}', handler: 'functions/http/webhooks/hook-samples.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/hooks/{endpoint_id}', handler: 'functions/http/webhooks/unsubscribe-hook.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/get-slack.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/put-slack.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/delete-slack.ts#handler', auth: 'jwt' },
+  // --- end issue 20 webhooks ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -168,6 +168,14 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/notifications/subscribe-device.ts#handler': { publishEvents: false, enqueue: [] },
   'functions/http/notifications/unsubscribe-device.ts#handler': { publishEvents: false, enqueue: [] },
   'functions/http/notifications/unsubscribe-all-for-device.ts#handler': { publishEvents: false, enqueue: [] },
+  // --- issue 20: outbound webhooks ---
+  // Fans events out into delivery rows (table) and first attempts (its queue); publishes nothing.
+  'functions/consumers/webhook-dispatch.ts#handler': { publishEvents: false, enqueue: ['webhook-deliveries'] },
+  // One attempt: sends over the internet, schedules the retry (scheduler), disables a failing endpoint and emails the admins (SES).
+  'functions/consumers/webhook-deliveries.ts#handler': { publishEvents: false, enqueue: [], scheduler: true, mail: true },
+  // Test events and replays put an attempt on the delivery queue.
+  'functions/http/webhooks/send-test.ts#handler': { publishEvents: false, enqueue: ['webhook-deliveries'] },
+  'functions/http/webhooks/replay-delivery.ts#handler': { publishEvents: false, enqueue: ['webhook-deliveries'] },
 };
 
 /** The access profile of one handler. */

@@ -30,6 +30,8 @@ export const API_ROUTE_GROUPS = {
   ],
   /** issue 20: API keys, the public REST API (/v1) and the MCP server (/mcp) */
   Public: ['functions/http/api-keys/', 'functions/http/v1/', 'functions/http/mcp/'],
+  /** issue 20: outbound webhooks, Zapier / Pabbly REST hooks, Slack (admin routes) */
+  Webhooks: ['functions/http/webhooks/'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ApiRouteGroup = keyof typeof API_ROUTE_GROUPS;

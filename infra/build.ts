@@ -245,6 +245,8 @@ export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStac
     webSocketStage: api.webSocketStage,
     whatsapp,
     bundle,
+    // issue 20: the disabled-endpoint email of the webhook-deliveries consumer
+    mail,
   });
   const webDist = path.resolve(REPO_ROOT, props.webDist ?? 'web/dist');
   const web = new WebStack(app, `${prefix}Web`, {

@@ -21,7 +21,7 @@ import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources'
 import * as sqsNs from 'aws-cdk-lib/aws-sqs';
 import { createHandlerFunction } from '../constructs/handler-function.ts';
 import { CONSUMER_TIMEOUT } from '../constructs/queue-consumer.ts';
-import { accessFor, type SchedulerResources, type WhatsAppSettings, wireFunction } from '../access.ts';
+import { accessFor, type MailSettings, type SchedulerResources, type WhatsAppSettings, wireFunction } from '../access.ts';
 import { QueueConsumer } from '../constructs/queue-consumer.ts';
 import { pascalCase } from '../names.ts';
 
@@ -51,6 +51,8 @@ export interface WorkersStackProps extends StackProps {
   readonly webSocketStage: WebSocketStage;
   readonly whatsapp: WhatsAppSettings;
   readonly bundle: boolean;
+  /** issue 20: the product's sender, for the email of a disabled webhook endpoint (webhook-deliveries) */
+  readonly mail?: MailSettings;
 }
 
 export class WorkersStack extends Stack {
@@ -70,6 +72,7 @@ export class WorkersStack extends Stack {
       scheduler: props.scheduler,
       wsStage: props.webSocketStage,
       whatsapp: props.whatsapp,
+      mail: props.mail,
     };
     const consume = (name: string, handler: string, queue: sqs.IQueue, batchSize: number) => {
       const consumer = new QueueConsumer(this, `${pascalCase(name)}Consumer`, {

@@ -27,6 +27,8 @@ import { ConsumerReceiptEntity } from '../outbox/consumer-receipt.entity.ts';
 import { PushSubscriptionEntity } from '../push/push-subscription.entity.ts';
 // issue 20: API keys
 import { ApiKeyEntity, ApiRequestLogEntity } from '../apikey/api-key.entity.ts';
+// issue 20: outbound webhooks
+import { WebhookDeliveryEntity, WebhookEndpointEntity } from '../webhooks/webhook.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -68,6 +70,9 @@ const entities = {
   // issue 20: API keys
   apiKey: ApiKeyEntity,
   apiRequestLog: ApiRequestLogEntity,
+  // issue 20: outbound webhooks
+  webhookEndpoint: WebhookEndpointEntity,
+  webhookDelivery: WebhookDeliveryEntity,
 };
 
 function build() {

@@ -368,8 +368,32 @@ const ROUTES: Record<string, Row> = {
   'POST /mcp': { body: (w) => mcpCall('read_chat', { chat_id: w.chatR }), expect: { a: [200], d: UNAUTH } },
   'GET /mcp': { expect: { a: [405], d: UNAUTH } },
   'DELETE /mcp': { expect: { a: [405], d: UNAUTH } },
+  // --- issue 20: outbound webhooks, REST hooks, Slack: admin-only (org A's endpoint `hookEndpointId`, made below) ---
+  'GET /api/orgs/{org_id}/webhooks': adminOnly(),
+  'POST /api/orgs/{org_id}/webhooks': adminOnly({ body: () => ({ url: 'https://hooks.example.com/sneaky', events: ['ticket.created'] }) }),
+  'GET /api/orgs/{org_id}/webhooks/events': adminOnly(),
+  'PATCH /api/orgs/{org_id}/webhooks/{endpoint_id}': adminOnly({ params: () => ({ endpoint_id: hookEndpointId }), body: () => ({ url: 'https://evil.example.com/x' }) }),
+  'DELETE /api/orgs/{org_id}/webhooks/{endpoint_id}': adminOnly({ params: () => ({ endpoint_id: hookEndpointId }) }),
+  'POST /api/orgs/{org_id}/webhooks/{endpoint_id}/rotate-secret': adminOnly({ params: () => ({ endpoint_id: hookEndpointId }) }),
+  'POST /api/orgs/{org_id}/webhooks/{endpoint_id}/test': adminOnly({ params: () => ({ endpoint_id: hookEndpointId }) }),
+  'GET /api/orgs/{org_id}/webhooks/{endpoint_id}/deliveries': adminOnly({ params: () => ({ endpoint_id: hookEndpointId }) }),
+  'POST /api/orgs/{org_id}/webhooks/{endpoint_id}/deliveries/{delivery_id}/replay': adminOnly({ params: () => ({ endpoint_id: hookEndpointId, delivery_id: 'msg_00000000000000000000000000' }) }),
+  'POST /api/orgs/{org_id}/hooks': adminOnly({ body: () => ({ target_url: 'https://hooks.zapier.com/sneaky', event: 'ticket.created', source: 'zapier' }) }),
+  'GET /api/orgs/{org_id}/hooks/samples/{event}': adminOnly({ params: () => ({ event: 'ticket.created' }) }),
+  'DELETE /api/orgs/{org_id}/hooks/{endpoint_id}': adminOnly({ params: () => ({ endpoint_id: hookEndpointId }) }),
+  'GET /api/orgs/{org_id}/integrations/slack': adminOnly(),
+  'PUT /api/orgs/{org_id}/integrations/slack': adminOnly({ body: () => ({ url: 'https://hooks.slack.com/services/T000/B000/sneaky', events: ['mention.created'] }) }),
+  'DELETE /api/orgs/{org_id}/integrations/slack': adminOnly(),
   // --- end issue 20 ---
 };
+
+// --- issue 20: org A's webhook endpoint, for the rows above (an event nothing in this suite emits, so nothing is sent) ---
+let hookEndpointId = 'ep_missing';
+beforeAll(async () => {
+  const res = await rt.orgCall<{ endpoint: { endpoint_id: string } }>(w.admin, 'POST', '/webhooks', { url: 'https://hooks.example.com/isolation', events: ['task.reminder_due'] });
+  if (res.status !== 201) throw new Error(`could not make org A's webhook endpoint: ${res.status}`);
+  hookEndpointId = res.body.endpoint.endpoint_id;
+});
 
 const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 const failures: string[] = [];

@@ -45,6 +45,11 @@ const IntegrationsIndexPage = lazy(() => import('../features/integrations/Integr
 const ApiKeysPage = lazy(() => import('../features/integrations/ApiKeysPage.tsx').then((m) => ({ default: m.ApiKeysPage })));
 const ApiReferencePage = lazy(() => import('../features/integrations/ApiReferencePage.tsx').then((m) => ({ default: m.ApiReferencePage })));
 const McpPage = lazy(() => import('../features/integrations/McpPage.tsx').then((m) => ({ default: m.McpPage })));
+// issue 20 (hooks): outbound webhooks, Zapier, Pabbly, Slack settings
+const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage.tsx').then((m) => ({ default: m.WebhooksPage })));
+const ZapierPage = lazy(() => import('../features/webhooks/RestHookPage.tsx').then((m) => ({ default: m.ZapierPage })));
+const PabblyPage = lazy(() => import('../features/webhooks/RestHookPage.tsx').then((m) => ({ default: m.PabblyPage })));
+const SlackPage = lazy(() => import('../features/webhooks/SlackPage.tsx').then((m) => ({ default: m.SlackPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
 const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);
@@ -95,8 +100,13 @@ function AppRoutes() {
           <Route path="/settings/preferences" element={<PageGate title="Preferences"><PreferencesPage /></PageGate>} />
           <Route path="/settings/notifications" element={<PageGate title="Notifications"><NotificationSettingsPage /></PageGate>} />
           <Route path="/workspaces/new" element={<CreateWorkspacePage />} />
+          {/* issue 20 (hooks): admin-only integrations pages (members: Restricted) */}
+          <Route path="/settings/integrations/webhooks" element={<PageGate title="Webhooks"><WebhooksPage /></PageGate>} />
+          <Route path="/settings/integrations/zapier" element={<PageGate title="Zapier"><ZapierPage /></PageGate>} />
+          <Route path="/settings/integrations/pabbly" element={<PageGate title="Pabbly"><PabblyPage /></PageGate>} />
+          <Route path="/settings/integrations/slack" element={<PageGate title="Slack"><SlackPage /></PageGate>} />
           <Route path="/settings" element={<SettingsIndexPage />} />
-          {/* issue 20: integrations (webhooks, zapier, pabbly, slack keep the placeholder below until their pages land) */}
+          {/* issue 20: integrations catalogue, API keys and reference, MCP */}
           <Route path="/settings/integrations" element={<Navigate to="/settings/integrations/all" replace />} />
           <Route path="/settings/integrations/all" element={<PageGate title="Integrations"><IntegrationsIndexPage browse={false} /></PageGate>} />
           <Route path="/settings/integrations/browse" element={<PageGate title="Integrations"><IntegrationsIndexPage browse /></PageGate>} />

@@ -1,0 +1,22 @@
+import type { UrlPolicy } from './url.rules.ts';
+
+/**
+ * Process-level settings of the webhook engine, from the environment (documented in the README):
+ *  - `CHORUS_WEBHOOKS_ALLOW_LOOPBACK=1`: http:// and loopback addresses allowed for local test
+ *    receivers (url.rules.ts). Ignored in Lambda (`AWS_LAMBDA_FUNCTION_NAME` set): AWS is always
+ *    https-only and public-only.
+ *  - `CHORUS_WEBHOOK_BACKOFF_SCALE` (0 < x ≤ 1, default 1): multiplies the retry delays; the
+ *    bench compresses ~27 h into seconds with it. Ignored in Lambda.
+ * Read on every call (tests flip them); both are off by default.
+ */
+const inLambda = () => !!process.env.AWS_LAMBDA_FUNCTION_NAME;
+
+export function urlPolicy(): UrlPolicy {
+  return { allowLoopback: !inLambda() && process.env.CHORUS_WEBHOOKS_ALLOW_LOOPBACK === '1' };
+}
+
+export function backoffScale(): number {
+  if (inLambda()) return 1;
+  const v = Number(process.env.CHORUS_WEBHOOK_BACKOFF_SCALE);
+  return Number.isFinite(v) && v > 0 && v <= 1 ? v : 1;
+}
