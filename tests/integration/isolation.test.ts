@@ -364,6 +364,9 @@ const ROUTES: Record<string, Row> = {
   'POST /v1/orgs/{org_id}/tasks': v1Row({ body: (w) => ({ title: 'x', associated_object_metadata: taskLink(w.chatR) }) }),
   'PUT /v1/orgs/{org_id}/tasks/{task_id}': v1Row({ body: (w) => taskBody(w) }),
   'GET /v1/orgs/{org_id}/contacts': v1Row(),
+  'POST /v1/orgs/{org_id}/hooks': v1Row({ body: () => ({ target_url: 'https://hooks.zapier.com/hooks/standard/1/sneaky', event: 'ticket.created', source: 'zapier' }) }),
+  'DELETE /v1/orgs/{org_id}/hooks/{endpoint_id}': v1Row({ params: () => ({ endpoint_id: hookEndpointId }) }),
+  'GET /v1/orgs/{org_id}/hooks/samples/{event}': v1Row({ params: () => ({ event: 'ticket.created' }) }),
   // the other org's key reads R by id through MCP: its own org has no such chat (a tool error), nothing of A
   'POST /mcp': { body: (w) => mcpCall('read_chat', { chat_id: w.chatR }), expect: { a: [200], d: UNAUTH } },
   'GET /mcp': { expect: { a: [405], d: UNAUTH } },

@@ -129,6 +129,27 @@ describe('/v1 with a key', () => {
   });
 });
 
+describe('REST hooks for Zapier and Pabbly (/v1/orgs/{org_id}/hooks)', () => {
+  it('subscribes, lists samples and unsubscribes with a webhooks-scoped key; a key without that scope gets 403', async () => {
+    const hooksKey = await mkKey(['webhooks:write']);
+    const sub = await v1<{ id: string; kind: string; events: string[] }>(hooksKey.token, 'POST', '/hooks', { target_url: 'https://hooks.zapier.com/hooks/standard/1/abc', event: 'ticket.created', source: 'zapier' });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(201);
+    expect(sub.body).toMatchObject({ kind: 'zapier', events: ['ticket.created'] });
+    // the admin's settings page lists it with the other endpoints
+    const listed = await rt.orgCall<{ endpoints: Array<{ endpoint_id: string }> }>(admin, 'GET', '/webhooks');
+    expect(JSON.stringify(listed.body)).toContain(sub.body.id);
+    const samples = await v1<Array<{ type: string }>>(hooksKey.token, 'GET', '/hooks/samples/ticket.created');
+    expect(samples.status).toBe(200);
+    expect(samples.body[0]).toMatchObject({ type: 'ticket.created' });
+    const bad = await v1<{ error: { message: string } }>(hooksKey.token, 'POST', '/hooks', { target_url: 'https://127.0.0.1/x', event: 'ticket.created', source: 'zapier' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('target_url');
+    expect((await v1(full.token, 'POST', '/hooks', { target_url: 'https://hooks.zapier.com/x', event: 'ticket.created', source: 'zapier' })).status).toBe(403);
+    expect((await v1(hooksKey.token, 'DELETE', `/hooks/${sub.body.id}`)).status).toBe(200);
+    expect((await v1(hooksKey.token, 'DELETE', `/hooks/${sub.body.id}`)).status).toBe(404);
+  });
+});
+
 describe('refusals', () => {
   it('no key or a bad key -> 401; a JWT is not an API key', async () => {
     expect((await v1(null, 'GET', '/chats')).status).toBe(401);

@@ -8,6 +8,8 @@ import { Message, PageQuery, SendMessageInput } from '../../../shared/message/me
 import { CreateTicketInput, ListTicketsQuery, Ticket, TicketMessage, UpdateTicketInput } from '../../../shared/ticket/ticket.schemas.ts';
 import { CreateTaskInput, ListTasksQuery, Task, UpdateTaskInput } from '../../../shared/task/task.schemas.ts';
 import { Contact } from '../../../shared/contact/contact.ts';
+import { RestHookInput } from '../../../shared/webhooks/webhook.schemas.ts';
+import { PUBLIC_EVENTS } from '../../../shared/webhooks/webhook.rules.ts';
 
 /**
  * The public REST API's contract (issue 20): per `/v1` route its scope, zod schemas of path, query,
@@ -44,6 +46,9 @@ export const ContactsQuery = z.object({
 
 /** Tasks of the API: an org-level key has no "mine", so scope defaults to all. */
 export const V1ListTasksQuery = ListTasksQuery.extend({ scope: z.enum(['all'], { errorMap: () => ({ message: 'must be all' }) }).default('all') });
+
+const HookParams = OrgParams.extend({ endpoint_id: z.string().min(1, 'is required').max(64, 'is too long') });
+const HookSampleParams = OrgParams.extend({ event: z.enum(PUBLIC_EVENTS, { errorMap: () => ({ message: `must be one of ${PUBLIC_EVENTS.join(', ')}` }) }) });
 
 export const V1 = {
   listChats: {
@@ -86,6 +91,20 @@ export const V1 = {
   },
   updateTask: { method: 'PUT', path: '/v1/orgs/{org_id}/tasks/{task_id}', scope: 'tasks:write', tag: 'Tasks', summary: 'Update a task (the whole editable task)', params: TaskParams, body: UpdateTaskInput, response: z.object({ task: Task }) },
   listContacts: { method: 'GET', path: '/v1/orgs/{org_id}/contacts', scope: 'contacts:read', tag: 'Contacts', summary: 'List contacts', params: OrgParams, query: ContactsQuery, response: z.object({ contacts: z.array(Contact), cursor: Cursor }) },
+  // REST hooks for Zapier and Pabbly (issue 20 item 5): the same domain functions as /api/orgs/{org_id}/hooks
+  subscribeHook: {
+    method: 'POST', path: '/v1/orgs/{org_id}/hooks', scope: 'webhooks:write', tag: 'REST hooks', summary: 'Subscribe a REST hook (Zapier, Pabbly)',
+    description: 'Creates an endpoint of kind `source` that receives `event`, signed per Standard Webhooks. Answers its id (use it to unsubscribe).',
+    params: OrgParams, body: RestHookInput, response: z.object({ id: z.string() }).passthrough(), status: 201,
+  },
+  unsubscribeHook: {
+    method: 'DELETE', path: '/v1/orgs/{org_id}/hooks/{endpoint_id}', scope: 'webhooks:write', tag: 'REST hooks', summary: 'Unsubscribe a REST hook',
+    params: HookParams, response: z.object({ deleted: z.string() }),
+  },
+  hookSamples: {
+    method: 'GET', path: '/v1/orgs/{org_id}/hooks/samples/{event}', scope: 'webhooks:read', tag: 'REST hooks', summary: "A trigger's sample payloads",
+    description: "A list with one sample payload of the event (Zapier's performList shape).", params: HookSampleParams, response: z.array(z.record(z.unknown())),
+  },
 } as const satisfies Record<string, PublicRoute>;
 
 export type V1Name = keyof typeof V1;

@@ -3,6 +3,7 @@ import { json } from '../../lib/http.ts';
 import * as chats from './chats.ts';
 import * as messages from './messages.ts';
 import * as work from './work.ts';
+import * as hooks from './hooks.ts';
 import { V1, type V1Name } from './contract.ts';
 
 /**
@@ -28,6 +29,9 @@ const HANDLERS: Record<V1Name, (event: APIGatewayProxyEventV2, context: Context)
   createTask: work.createTask,
   updateTask: work.updateTask,
   listContacts: work.listContacts,
+  subscribeHook: hooks.subscribeHook,
+  unsubscribeHook: hooks.unsubscribeHook,
+  hookSamples: hooks.hookSamples,
 } as never;
 
 const BY_ROUTE = new Map(Object.entries(V1).map(([name, r]) => [`${r.method} ${r.path}`, HANDLERS[name as V1Name]]));
