@@ -60,24 +60,24 @@ export function RestHookPage({ source }: { source: 'zapier' | 'pabbly' }) {
               <tr>
                 <th scope="row">Subscribe</th>
                 <td>
-                  <code>POST /v1/hooks</code> <span className="muted small">body</span> <code>{`{ "target_url": "<hook URL>", "event": "<event>", "source": "${source}" }`}</code> → <code>{'{ "id": "ep_…" }'}</code>
+                  <code>{`POST /v1/orgs/${org.org_id}/hooks`}</code> <span className="muted small">body</span> <code>{`{ "target_url": "<hook URL>", "event": "<event>", "source": "${source}" }`}</code> → <code>{'{ "id": "ep_…" }'}</code>
                 </td>
               </tr>
               <tr>
                 <th scope="row">Unsubscribe</th>
                 <td>
-                  <code>DELETE /v1/hooks/{'{id}'}</code>
+                  <code>{`DELETE /v1/orgs/${org.org_id}/hooks/{id}`}</code>
                 </td>
               </tr>
               <tr>
                 <th scope="row">Sample</th>
                 <td>
-                  <code>GET /v1/hooks/samples/{'{event}'}</code> → <code>[payload]</code>
+                  <code>{`GET /v1/orgs/${org.org_id}/hooks/samples/{event}`}</code> → <code>[payload]</code>
                 </td>
               </tr>
             </tbody>
           </table>
-          <p className="muted small">Authenticate with <code>Authorization: Bearer &lt;API key&gt;</code>. Hook URLs must be https and public. Payloads are the same signed JSON as webhooks.</p>
+          <p className="muted small">Authenticate with <code>Authorization: Bearer &lt;API key&gt;</code> (a key with the <code>webhooks</code> write scope, from Settings → Integrations → API). Hook URLs must be https and public. Payloads are the same signed JSON as webhooks.</p>
         </section>
         <section className="settings-section" aria-labelledby="rh-triggers">
           <h2 id="rh-triggers">Triggers and sample payloads</h2>
