@@ -52,7 +52,7 @@ describe('local search', () => {
     expect(rebuilt).toBe(1);
     expect((await s.search('tickets', 'a', 'restart', 5)).map((h) => h.id)).toEqual(['t9']);
     await s.stop();
-    const file = join(dir, 'search', 'tickets.json');
+    const file = join(dir, 'search', 'tickets.v2.json');
     expect(existsSync(`${file}.tmp`)).toBe(false);
     await writeFile(file, (await readFile(file, 'utf8')).slice(0, 20));
     s = await startLocalSearch(dir, rebuild);
