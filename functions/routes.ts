@@ -96,6 +96,8 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/verify-webhook.ts#handler', auth: 'none' },
   { method: 'POST', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler', auth: 'none' },
   { method: 'POST', path: '/api/auth/otp/prepare', handler: 'functions/http/auth/prepare-otp.ts#handler', auth: 'none' },
+  // --- search (issue 14) ---
+  { method: 'GET', path: '/api/orgs/{org_id}/search', handler: 'functions/http/search/search.ts#handler', auth: 'jwt' },
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

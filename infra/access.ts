@@ -108,6 +108,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/ws/default.ts#handler': { publishEvents: false, enqueue: [], cognito: false, wsManagement: true },
   // Ticket list with free-text search: queries the search domain.
   'functions/http/tickets/list-tickets.ts#handler': { search: 'read' },
+  // Global search (issue 14): queries the search domain.
+  'functions/http/search/search.ts#handler': { search: 'read' },
   // Keeps the search indexes in step with the table (creates indexes, index/bulk/delete); the table only for its dedupe receipts (functions/lib/dedupe.ts).
   'functions/consumers/search-indexing.ts#handler': { search: 'readWrite', table: 'readWrite', publishEvents: false, enqueue: [] },
   // The outbox relay: reads and deletes outbox rows (table) and publishes their events (bus); enqueues nothing.

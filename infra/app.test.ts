@@ -283,6 +283,7 @@ describe('search', () => {
   const searchUsers = [
     { handler: 'functions/http/tickets/list-tickets.ts#handler', stack: () => routeT('functions/http/tickets/list-tickets.ts#handler'), level: 'read' },
     { handler: 'functions/consumers/search-indexing.ts#handler', stack: () => workers, level: 'readWrite' },
+    { handler: 'functions/http/search/search.ts#handler', stack: () => routeT('functions/http/search/search.ts#handler'), level: 'read' },
   ] as const;
   for (const { handler, stack, level } of searchUsers) {
     it(`gives ${handler} SEARCH_ENDPOINT and ${level} es: actions on the domain's subresources`, () => {
