@@ -129,16 +129,30 @@ export function memoryIndex() {
         if (!best) return [];
         query.push(best);
       }
-      const q = query.join(' ');
+      // the rarest word is looked up in the index; the other words are checked on its documents
+      // (lazily, until the page is full): one short posting list instead of intersecting long ones
+      const count = (w: string) => {
+        let n = 0;
+        for (const [v, c] of o.vocab) if (v.startsWith(w)) n += c;
+        return n;
+      };
+      const ordered = query.length > 1 ? [...query].sort((a, b) => count(a) - count(b)) : query;
+      const [lead, ...rest] = ordered as [string, ...string[]];
+      const has = (d: SearchDoc) => {
+        if (!rest.length) return true;
+        const ws = words(textOf(d));
+        return rest.every((r) => ws.some((w) => w.startsWith(r)));
+      };
       const want = offset + limit;
       const hits: SearchHit[] = [];
-      for (let cap = filter ? Math.max(1000, want * 20) : want; ; cap *= 4) {
-        const ids = o.idx.search(q, { limit: cap }) as number[];
+      // with a filter the whole posting list in one go (the filter's hits may sit anywhere in it)
+      for (let cap = filter ? 1_000_000_000 : rest.length ? Math.max(500, want * 10) : want; ; cap *= 4) {
+        const ids = o.idx.search(lead, { limit: cap }) as number[];
         hits.length = 0;
         let seen = 0;
         for (const n of ids) {
           const d = s.docs.get(s.ids[n]!);
-          if (!d || !passes(d, filter)) continue;
+          if (!d || !passes(d, filter) || !has(d)) continue;
           if (seen++ >= offset) hits.push({ id: d.id, score: 1 / seen, doc: d, terms: query });
           if (hits.length >= limit) return hits;
         }

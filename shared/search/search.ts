@@ -4,7 +4,7 @@ import { db } from '../db/service.ts';
 import { searchPort, type SearchHit, type SearchIndexName } from '../ports/search.ts';
 import { maskNumbersInText } from '../chat/chat-access.rules.ts';
 import { snippet } from './text.ts';
-import { SEARCH_KINDS, type SearchItem, type SearchKind, type SearchKindResult, type SearchQuery, type SearchResponse } from './search.schemas.ts';
+import { SEARCH_KINDS, type SearchItem, type SearchKind, type SearchKindResult, type SearchQuery, type SearchResponse } from '../search-api/search.schemas.ts';
 
 /**
  * The search use case (issue 14; spec §2, §6, §9): one engine query per kind asked for, every hit
