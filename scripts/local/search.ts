@@ -145,8 +145,8 @@ export function memoryIndex() {
       };
       const want = offset + limit;
       const hits: SearchHit[] = [];
-      // with a filter the whole posting list in one go (the filter's hits may sit anywhere in it)
-      for (let cap = filter ? 1_000_000_000 : rest.length ? Math.max(500, want * 10) : want; ; cap *= 4) {
+      // a filter or other words: a larger first slice of the posting list, growing 8x until the page is full
+      for (let cap = filter ? Math.max(2000, want * 40) : rest.length ? Math.max(500, want * 10) : want; ; cap *= 8) {
         const ids = o.idx.search(lead, { limit: cap }) as number[];
         hits.length = 0;
         let seen = 0;

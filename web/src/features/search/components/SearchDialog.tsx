@@ -103,7 +103,8 @@ export function SearchDialog({ initial, onClose }: { initial: string; onClose: (
 
   return (
     <Dialog title="Search" onClose={onClose} testId="search-dialog" className="search-dialog">
-      <div className="search-bar" onKeyDown={onKeyDown}>
+      <div className="search-body" onKeyDown={onKeyDown}>
+      <div className="search-bar">
         <input
           ref={input}
           autoFocus
@@ -158,7 +159,10 @@ export function SearchDialog({ initial, onClose }: { initial: string; onClose: (
       <Tabs
         label="Result kinds"
         value={kind}
-        onChange={(v) => setKind(v as SearchKind)}
+        onChange={(v) => {
+          setKind(v as SearchKind);
+          input.current?.focus();
+        }}
         items={KIND_ORDER.map((k) => ({ value: k, testId: `search-tab-${k}`, label: `${KIND_LABELS[k]}${results ? ` (${countText(results[k]?.items.length ?? 0, !!results[k]?.cursor)})` : ''}` }))}
       />
       <div className="search-results" aria-live="polite">
@@ -190,6 +194,7 @@ export function SearchDialog({ initial, onClose }: { initial: string; onClose: (
             );
           })}
         </ul>
+      </div>
       </div>
     </Dialog>
   );
