@@ -74,8 +74,8 @@ export const SUBSCRIPTIONS = [
   },
   {
     name: 'search-indexing',
-    description: 'Keeps the search index (OpenSearch in AWS, embedded locally) in step with ticket changes',
-    pattern: { source: [EVENT_SOURCE], 'detail-type': ['ticket.created', 'ticket.updated', 'ticket.closed'] },
+    description: 'Keeps the search indexes (OpenSearch in AWS, embedded locally) in step with messages, private notes, media, chats, contacts and tickets (issue 14)',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['ticket.created', 'ticket.updated', 'ticket.closed', 'message.received', 'message.sent', 'message.updated', 'note.created', 'note.deleted', 'chat.updated'] },
     handler: 'functions/consumers/search-indexing.ts#handler',
     maxReceiveCount: 5,
     batchSize: 10,

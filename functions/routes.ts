@@ -152,6 +152,8 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'PUT', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/put-slack.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/delete-slack.ts#handler', auth: 'jwt' },
   // --- end issue 20 webhooks ---
+  // --- search (issue 14) ---
+  { method: 'GET', path: '/api/orgs/{org_id}/search', handler: 'functions/http/search/search.ts#handler', auth: 'jwt' },
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -116,6 +116,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/mcp/mcp.ts#handler': { search: 'read' },
   // the OpenAPI document is static
   'functions/http/v1/openapi.ts#handler': { table: 'none', publishEvents: false, enqueue: [], cognito: false },
+  // Global search (issue 14): queries the search domain.
+  'functions/http/search/search.ts#handler': { search: 'read' },
   // Keeps the search indexes in step with the table (creates indexes, index/bulk/delete); the table only for its dedupe receipts (functions/lib/dedupe.ts).
   'functions/consumers/search-indexing.ts#handler': { search: 'readWrite', table: 'readWrite', publishEvents: false, enqueue: [] },
   // The outbox relay: reads and deletes outbox rows (table) and publishes their events (bus); enqueues nothing.

@@ -14,7 +14,7 @@ export const API_ROUTE_GROUPS = {
   /** the inbox: chats and their labels, notes, bulk actions and exports */
   Inbox: ['functions/http/chats/', 'functions/http/labels/', 'functions/http/bulk/', 'functions/http/notes/'],
   /** messages, their media and notifications */
-  Messages: ['functions/http/messages/', 'functions/http/media/', 'functions/http/notifications/'],
+  Messages: ['functions/http/messages/', 'functions/http/media/', 'functions/http/notifications/', 'functions/http/search/'],
   /** tickets and tasks */
   Work: ['functions/http/tickets/', 'functions/http/tasks/'],
   /** the signed-in member, the org, its team, invites, phones, sign-in and the WhatsApp webhooks */

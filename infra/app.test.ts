@@ -289,6 +289,7 @@ describe('search', () => {
     // issue 20: the public API's ticket list and the MCP server (search_tickets)
     { handler: 'functions/http/v1/router.ts#handler', stack: () => routeT('functions/http/v1/router.ts#handler'), level: 'read' },
     { handler: 'functions/http/mcp/mcp.ts#handler', stack: () => routeT('functions/http/mcp/mcp.ts#handler'), level: 'read' },
+    { handler: 'functions/http/search/search.ts#handler', stack: () => routeT('functions/http/search/search.ts#handler'), level: 'read' },
   ] as const;
   for (const { handler, stack, level } of searchUsers) {
     it(`gives ${handler} SEARCH_ENDPOINT and ${level} es: actions on the domain's subresources`, () => {

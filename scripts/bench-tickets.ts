@@ -95,7 +95,7 @@ async function main() {
     const { setSearchPort } = await import('../shared/ports/search.ts');
     const { allTicketSearchDocs } = await import('../shared/ticket/ticket-search.ts');
     const ti = performance.now();
-    const search = await startLocalSearch(dir, async () => allTicketSearchDocs());
+    const search = await startLocalSearch(dir, async (i) => (i === 'tickets' ? allTicketSearchDocs() : []));
     setSearchPort(search);
     console.log(`search index ready in ${((performance.now() - ti) / 1000).toFixed(1)} s`);
 

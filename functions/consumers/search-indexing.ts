@@ -1,32 +1,73 @@
 import { sqsBatchHandler } from '../lib/sqs.ts';
 import { parseEventRecord } from '../lib/records.ts';
-import { searchPort } from '../../shared/ports/search.ts';
-import { ticketSearchDoc } from '../../shared/ticket/ticket-search.ts';
+import { searchPort, type SearchDoc, type SearchIndexName } from '../../shared/ports/search.ts';
+import { chatChange, merge, messageChange, ticketChange, type SearchChange } from '../../shared/search/search-docs.ts';
 
 /**
- * search-indexing consumer: ticket events -> the search port (OpenSearch in AWS, the embedded
- * index locally). A batch becomes one bulk upsert; the newest snapshot of a ticket in the batch
- * wins. Upserts are idempotent, so redelivery is harmless; a failed bulk fails the whole batch
+ * search-indexing consumer (issue 14): domain events -> the search port (OpenSearch in AWS, the
+ * embedded index locally).
+ *   - message.received / message.sent / message.updated: the message (or media item) is indexed,
+ *     re-indexed with its new text after an edit, removed once deleted for everyone; the chat's
+ *     document (name, number, labels, assignee) and, for 1:1 chats, the contact's are refreshed;
+ *   - note.created / note.deleted: the private note is indexed / removed;
+ *   - chat.updated (renamed, labelled, assigned, …): the chat's document;
+ *   - ticket.created / updated / closed: the ticket's subject.
+ * Idempotent: an event id already handled is skipped by sqsBatchHandler (consumer receipts,
+ * functions/lib/dedupe.ts), and every document
+ * carries its row's version (shared/search/search-docs.ts), which the adapters compare so an
+ * older event delivered late never overwrites a newer document nor revives a deleted one.
+ * Within a batch the newest version of a document wins. A failed write fails the whole batch
  * (each record is retried, then dead-lettered).
  */
 export const handler = sqsBatchHandler('search-indexing', async (records) => {
-  const latest = new Map<string, { ticket_id: string; org_id: string; subject: string; last_updated_at: number }>();
+  const changes: SearchChange[] = [];
   const parsed = records.map((record) => {
     try {
-      const { ticket } = parseEventRecord(record, 'search-indexing').detail.properties as { ticket: { ticket_id: string; org_id: string; subject: string; last_updated_at: number } };
-      const seen = latest.get(ticket.ticket_id);
-      if (!seen || seen.last_updated_at <= ticket.last_updated_at) latest.set(ticket.ticket_id, ticket);
+      const ev = parseEventRecord(record, 'search-indexing');
+      const at = Date.parse(ev.detail.metadata.occurred_at) || Date.now();
+      const p = ev.detail.properties as Record<string, unknown>;
+      const orgId = String(p.org_id);
+      switch (ev['detail-type']) {
+        case 'message.received':
+        case 'message.sent':
+          changes.push(messageChange(orgId, p.message as Record<string, unknown>), chatChange(orgId, p.chat as Record<string, unknown>, at));
+          break;
+        case 'message.updated':
+        case 'note.created':
+        case 'note.deleted':
+          changes.push(messageChange(orgId, p.message as Record<string, unknown>));
+          break;
+        case 'chat.updated':
+          changes.push(chatChange(orgId, p.chat as Record<string, unknown>, at));
+          break;
+        default:
+          changes.push(ticketChange(p.ticket as Record<string, unknown>));
+      }
       return { ok: true as const };
     } catch (e) {
       return { ok: false as const, error: e };
     }
   });
-  const bulk = (async () => (await searchPort()).upsert('tickets', [...latest.values()].map(ticketSearchDoc)))();
+  const write = (async () => {
+    const port = await searchPort();
+    const all = merge(changes);
+    // newest version per document within the batch
+    const ups = new Map<string, { index: SearchIndexName; doc: SearchDoc }>();
+    for (const u of all.upsert) {
+      const k = `${u.index}\u0000${u.doc.id}`;
+      const seen = ups.get(k);
+      if (!seen || (seen.doc.version ?? 0) <= (u.doc.version ?? 0)) ups.set(k, u);
+    }
+    const byIndex = new Map<SearchIndexName, SearchDoc[]>();
+    for (const u of ups.values()) byIndex.set(u.index, [...(byIndex.get(u.index) ?? []), u.doc]);
+    for (const [index, docs] of byIndex) await port.upsert(index, docs);
+    for (const r of all.remove) await port.remove(r.index, [r.id], r.version);
+  })();
   return Promise.all(
     parsed.map(async (p): Promise<PromiseSettledResult<unknown>> => {
       if (!p.ok) return { status: 'rejected', reason: p.error };
       try {
-        await bulk;
+        await write;
         return { status: 'fulfilled', value: undefined };
       } catch (e) {
         return { status: 'rejected', reason: e };

@@ -8,10 +8,10 @@ import { resetDb } from '../../shared/db/service.ts';
 import { resetDocumentClient } from '../../shared/db/client.ts';
 import { resetRealtimeClient } from '../../shared/ports/realtime.ts';
 import { setSchedulerPort } from '../../shared/ports/scheduler.ts';
-import { setSearchPort } from '../../shared/ports/search.ts';
+import { setSearchPort, type SearchDoc, type SearchPort } from '../../shared/ports/search.ts';
+import { allOrgIds, reindexOrg } from '../../shared/search/reindex.ts';
 import { setBlobPort } from '../../shared/ports/blobs.ts';
 import { cognitoIdentity, setIdentityPort } from '../../shared/ports/identity.ts';
-import { allTicketSearchDocs } from '../../shared/ticket/ticket-search.ts';
 import { startLocalScheduler } from './scheduler.ts';
 import { startLocalSearch } from './search.ts';
 import { startLocalBlobs, type LocalBlobs } from './blobs.ts';
@@ -168,7 +168,20 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     resetRealtimeClient();
 
     // the embedded search index, installed before any consumer can ask for it
-    const search = await startLocalSearch(dataDir, async (index) => (index === 'tickets' ? allTicketSearchDocs() : []));
+    // (a lost index file is rebuilt from the table: every org's documents, collected once)
+    let collected: Promise<Map<string, SearchDoc[]>> | undefined;
+    const collect = () =>
+      (collected ??= (async () => {
+        const by = new Map<string, SearchDoc[]>();
+        const sink: SearchPort = {
+          upsert: async (index, docs) => void by.set(index, [...(by.get(index) ?? []), ...docs]),
+          remove: async () => undefined,
+          search: async () => [],
+        };
+        for (const org of await allOrgIds()) await reindexOrg(org, sink);
+        return by;
+      })());
+    const search = await startLocalSearch(dataDir, async (index) => (await collect()).get(index) ?? []);
     setSearchPort(search);
     stops.push(async () => {
       await search.stop();

@@ -1,62 +1,204 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
-import { SEARCH_INDEXES, type SearchDoc, type SearchIndexName, type SearchPort } from '../../shared/ports/search.ts';
+import { Charset, Index } from 'flexsearch';
+import { SEARCH_INDEXES, type SearchDoc, type SearchFilter, type SearchHit, type SearchIndexName, type SearchPort } from '../../shared/ports/search.ts';
+import { editDistance, words } from '../../shared/search/text.ts';
 
 /**
- * The local search adapter: one embedded MiniSearch index per search index (local-stack.md:
- * 100k messages index in 1.2 s, queries 36-40 ms), behind the same port as OpenSearch.
- * Saved to `<dataDir>/search/<index>.json` (written to a temp file and renamed, so a crash never
- * leaves half a file) a second after changes and at stop; loaded at start. When the file is
- * missing (first start, or a `.data/` from before search) the index is rebuilt from the table
- * with `rebuild`, so it never silently misses documents.
+ * The local search adapter (issue 14): FlexSearch, chosen over MiniSearch by `npm run bench:search`
+ * (README 'Search'), behind the same port as OpenSearch.
+ *   - one FlexSearch Index per (search index, org): tenancy by construction, and each org's
+ *     index only as big as its data;
+ *   - `forward` tokenizer (every word matches as a prefix) with the Normalize charset (case and
+ *     accents folded, like the OpenSearch analyzer); every query word is required;
+ *   - one typo: a query word of 4+ letters that matches nothing is replaced by the org's most
+ *     frequent indexed word within one edit (the org's vocabulary is kept beside the index);
+ *   - documents (text and meta) are kept in a Map for filters (number, sender, type, dates,
+ *     chats) and snippets; versions are compared so an older write never wins (SearchDoc.version),
+ *     and removals leave a tombstone version so a late older upsert does not bring a doc back.
+ * Saved to `<dataDir>/search/<index>.docs.json` (temp file + rename, so a crash never leaves half
+ * a file) a second after changes and at stop; the FlexSearch indexes are rebuilt from those
+ * documents at start. When the file is missing the documents are rebuilt from the table with
+ * `rebuild`, so the index never silently misses documents. Removal without `fastupdate` walks the
+ * org's index (fine for deletes and edits at local scale; the build stays lean).
  */
-type Doc = { id: string; org_id: string } & Record<string, string>;
-
 export interface LocalSearch extends SearchPort {
   /** write pending changes now */
   flush(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startLocalSearch(dataDir: string, rebuild: (index: SearchIndexName) => Promise<SearchDoc[]>): Promise<LocalSearch> {
+interface OrgIndex {
+  idx: Index;
+  /** folded word -> documents holding it (for typo correction) */
+  vocab: Map<string, number>;
+}
+
+interface Store {
+  docs: Map<string, SearchDoc>;
+  /** FlexSearch numeric id <-> document id */
+  num: Map<string, number>;
+  ids: string[];
+  orgs: Map<string, OrgIndex>;
+  tombstones: Map<string, number>;
+}
+
+const newOrgIndex = (): OrgIndex => ({ idx: new Index({ tokenize: 'forward', encoder: Charset.Normalize }), vocab: new Map() });
+
+/** Does a stored document pass the filter? */
+export function passes(d: SearchDoc, f: SearchFilter | undefined): boolean {
+  if (!f) return true;
+  const m = d.meta ?? {};
+  if (f.phone_id && m.phone_id !== f.phone_id) return false;
+  if (f.message_type && m.message_type !== f.message_type) return false;
+  if (f.sender) {
+    const s = f.sender.toLowerCase();
+    if ((m.sender_phone ?? '').toLowerCase() !== s && (m.author ?? '').toLowerCase() !== s) return false;
+  }
+  if (f.from != null && (m.timestamp ?? 0) < f.from) return false;
+  if (f.to != null && (m.timestamp ?? 0) > f.to) return false;
+  if (f.chat_ids && !f.chat_ids.includes(m.chat_id ?? d.id)) return false;
+  return true;
+}
+
+const textOf = (d: SearchDoc) => Object.values(d.fields).join(' ');
+
+/** One search index (all orgs) in memory. Exported for the bench. */
+export function memoryIndex() {
+  const s: Store = { docs: new Map(), num: new Map(), ids: [], orgs: new Map(), tombstones: new Map() };
+  const org = (id: string) => {
+    let o = s.orgs.get(id);
+    if (!o) s.orgs.set(id, (o = newOrgIndex()));
+    return o;
+  };
+  const vocab = (o: OrgIndex, d: SearchDoc, delta: number) => {
+    for (const w of new Set(words(textOf(d)))) {
+      if (/^\d+$/.test(w)) continue;
+      const n = (o.vocab.get(w) ?? 0) + delta;
+      if (n > 0) o.vocab.set(w, n);
+      else o.vocab.delete(w);
+    }
+  };
+  const drop = (id: string) => {
+    const old = s.docs.get(id);
+    if (!old) return;
+    const o = org(old.org_id);
+    o.idx.remove(s.num.get(id)!);
+    vocab(o, old, -1);
+    s.docs.delete(id);
+  };
+  return {
+    store: s,
+    upsert(d: SearchDoc) {
+      if (d.version != null && (s.tombstones.get(d.id) ?? -1) > d.version) return;
+      const old = s.docs.get(d.id);
+      if (old && d.version != null && (old.version ?? -1) > d.version) return;
+      if (old) drop(d.id);
+      s.tombstones.delete(d.id);
+      let n = s.num.get(d.id);
+      if (n === undefined) {
+        n = s.ids.push(d.id) - 1;
+        s.num.set(d.id, n);
+      }
+      s.docs.set(d.id, d);
+      const o = org(d.org_id);
+      o.idx.add(n, textOf(d));
+      vocab(o, d, 1);
+    },
+    remove(id: string, version?: number) {
+      const old = s.docs.get(id);
+      if (old && version != null && (old.version ?? -1) > version) return;
+      drop(id);
+      if (version != null) s.tombstones.set(id, version);
+    },
+    search(orgId: string, text: string, limit: number, offset = 0, filter?: SearchFilter): SearchHit[] {
+      const o = s.orgs.get(orgId);
+      const ws = words(text);
+      if (!o || !ws.length) return [];
+      const query: string[] = [];
+      for (const w of ws) {
+        if (w.length < 4 || o.idx.search(w, { limit: 1 }).length) {
+          query.push(w);
+          continue;
+        }
+        // one typo: the most frequent word of the org within one edit
+        let best: string | undefined;
+        let bestN = 0;
+        for (const [v, n] of o.vocab) if (n > bestN && Math.abs(v.length - w.length) <= 1 && editDistance(v, w, 1) <= 1) [best, bestN] = [v, n];
+        if (!best) return [];
+        query.push(best);
+      }
+      // the rarest word is looked up in the index; the other words are checked on its documents
+      // (lazily, until the page is full): one short posting list instead of intersecting long ones
+      const count = (w: string) => {
+        let n = 0;
+        for (const [v, c] of o.vocab) if (v.startsWith(w)) n += c;
+        return n;
+      };
+      const ordered = query.length > 1 ? [...query].sort((a, b) => count(a) - count(b)) : query;
+      const [lead, ...rest] = ordered as [string, ...string[]];
+      const has = (d: SearchDoc) => {
+        if (!rest.length) return true;
+        const ws = words(textOf(d));
+        return rest.every((r) => ws.some((w) => w.startsWith(r)));
+      };
+      const want = offset + limit;
+      const hits: SearchHit[] = [];
+      // a filter or other words: a larger first slice of the posting list, growing 8x until the page is full
+      for (let cap = filter ? Math.max(2000, want * 40) : rest.length ? Math.max(500, want * 10) : want; ; cap *= 8) {
+        const ids = o.idx.search(lead, { limit: cap }) as number[];
+        hits.length = 0;
+        let seen = 0;
+        for (const n of ids) {
+          const d = s.docs.get(s.ids[n]!);
+          if (!d || !passes(d, filter) || !has(d)) continue;
+          if (seen++ >= offset) hits.push({ id: d.id, score: 1 / seen, doc: d, terms: query });
+          if (hits.length >= limit) return hits;
+        }
+        if (ids.length < cap) return hits;
+      }
+    },
+  };
+}
+
+export async function startLocalSearch(dataDir: string, rebuild: (index: SearchIndexName) => Promise<SearchDoc[]>, opts: { persist?: boolean } = {}): Promise<LocalSearch> {
+  const persist = opts.persist ?? true;
   const dir = join(dataDir, 'search');
   await mkdir(dir, { recursive: true });
-  const options = (index: SearchIndexName) => ({
-    fields: [...SEARCH_INDEXES[index].fields],
-    storeFields: ['org_id'],
-    searchOptions: { prefix: true, fuzzy: 0.2, combineWith: 'AND' as const },
-  });
-  const indexes = new Map<SearchIndexName, MiniSearch<Doc>>();
+  const indexes = new Map<SearchIndexName, ReturnType<typeof memoryIndex>>();
   const dirty = new Set<SearchIndexName>();
   let timer: NodeJS.Timeout | undefined;
+  const fileOf = (index: SearchIndexName) => join(dir, `${index}.docs.json`);
 
   for (const index of Object.keys(SEARCH_INDEXES) as SearchIndexName[]) {
-    const file = join(dir, `${index}.json`);
-    let ms: MiniSearch<Doc> | undefined;
-    if (existsSync(file)) {
+    const mi = memoryIndex();
+    let docs: SearchDoc[] | undefined;
+    if (persist && existsSync(fileOf(index))) {
       try {
-        ms = MiniSearch.loadJSON<Doc>(await readFile(file, 'utf8'), options(index));
+        const saved = JSON.parse(await readFile(fileOf(index), 'utf8')) as { docs: SearchDoc[]; tombstones: Array<[string, number]> };
+        docs = saved.docs;
+        for (const [id, v] of saved.tombstones) mi.store.tombstones.set(id, v);
       } catch {
-        ms = undefined; // unreadable: rebuilt below
+        docs = undefined; // unreadable: rebuilt below
       }
     }
-    if (!ms) {
-      ms = new MiniSearch<Doc>(options(index));
-      ms.addAll((await rebuild(index)).map(toDoc));
+    if (!docs) {
+      docs = await rebuild(index);
       dirty.add(index);
     }
-    indexes.set(index, ms);
+    for (const d of docs) mi.upsert(d);
+    indexes.set(index, mi);
   }
 
   const save = async () => {
     timer = undefined;
+    if (!persist) return dirty.clear();
     for (const index of [...dirty]) {
       dirty.delete(index);
-      const file = join(dir, `${index}.json`);
-      await writeFile(`${file}.tmp`, JSON.stringify(indexes.get(index)));
-      await rename(`${file}.tmp`, file);
+      const st = indexes.get(index)!.store;
+      await writeFile(`${fileOf(index)}.tmp`, JSON.stringify({ docs: [...st.docs.values()], tombstones: [...st.tombstones] }));
+      await rename(`${fileOf(index)}.tmp`, fileOf(index));
     }
   };
   const touch = (index: SearchIndexName) => {
@@ -67,24 +209,17 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
 
   return {
     async upsert(index, docs) {
-      const ms = indexes.get(index)!;
-      for (const d of docs) {
-        if (ms.has(d.id)) ms.discard(d.id);
-        ms.add(toDoc(d));
-      }
+      const mi = indexes.get(index)!;
+      for (const d of docs) mi.upsert(d);
       touch(index);
     },
-    async remove(index, ids) {
-      const ms = indexes.get(index)!;
-      for (const id of ids) if (ms.has(id)) ms.discard(id);
+    async remove(index, ids, version) {
+      const mi = indexes.get(index)!;
+      for (const id of ids) mi.remove(id, version);
       touch(index);
     },
-    async search(index, orgId, text, limit) {
-      const ms = indexes.get(index)!;
-      return ms
-        .search(text, { filter: (r) => r.org_id === orgId })
-        .slice(0, limit)
-        .map((r) => ({ id: String(r.id), score: r.score }));
+    async search(index, orgId, text, limit, o) {
+      return indexes.get(index)!.search(orgId, text, limit, o?.offset ?? 0, o?.filter);
     },
     async flush() {
       if (timer) clearTimeout(timer);
@@ -95,8 +230,4 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
       await save();
     },
   };
-}
-
-function toDoc(d: SearchDoc): Doc {
-  return { id: d.id, org_id: d.org_id, ...d.fields };
 }

@@ -10,36 +10,90 @@ import { AppError } from '../errors.ts';
  * writes by the event delivery time (milliseconds locally, about a second in AWS).
  */
 
-/** The indexes and their searchable text fields. */
+/**
+ * The indexes (one per kind of the search API, issue 14) and their searchable text fields.
+ * Ids: tickets `ticket_id`; messages, notes and media `chat_id|unique_id`; chats `chat_id`;
+ * contacts `contact_id` (the customer's wa_id).
+ */
 export const SEARCH_INDEXES = {
   tickets: { fields: ['subject'] },
+  messages: { fields: ['body'] },
+  notes: { fields: ['body'] },
+  chats: { fields: ['name'] },
+  contacts: { fields: ['name'] },
+  media: { fields: ['body'] },
 } as const;
 export type SearchIndexName = keyof typeof SEARCH_INDEXES;
 
+/** Filterable and displayed values stored with a document (never scored). Times epoch ms. */
+export interface SearchMeta {
+  chat_id?: string;
+  unique_id?: string;
+  message_id?: string;
+  /** epoch ms: the message's, the chat's latest message, the ticket's last update */
+  timestamp?: number;
+  sender_phone?: string;
+  author?: string;
+  phone_id?: string;
+  message_type?: string;
+  label_ids?: string[];
+  status?: string;
+}
+
 export interface SearchDoc {
-  /** the entity id (ticket_id) */
+  /** the entity id (see SEARCH_INDEXES) */
   id: string;
   org_id: string;
   /** text per field of SEARCH_INDEXES[index].fields */
   fields: Record<string, string>;
+  /**
+   * Monotonic version of the source row (message/chat `version`, ticket `last_updated_at`):
+   * an upsert or remove with a lower version than the stored document's is ignored, so an
+   * older event delivered late never overwrites a newer document. Absent: always applied.
+   */
+  version?: number;
+  meta?: SearchMeta;
+}
+
+/** Exact filters applied inside the engine (all optional; `from`/`to` epoch ms, inclusive). */
+export interface SearchFilter {
+  phone_id?: string;
+  /** sender_phone or author equal to this (case-insensitive) */
+  sender?: string;
+  message_type?: string;
+  from?: number;
+  to?: number;
+  /** only documents of these chats */
+  chat_ids?: string[];
+}
+
+export interface SearchOptions {
+  filter?: SearchFilter;
+  /** hits to skip (the API's cursor) */
+  offset?: number;
 }
 
 export interface SearchHit {
   id: string;
   /** relevance, higher is better (adapter-specific scale) */
   score: number;
+  /** the stored document (text and meta), when the adapter keeps it */
+  doc?: SearchDoc;
+  /** the matched words as found in the text (for snippets), when the adapter knows them */
+  terms?: string[];
 }
 
 export interface SearchPort {
   /** Add or replace documents (idempotent). */
   upsert(index: SearchIndexName, docs: SearchDoc[]): Promise<void>;
-  /** Remove documents by id (unknown ids are ignored). */
-  remove(index: SearchIndexName, ids: string[]): Promise<void>;
+  /** Remove documents by id (unknown ids are ignored); with `version`, only when it is not older than the stored one, and later upserts older than it are ignored. */
+  remove(index: SearchIndexName, ids: string[], version?: number): Promise<void>;
   /**
-   * Best matches of `text` within one org: every word must match, the last one as a prefix,
-   * small typos tolerated. @returns at most `limit` hits, best first
+   * Best matches of `text` within one org: every word must match (accents and case folded),
+   * the last one as a prefix, one typo tolerated in words of 4+ letters.
+   * @returns at most `limit` hits after `options.offset`, best first
    */
-  search(index: SearchIndexName, orgId: string, text: string, limit: number): Promise<SearchHit[]>;
+  search(index: SearchIndexName, orgId: string, text: string, limit: number, options?: SearchOptions): Promise<SearchHit[]>;
 }
 
 let port: SearchPort | undefined;

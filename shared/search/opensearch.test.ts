@@ -1,25 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { bulkBody, indexBody, indexName, searchBody } from './opensearch.ts';
+import { bulkBody, indexBody, searchBody } from './opensearch.ts';
 
-/** The OpenSearch requests Chorus sends (no OpenSearch runs here: the request shapes are the contract). */
-describe('OpenSearch adapter requests', () => {
-  it('scopes every search to the org as a filter, all words required, last as prefix, typos tolerated', () => {
-    expect(searchBody('tickets', 'org_1', 'refund ord', 500)).toEqual({
-      size: 500,
-      _source: false,
-      query: {
-        bool: {
-          filter: [{ term: { org_id: 'org_1' } }],
-          must: [{ multi_match: { query: 'refund ord', fields: ['subject'], type: 'bool_prefix', operator: 'and', fuzziness: 'AUTO' } }],
-        },
-      },
-    });
+/** The OpenSearch adapter's request bodies (no OpenSearch runs here): the same contract as the embedded index. */
+describe('OpenSearch request bodies', () => {
+  it('maps text with accent/case folding and an edge n-gram prefix subfield; meta as keywords', () => {
+    const b = indexBody('messages');
+    expect(b.settings.analysis.analyzer.folded.filter).toEqual(['lowercase', 'asciifolding']);
+    expect(b.settings.analysis.filter.prefix_ngram.type).toBe('edge_ngram');
+    expect(b.mappings.properties).toMatchObject({ org_id: { type: 'keyword' }, body: { analyzer: 'folded', fields: { prefix: { analyzer: 'folded_prefix', search_analyzer: 'folded' } } }, phone_id: { type: 'keyword' } });
   });
-  it('maps org_id as a keyword and rejects unknown fields', () => {
-    expect(indexName('tickets')).toBe('chorus-tickets');
-    expect(indexBody('tickets').mappings).toEqual({ dynamic: 'strict', properties: { org_id: { type: 'keyword' }, subject: { type: 'text' } } });
+  it('filters by org and meta, requires every word with fuzziness 1 or as a prefix, highlights, pages', () => {
+    const b = searchBody('messages', 'org1', 'reembolso ped', 50, { offset: 100, filter: { phone_id: 'p1', from: 1, to: 2, sender: '5511' } });
+    expect(b.from).toBe(100);
+    expect(b.size).toBe(50);
+    expect(b.query.bool.filter).toEqual(expect.arrayContaining([{ term: { org_id: 'org1' } }, { term: { phone_id: 'p1' } }, { range: { timestamp: { gte: 1, lte: 2 } } }]));
+    const should = b.query.bool.must[0]!.bool.should;
+    expect(should[0]).toEqual({ multi_match: { query: 'reembolso ped', fields: ['body'], operator: 'and', fuzziness: 1 } });
+    expect(should[1]!.multi_match.fields).toEqual(['body.prefix']);
+    expect(b.highlight.pre_tags).toEqual(['<mark>']);
   });
-  it('bulk-indexes by id', () => {
-    expect(bulkBody('tickets', [{ id: 'tkt_1', org_id: 'o', fields: { subject: 'Refund' } }])).toEqual([{ index: { _index: 'chorus-tickets', _id: 'tkt_1' } }, { org_id: 'o', subject: 'Refund' }]);
+  it('bulk upserts are routed by org and externally versioned', () => {
+    const [action, source] = bulkBody('notes', [{ id: 'c|u', org_id: 'org1', fields: { body: 'hi' }, version: 7, meta: { chat_id: 'c' } }]) as unknown as [Record<string, Record<string, unknown>>, Record<string, unknown>];
+    expect(action.index).toMatchObject({ _index: 'chorus-notes', _id: 'c|u', routing: 'org1', version: 7, version_type: 'external_gte' });
+    expect(source).toMatchObject({ org_id: 'org1', body: 'hi', chat_id: 'c' });
   });
 });

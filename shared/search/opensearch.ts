@@ -1,7 +1,7 @@
 import { Client } from '@opensearch-project/opensearch';
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws-v3';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { SEARCH_INDEXES, type SearchDoc, type SearchHit, type SearchIndexName, type SearchPort } from '../ports/search.ts';
+import { SEARCH_INDEXES, type SearchDoc, type SearchHit, type SearchIndexName, type SearchOptions, type SearchPort } from '../ports/search.ts';
 
 /**
  * Search adapter for Amazon OpenSearch Service: SigV4-signed (service `es`) with the Lambda's
@@ -11,41 +11,92 @@ import { SEARCH_INDEXES, type SearchDoc, type SearchHit, type SearchIndexName, t
  */
 export const indexName = (index: SearchIndexName) => `chorus-${index}`;
 
-/** Index settings and mapping (pure; tested). */
+/**
+ * Index settings and mapping (pure; tested): text fields analysed with lowercase + asciifolding
+ * (accents and case folded, like the embedded index), with an edge n-gram subfield `.prefix` for
+ * prefix matching; meta as keywords/numbers for filters; the stored document in `doc` (not indexed).
+ */
 export function indexBody(index: SearchIndexName) {
   return {
-    settings: { number_of_shards: 1, number_of_replicas: 0 },
+    settings: {
+      number_of_shards: 1,
+      number_of_replicas: 0,
+      analysis: {
+        filter: { prefix_ngram: { type: 'edge_ngram', min_gram: 1, max_gram: 20 } },
+        analyzer: {
+          folded: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding'] },
+          folded_prefix: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding', 'prefix_ngram'] },
+        },
+      },
+    },
     mappings: {
       dynamic: 'strict',
       properties: {
         org_id: { type: 'keyword' },
-        ...Object.fromEntries(SEARCH_INDEXES[index].fields.map((f) => [f, { type: 'text' }])),
+        version: { type: 'long' },
+        ...Object.fromEntries(SEARCH_INDEXES[index].fields.map((f) => [f, { type: 'text', analyzer: 'folded', fields: { prefix: { type: 'text', analyzer: 'folded_prefix', search_analyzer: 'folded' } } }])),
+        chat_id: { type: 'keyword' },
+        phone_id: { type: 'keyword' },
+        sender_phone: { type: 'keyword' },
+        author: { type: 'keyword' },
+        message_type: { type: 'keyword' },
+        timestamp: { type: 'long' },
+        doc: { type: 'object', enabled: false },
       },
     },
   };
 }
 
 /**
- * The search request (pure; tested): the org as a filter (never scored, never crossed), every
- * word required, the last word as a prefix (type bool_prefix), fuzziness AUTO for typos.
+ * The search request (pure; tested): routed to the org's shard and filtered by org_id (never
+ * scored, never crossed), the meta filters as term/range filters, every word required with one
+ * typo (fuzziness 1) on whole words or as a prefix (edge n-grams), highlights of the text fields.
  */
-export function searchBody(index: SearchIndexName, orgId: string, text: string, limit: number) {
+export function searchBody(index: SearchIndexName, orgId: string, text: string, limit: number, options: SearchOptions = {}) {
+  const fields = [...SEARCH_INDEXES[index].fields];
+  const f = options.filter ?? {};
+  const filter: unknown[] = [{ term: { org_id: orgId } }];
+  if (f.phone_id) filter.push({ term: { phone_id: f.phone_id } });
+  if (f.message_type) filter.push({ term: { message_type: f.message_type } });
+  if (f.sender) filter.push({ bool: { should: [{ term: { sender_phone: f.sender } }, { term: { author: f.sender } }], minimum_should_match: 1 } });
+  if (f.from != null || f.to != null) filter.push({ range: { timestamp: { ...(f.from != null ? { gte: f.from } : {}), ...(f.to != null ? { lte: f.to } : {}) } } });
+  if (f.chat_ids) filter.push({ terms: { chat_id: f.chat_ids } });
   return {
+    from: options.offset ?? 0,
     size: limit,
-    _source: false,
+    _source: ['doc'],
     query: {
       bool: {
-        filter: [{ term: { org_id: orgId } }],
-        must: [{ multi_match: { query: text, fields: [...SEARCH_INDEXES[index].fields], type: 'bool_prefix', operator: 'and', fuzziness: 'AUTO' } }],
+        filter,
+        must: [
+          {
+            bool: {
+              should: [
+                { multi_match: { query: text, fields, operator: 'and', fuzziness: 1 } },
+                { multi_match: { query: text, fields: fields.map((x) => `${x}.prefix`), operator: 'and' } },
+              ],
+              minimum_should_match: 1,
+            },
+          },
+        ],
       },
     },
+    highlight: { fields: Object.fromEntries(fields.map((x) => [x, { fragment_size: 80, number_of_fragments: 1 }])), pre_tags: ['<mark>'], post_tags: ['</mark>'] },
   };
 }
 
-/** Bulk body for upserts (pure; tested). */
+/** Bulk body for upserts (pure; tested): routed by org; external versioning so an older version never overwrites a newer one. */
 export function bulkBody(index: SearchIndexName, docs: SearchDoc[]) {
-  return docs.flatMap((d) => [{ index: { _index: indexName(index), _id: d.id } }, { org_id: d.org_id, ...d.fields }]);
+  return docs.flatMap((d) => [
+    { index: { _index: indexName(index), _id: d.id, routing: d.org_id, ...(d.version != null ? { version: d.version, version_type: 'external_gte' } : {}) } },
+    { org_id: d.org_id, version: d.version ?? 0, ...d.fields, ...pickMeta(d), doc: d },
+  ]);
 }
+
+const pickMeta = (d: SearchDoc) => {
+  const m = d.meta ?? {};
+  return { chat_id: m.chat_id, phone_id: m.phone_id, sender_phone: m.sender_phone, author: m.author, message_type: m.message_type, timestamp: m.timestamp };
+};
 
 export function openSearchPort(endpoint: string, region: string): SearchPort {
   const client = new Client({ ...AwsSigv4Signer({ region, service: 'es', getCredentials: defaultProvider() }), node: endpoint });
@@ -72,17 +123,23 @@ export function openSearchPort(endpoint: string, region: string): SearchPort {
       if (!docs.length) return;
       await ensure(index);
       const res = await client.bulk({ body: bulkBody(index, docs) as never });
-      if (res.body.errors) throw new Error(`OpenSearch bulk: ${JSON.stringify(res.body.items.find((i: Record<string, { error?: unknown }>) => Object.values(i)[0]?.error)).slice(0, 500)}`);
+      // a version conflict is an older event arriving late: skipped on purpose (external_gte)
+      const failed = (res.body.items as Array<Record<string, { error?: { type?: string } }>>).find((i) => {
+        const e = Object.values(i)[0]?.error;
+        return e && e.type !== 'version_conflict_engine_exception';
+      });
+      if (failed) throw new Error(`OpenSearch bulk: ${JSON.stringify(failed).slice(0, 500)}`);
     },
     async remove(index, ids) {
       if (!ids.length) return;
       await ensure(index);
+      // one shard per index, so a delete needs no routing
       await client.bulk({ body: ids.map((id) => ({ delete: { _index: indexName(index), _id: id } })) as never });
     },
-    async search(index, orgId, text, limit): Promise<SearchHit[]> {
+    async search(index, orgId, text, limit, options): Promise<SearchHit[]> {
       await ensure(index);
-      const res = await client.search({ index: indexName(index), body: searchBody(index, orgId, text, limit) as never });
-      return (res.body.hits.hits as Array<{ _id: string; _score: number | null }>).map((h) => ({ id: h._id, score: h._score ?? 0 }));
+      const res = await client.search({ index: indexName(index), routing: orgId, body: searchBody(index, orgId, text, limit, options) as never });
+      return (res.body.hits.hits as Array<{ _id: string; _score: number | null; _source?: { doc?: SearchDoc } }>).map((h) => ({ id: h._id, score: h._score ?? 0, doc: h._source?.doc }));
     },
   };
 }

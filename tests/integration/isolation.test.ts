@@ -388,6 +388,16 @@ const ROUTES: Record<string, Row> = {
   'PUT /api/orgs/{org_id}/integrations/slack': adminOnly({ body: () => ({ url: 'https://hooks.slack.com/services/T000/B000/sneaky', events: ['mention.created'] }) }),
   'DELETE /api/orgs/{org_id}/integrations/slack': adminOnly(),
   // --- end issue 20 ---
+  // --- search (issue 14): the member gets no hit of R (its sentinel; 'caption' matches R's and O's images: O's only), bad params 400
+  'GET /api/orgs/{org_id}/search': {
+    ...orgWide({ query: (w) => `q=${enc(w.sentinel)}` }),
+    check: { b: noSearchHitOfR },
+    variants: [
+      { name: "q=caption (R's and O's images)", query: () => 'q=caption', expect: { a: NOT_IN_ORG, b: [200], d: UNAUTH }, check: { b: noSearchHitOfR } },
+      { name: 'q=inbound kind=messages', query: () => 'q=inbound&kind=messages', expect: { a: NOT_IN_ORG, b: [200], d: UNAUTH }, check: { b: noSearchHitOfR } },
+      { name: 'bad kind', query: () => 'q=x&kind=nope', expect: { b: [400], d: UNAUTH } },
+    ],
+  },
 };
 
 // --- issue 20: org A's webhook endpoint, for the rows above (an event nothing in this suite emits, so nothing is sent) ---
@@ -751,5 +761,35 @@ describe('API keys (issue 20)', () => {
   it('a member JWT is not an API key (401 on /v1), and members get 403 on the key routes', async () => {
     expect((await v1(w.member, 'GET', `/v1/orgs/${w.orgId}/chats`)).status).toBe(401);
     expect((await rt.api(w.member, `/api/orgs/${w.orgId}/api-keys`, { method: 'POST', json: { name: 'x', scopes: ['chats:read'] } })).status).toBe(403);
+  });
+});
+
+// --- search (issue 14) ---
+/** A search answer holds no item of chat R (nor of the group, through R's sender). */
+function noSearchHitOfR(res: Res, w: IsolationWorld): string | undefined {
+  if (res.status !== 200) return undefined;
+  const b = res.json as { results: Record<string, { items: Array<{ chat_id: string }> }> };
+  for (const [kind, r] of Object.entries(b.results)) if (r.items.some((i) => i.chat_id === w.chatR)) return `a ${kind} hit of R`;
+  return undefined;
+}
+
+describe('search (issue 14)', () => {
+  it("the admin finds R's sentinel in messages, notes, media, chats and tickets; the member finds O's caption, not R's", async () => {
+    const get = async (token: string, q: string) => {
+      const r = await rt.api(token, `/api/orgs/${w.orgId}/search?q=${enc(q)}`);
+      expect(r.status).toBe(200);
+      return (await r.json()) as { results: Record<string, { items: Array<{ chat_id: string; snippet: string }> }> };
+    };
+    // the index trails the writes by the event delivery
+    const a = await eventually(async () => {
+      const got = await get(w.admin, w.sentinel);
+      return ['messages', 'notes', 'media', 'chats', 'tickets', 'contacts'].every((kind) => got.results[kind]!.items.some((i) => i.chat_id === w.chatR)) && got;
+    });
+    expect(a.results.messages!.items[0]!.snippet).toContain(`<mark>`);
+    const admin = await get(w.admin, 'caption');
+    expect(admin.results.media!.items.map((i) => i.chat_id).sort()).toEqual([w.chatO, w.chatR].sort());
+    const member = await get(w.member, 'caption');
+    expect(member.results.media!.items.map((i) => i.chat_id)).toEqual([w.chatO]);
+    expect(member.results.media!.items[0]!.snippet).toContain('<mark>caption</mark>');
   });
 });

@@ -37,10 +37,36 @@ describe('local search', () => {
     await s.stop();
   });
 
+  it('folds accents and case, keeps the newest version, tombstones removals, filters by meta, pages by offset', async () => {
+    const s = await startLocalSearch(await tmp(), async () => []);
+    const msg = (id: string, body: string, version: number, meta: SearchDoc['meta'] = {}): SearchDoc => ({ id, org_id: 'a', fields: { body }, version, meta: { chat_id: 'c1', timestamp: version, ...meta } });
+    const ids = async (q: string, o?: Parameters<typeof s.search>[4]) => (await s.search('messages', 'a', q, 10, o)).map((h) => h.id);
+    await s.upsert('messages', [msg('m1', 'Não recebi o REEMBOLSO', 10, { phone_id: 'p1' }), msg('m2', 'reembolso pedido', 20, { phone_id: 'p2', sender_phone: '5511' })]);
+    expect((await ids('nao reembolso')).sort()).toEqual(['m1']);
+    expect((await ids('reemb')).sort()).toEqual(['m1', 'm2']);
+    expect(await ids('reembolzo pedido')).toEqual(['m2']); // one typo
+    expect(await ids('reembolso', { filter: { phone_id: 'p2' } })).toEqual(['m2']);
+    expect(await ids('reembolso', { filter: { sender: '5511' } })).toEqual(['m2']);
+    expect(await ids('reembolso', { filter: { from: 15, to: 25 } })).toEqual(['m2']);
+    expect((await ids('reembolso', { offset: 1 })).length).toBe(1);
+    // an older version never overwrites a newer one; an edit replaces the text
+    await s.upsert('messages', [msg('m2', 'old text', 5)]);
+    expect(await ids('old')).toEqual([]);
+    await s.upsert('messages', [msg('m2', 'edited words', 30)]);
+    expect(await ids('pedido')).toEqual([]);
+    expect(await ids('edited')).toEqual(['m2']);
+    // a removal at version 40 is not undone by a late upsert at 35
+    await s.remove('messages', ['m2'], 40);
+    await s.upsert('messages', [msg('m2', 'edited words', 35)]);
+    expect(await ids('edited')).toEqual([]);
+    await s.stop();
+  });
+
   it('keeps the index across restarts and rebuilds it when the file is lost or unreadable', async () => {
     const dir = await tmp();
     let rebuilt = 0;
-    const rebuild = async () => {
+    const rebuild = async (index: string) => {
+      if (index !== 'tickets') return [];
       rebuilt++;
       return [doc('r1', 'a', 'Rebuilt from the table')];
     };
@@ -52,7 +78,7 @@ describe('local search', () => {
     expect(rebuilt).toBe(1);
     expect((await s.search('tickets', 'a', 'restart', 5)).map((h) => h.id)).toEqual(['t9']);
     await s.stop();
-    const file = join(dir, 'search', 'tickets.json');
+    const file = join(dir, 'search', 'tickets.docs.json');
     expect(existsSync(`${file}.tmp`)).toBe(false);
     await writeFile(file, (await readFile(file, 'utf8')).slice(0, 20));
     s = await startLocalSearch(dir, rebuild);

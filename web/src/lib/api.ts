@@ -39,6 +39,7 @@ import type { ListNotificationsResponse, MarkNotificationsReadResponse } from '#
 import type { LibraryMediaType, ListMediaResponse, MediaUrlResponse } from '#shared/media/media.schemas.ts';
 import { getConfig } from './config.ts';
 import { getIdToken, SESSION_EXPIRED_MESSAGE } from './auth.ts';
+import type { SearchResponse } from '#shared/search-api/search.schemas.ts';
 
 export class ApiError extends Error {
   constructor(
@@ -582,6 +583,12 @@ export const api = {
   /** POST /api/orgs (spec §5). */
   createOrg(input: CreateOrgInput): Promise<CreateOrgResponse> {
     return request<CreateOrgResponse>('POST', '/api/orgs', input);
+  },
+
+  // --- search (issue 14) ---
+  /** GET /api/orgs/{org_id}/search: hits per kind (`results.messages.items`, …), each with a cursor. */
+  search(orgId: string, params: Record<string, string | number | undefined>): Promise<SearchResponse> {
+    return request<SearchResponse>('GET', `/api/orgs/${enc(orgId)}/search${query(params)}`);
   },
 };
 

@@ -29,6 +29,7 @@ import { UserPrefsProvider, useUserPrefs } from '../preferences.tsx';
 import { fallbackPath, isPlatform, pathAvailable } from '#shared/org/navigation.rules.ts';
 import { useActiveSession } from '../activeSession.ts';
 import { SessionReplacedScreen } from '../pages/SessionReplacedScreen.tsx';
+import { GlobalSearch } from '../../features/search/index.ts';
 
 const COLLAPSED_KEY = 'chorus.sidebar_collapsed';
 
@@ -128,6 +129,7 @@ function Shell() {
       <div className={`shell ${collapsed ? 'collapsed' : ''} ${showTabs ? 'with-tabs' : ''}`} inert={replaced}>
         <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} tasksButton={!phone} />
         {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
+        <GlobalSearch />
         <main className="shell-main">
           {/* spec §2: a path the org may not open (a platform org's /chats, a normal org's /phones, hidden /communities) goes to its home */}
           {pathAvailable(org, location.pathname) && phone && mobileUnavailable(location.pathname) ? (

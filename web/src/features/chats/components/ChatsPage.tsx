@@ -16,6 +16,7 @@ import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
 import { ChatList, type ChatListHandle } from './ChatList.tsx';
 import { ChatFilters } from './ChatFilters.tsx';
+import { SearchBox } from '../../search/index.ts';
 import { refreshMembers } from '../../../lib/members.ts';
 import { MessageMenu } from '../../../components/ui/Menu.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
@@ -161,6 +162,7 @@ export function ChatsPage() {
             />
           )}
         </header>
+        <SearchBox />
         <ChatFilters filter={filter} onChange={applyFilter} counts={counts} labels={labels} phones={org.phones.map((p) => p.org_phone)} />
         <ChatList ref={listRef} selectedId={selected} onOpen={open} onClearFilters={() => applyFilter({ state: 'open' })} />
       </section>

@@ -1,0 +1,45 @@
+import type { SearchDoc, SearchFilter, SearchIndexName } from '../shared/ports/search.ts';
+import { SEARCH_INDEXES } from '../shared/ports/search.ts';
+import { fold, maxTypos, words } from '../shared/search/text.ts';
+
+/** MiniSearch, the former embedded engine, as measured by `npm run bench:search` (issue 14). */
+type Doc = { id: string; org_id: string; doc: SearchDoc; v: number } & Record<string, unknown>;
+
+/**
+ * MiniSearch options of an index : accents and case folded, every word
+ * required, the last word as a prefix, one typo in words of 4+ letters; the org and the whole
+ * document (JSON) stored for filtering and snippets.
+ */
+export const miniSearchOptions = (index: SearchIndexName) => ({
+  fields: [...SEARCH_INDEXES[index].fields],
+  storeFields: ['org_id', 'doc', 'v'],
+  tokenize: (text: string) => words(text),
+  processTerm: (term: string) => fold(term),
+  searchOptions: {
+    combineWith: 'AND' as const,
+    prefix: (_t: string, i: number, terms: string[]) => i === terms.length - 1,
+    fuzzy: (t: string) => maxTypos(t),
+    maxFuzzy: 1,
+  },
+});
+
+/** Does a stored document pass the filter? */
+export function passes(d: SearchDoc, f: SearchFilter | undefined): boolean {
+  if (!f) return true;
+  const m = d.meta ?? {};
+  if (f.phone_id && m.phone_id !== f.phone_id) return false;
+  if (f.message_type && m.message_type !== f.message_type) return false;
+  if (f.sender) {
+    const s = f.sender.toLowerCase();
+    if ((m.sender_phone ?? '').toLowerCase() !== s && (m.author ?? '').toLowerCase() !== s) return false;
+  }
+  if (f.from != null && (m.timestamp ?? 0) < f.from) return false;
+  if (f.to != null && (m.timestamp ?? 0) > f.to) return false;
+  if (f.chat_ids && !f.chat_ids.includes(m.chat_id ?? d.id)) return false;
+  return true;
+}
+
+/** The MiniSearch document of a search document (exported for the bench). */
+export function toDoc(d: SearchDoc, v = d.version ?? 0): Doc {
+  return { ...d.fields, id: d.id, org_id: d.org_id, doc: d, v };
+}
