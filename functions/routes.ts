@@ -128,6 +128,7 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'POST', path: '/v1/orgs/{org_id}/tasks', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
   { method: 'PUT', path: '/v1/orgs/{org_id}/tasks/{task_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
   { method: 'GET', path: '/v1/orgs/{org_id}/contacts', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/search', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
   { method: 'POST', path: '/v1/orgs/{org_id}/hooks', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
   { method: 'DELETE', path: '/v1/orgs/{org_id}/hooks/{endpoint_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
   { method: 'GET', path: '/v1/orgs/{org_id}/hooks/samples/{event}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },

@@ -63,6 +63,7 @@ export const MCP_TOOL_SCOPES = {
   assign_chat: ['chats:write'],
   label_chat: ['chats:write'],
   close_chat: ['chats:write'],
+  search_messages: ['search:read'],
   search_tickets: ['search:read', 'tickets:read'],
   create_ticket: ['tickets:write'],
   update_ticket: ['tickets:write'],

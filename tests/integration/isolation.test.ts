@@ -364,6 +364,7 @@ const ROUTES: Record<string, Row> = {
   'POST /v1/orgs/{org_id}/tasks': v1Row({ body: (w) => ({ title: 'x', associated_object_metadata: taskLink(w.chatR) }) }),
   'PUT /v1/orgs/{org_id}/tasks/{task_id}': v1Row({ body: (w) => taskBody(w) }),
   'GET /v1/orgs/{org_id}/contacts': v1Row(),
+  'GET /v1/orgs/{org_id}/search': v1Row({ query: (w) => `q=${enc(w.sentinel)}` }),
   'POST /v1/orgs/{org_id}/hooks': v1Row({ body: () => ({ target_url: 'https://hooks.zapier.com/hooks/standard/1/sneaky', event: 'ticket.created', source: 'zapier' }) }),
   'DELETE /v1/orgs/{org_id}/hooks/{endpoint_id}': v1Row({ params: () => ({ endpoint_id: hookEndpointId }) }),
   'GET /v1/orgs/{org_id}/hooks/samples/{event}': v1Row({ params: () => ({ event: 'ticket.created' }) }),

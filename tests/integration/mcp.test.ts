@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
+import { eventually } from '../factories/wait.ts';
 import { MCP_TOOL_SCOPES } from '../../functions/http/mcp/server.ts';
 import type { ApiKey, ApiRequestLog } from '../../shared/apikey/api-key.schemas.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
@@ -90,6 +91,12 @@ describe('MCP over streamable HTTP', () => {
     expect(task.task).toMatchObject({ title: 'Follow up', assignee: null });
     const contacts = parsed<{ contacts: Array<{ contact_id: string }> }>(await c.callTool({ name: 'list_contacts', arguments: {} }));
     expect(contacts.contacts.map((x) => x.contact_id)).toEqual(expect.arrayContaining([wa(1), wa(2)]));
+    // search_messages: the customer's words (indexed from the events, so eventually), with the match marked
+    const found = await eventually(async () => {
+      const r = parsed<{ messages: { items: Array<{ chat_id: string; snippet: string }> } }>(await c.callTool({ name: 'search_messages', arguments: { q: 'Hi' } }));
+      return r.messages.items.some((i) => i.chat_id === chatOf(2)) && r;
+    });
+    expect(found.messages.items.find((i) => i.chat_id === chatOf(2))!.snippet).toContain('<mark>');
     const missing = await c.callTool({ name: 'read_chat', arguments: { chat_id: 'nope@c.us' } });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^404 chat\.not_found/);

@@ -129,6 +129,19 @@ describe('/v1 with a key', () => {
   });
 });
 
+describe('search (/v1/orgs/{org_id}/search)', () => {
+  it("finds a customer's message with a search-scoped key; 400 names the field", async () => {
+    const found = await eventually(async () => {
+      const r = await v1<{ results: { messages: { items: Array<{ chat_id: string; snippet: string }> } } }>(full.token, 'GET', '/search?q=Hello&kind=messages');
+      return r.status === 200 && r.body.results.messages.items.some((i) => i.chat_id === chatOf(2)) && r;
+    });
+    expect(found.body.results.messages.items[0]!.snippet).toContain('<mark>');
+    const bad = await v1(full.token, 'GET', '/search?q=x&kind=nope');
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('kind');
+  });
+});
+
 describe('REST hooks for Zapier and Pabbly (/v1/orgs/{org_id}/hooks)', () => {
   it('subscribes, lists samples and unsubscribes with a webhooks-scoped key; a key without that scope gets 403', async () => {
     const hooksKey = await mkKey(['webhooks:write']);

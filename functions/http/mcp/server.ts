@@ -1,4 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { search } from '../../../shared/search/search.ts';
+import { SearchQuery } from '../../../shared/search-api/search.schemas.ts';
 import { z, type ZodRawShape } from 'zod';
 import type { Actor } from '../../../shared/auth/actor.ts';
 import { isAppError } from '../../../shared/errors.ts';
@@ -26,8 +28,8 @@ import { listContacts } from '../../../shared/contact/contact.ts';
  * with the API's message. Served over streamable HTTP at `/mcp` (mcp.ts) and over stdio by
  * `npm run mcp` (scripts/mcp.ts, which bridges to `/mcp`).
  *
- * Message search: the product has no message search index yet (the search port indexes ticket
- * subjects only), so `search_tickets` is offered instead of "search messages".
+ * `search_messages` runs the global search (issue 14, shared/search/search.ts) over messages, notes
+ * and media; `search_tickets` filters tickets by subject.
  */
 
 export { MCP_TOOL_SCOPES, type McpToolName };
@@ -82,6 +84,15 @@ export function createMcpServer(actor: Actor, key: Pick<ApiKeyPrincipal, 'scopes
   });
   tool('close_chat', 'Close (is_closed true) or reopen chats.', { chat_ids: AssignChatsInput.shape.chat_ids, is_closed: z.boolean().default(true) }, async ({ chat_ids, is_closed }) =>
     closeChats(actor, chat_ids, is_closed, 'all'),
+  );
+  tool(
+    'search_messages',
+    'Search messages (and private notes and media captions) of every chat: words, prefixes, one typo. Optional chat number (phone_id), sender, epoch-ms from/to. Hits carry chat_id, unique_id and a snippet with the match in <mark>.',
+    { q: z.string().trim().min(1).max(200), phone_id: z.string().min(1).max(100).optional(), sender: z.string().trim().min(1).max(200).optional(), from: z.number().int().min(0).optional(), to: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(100).default(20) },
+    async (args) => {
+      const r = await search(actor, SearchQuery.parse({ ...args, kind: 'all' }));
+      return { messages: r.results.messages, notes: r.results.notes, media: r.results.media };
+    },
   );
   tool('search_tickets', 'Search tickets by subject (the search index), with optional status filter.', { q: z.string().trim().min(1).max(100), status: ListTicketsQuery._def.schema.shape.status, limit: z.number().int().min(1).max(100).default(20) }, async (args) =>
     listTickets(actor, ListTicketsQuery.parse(args)),

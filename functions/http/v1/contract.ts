@@ -8,6 +8,7 @@ import { Message, PageQuery, SendMessageInput } from '../../../shared/message/me
 import { CreateTicketInput, ListTicketsQuery, Ticket, TicketMessage, UpdateTicketInput } from '../../../shared/ticket/ticket.schemas.ts';
 import { CreateTaskInput, ListTasksQuery, Task, UpdateTaskInput } from '../../../shared/task/task.schemas.ts';
 import { Contact } from '../../../shared/contact/contact.ts';
+import { SearchQuery, SearchResponse } from '../../../shared/search-api/search.schemas.ts';
 import { RestHookInput } from '../../../shared/webhooks/webhook.schemas.ts';
 import { PUBLIC_EVENTS } from '../../../shared/webhooks/webhook.rules.ts';
 
@@ -91,6 +92,11 @@ export const V1 = {
   },
   updateTask: { method: 'PUT', path: '/v1/orgs/{org_id}/tasks/{task_id}', scope: 'tasks:write', tag: 'Tasks', summary: 'Update a task (the whole editable task)', params: TaskParams, body: UpdateTaskInput, response: z.object({ task: Task }) },
   listContacts: { method: 'GET', path: '/v1/orgs/{org_id}/contacts', scope: 'contacts:read', tag: 'Contacts', summary: 'List contacts', params: OrgParams, query: ContactsQuery, response: z.object({ contacts: z.array(Contact), cursor: Cursor }) },
+  search: {
+    method: 'GET', path: '/v1/orgs/{org_id}/search', scope: 'search:read', tag: 'Search', summary: 'Search chats, messages, notes, tickets, contacts and media',
+    description: 'The global search (words, prefixes, one typo; accents and case folded). `kind` limits it to one kind; up to 500 hits per kind per page, with a `cursor` per kind (send it back with that kind). `from`/`to` are epoch ms. Snippets carry about 40 characters either side of the match, marked with <mark>.',
+    params: OrgParams, query: SearchQuery, response: SearchResponse,
+  },
   // REST hooks for Zapier and Pabbly (issue 20 item 5): the same domain functions as /api/orgs/{org_id}/hooks
   subscribeHook: {
     method: 'POST', path: '/v1/orgs/{org_id}/hooks', scope: 'webhooks:write', tag: 'REST hooks', summary: 'Subscribe a REST hook (Zapier, Pabbly)',

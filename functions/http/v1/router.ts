@@ -29,6 +29,7 @@ const HANDLERS: Record<V1Name, (event: APIGatewayProxyEventV2, context: Context)
   createTask: work.createTask,
   updateTask: work.updateTask,
   listContacts: work.listContacts,
+  search: work.search,
   subscribeHook: hooks.subscribeHook,
   unsubscribeHook: hooks.unsubscribeHook,
   hookSamples: hooks.hookSamples,
