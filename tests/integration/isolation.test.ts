@@ -91,6 +91,9 @@ const defaults = (w: IsolationWorld): Record<string, string> => ({
   phone_id: w.waWebPhoneId,
   email: w.invitedEmail,
   invite_org_id: w.orgId,
+  // issue 20: REST hooks (/v1/orgs/{org_id}/hooks/…): an endpoint id and a trigger
+  endpoint_id: 'ep_missing',
+  event: 'ticket.created',
 });
 
 /** Something of chat R: the outsider and the member without access are refused. */
