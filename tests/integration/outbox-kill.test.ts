@@ -112,13 +112,13 @@ describe('outbox: a process killed between its write and its publish', () => {
     expect(chat?.latest_message).toMatchObject({ body: 'stored, then the process died' });
   });
 
-  it('a ticket made by a killed process: ticket.created and message.updated reach realtime-fanout and search-indexing once each', async () => {
+  it('a ticket made by a killed process: ticket.created and message.updated reach their consumers (fan-out, search, web push, webhooks) once each', async () => {
     const message = (await db().entities.message.query.byChat({ org_id: rt.orgId, chat_id: chatId }).go()).data[0]!;
     const actor = { email: rt.adminEmail, user_id: 'admin', org_id: rt.orgId, role: 'admin' as const };
     const left = await killThenRelay({ kind: 'ticket', actor, chat_id: chatId, quoted_message_id: message.unique_id });
     expect(left.map((r) => r.detail_type).sort()).toEqual(['message.updated', 'ticket.created']);
     const created = left.find((r) => r.detail_type === 'ticket.created')!;
-    expect(subscribersOf(created)).toEqual(['realtime-fanout', 'search-indexing']);
+    expect(subscribersOf(created)).toEqual(['realtime-fanout', 'search-indexing', 'web-push', 'webhook-dispatch']);
   });
 
   it('an event relayed again (published, then the relay died before deleting its row) is handled once per consumer', async () => {
