@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { withCursor } from '../db/paging.ts';
 import { monotonicFactory } from 'ulid';
 import { db } from '../db/service.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -78,7 +79,7 @@ export async function createApiKey(actor: Actor, input: CreateApiKeyInput, now =
 /** The org's keys, newest first (gsi1), revoked ones included (marked). Paged by `cursor`. */
 export async function listApiKeys(actor: Actor, cursor?: string | null, limit = 100): Promise<{ api_keys: ApiKey[]; cursor: string | null }> {
   requireKeyAdmin(actor);
-  const res = await db().entities.apiKey.query.byOrg({ org_id: actor.org_id }).go({ order: 'desc', limit, cursor: cursor ?? null, pages: 1 });
+  const res = await withCursor(cursor, () => db().entities.apiKey.query.byOrg({ org_id: actor.org_id }).go({ order: 'desc', limit, cursor: cursor ?? null, pages: 1 }));
   return { api_keys: (res.data as Row[]).map(toWire), cursor: res.cursor };
 }
 
@@ -167,7 +168,7 @@ export async function logApiRequest(entry: Omit<ApiRequestLog, 'log_id'> & { org
 /** The org's API request log, newest first, paged (for /logs). */
 export async function listApiRequestLogs(actor: Actor, cursor?: string | null, limit = 50): Promise<{ logs: ApiRequestLog[]; cursor: string | null }> {
   requireKeyAdmin(actor);
-  const res = await db().entities.apiRequestLog.query.byOrg({ org_id: actor.org_id }).go({ order: 'desc', limit, cursor: cursor ?? null, pages: 1 });
+  const res = await withCursor(cursor, () => db().entities.apiRequestLog.query.byOrg({ org_id: actor.org_id }).go({ order: 'desc', limit, cursor: cursor ?? null, pages: 1 }));
   return {
     logs: res.data.map((r) => ({ log_id: r.log_id, key_id: r.key_id, route: r.route, method: r.method, path: r.path, status: r.status, latency_ms: r.latency_ms, at: r.at })),
     cursor: res.cursor,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withCursor } from '../db/paging.ts';
 import { db } from '../db/service.ts';
 import { chatGuard } from '../access/guard.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -20,7 +21,7 @@ export type Contact = z.infer<typeof Contact>;
  */
 export async function listContacts(actor: Actor, page: { limit: number; cursor?: string | null }): Promise<{ contacts: Contact[]; cursor: string | null }> {
   const guard = await chatGuard(actor);
-  const res = await db().entities.contact.query.byOrg({ org_id: actor.org_id }).go({ limit: page.limit, cursor: page.cursor ?? null, pages: 1 });
+  const res = await withCursor(page.cursor, () => db().entities.contact.query.byOrg({ org_id: actor.org_id }).go({ limit: page.limit, cursor: page.cursor ?? null, pages: 1 }));
   return {
     contacts: res.data.map((c) => ({
       contact_id: guard.mask(c.contact_id),

@@ -164,6 +164,23 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/notifications/unsubscribe': (w) => ({ email: w.memberEmail, device_id: 'fuzz-device', device_type: 'desktop' }),
   'POST /api/orgs/{org_id}/notifications/unsubscribe-all-for-device': () => ({ device_id: 'fuzz-device' }),
   'POST /api/orgs/{org_id}/notifications/test': () => ({ device_id: 'fuzz-device' }),
+  // --- issue 20: API keys, /v1 (called with the admin's JWT: 401, the key is checked first), /mcp, webhooks ---
+  'POST /api/orgs/{org_id}/api-keys': () => ({ name: 'fuzz', scopes: ['chats:read'], rate_limit: 60 }),
+  'POST /v1/orgs/{org_id}/chats/assign': (w) => ({ chat_ids: [w.chatO], assigned_to: null }),
+  'POST /v1/orgs/{org_id}/chats/labels': (w) => ({ chat_ids: [w.chatO], add: [w.labelId] }),
+  'POST /v1/orgs/{org_id}/chats/close': (w) => ({ chat_ids: [w.chatO], is_closed: false }),
+  'POST /v1/orgs/{org_id}/chats/snooze': (w) => ({ chat_ids: [w.chatO], snooze_until: null }),
+  'POST /v1/orgs/{org_id}/chats/{chat_id}/messages': () => ({ body: 'hello' }),
+  'POST /v1/orgs/{org_id}/tickets': (w) => ({ chat_id: w.chatO, quoted_message_id: w.oInbound, subject: 'fuzz' }),
+  'PATCH /v1/orgs/{org_id}/tickets/{ticket_id}': () => ({ status: 'inprogress' }),
+  'POST /v1/orgs/{org_id}/tasks': () => ({ title: 'fuzz' }),
+  'PUT /v1/orgs/{org_id}/tasks/{task_id}': (w) => ({ title: 't', status: 'open', priority: 2, assignee: w.memberEmail, due_date: null, remind_at: null, reminder_setting: { remind_in: 'none' }, notes: '' }),
+  'POST /v1/orgs/{org_id}/hooks': () => ({ target_url: 'https://hooks.zapier.com/hooks/standard/1/fuzz', event: 'ticket.created', source: 'zapier' }),
+  'POST /mcp': () => ({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  'POST /api/orgs/{org_id}/webhooks': () => ({ url: 'https://hooks.example.com/fuzz', events: ['ticket.created'] }),
+  'PATCH /api/orgs/{org_id}/webhooks/{endpoint_id}': () => ({ url: 'https://hooks.example.com/fuzzed', enabled: true }),
+  'POST /api/orgs/{org_id}/hooks': () => ({ target_url: 'https://hooks.zapier.com/fuzz', event: 'ticket.created', source: 'zapier' }),
+  'PUT /api/orgs/{org_id}/integrations/slack': () => ({ url: 'https://hooks.slack.com/services/T000/B000/fuzz', events: ['mention.created'] }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */
@@ -332,6 +349,10 @@ describe('fuzzing every route: no 5xx, every 4xx in the error shape', () => {
 
 /** Writes that take no body (the fuzz still sends random ones). */
 const BODYLESS_WRITES = new Set([
+  // issue 20: webhooks actions on an endpoint or a delivery (no body)
+  'POST /api/orgs/{org_id}/webhooks/{endpoint_id}/rotate-secret',
+  'POST /api/orgs/{org_id}/webhooks/{endpoint_id}/test',
+  'POST /api/orgs/{org_id}/webhooks/{endpoint_id}/deliveries/{delivery_id}/replay',
   'POST /api/orgs/{org_id}/chats/{chat_id}/unread',
   'POST /api/orgs/{org_id}/chats/{chat_id}/read',
   'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/refresh',
