@@ -53,7 +53,7 @@ describe('phone layout (390×844)', () => {
     }
     expect(problems).toEqual([]);
     // the unavailable screen's button goes to chats
-    await page.goto(`${origin}/list`);
+    await page.goto(`${origin}/analytics`);
     await page.getByTestId('unavailable-go-to-chats').click();
     await page.waitForURL((u) => u.pathname === '/chats');
     await page.context().close();

@@ -6,6 +6,7 @@
  * of the user is the active one (app/activeSession.ts) the 'logged in in more than one session'
  * screen covers the shell, which stays mounted (inert) so Switch here returns to the same place.
  */
+import { pageAccess } from '#shared/org/permissions.rules.ts';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../session.tsx';
@@ -132,7 +133,8 @@ function Shell() {
         <GlobalSearch />
         <main className="shell-main">
           {/* spec §2: a path the org may not open (a platform org's /chats, a normal org's /phones, hidden /communities) goes to its home */}
-          {pathAvailable(org, location.pathname) && phone && mobileUnavailable(location.pathname) ? (
+          {/* a page the member may not open shows Restricted (spec §6, PageGate), not the phone notice */}
+          {pathAvailable(org, location.pathname) && phone && mobileUnavailable(location.pathname) && pageAccess(org.role, org.member_permissions, location.pathname) ? (
             <UnavailableOnMobile title={mobileUnavailable(location.pathname)!.title} />
           ) : pathAvailable(org, location.pathname) ? (
             // pages are lazy chunks (app/App.tsx): the sidebar stays while one loads

@@ -58,7 +58,6 @@ export const MOBILE_TABS = NAV.filter((n) => ['/dashboard', '/chats', '/tickets'
  */
 export const MOBILE_UNAVAILABLE: ReadonlyArray<{ path: string; title: string }> = [
   { path: '/analytics', title: 'Analytics' },
-  { path: '/list', title: 'List' },
   { path: '/broadcast', title: 'Broadcast' },
   { path: '/rules', title: 'Rules' },
   { path: '/logs', title: 'Logs' },
