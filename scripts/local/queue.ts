@@ -254,7 +254,38 @@ export class LocalQueue {
         this.checkIdle();
       });
     }
+    this.armWake();
     this.checkIdle();
+  }
+
+  /** When the earliest backing-off message is due; `wakeTimer` pumps then. */
+  private wakeAt = Infinity;
+  private wakeTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Make sure a timer pumps when the earliest backing-off message becomes due. The retry timers of
+   * `deliver` can fire a little before `Date.now()` reaches a message's `notBefore` (libuv's loop
+   * clock lags the wall clock under load); without this the queue would then wait forever.
+   */
+  private armWake(): void {
+    if (this.stopped || this.paused) return;
+    const now = Date.now();
+    let next = Infinity;
+    for (const s of this.ready) if (s.notBefore > now && s.notBefore < next) next = s.notBefore;
+    if (next === Infinity || (this.wakeTimer && this.wakeAt <= next)) return;
+    if (this.wakeTimer) {
+      clearTimeout(this.wakeTimer);
+      this.timers.delete(this.wakeTimer);
+    }
+    this.wakeAt = next;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      this.wakeTimer = undefined;
+      this.wakeAt = Infinity;
+      this.pump();
+    }, Math.max(1, next - now + 1));
+    this.wakeTimer = t;
+    this.timers.add(t);
   }
 
   private checkIdle(): void {
