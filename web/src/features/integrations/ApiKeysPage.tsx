@@ -13,7 +13,7 @@ import { getConfig } from '../../lib/config.ts';
 import { useSession } from '../../app/session.tsx';
 import { useToast } from '../../app/toast.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
-import { SettingsTitle } from './IntegrationsTitle.tsx';
+import { SettingsTitle } from '../settings/index.ts';
 import { integrationKeys, integrationsApi } from './api.ts';
 import './integrations.css';
 

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import redocUrl from 'redoc/bundles/redoc.standalone.js?url';
 import { getConfig } from '../../lib/config.ts';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
-import { SettingsTitle } from './IntegrationsTitle.tsx';
+import { SettingsTitle } from '../settings/index.ts';
 import './integrations.css';
 
 type RedocGlobal = { init: (spec: string, options: object, el: HTMLElement, cb?: (e?: unknown) => void) => void };

@@ -7,7 +7,7 @@ import { Link, NavLink } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { useSession } from '../../app/session.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
-import { SettingsTitle } from './IntegrationsTitle.tsx';
+import { SettingsTitle } from '../settings/index.ts';
 import { integrationKeys, integrationsApi } from './api.ts';
 import './integrations.css';
 

@@ -7,7 +7,7 @@ import { Link } from 'react-router-dom';
 import { MCP_TOOL_SCOPES } from '#shared/apikey/api-key.rules.ts';
 import { getConfig } from '../../lib/config.ts';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
-import { SettingsTitle } from './IntegrationsTitle.tsx';
+import { SettingsTitle } from '../settings/index.ts';
 import './integrations.css';
 
 export function McpPage() {

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../lib/api.ts';
 import { useSession } from '../../app/session.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
-import { SettingsTitle } from './SettingsTitle.tsx';
+import { SettingsTitle } from '../settings/index.ts';
 import { EndpointCard } from './WebhooksPage.tsx';
 import { webhookKeys, webhooksApi } from './api.ts';
 import './webhooks.css';

@@ -10,7 +10,7 @@ import { errorMessage, fieldErrors } from '../../lib/api.ts';
 import { useSession } from '../../app/session.tsx';
 import { useToast } from '../../app/toast.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
-import { SettingsTitle } from './SettingsTitle.tsx';
+import { SettingsTitle } from '../settings/index.ts';
 import { EventPicker } from './EventPicker.tsx';
 import { EndpointCard } from './WebhooksPage.tsx';
 import { webhookKeys, webhooksApi } from './api.ts';

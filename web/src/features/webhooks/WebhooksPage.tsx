@@ -11,7 +11,7 @@ import { errorMessage, fieldErrors } from '../../lib/api.ts';
 import { useSession } from '../../app/session.tsx';
 import { useToast } from '../../app/toast.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
-import { SettingsTitle } from './SettingsTitle.tsx';
+import { SettingsTitle } from '../settings/index.ts';
 import { DeliveryLog } from './DeliveryLog.tsx';
 import { EventPicker } from './EventPicker.tsx';
 import { webhookKeys, webhooksApi, type Endpoint } from './api.ts';
