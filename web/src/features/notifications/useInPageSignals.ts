@@ -8,7 +8,6 @@ import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useInbox } from '../../app/inbox.tsx';
 import { useUserPrefs } from '../../app/preferences.tsx';
-import { playMessageSound } from './sound.ts';
 
 export function useInPageSignals(): void {
   const { subscribe } = useInbox();
@@ -26,7 +25,8 @@ export function useInPageSignals(): void {
         if (!soundOn.current || e.kind !== 'message' || e.type !== 'message.received') return;
         if (e.message.from_me || e.message.is_private_note) return;
         const reading = !document.hidden && path.current === `/chats/${encodeURIComponent(e.chatId)}`;
-        if (!reading) playMessageSound();
+        // the chime is its own small chunk, loaded the first time it plays
+        if (!reading) void import('./sound.ts').then((m) => m.playMessageSound());
       }),
     [subscribe],
   );
