@@ -1,4 +1,4 @@
-import type { SearchDoc, SearchFilter, SearchIndexName } from '../shared/ports/search.ts';
+import type { SearchDoc, SearchIndexName } from '../shared/ports/search.ts';
 import { SEARCH_INDEXES } from '../shared/ports/search.ts';
 import { fold, maxTypos, words } from '../shared/search/text.ts';
 
@@ -23,21 +23,8 @@ export const miniSearchOptions = (index: SearchIndexName) => ({
   },
 });
 
-/** Does a stored document pass the filter? */
-export function passes(d: SearchDoc, f: SearchFilter | undefined): boolean {
-  if (!f) return true;
-  const m = d.meta ?? {};
-  if (f.phone_id && m.phone_id !== f.phone_id) return false;
-  if (f.message_type && m.message_type !== f.message_type) return false;
-  if (f.sender) {
-    const s = f.sender.toLowerCase();
-    if ((m.sender_phone ?? '').toLowerCase() !== s && (m.author ?? '').toLowerCase() !== s) return false;
-  }
-  if (f.from != null && (m.timestamp ?? 0) < f.from) return false;
-  if (f.to != null && (m.timestamp ?? 0) > f.to) return false;
-  if (f.chat_ids && !f.chat_ids.includes(m.chat_id ?? d.id)) return false;
-  return true;
-}
+/** The filter check is the embedded adapter's own (scripts/local/search.ts), so both engines filter alike. */
+export { passes } from './local/search.ts';
 
 /** The MiniSearch document of a search document (exported for the bench). */
 export function toDoc(d: SearchDoc, v = d.version ?? 0): Doc {
