@@ -49,6 +49,7 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'PUT', path: '/api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/flag', handler: 'functions/http/messages/flag-message.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/pin', handler: 'functions/http/messages/pin-message.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/refresh', handler: 'functions/http/messages/refresh-message.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/retry', handler: 'functions/http/messages/retry-message.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/forward', handler: 'functions/http/messages/forward-message.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/reply-privately', handler: 'functions/http/messages/reply-privately.ts#handler', auth: 'jwt' },
   { method: 'PATCH', path: '/api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}', handler: 'functions/http/messages/edit-message.ts#handler', auth: 'jwt' },

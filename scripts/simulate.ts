@@ -38,7 +38,11 @@ async function main() {
   if (values.file) raw = await readFile(values.file, 'utf8');
   else if (values.status) {
     if (!values.id) throw new Error('--status needs --id <wamid> (see the Graph stand-in page /__graph)');
-    raw = JSON.stringify(statusUpdate(phone, { id: values.id, status: values.status as 'delivered', recipient: values.to ?? values.from! }));
+    // Meta echoes a send's biz_opaque_callback_data in its statuses: take it from what the Graph stand-in received
+    const sent = (await fetch(`${base}/__graph/sent.json`).then((r) => (r.ok ? r.json() : []), () => [])) as Array<{ wamid?: string; body?: { to?: string; biz_opaque_callback_data?: string } }>;
+    const rec = sent.find((r) => r.wamid === values.id);
+    const recipient = values.to ?? rec?.body?.to ?? values.from!;
+    raw = JSON.stringify(statusUpdate(phone, { id: values.id, status: values.status as 'delivered', recipient, bizOpaqueCallbackData: rec?.body?.biz_opaque_callback_data }));
   } else {
     const text = positionals.join(' ');
     if (!text) throw new Error('usage: npm run simulate -- "message text"  |  --file payload.json  |  --status delivered --id <wamid>');

@@ -8,6 +8,7 @@ import { chatWriteItems, counterItems, type ChatRow as ChatWriteRow } from '../c
 import { notifyChatBack } from '../chat/chat-notify.ts';
 import { toChatWire, toMessageWire, latestOf } from './wire.ts';
 import { applyStatuses, type StatusRecord } from './statuses.ts';
+import { reconcileSentStatus } from './send.ts';
 import { applyInboundReaction, applyReactionStatuses } from '../message/reactions.ts';
 import { findPhoneByExternalId } from '../phone/phone.ts';
 import { log } from '../log.ts';
@@ -129,7 +130,7 @@ async function ingestItem(item: NormalizedItem, summary: IngestSummary): Promise
     return;
   }
   if (item.kind === 'status') {
-    await recordStatus(phone.org_id, item.message_id, item.status, { timestamp: item.timestamp, errors: item.errors });
+    await recordStatus(phone.org_id, item.message_id, item.status, { timestamp: item.timestamp, errors: item.errors }, item.biz_opaque_callback_data);
     summary.statuses++;
     return;
   }
@@ -140,9 +141,11 @@ async function ingestItem(item: NormalizedItem, summary: IngestSummary): Promise
 
 /**
  * Record a status on the wamid's ref item (created if the message is not known yet: a status
- * that arrives first waits there) and, when the message is known, apply it.
+ * that arrives first waits there) and, when the message is known, apply it. A status for a wamid
+ * not recorded yet whose `callbackData` (Meta's biz_opaque_callback_data) names one of our outbound
+ * messages without a wamid reconciles a send that crashed after WhatsApp took it (issue 23 item 4).
  */
-export async function recordStatus(orgId: string, wamid: string, status: string, rec: StatusRecord): Promise<void> {
+export async function recordStatus(orgId: string, wamid: string, status: string, rec: StatusRecord, callbackData?: string): Promise<void> {
   const updated = await db()
     .entities.waMessageRef.update({ org_id: orgId, message_id: wamid })
     .set({ [`status_${status}`]: rec, expires_at: Math.floor(Date.now() / 1000) + REF_TTL_S } as never)
@@ -150,6 +153,7 @@ export async function recordStatus(orgId: string, wamid: string, status: string,
   const ref = updated.data as Record<string, unknown>;
   if (ref.reaction_of) await applyReactionStatuses(orgId, ref); // one of our reactions (its ack)
   else if (ref.chat_id) await applyStatuses(orgId, ref);
+  else if (callbackData) await reconcileSentStatus(orgId, wamid, callbackData);
 }
 
 type PhoneRow = { org_id: string; phone_id: string; org_phone: string };

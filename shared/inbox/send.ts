@@ -21,6 +21,8 @@ import type { SendMessageInput, Message } from '../message/message.schemas.ts';
 import { chatWriteTx, type ChatRow } from '../chat/chat-write.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import { log } from '../log.ts';
+import { isConflictError } from '../db/retry.ts';
+import { callbackDataFor, canRetrySend, parseCallbackData, UNCERTAIN_REASON } from './send-reconcile.rules.ts';
 import { quoteFromGroup } from '../message/reply-privately.ts';
 import { METRIC, recordMetric } from '../metrics.ts';
 
@@ -156,6 +158,13 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
 
 /**
  * Deliver a queued message through the Graph API.
+ *
+ * Never twice silently (issue 23 item 4): just before the Graph call the message is claimed
+ * (`send_started_at`, a conditional write). A consumer that finds the claim without a recorded
+ * wamid knows a process died during the call, so WhatsApp may have the message: it does not call
+ * again, it marks the send uncertain (markSendUncertain). Meta's status webhooks carry back the
+ * send's `biz_opaque_callback_data`, and reconcileSentStatus records the wamid when one arrives. A
+ * call Meta answered with an error releases the claim, so retries of rate limits and 5xx go on.
  * @param attempt 1-based receive count of the queue record; on the last attempt a retryable
  *   failure is recorded as failed instead of thrown
  * @throws GraphApiError when the failure is retryable and attempts remain (the queue retries)
@@ -167,7 +176,8 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
     log('warn', 'outbound.message_missing', key);
     return;
   }
-  if (msg.message_id || msg.ack === -1) return; // already accepted or failed: at-least-once redelivery
+  // already accepted, failed or uncertain: at-least-once redelivery (Retry queues it afresh)
+  if (msg.message_id || msg.ack === -1 || msg.send_uncertain_at != null) return;
   const chat = (await db().entities.chat.get({ org_id: cmd.org_id, chat_id: cmd.chat_id }).go()).data;
   if (!chat) return;
   const [to, server] = cmd.chat_id.split('@');
@@ -184,10 +194,28 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
     // chat (reply privately) stays ours (the bubble shows it), WhatsApp gets the text alone
     const q = msg.quoted_message as { message_id?: string; chat_id?: string | null } | undefined;
     const context = q?.message_id && (!q.chat_id || q.chat_id === cmd.chat_id) ? q.message_id : undefined;
-    const payload = isOutboundMedia(msg.message_type)
+    const body = isOutboundMedia(msg.message_type)
       ? mediaMessageBody(to, msg.message_type, await graphMediaRef(key, msg.phone_id, msg.media as StoredMedia | undefined, token), context, recipientType)
       : textMessageBody(to, msg.body ?? '', context, recipientType);
-    const { wamid } = await sendToGraph(msg.phone_id, payload, token);
+    const payload = { ...body, biz_opaque_callback_data: callbackDataFor(key) };
+    if (!(await claimSend(key))) {
+      // claimed before, no wamid recorded: a process died during the call (or one is in it now)
+      await markSendUncertain(key, msg);
+      return;
+    }
+    let wamid: string;
+    try {
+      ({ wamid } = await sendToGraph(msg.phone_id, payload, token));
+    } catch (e) {
+      if (e instanceof GraphApiError && e.mayHaveBeenSent) {
+        await markSendUncertain(key, msg, e.details ?? undefined);
+        return;
+      }
+      // Meta answered (or nothing left this machine): nothing was sent, a later attempt may call again
+      await releaseSend(key);
+      throw e;
+    }
+    crashAfterGraphHook();
     await recordAccepted(key, msg, wamid);
   } catch (e) {
     if (!(e instanceof GraphApiError)) throw e;
@@ -195,6 +223,125 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
     await markFailed(key, msg, { code: e.code, title: e.title, details: e.details, reason: e.reason });
   }
 }
+
+/**
+ * Test hook of the kill test (tests/integration/outbound-kill.test.ts):
+ * `CHORUS_OUTBOUND_CRASH_AFTER_GRAPH=1` kills the process (SIGKILL) right after the Graph API
+ * accepted a message and before its wamid is recorded, the one point where a blind retry would
+ * send the message twice.
+ */
+function crashAfterGraphHook(): void {
+  if (process.env.CHORUS_OUTBOUND_CRASH_AFTER_GRAPH === '1') process.kill(process.pid, 'SIGKILL');
+}
+
+type MessageKey = { org_id: string; chat_id: string; timestamp: number; unique_id: string };
+
+/** Claim the Graph call of a message (`send_started_at`, epoch ms): false when it was claimed before. */
+async function claimSend(key: MessageKey): Promise<boolean> {
+  try {
+    await db()
+      .entities.message.patch(key)
+      .set({ send_started_at: Date.now() })
+      .where(({ send_started_at }, { notExists }) => notExists(send_started_at))
+      .go();
+    return true;
+  } catch (e) {
+    if (isConflictError(e)) return false;
+    throw e;
+  }
+}
+
+/** Release the claim after Meta answered with an error (nothing was sent). */
+async function releaseSend(key: MessageKey): Promise<void> {
+  await db().entities.message.patch(key).remove(['send_started_at']).go();
+}
+
+/**
+ * Chorus cannot tell whether WhatsApp took the message: keep it pending (ack 0), set
+ * `send_uncertain_at` (epoch ms) with the reason in `delivery_error`, and publish `message.updated`
+ * so the bubble says "may not have been sent" with Retry. Nothing when the wamid got recorded in the
+ * meantime (condition on `message_id`).
+ */
+export async function markSendUncertain(key: MessageKey, msg: Record<string, unknown>, details?: string): Promise<void> {
+  const now = Date.now();
+  const delivery_error = { code: null, title: null, details: details ?? null, reason: UNCERTAIN_REASON };
+  const retries = (msg.send_retries as number | undefined) ?? 0;
+  const ok = await commitWithEvents((e) => ({
+    items: [
+      e.message
+        .patch(key)
+        .set({ send_uncertain_at: now, delivery_error })
+        .where(({ message_id }, { notExists }) => notExists(message_id))
+        .commit() as TxItem,
+    ],
+    events: [
+      {
+        name: 'message.updated',
+        properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, send_uncertain_at: now, delivery_error }) },
+        actor: 'system',
+        id: `message.updated:${key.org_id}:${key.unique_id}:uncertain:${retries}`,
+      },
+    ],
+  }));
+  if (ok) log('warn', 'outbound.send_uncertain', { ...key });
+}
+
+/**
+ * A status webhook for a wamid Chorus never recorded (issue 23 item 4): when its
+ * `biz_opaque_callback_data` names one of this org's outbound messages that has no wamid yet, the
+ * send that crashed did reach WhatsApp: record the wamid (recordAccepted clears the uncertain state
+ * and applies the statuses waiting on the ref).
+ * @returns true when a message was reconciled
+ */
+export async function reconcileSentStatus(orgId: string, wamid: string, callbackData: string | undefined): Promise<boolean> {
+  const k = parseCallbackData(callbackData);
+  if (!k) return false;
+  const key = { org_id: orgId, ...k };
+  const msg = (await db().entities.message.get(key).go()).data;
+  if (!msg || !msg.from_me || msg.message_id) return false;
+  await recordAccepted(key, msg, wamid);
+  log('info', 'outbound.reconciled', { ...key, message_id: wamid });
+  return true;
+}
+
+/**
+ * POST …/messages/{unique_id}/retry: a member sends again a message WhatsApp refused or one whose
+ * send is uncertain (canRetrySend). The same message goes back to pending (ack 0, no error), on the
+ * queue, and `message.updated` is published. A retry of an uncertain message is the member's choice
+ * to risk a duplicate; Chorus never makes it on its own.
+ * @returns the message as it is now
+ * @throws AppError 400 message.retry_refused when the message cannot be retried; 404 the message; 409 when it changed meanwhile
+ */
+export async function retrySend(orgId: string, chatId: string, msg: Message): Promise<Message> {
+  if (!canRetrySend(msg)) {
+    throw new AppError('message.retry_refused', 'Only a message of yours that failed or may not have been sent can be sent again.', {
+      details: [{ field: 'unique_id', reason: 'is not a failed or uncertain message' }],
+    });
+  }
+  const key = { org_id: orgId, chat_id: chatId, timestamp: msg.timestamp, unique_id: msg.unique_id };
+  const send_retries = (msg.send_retries ?? 0) + 1;
+  const delivery_info = deliveryInfoFor(0);
+  const next = { ...msg, ack: 0, delivery_info, delivery_error: null, send_uncertain_at: null, send_retries };
+  const ok = await commitWithEvents((e) => ({
+    items: [
+      e.message
+        .patch(key)
+        .set({ ack: 0, delivery_info, send_retries })
+        .remove(['delivery_error', 'send_uncertain_at', 'send_started_at'])
+        .where(({ message_id, send_retries: r }, { notExists, eq }) => `${notExists(message_id)} AND ${msg.send_retries ? eq(r, msg.send_retries) : notExists(r)}`)
+        .commit() as TxItem,
+    ],
+    events: [{ name: 'message.updated', properties: { org_id: orgId, chat_id: chatId, message: next as Message }, actor: 'system', id: `message.updated:${orgId}:${msg.unique_id}:retry:${send_retries}` }],
+  }));
+  if (!ok) throw new AppError('message.changed', 'This message changed meanwhile. Please look again.', { status: 409 });
+  await syncLatestAck(orgId, chatId, msg.unique_id, 0);
+  const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: msg.unique_id, timestamp: msg.timestamp };
+  await enqueue('whatsapp-outbound', command);
+  return next as Message;
+}
+
+/** Event-id suffix of a retried send's events (the first attempt keeps its old ids). */
+const retrySuffix = (msg: Record<string, unknown>): string => (msg.send_retries ? `:r${msg.send_retries as number}` : '');
 
 const isOutboundMedia = (t: string): t is OutboundMediaType => (OUTBOUND_MEDIA_TYPES as readonly string[]).includes(t);
 
@@ -221,9 +368,15 @@ async function graphMediaRef(key: { org_id: string; chat_id: string; timestamp: 
  * `message.updated`. Idempotent.
  */
 export async function recordAccepted(key: { org_id: string; chat_id: string; timestamp: number; unique_id: string }, msg: Record<string, unknown>, wamid: string): Promise<void> {
+  const uncertain = msg.send_uncertain_at != null;
   await commitWithEvents((e) => ({
-    items: [e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).commit() as TxItem],
-    events: [{ name: 'message.updated', properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid }) }, actor: 'system', id: `message.updated:${key.org_id}:${key.unique_id}:wamid` }],
+    items: [
+      (uncertain
+        ? e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).remove(['send_uncertain_at', 'delivery_error'])
+        : e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid })
+      ).commit() as TxItem,
+    ],
+    events: [{ name: 'message.updated', properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid, ...(uncertain ? { send_uncertain_at: null, delivery_error: null } : {}) }) }, actor: 'system', id: `message.updated:${key.org_id}:${key.unique_id}:wamid${retrySuffix(msg)}` }],
   }));
   // The ref may already hold statuses that beat us here; upsert and apply whatever is there.
   const ref = await db()
@@ -247,7 +400,7 @@ export async function markFailed(
         name: 'message.status_updated',
         properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, ack: -1, delivery_error, delivery_info }) },
         actor: 'system',
-        id: `message.status_updated:${key.org_id}:${key.unique_id}:-1`,
+        id: `message.status_updated:${key.org_id}:${key.unique_id}:-1${retrySuffix(msg)}`,
       },
     ],
   }));

@@ -12,7 +12,7 @@ export function toChatWire(item: Record<string, unknown>): Chat {
 }
 
 export function toMessageWire(item: Record<string, unknown>): Message {
-  const { version: _v, created_at: _c, ...rest } = item;
+  const { version: _v, created_at: _c, send_started_at: _s, ...rest } = item;
   return rest as unknown as Message;
 }
 

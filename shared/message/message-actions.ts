@@ -8,7 +8,7 @@ import { updateChatRow } from '../chat/chat-write.ts';
 import { enqueue } from '../ports/commands.ts';
 import { toChatWire, toMessageWire } from '../inbox/wire.ts';
 import { applyStatuses } from '../inbox/statuses.ts';
-import { sendMessage } from '../inbox/send.ts';
+import { retrySend, sendMessage } from '../inbox/send.ts';
 import { getMessageItem } from './message.ts';
 import { capabilitiesOf } from '../whatsapp/capabilities.ts';
 import { phoneAccessToken } from '../phone/phone.ts';
@@ -346,6 +346,18 @@ export async function refreshMessage(actor: Actor, chatId: string, uniqueId: str
     if (ref) await applyStatuses(actor.org_id, ref as Record<string, unknown>);
   }
   return (await chatGuard(actor)).viewMessage(toMessageWire(await getMessageItem(actor.org_id, chatId, uniqueId)));
+}
+
+/**
+ * POST …/retry (issue 23 item 4): send again one of our messages that WhatsApp refused or whose
+ * send is uncertain ("may not have been sent"); the chat goes through the access guard first.
+ * @returns the message, pending again, through the guard's masking
+ * @throws AppError 404 chat/message; 403 chat.no_access; 400 message.retry_refused; 409 message.changed
+ */
+export async function retryMessage(actor: Actor, chatId: string, uniqueId: string): Promise<Message> {
+  const { message } = await context(actor, chatId, uniqueId);
+  const next = await retrySend(actor.org_id, chatId, toMessageWire(message));
+  return (await chatGuard(actor)).viewMessage(next);
 }
 
 /** A chat a forward did not reach, and why (in words an agent understands). */

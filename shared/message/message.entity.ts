@@ -29,6 +29,16 @@ export const MessageEntity = new Entity({
     delivery_info: { type: 'any' },
     /** when ack = -1: { code, title, details, reason } (reason in words a person understands) */
     delivery_error: { type: 'any' },
+    /**
+     * issue 23 item 4: epoch ms at which a consumer began the Graph call of this outbound message
+     * (claimed once; released when Meta answers with an error). Set with no wamid recorded means a
+     * process died during the call: the send is not repeated automatically.
+     */
+    send_started_at: { type: 'number' },
+    /** epoch ms at which Chorus found it cannot tell whether WhatsApp took the message ("may not have been sent", Retry) */
+    send_uncertain_at: { type: 'number' },
+    /** how often a member pressed Retry on this message (event ids of each attempt differ by it) */
+    send_retries: { type: 'number' },
     is_deleted: { type: 'boolean', default: false },
     is_private_note: { type: 'boolean', default: false },
     /** private notes: the members @mentioned, [{ email, name }] (name = the text after '@' in body) */

@@ -35,6 +35,10 @@ export const Message = z.object({
   ack: z.number(),
   delivery_info: DeliveryInfo.nullish(),
   delivery_error: DeliveryError.nullish(),
+  /** epoch ms: Chorus cannot tell whether WhatsApp took this message (a crash during the send); the bubble says "may not have been sent" with Retry (issue 23) */
+  send_uncertain_at: z.number().nullish(),
+  /** times a member pressed Retry on it */
+  send_retries: z.number().nullish(),
   is_deleted: z.boolean().nullish(),
   is_private_note: z.boolean().nullish(),
   /** members @mentioned in a private note: email and the name shown after '@' in `body` */

@@ -69,6 +69,8 @@ describe('shared inbox in the browser', () => {
       to: wa,
       type: 'text',
       text: { preview_url: false, body: 'Yes, it left our warehouse today.' },
+      // our message key, which Meta echoes in the statuses (reconciles a send that crashed: issue 23)
+      biz_opaque_callback_data: expect.stringMatching(new RegExp(`^chorus1\\|${chatId.replace('.', '\\.')}\\|\\d+\\|[0-9A-Z]{26}$`)),
     });
 
     // the member sees the reply live in the chat list preview

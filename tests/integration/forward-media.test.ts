@@ -63,7 +63,7 @@ describe('forward media', () => {
     // the two copies are sent in parallel: match them by recipient, not by order
     const byTo = new Map(sent.map((s) => [(s.body as { to: string }).to, s]));
     expect([...byTo.keys()].sort()).toEqual(['15558880002', '15558880003']);
-    for (const s of sent) expect(s.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: (s.body as { to: string }).to, type: 'image', image: { id: expect.any(String), caption: 'The receipt' } });
+    for (const s of sent) expect(s.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: (s.body as { to: string }).to, type: 'image', image: { id: expect.any(String), caption: 'The receipt' }, biz_opaque_callback_data: expect.stringMatching(/^chorus1\|/) });
     expect(sent.map((s) => (s.body as { image: { id: string } }).image.id).sort()).toEqual(uploads.map((u) => u.id).sort());
     const toB = byTo.get('15558880002')!;
     const copy = (await messages(chatB)).find((m) => m.unique_id === r.body.messages[0]!.unique_id)!;

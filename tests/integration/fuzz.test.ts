@@ -356,6 +356,7 @@ const BODYLESS_WRITES = new Set([
   'POST /api/orgs/{org_id}/chats/{chat_id}/unread',
   'POST /api/orgs/{org_id}/chats/{chat_id}/read',
   'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/refresh',
+  'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/retry',
   'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/reply-privately',
   'POST /api/orgs/{org_id}/phones/{phone_id}/wa-web-session/relink',
   'POST /api/invites/{invite_org_id}/decline',

@@ -205,6 +205,7 @@ const ROUTES: Record<string, Row> = {
   'PUT /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/flag': chatLinked({ body: () => ({ flag_status: true }) }),
   'PUT /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/pin': chatLinked({ body: () => ({ pin: true, duration: '24h' }) }),
   'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/refresh': chatLinked({ params: (w) => ({ unique_id: w.rOutbound }) }),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/retry': chatLinked({ params: (w) => ({ unique_id: w.rOutbound }) }),
   'POST /api/orgs/{org_id}/chats/{chat_id}/messages/{unique_id}/forward': {
     ...chatLinked({ body: (w) => ({ chat_ids: [w.chatO] }) }),
     variants: [

@@ -129,6 +129,8 @@ describe('sending media', () => {
       to: chatId.split('@')[0],
       type: 'image',
       image: { id: up.id, caption: 'The blue one' },
+      // Meta echoes it in the statuses: reconciles a send that crashed (issue 23)
+      biz_opaque_callback_data: `chorus1|${chatId}|${sent.body.message.timestamp}|${sent.body.message.unique_id}`,
     });
     const stored = await messageOf(chatId, sent.body.message.unique_id);
     expect(stored.message_id).toBe(msg.wamid);

@@ -54,6 +54,19 @@ export function mediaMessageBody(
   };
 }
 
+/** Connection errors that happen before a request is written: nothing reached Meta. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Whether a failed `fetch` certainly sent nothing: undici reports the socket error as `cause.code`
+ * (Node's fetch: `TypeError: fetch failed` with `cause`). Timeouts and resets are not certain.
+ */
+export function neverSent(e: unknown): boolean {
+  const cause = (e as { cause?: { code?: string; cause?: { code?: string } } } | undefined)?.cause;
+  const code = cause?.code ?? cause?.cause?.code;
+  return code !== undefined && NOT_SENT_CODES.has(code);
+}
+
 /** A failed Graph call: Meta's code/title/details plus our reading of it. */
 export class GraphApiError extends Error {
   constructor(
@@ -63,6 +76,13 @@ export class GraphApiError extends Error {
     readonly reason: string,
     readonly retryable: boolean,
     readonly httpStatus: number,
+    /**
+     * true when the request may have reached Meta although no answer came back (a timeout, a
+     * connection reset after the body was written): a send may then have gone out, so it must not be
+     * repeated blindly (issue 23 item 4). false for every answer Meta gave, and for failures that
+     * happen before anything is sent (connection refused, DNS).
+     */
+    readonly mayHaveBeenSent = false,
   ) {
     super(`Graph API error ${code ?? httpStatus}: ${title ?? reason}`);
     this.name = 'GraphApiError';
@@ -88,7 +108,7 @@ export async function sendToGraph(phoneNumberId: string, payload: unknown, acces
       signal: AbortSignal.timeout(15_000),
     });
   } catch (e) {
-    throw new GraphApiError(null, null, String((e as Error).message), 'Chorus could not reach WhatsApp. It will retry.', true, 0);
+    throw new GraphApiError(null, null, String((e as Error).message), 'Chorus could not reach WhatsApp. It will retry.', true, 0, !neverSent(e));
   }
   const json = (await res.json().catch(() => ({}))) as {
     messages?: Array<{ id?: string }>;

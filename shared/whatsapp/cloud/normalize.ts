@@ -42,6 +42,8 @@ export type NormalizedItem =
       timestamp: number;
       recipient_id: string;
       errors?: MetaError[];
+      /** the string our send carried (Meta echoes `biz_opaque_callback_data` in statuses); reconciles a send that crashed */
+      biz_opaque_callback_data?: string;
     }
   | { kind: 'rejected'; phone_number_id?: string; reason: string; fragment: unknown }
   | { kind: 'ignored'; reason: string };
@@ -185,6 +187,7 @@ export function normalizeWebhook(body: unknown): NormalizedItem[] {
           timestamp: Number(s.data.timestamp),
           recipient_id: s.data.recipient_id,
           errors: s.data.errors,
+          ...(s.data.biz_opaque_callback_data ? { biz_opaque_callback_data: s.data.biz_opaque_callback_data } : {}),
         });
       }
       if (value.data.errors?.length) {

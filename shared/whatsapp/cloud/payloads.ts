@@ -73,7 +73,10 @@ export const inboundImage = (phone: PhoneMeta, from: string, media: Omit<Inbound
   inboundMedia(phone, from, 'image', { mime_type: 'image/jpeg', ...media }, extra);
 
 /** A status update for an outbound wamid. */
-export function statusUpdate(phone: PhoneMeta, opts: { id: string; status: 'sent' | 'delivered' | 'read' | 'failed' | 'played'; recipient: string; timestampS?: number; errors?: unknown[] }) {
+export function statusUpdate(
+  phone: PhoneMeta,
+  opts: { id: string; status: 'sent' | 'delivered' | 'read' | 'failed' | 'played'; recipient: string; timestampS?: number; errors?: unknown[]; /** what the send carried; Meta echoes it in every status */ bizOpaqueCallbackData?: string },
+) {
   return envelope(phone, {
     statuses: [
       {
@@ -83,6 +86,7 @@ export function statusUpdate(phone: PhoneMeta, opts: { id: string; status: 'sent
         recipient_id: opts.recipient,
         ...(opts.status === 'sent' ? { pricing: { billable: false, pricing_model: 'PMP', type: 'free_customer_service', category: 'service' } } : {}),
         ...(opts.errors ? { errors: opts.errors } : {}),
+        ...(opts.bizOpaqueCallbackData ? { biz_opaque_callback_data: opts.bizOpaqueCallbackData } : {}),
       },
     ],
   });

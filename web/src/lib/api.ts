@@ -260,6 +260,12 @@ export const api = {
     return withTicketField(out.message);
   },
 
+  /** Send again a message of ours that failed or may not have been sent (issue 23): it comes back pending. */
+  async retryMessage(orgId: string, chatId: string, uniqueId: string): Promise<Message> {
+    const out = await request<{ message: Message }>('POST', `${messagePath(orgId, chatId, uniqueId)}/retry`, {});
+    return withTicketField(out.message);
+  },
+
   /** Forward text or media to chats; chats whose send was refused come back in `failed` with the reason. */
   async forwardMessage(orgId: string, chatId: string, uniqueId: string, chatIds: string[]): Promise<{ messages: Message[]; failed: Array<{ chat_id: string; reason: string }> }> {
     const out = await request<{ messages: Message[]; failed?: Array<{ chat_id: string; reason: string }> }>('POST', `${messagePath(orgId, chatId, uniqueId)}/forward`, { chat_ids: chatIds });

@@ -76,6 +76,8 @@ export const MessageBubble = memo(function MessageBubble({
   const ours = chat?.org_phone ?? m.org_phone;
   const mine = ourReaction(m, ours);
   const failed = out && m.ack === ACK.FAILED;
+  // a crash during the send: WhatsApp may or may not have it (issue 23); never resent without Retry
+  const uncertain = out && !failed && m.send_uncertain_at != null && !m.message_id;
   const system = m.message_type === 'system';
   const ticketId = m.message_ticket_id ?? null;
   const ticket = ticketId ? (chatTickets?.find((t) => t.ticket_id === ticketId) ?? null) : null;
@@ -133,7 +135,7 @@ export const MessageBubble = memo(function MessageBubble({
 
   return (
     <div
-      className={`msg ${out ? 'msg-out' : 'msg-in'} ${m.is_private_note ? 'msg-note' : ''} ${failed ? 'msg-failed' : ''}`}
+      className={`msg ${out ? 'msg-out' : 'msg-in'} ${m.is_private_note ? 'msg-note' : ''} ${failed || uncertain ? 'msg-failed' : ''}`}
       data-testid="message"
       data-unique-id={m.unique_id}
       data-message-id={m.message_id ?? undefined}
@@ -221,9 +223,14 @@ export const MessageBubble = memo(function MessageBubble({
           Edit not saved: {m.edit_error.reason}
         </div>
       )}
-      {failed && (
-        <div className="delivery-error" data-testid="delivery-error" role="note">
-          Failed: {m.delivery_error?.reason ?? 'the message could not be delivered'}
+      {(failed || uncertain) && (
+        <div className="delivery-error" data-testid="delivery-error" data-uncertain={uncertain || undefined} role="note">
+          {uncertain ? 'May not have been sent' : 'Failed'}: {m.delivery_error?.reason ?? 'the message could not be delivered'}
+          {onAction && !m.is_deleted && (
+            <button type="button" className="delivery-retry" data-testid="retry-send" onClick={() => onAction('retry', m)}>
+              Retry
+            </button>
+          )}
         </div>
       )}
     </div>

@@ -18,7 +18,7 @@ import { useTaskActions } from '../../tasks/index.ts';
 
 export type TicketAction = 'create' | 'attach';
 /** What the thread does for a bubble (`react` carries the emoji, '' removes ours). */
-export type BubbleAction = 'react' | 'forward' | 'copy_id' | 'pin' | 'unpin' | 'flag' | 'unflag' | 'remove_flag' | 'refresh' | 'download' | 'delete_note' | 'edit' | 'delete' | 'reply_privately';
+export type BubbleAction = 'react' | 'forward' | 'copy_id' | 'pin' | 'unpin' | 'flag' | 'unflag' | 'remove_flag' | 'refresh' | 'download' | 'delete_note' | 'edit' | 'delete' | 'reply_privately' | 'retry';
 
 /** The menu items of `m` and whether Reply and React are offered. `openPicker` opens the reaction picker. */
 export function useBubbleMenu({

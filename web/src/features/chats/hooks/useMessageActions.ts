@@ -122,6 +122,11 @@ export function useMessageActions({ orgId, chatId, chat, email, applyMessage, ap
           const id = m.message_id || m.unique_id;
           return void copyText(id).then((ok) => toast.show(ok ? `Message ID - ${id} copied to clipboard` : 'Could not copy the message ID', ok ? 'success' : 'error'));
         }
+        case 'retry':
+          return void api
+            .retryMessage(orgId, chatId, m.unique_id)
+            .then((fresh) => applyMessage(fresh))
+            .catch((e) => toast.show(errorMessage(e), 'error'));
         case 'refresh':
           return void api
             .refreshMessage(orgId, chatId, m.unique_id)
