@@ -11,7 +11,8 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { getIdToken, GOOGLE_UNAVAILABLE_MESSAGE, requestEmailCode, signInWithPassword, startGoogleSignIn, verifyEmailCode } from '../../../lib/auth.ts';
+import { getIdToken } from '../../../lib/auth.ts';
+import { GOOGLE_UNAVAILABLE_MESSAGE, requestEmailCode, signInWithPassword, startGoogleSignIn, verifyEmailCode } from '../../../lib/auth-signin.ts';
 import { getConfig } from '../../../lib/config.ts';
 import { clearLoginNotice, peekLoginNotice } from '../../../app/sessionExpiry.ts';
 import './login.css';

@@ -9,7 +9,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { checkPasswordChange, PASSWORD_MESSAGES, PASSWORD_RULES, passwordProblems } from '#shared/auth/password.rules.ts';
 import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
-import { changePassword } from '../../../lib/auth.ts';
+import { changePassword } from '../../../lib/auth-signin.ts';
 import { api } from '../../../lib/api.ts';
 import { useToast } from '../../../app/toast.tsx';
 import './preferences.css';
