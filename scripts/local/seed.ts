@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import { db } from '../../shared/db/service.ts';
 import { clearPhoneCache } from '../../shared/phone/phone.ts';
 import { bindIdentity } from '../../shared/auth/identity.ts';
-import { TRIAL } from '../../shared/plan/catalog.ts';
+import { TRIAL } from '../../shared/plan/catalog.rules.ts';
 
 /**
  * Demo workspace for the embedded default: one org, an admin and a member (Cognito users are
@@ -25,7 +25,7 @@ export async function seedDemo(input: SeedInput): Promise<string> {
   const s = db().entities;
   const existing = (await s.organization.get({ org_id: orgId }).go()).data;
   if (!existing) {
-    // issue 22: the demo workspace starts on the free trial (shared/plan/catalog.ts TRIAL)
+    // issue 22: the demo workspace starts on the free trial (shared/plan/catalog.rules.ts TRIAL)
     const now = Date.now();
     await s.organization
       .create({

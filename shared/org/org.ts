@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import { TRIAL } from '../plan/catalog.ts';
+import { TRIAL } from '../plan/catalog.rules.ts';
 import { db } from '../db/service.ts';
 import { commitTransaction } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';

@@ -23,7 +23,7 @@ export const OrganizationEntity = new Entity({
     trial_days: { type: 'number' },
     /** epoch ms: plan_started_at + trial_days */
     trial_ends_at: { type: 'number' },
-    // --- issue 22: plan and subscription (shared/plan/entitlements.ts reads them) ---
+    // --- issue 22: plan and subscription (shared/plan/entitlements.rules.ts reads them) ---
     /** spec §3 org_plan: the paid tier and when the current period ends (epoch SECONDS, from the provider) */
     org_plan: { type: 'map', properties: { plan_id: { type: 'string' }, current_period_end: { type: 'number' } } },
     /** spec §3 */

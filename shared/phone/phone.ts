@@ -1,7 +1,7 @@
 import { db } from '../db/service.ts';
 import { config } from '../config.ts';
 import { assertCanAddPhone } from '../plan/plan.ts';
-import { phoneLimit, type OrgPlanState } from '../plan/entitlements.ts';
+import { phoneLimit, type OrgPlanState } from '../plan/entitlements.rules.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { fetchPhoneNumber, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
@@ -54,7 +54,7 @@ const toView = (p: PhoneItem): PhoneView => ({
   connection_type: p.connection_type,
 });
 
-/** The plan's phone limit, from the one entitlement module (shared/plan/entitlements.ts `phoneLimit`). */
+/** The plan's phone limit, from the one entitlement module (shared/plan/entitlements.rules.ts `phoneLimit`). */
 async function planPhoneLimit(orgId: string): Promise<number> {
   const org = (await db().entities.organization.get({ org_id: orgId }).go()).data;
   return org ? phoneLimit(org as OrgPlanState) : 0;

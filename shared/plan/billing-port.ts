@@ -1,7 +1,7 @@
 import { AppError } from '../errors.ts';
 import { config } from '../config.ts';
-import type { Currency, Frequency, PlanId } from './catalog.ts';
-import type { BillingEvent } from './entitlements.ts';
+import type { Currency, Frequency, PlanId } from './catalog.rules.ts';
+import type { BillingEvent } from './entitlements.rules.ts';
 
 /**
  * Payment port (issue 22): plan selection through a hosted checkout, the provider's signed webhooks

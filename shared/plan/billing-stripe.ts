@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
-import { PLANS, isPlanId } from './catalog.ts';
+import { PLANS, isPlanId } from './catalog.rules.ts';
 import { BillingSignatureError, type BillingPort, type CheckoutInput, type Invoice, type VerifiedBillingEvent } from './billing-port.ts';
-import { ADDON_PRICES } from './catalog.ts';
+import { ADDON_PRICES } from './catalog.rules.ts';
 
 /** Stripe recurring interval of a billing frequency. */
 const INTERVAL = { yearly: 'year', monthly: 'month', weekly: 'week' } as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { CURRENCIES, FEATURES, PLAN_IDS } from './catalog.ts';
-import { SUBSCRIPTION_STATUSES } from './entitlements.ts';
+import { CURRENCIES, FEATURES, PLAN_IDS } from './catalog.rules.ts';
+import { SUBSCRIPTION_STATUSES } from './entitlements.rules.ts';
 
 /** GET /api/orgs/{org_id}/plan: the org's plan, limits, usage and (admins) invoices. Times: `trial_ends_at` epoch ms, `org_plan.current_period_end` epoch s. */
 export const PlanView = z.object({

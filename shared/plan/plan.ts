@@ -4,7 +4,7 @@ import { config } from '../config.ts';
 import { AppError, notFound } from '../errors.ts';
 import { log } from '../log.ts';
 import type { Actor } from '../auth/actor.ts';
-import { DEFAULT_CURRENCY, PLANS, TRIAL, isCurrency } from './catalog.ts';
+import { DEFAULT_CURRENCY, PLANS, TRIAL, isCurrency } from './catalog.rules.ts';
 import {
   allPhonesDisconnected,
   applyBillingEvent,
@@ -20,7 +20,7 @@ import {
   subscriptionStatus,
   type IncidentInfo,
   type OrgPlanState,
-} from './entitlements.ts';
+} from './entitlements.rules.ts';
 import { BillingSignatureError, billingPort } from './billing-port.ts';
 import type { CheckoutInput, PlanView, TrialExtensionInput } from './plan.schemas.ts';
 
@@ -32,7 +32,7 @@ async function orgRow(orgId: string) {
   return org;
 }
 
-/** The org's plan state for the entitlement module (shared/plan/entitlements.ts). */
+/** The org's plan state for the entitlement module (shared/plan/entitlements.rules.ts). */
 export async function orgPlanState(orgId: string): Promise<OrgPlanState> {
   return (await orgRow(orgId)) as OrgPlanState;
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { signStripePayload, stripeShapedEvent } from '../../shared/plan/billing-local.ts';
 import { db } from '../../shared/db/service.ts';
-import { TRIAL } from '../../shared/plan/catalog.ts';
+import { TRIAL } from '../../shared/plan/catalog.rules.ts';
 import type { PlanView } from '../../shared/plan/plan.schemas.ts';
 
 /**

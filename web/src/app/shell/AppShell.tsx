@@ -34,6 +34,9 @@ import { GlobalSearch } from '../../features/search/index.ts';
 
 const COLLAPSED_KEY = 'chorus.sidebar_collapsed';
 
+// issue 22: banners, blocking screens, trial/What's New/old-build in the sidebar slot, Getting Started (its own chunk)
+const LifecycleLayer = lazy(() => import('../../features/plans/LifecycleLayer.tsx').then((m) => ({ default: m.LifecycleLayer })));
+
 // The task panel (list, editor, audit log) is its own chunk, loaded when it first opens; it then
 // stays mounted so a draft survives closing and reopening.
 const TaskPanel = lazy(() => import('../../features/tasks/components/TaskPanel.tsx').then((m) => ({ default: m.TaskPanel })));
@@ -132,6 +135,9 @@ function Shell() {
         {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
         <GlobalSearch />
         <main className="shell-main">
+          <Suspense fallback={null}>
+            <LifecycleLayer />
+          </Suspense>
           {/* spec §2: a path the org may not open (a platform org's /chats, a normal org's /phones, hidden /communities) goes to its home */}
           {/* a page the member may not open shows Restricted (spec §6, PageGate), not the phone notice */}
           {pathAvailable(org, location.pathname) && phone && mobileUnavailable(location.pathname) && pageAccess(org.role, org.member_permissions, location.pathname) ? (

@@ -2,7 +2,7 @@
  * The plan catalogue (spec §3 Plan, §9 Plans), in one place: tiers, prices per currency and billing
  * frequency (minor units), what each tier includes (phones, users) and which features it has.
  * Browser-safe (no I/O): the API (shared/plan/plan.ts) and the web app (settings/plans) read the
- * same constants through shared/plan/entitlements.ts.
+ * same constants through shared/plan/entitlements.rules.ts.
  *
  * Figures the spec does not give (the prices, the phones and users each tier includes, the trial's
  * allowance) are ours and marked so; the ranks, currencies, minor units, frequencies, suffixes, the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CURRENCIES, FREQUENCY_SUFFIX, PLANS, TRIAL, formatPrice } from './catalog.ts';
+import { CURRENCIES, FREQUENCY_SUFFIX, PLANS, TRIAL, formatPrice } from './catalog.rules.ts';
 import {
   SERVICE_DOWN_MESSAGE,
   allPhonesDisconnected,
@@ -22,7 +22,7 @@ import {
   subscriptionStatus,
   trialBannerText,
   type OrgPlanState,
-} from './entitlements.ts';
+} from './entitlements.rules.ts';
 
 const NOW = Date.UTC(2026, 10, 25, 12, 0, 0);
 const H = 3_600_000;

@@ -7,7 +7,7 @@
  * pages) both call it; the broadcast and rules features read `broadcastCredits` and `ruleLimit`.
  * Browser-safe: no I/O.
  */
-import { BROADCAST_CREDITS_PER_LICENCE, PLANS, RULES_PER_LICENCE, TRIAL, isPlanId, type Feature, type PlanDef, type PlanId } from './catalog.ts';
+import { BROADCAST_CREDITS_PER_LICENCE, PLANS, RULES_PER_LICENCE, TRIAL, isPlanId, type Feature, type PlanDef, type PlanId } from './catalog.rules.ts';
 
 /** Subscription states (issue 22); they move only through verified provider events ({@link applyBillingEvent}). */
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
