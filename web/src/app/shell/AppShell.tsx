@@ -29,10 +29,11 @@ import { ShellContext } from './shellContext.ts';
 import { UserPrefsProvider, useUserPrefs } from '../preferences.tsx';
 import { fallbackPath, isPlatform, pathAvailable } from '#shared/org/navigation.rules.ts';
 import { useActiveSession } from '../activeSession.ts';
-import { SessionReplacedScreen } from '../pages/SessionReplacedScreen.tsx';
 import { GlobalSearch } from '../../features/search/index.ts';
 
 const COLLAPSED_KEY = 'chorus.sidebar_collapsed';
+// issue 22 (bundle budget): the 'more than one session' screen is its own chunk
+const SessionReplacedScreen = lazy(() => import('../pages/SessionReplacedScreen.tsx').then((m) => ({ default: m.SessionReplacedScreen })));
 
 // issue 22: banners, blocking screens, trial/What's New/old-build in the sidebar slot, Getting Started (its own chunk)
 const LifecycleLayer = lazy(() => import('../../features/plans/LifecycleLayer.tsx').then((m) => ({ default: m.LifecycleLayer })));
@@ -129,7 +130,11 @@ function Shell() {
 
   return (
     <ShellContext.Provider value={shell}>
-      {replaced && <SessionReplacedScreen claimedAt={session.claimedAt} />}
+      {replaced && (
+        <Suspense fallback={null}>
+          <SessionReplacedScreen claimedAt={session.claimedAt} />
+        </Suspense>
+      )}
       <div className={`shell ${collapsed ? 'collapsed' : ''} ${showTabs ? 'with-tabs' : ''}`} inert={replaced}>
         <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} tasksButton={!phone} />
         {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
