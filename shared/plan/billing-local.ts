@@ -45,7 +45,7 @@ export function signStripePayload(payload: string, secret: string): string {
 /**
  * The local stand-in of the payment port (`npm start`, tests): checkout completes at once — it signs
  * an `invoice.paid` event with the data dir's webhook secret and hands it to `deliver` (the same
- * handler as POST /webhooks/billing), then sends the browser back to the success URL. Invoices are
+ * handler as POST /webhooks/billing), then sends the browser back to the success URL's path. Invoices are
  * kept in `<dataDir>/billing-invoices.json`.
  */
 export function localBillingPort(opts: { dataDir: string; webhookSecret: string; deliver: (raw: string, signature: string) => Promise<void> }): BillingPort {
@@ -69,7 +69,9 @@ export function localBillingPort(opts: { dataDir: string; webhookSecret: string;
       all[customer] = [{ id: inv.id, number: `LOCAL-${String((all[customer]?.length ?? 0) + 1).padStart(4, '0')}`, amount, currency: input.currency, status: 'paid', created: inv.created, url: null }, ...(all[customer] ?? [])];
       await writeFile(file, JSON.stringify(all));
       await opts.deliver(ev.payload, signStripePayload(ev.payload, opts.webhookSecret));
-      return { id: `cs_local_${ev.id.slice(10)}`, url: input.success_url };
+      // a path of the app itself (its host may be localhost or 127.0.0.1): the web app navigates there
+      const back = new URL(input.success_url);
+      return { id: `cs_local_${ev.id.slice(10)}`, url: back.pathname + back.search };
     },
     verifyWebhook: (raw, signature) => verifyStripeWebhook(stripe, raw, signature, opts.webhookSecret),
     async listInvoices(customerId, limit) {

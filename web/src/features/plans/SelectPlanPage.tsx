@@ -5,6 +5,7 @@
  * given (at least the members); Enterprise is a conversation with sales.
  */
 import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
 import { CURRENCIES, FEATURE_LABELS, PLANS, formatPrice, isCurrency, type Currency, type Frequency } from '#shared/plan/catalog.rules.ts';
 import { useSession } from '../../app/session.tsx';
 import { useToast } from '../../app/toast.tsx';
@@ -20,6 +21,7 @@ const FREQS: Array<Exclude<Frequency, 'custom'>> = ['yearly', 'monthly', 'weekly
 export function SelectPlanPage() {
   const { org } = useSession();
   const toast = useToast();
+  const navigate = useNavigate();
   const { data: plan } = usePlan(org.org_id);
   const [frequency, setFrequency] = useState<Exclude<Frequency, 'custom'>>('monthly');
   const [currencyChoice, setCurrency] = useState<Currency | null>(null);
@@ -33,7 +35,9 @@ export function SelectPlanPage() {
     setBusy(planId);
     try {
       const { url } = await planApi.checkout(org.org_id, { plan_id: planId, frequency, currency, licences, addon_phones: 0 });
-      window.location.assign(url);
+      // the provider's hosted page, or (the local stand-in) a path of this app
+      if (url.startsWith('/')) navigate(url);
+      else window.location.assign(url);
     } catch (e) {
       toast.show(errorMessage(e), 'error');
       setBusy(null);
