@@ -99,7 +99,7 @@ export function PlansPage() {
                 {PLANS.enterprise.features.map((f) => (
                   <li key={f} className={plan.features.includes(f) ? 'on' : 'off'}>
                     <span aria-hidden="true">{plan.features.includes(f) ? '✓' : '–'}</span> {FEATURE_LABELS[f]}
-                    {!plan.features.includes(f) && <span className="sr-only"> (not in your plan)</span>}
+                    {!plan.features.includes(f) && <span className="visually-hidden"> (not in your plan)</span>}
                   </li>
                 ))}
               </ul>
