@@ -6,12 +6,22 @@ import { useQuery } from '@tanstack/react-query';
 import type { PlanView, CheckoutInput } from '#shared/plan/plan.schemas.ts';
 import type { IncidentInfo } from '#shared/plan/entitlements.rules.ts';
 import { apiRequest } from '../../lib/api.ts';
+import { getIdToken } from '../../lib/auth.ts';
+
+/**
+ * Background reads (the plan, the incident) are skipped without a token: the layer mounts lazily and
+ * may poll while the person signs out, which must not read as an expired session.
+ */
+async function signedIn<T>(fn: () => Promise<T>): Promise<T> {
+  if (!(await getIdToken())) throw new Error('signed out');
+  return fn();
+}
 
 const enc = encodeURIComponent;
 export const planKeys = { plan: (orgId: string) => ['orgs', orgId, 'plan'] as const, incident: ['incident'] as const };
 
 export const planApi = {
-  get: (orgId: string) => apiRequest<PlanView>('GET', `/api/orgs/${enc(orgId)}/plan`),
+  get: (orgId: string) => signedIn(() => apiRequest<PlanView>('GET', `/api/orgs/${enc(orgId)}/plan`)),
   checkout: (orgId: string, input: CheckoutInput) => apiRequest<{ url: string }>('POST', `/api/orgs/${enc(orgId)}/plan/checkout`, input),
   requestTrialExtension: (orgId: string, shared_post_link: string) => apiRequest<{ trial_extension_requested_at: number }>('POST', `/api/orgs/${enc(orgId)}/plan/trial-extension`, { shared_post_link }),
 };
@@ -19,7 +29,7 @@ export const planApi = {
 /** spec §7 / §9: the incident request times out after 5 s and is retried once. */
 export const INCIDENT_TIMEOUT_MS = 5000;
 export async function fetchIncident(): Promise<IncidentInfo> {
-  const once = () => Promise.race([apiRequest<IncidentInfo>('GET', '/api/incident'), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('incident request timed out')), INCIDENT_TIMEOUT_MS))]);
+  const once = () => Promise.race([signedIn(() => apiRequest<IncidentInfo>('GET', '/api/incident')), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('incident request timed out')), INCIDENT_TIMEOUT_MS))]);
   try {
     return await once();
   } catch {
