@@ -156,6 +156,13 @@ export const HTTP_ROUTES: HttpRoute[] = [
   // --- end issue 20 webhooks ---
   // --- search (issue 14) ---
   { method: 'GET', path: '/api/orgs/{org_id}/search', handler: 'functions/http/search/search.ts#handler', auth: 'jwt' },
+  // --- issue 22: plans, billing, trial, incidents, organization settings ---
+  { method: 'GET', path: '/api/orgs/{org_id}/plan', handler: 'functions/http/plans/get-plan.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/plan/checkout', handler: 'functions/http/plans/start-checkout.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/plan/trial-extension', handler: 'functions/http/plans/request-trial-extension.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/incident', handler: 'functions/http/plans/get-incident.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/webhooks/billing', handler: 'functions/channels/billing/receive-billing-webhook.ts#handler', auth: 'none' },
+  // --- end issue 22 ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

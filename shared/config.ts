@@ -61,6 +61,18 @@ const ConfigSchema = z.object({
   PUSH_ENDPOINT_HOSTS: z.string().default('fcm.googleapis.com,updates.push.services.mozilla.com,*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com'),
   /** `1`: also accept http:// endpoints on loopback hosts listed above (local runtime and tests only). */
   PUSH_ALLOW_LOOPBACK_HTTP: z.enum(['0', '1']).default('0'),
+  // --- issue 22: billing (Stripe) and maintenance ---
+  /** Stripe secret key (`sk_…`); empty: checkout unavailable unless a billing port is installed (the local runtime's stand-in). */
+  STRIPE_SECRET_KEY: z.string().default(''),
+  /** Stripe webhook signing secret (`whsec_…`) of POST /webhooks/billing; locally generated once per data dir. */
+  STRIPE_WEBHOOK_SECRET: z.string().default(''),
+  /** The two special organizations never blocked by maintenance (spec §4), comma-separated org ids. */
+  MAINTENANCE_EXEMPT_ORG_IDS: z.string().default(''),
+  /** Where the trial-extension 'gtm' notification goes (spec §7 POST /api/slack url): a Slack incoming webhook; empty: logged only. */
+  GTM_NOTIFY_URL: z.string().default(''),
+  /** GET /incident's source: a JSON file (locally `<dataDir>/incident.json`, `npm run incident`) or a URL answering `{ betterstack, featurebase }`. */
+  INCIDENT_FILE: z.string().default(''),
+  INCIDENT_URL: z.string().default(''),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

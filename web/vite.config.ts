@@ -15,11 +15,23 @@ import react from '@vitejs/plugin-react';
 const webDir = path.dirname(fileURLToPath(import.meta.url));
 const repoDir = path.resolve(webDir, '..');
 const localUrl = process.env.CHORUS_LOCAL_URL ?? 'http://localhost:3000';
+/** issue 22: the build id, compiled in as __CHORUS_BUILD__ and written to dist/version.json (the old-build icon compares them) */
+const buildId = process.env.CHORUS_BUILD_ID || new Date().toISOString();
 
 export default defineConfig({
   root: webDir,
   publicDir: path.join(webDir, 'public'),
-  plugins: [react()],
+  plugins: [
+    react(),
+    {
+      name: 'chorus-version-file',
+      apply: 'build',
+      generateBundle() {
+        this.emitFile({ type: 'asset', fileName: 'version.json', source: JSON.stringify({ version: buildId }) });
+      },
+    },
+  ],
+  define: { __CHORUS_BUILD__: JSON.stringify(buildId) },
   resolve: {
     alias: [{ find: /^#shared\/(.*)$/, replacement: path.join(repoDir, 'shared') + '/$1' }],
   },

@@ -34,6 +34,9 @@ import { startLocalOutbox, type LocalOutbox } from './outbox.ts';
 import { startOutboxPoller, type OutboxPoller } from '../../events/outbox.ts';
 import { CustomAuthStandIn } from './cognito-auth.ts';
 import { setMailPort } from '../../shared/ports/mail.ts';
+import { setBillingPort } from '../../shared/plan/billing-port.ts';
+import { localBillingPort } from '../../shared/plan/billing-local.ts';
+import { handleBillingWebhook } from '../../shared/plan/plan.ts';
 
 /**
  * The embedded default: every AWS service Chorus uses, stood in for on one machine, running the
@@ -126,6 +129,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const otpKey = process.env.OTP_HMAC_KEY || (await dataDirSecret(dataDir, 'otp-hmac-key', randomKey)).value;
     const signingKey = await tokenSigningKey(dataDir);
     // web push: one VAPID pair per data dir (browsers bind their subscriptions to its public key)
+    // issue 22: the billing webhook secret (Stripe scheme) of this data dir, unless Stripe is configured
+    const billingSecret = process.env.STRIPE_WEBHOOK_SECRET || (await dataDirSecret(dataDir, 'billing-webhook-secret', () => `whsec_${randomKey().replace(/[^A-Za-z0-9]/g, '')}`)).value;
     const vapid = JSON.parse((await dataDirSecret(dataDir, 'vapid.json', () => JSON.stringify(generateVapidKeys()))).value) as { publicKey: string; privateKey: string };
     const host = opts.host ?? (process.env.HOST || '127.0.0.1');
     // how the in-process handlers reach the gateway: any interface answers on loopback
@@ -157,6 +162,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       PUSH_ALLOW_LOOPBACK_HTTP: process.env.PUSH_ALLOW_LOOPBACK_HTTP || '0',
       ...(process.env.PUSH_ENDPOINT_HOSTS ? { PUSH_ENDPOINT_HOSTS: process.env.PUSH_ENDPOINT_HOSTS } : {}),
       LOG_LEVEL: opts.logLevel ?? (process.env.LOG_LEVEL as string) ?? 'info',
+      // issue 22: billing webhooks and the incident file (`npm run incident`)
+      STRIPE_WEBHOOK_SECRET: billingSecret,
+      INCIDENT_FILE: process.env.INCIDENT_FILE || join(dataDir, 'incident.json'),
     };
     // The local dynamo endpoint must win over a LocalStack-wide AWS_ENDPOINT_URL for this runtime.
     delete process.env.AWS_ENDPOINT_URL;
@@ -200,6 +208,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const outbox = await startLocalOutbox(dataDir);
     setMailPort(outbox);
     stops.push(async () => setMailPort(undefined));
+
+    // issue 22: the payment port's local stand-in (checkout completes at once through a signed
+    // invoice.paid), unless a Stripe secret key is configured
+    if (!process.env.STRIPE_SECRET_KEY) {
+      setBillingPort(localBillingPort({ dataDir, webhookSecret: billingSecret, deliver: async (raw, sig) => void (await handleBillingWebhook(raw, sig)) }));
+      stops.push(async () => setBillingPort(undefined));
+    }
 
     const queues = new Map<string, LocalQueue>();
     // failed records' errors become their dead letters' reasons (SQS answers carry ids only)

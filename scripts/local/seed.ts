@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import { db } from '../../shared/db/service.ts';
 import { clearPhoneCache } from '../../shared/phone/phone.ts';
 import { bindIdentity } from '../../shared/auth/identity.ts';
+import { TRIAL } from '../../shared/plan/catalog.rules.ts';
 
 /**
  * Demo workspace for the embedded default: one org, an admin and a member (Cognito users are
@@ -24,7 +25,21 @@ export async function seedDemo(input: SeedInput): Promise<string> {
   const s = db().entities;
   const existing = (await s.organization.get({ org_id: orgId }).go()).data;
   if (!existing) {
-    await s.organization.create({ org_id: orgId, org_name: input.orgName, is_free_trial: true, org_metadata: { preferences: { mask_phone_numbers: false, member_permissions: {} } } }).go();
+    // issue 22: the demo workspace starts on the free trial (shared/plan/catalog.rules.ts TRIAL)
+    const now = Date.now();
+    await s.organization
+      .create({
+        org_id: orgId,
+        org_name: input.orgName,
+        is_free_trial: true,
+        subscription_status: 'trialing',
+        currency: 'USD',
+        plan_started_at: now,
+        trial_days: TRIAL.days,
+        trial_ends_at: now + TRIAL.days * 86_400_000,
+        org_metadata: { preferences: { mask_phone_numbers: false, member_permissions: {} } },
+      })
+      .go();
     // a few chat labels to start from (/settings/labels)
     for (const [name, color] of [
       ['VIP', '#c2410c'],

@@ -1,3 +1,4 @@
+import { assertCanAddMember } from '../plan/plan.ts';
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -69,6 +70,8 @@ export async function inviteMember(actor: Actor, input: { email: string; role: M
     throw existing.is_active === false
       ? new AppError('team.already_invited', `${email} has already been invited to this workspace.`, { status: 409 })
       : new AppError('team.already_member', `${email} is already a member of this workspace.`, { status: 409 });
+  // issue 22: licences plus user add-ons (403 plan.limit_reached)
+  await assertCanAddMember(actor.org_id);
   await identityPort().ensureUser(email);
   let row;
   try {

@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import { TRIAL } from '../plan/catalog.rules.ts';
 import { db } from '../db/service.ts';
 import { commitTransaction } from '../db/transaction.ts';
 import { AppError } from '../errors.ts';
@@ -9,7 +10,7 @@ import { ORG_SETUP_MESSAGES, type CreateOrgData } from './org.schemas.ts';
  * Free-trial length in days, recorded on every new org (`trial_days`, `trial_ends_at`). The spec
  * does not give one; 14 days is the common length for team-inbox products. Plan gates come later.
  */
-export const TRIAL_DAYS = 14;
+export const TRIAL_DAYS = TRIAL.days;
 const DAY_MS = 86_400_000;
 
 /**
@@ -52,6 +53,7 @@ export async function createOrg(claims: Claims, input: CreateOrgData, now = Date
         currency: input.currency,
         created_by: claims.email,
         is_free_trial: true,
+        subscription_status: 'trialing',
         plan_started_at: now,
         trial_days: TRIAL_DAYS,
         trial_ends_at: now + TRIAL_DAYS * DAY_MS,

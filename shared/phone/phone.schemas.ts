@@ -92,14 +92,6 @@ export const PhoneList = z.object({
 });
 export type PhoneList = z.infer<typeof PhoneList>;
 
-/**
- * Phones included in each plan. Chorus has no billing yet (plan gates come later), so this is the
- * constant the counter uses until plans carry their own computed limit: every plan, and the free
- * trial, includes one phone; add-ons (spec §9, Pro) will raise it.
- */
-export const PLAN_PHONE_LIMITS = { free_trial: 1, starter: 1, pro: 1, enterprise: 1 } as const;
-export type PlanName = keyof typeof PLAN_PHONE_LIMITS;
-
 /** Spec §9: connected phones over the larger of the phone count and the plan's phone limit. */
 export function phoneCounter(phones: ReadonlyArray<{ is_ready: boolean }>, planLimit: number): { connected: number; limit: number } {
   return { connected: phones.filter((p) => p.is_ready).length, limit: Math.max(phones.length, planLimit) };

@@ -1,10 +1,12 @@
 import { db } from '../db/service.ts';
 import { config } from '../config.ts';
+import { assertCanAddPhone } from '../plan/plan.ts';
+import { phoneLimit, type OrgPlanState } from '../plan/entitlements.rules.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { fetchPhoneNumber, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
 import { decryptToken, encryptToken } from './token-crypto.ts';
-import { PLAN_PHONE_LIMITS, phoneCounter, type AddPhoneInput, type PhoneList, type PhoneView } from './phone.schemas.ts';
+import { phoneCounter, type AddPhoneInput, type PhoneList, type PhoneView } from './phone.schemas.ts';
 
 /**
  * Phone lookups. Inbound routing resolves Meta's `phone_number_id` to the org that owns it
@@ -52,13 +54,10 @@ const toView = (p: PhoneItem): PhoneView => ({
   connection_type: p.connection_type,
 });
 
-/**
- * The plan's phone limit. Organizations carry no plan id yet (billing comes later): a free trial
- * counts as `free_trial`, anything else as `starter` (shared/phone/phone.schemas.ts PLAN_PHONE_LIMITS).
- */
+/** The plan's phone limit, from the one entitlement module (shared/plan/entitlements.rules.ts `phoneLimit`). */
 async function planPhoneLimit(orgId: string): Promise<number> {
   const org = (await db().entities.organization.get({ org_id: orgId }).go()).data;
-  return org?.is_free_trial === false ? PLAN_PHONE_LIMITS.starter : PLAN_PHONE_LIMITS.free_trial;
+  return org ? phoneLimit(org as OrgPlanState) : 0;
 }
 
 /**
@@ -98,6 +97,8 @@ export async function addPhone(actor: Actor, input: AddPhoneInput): Promise<Phon
     const where = taken.org_id === actor.org_id ? 'this workspace' : 'another workspace';
     throw fieldError('phone.already_connected', `This phone number id is already connected to ${where}.`, 409, 'phone_number_id', `already connected to ${where}`);
   }
+  // issue 22: the plan's phone limit (403 plan.limit_reached)
+  await assertCanAddPhone(actor.org_id);
   let number;
   try {
     number = await fetchPhoneNumber(input.phone_number_id, input.access_token);

@@ -180,7 +180,10 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/webhooks': () => ({ url: 'https://hooks.example.com/fuzz', events: ['ticket.created'] }),
   'PATCH /api/orgs/{org_id}/webhooks/{endpoint_id}': () => ({ url: 'https://hooks.example.com/fuzzed', enabled: true }),
   'POST /api/orgs/{org_id}/hooks': () => ({ target_url: 'https://hooks.zapier.com/fuzz', event: 'ticket.created', source: 'zapier' }),
-  'PUT /api/orgs/{org_id}/integrations/slack': () => ({ url: 'https://hooks.slack.com/services/T000/B000/fuzz', events: ['mention.created'] }),
+  'PUT /api/orgs/{org_id}/integrations/slack': () => ({ url: 'https://hooks.slack.com/services/T000/B000/fuzz', events: ['mention.created'] }),  // --- issue 22: plans ---
+  'POST /api/orgs/{org_id}/plan/checkout': () => ({ plan_id: 'pro', frequency: 'monthly', currency: 'USD', licences: 50, addon_phones: 0 }),
+  'POST /api/orgs/{org_id}/plan/trial-extension': () => ({ shared_post_link: 'https://www.linkedin.com/posts/fuzz' }),
+  'POST /webhooks/billing': () => ({ id: 'evt_fuzz', type: 'invoice.paid', data: { object: {} } }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

@@ -402,7 +402,16 @@ const ROUTES: Record<string, Row> = {
       { name: 'q=inbound kind=messages', query: () => 'q=inbound&kind=messages', expect: { a: NOT_IN_ORG, b: [200], d: UNAUTH }, check: { b: noSearchHitOfR } },
       { name: 'bad kind', query: () => 'q=x&kind=nope', expect: { b: [400], d: UNAUTH } },
     ],
-  },
+  },  // --- issue 22: plans, billing, trial, incidents, organization settings ---
+  'GET /api/orgs/{org_id}/plan': orgWide(),
+  'POST /api/orgs/{org_id}/plan/checkout': adminOnly({ body: () => ({ plan_id: 'pro', frequency: 'monthly', currency: 'USD', licences: 50 }) }),
+  // any member may ask for the one extension while trialing (409 once asked or when not trialing)
+  'POST /api/orgs/{org_id}/plan/trial-extension': orgWide({ body: () => ({ shared_post_link: 'https://www.linkedin.com/posts/isolation' }) }, [201, 409]),
+  // platform-wide, not org data: any signed-in user
+  'GET /api/incident': own(),
+  // public: verified by its Stripe signature (none here: 400)
+  'POST /webhooks/billing': { body: () => ({ id: 'evt_forged', type: 'invoice.paid', data: { object: {} } }), expect: { d: [400] } },
+  // --- end issue 22 ---
 };
 
 // --- issue 20: org A's webhook endpoint, for the rows above (an event nothing in this suite emits, so nothing is sent) ---

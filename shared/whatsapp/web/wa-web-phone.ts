@@ -2,6 +2,7 @@ import { ulid } from 'ulid';
 import { db } from '../../db/service.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { clearPhoneCache } from '../../phone/phone.ts';
+import { assertCanAddPhone } from '../../plan/plan.ts';
 import type { Actor } from '../../auth/actor.ts';
 import type { AddWaWebPhoneInput, PhoneView, WaWebSessionView } from '../../phone/phone.schemas.ts';
 import { createWaWebSession, getWaWebSession, relinkWaWebSession } from './sessions.ts';
@@ -26,6 +27,8 @@ export async function addWaWebPhone(actor: Actor, input: AddWaWebPhoneInput): Pr
   if (existing.some((p) => p.org_phone === input.phone)) {
     throw new AppError('phone.already_connected', 'This number is already connected to this workspace.', { status: 409, details: [{ field: 'phone', reason: 'already connected to this workspace' }] });
   }
+  // issue 22: the plan's phone limit (403 plan.limit_reached)
+  await assertCanAddPhone(actor.org_id);
   const phone_id = `waweb_${ulid()}`;
   const row = await db()
     .entities.phone.create({ org_id: actor.org_id, phone_id, org_phone: input.phone, connection_type: 'wa_web', is_ready: false, added_by: actor.email })

@@ -51,6 +51,10 @@ const ZapierPage = lazy(() => import('../features/webhooks/RestHookPage.tsx').th
 const PabblyPage = lazy(() => import('../features/webhooks/RestHookPage.tsx').then((m) => ({ default: m.PabblyPage })));
 const SlackPage = lazy(() => import('../features/webhooks/SlackPage.tsx').then((m) => ({ default: m.SlackPage })));
 
+// issue 22: plans and usage, plan selection
+const PlansPage = lazy(() => import('../features/plans/PlansPage.tsx').then((m) => ({ default: m.PlansPage })));
+const SelectPlanPage = lazy(() => import('../features/plans/SelectPlanPage.tsx').then((m) => ({ default: m.SelectPlanPage })));
+
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
 const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);
 
@@ -113,6 +117,9 @@ function AppRoutes() {
           <Route path="/settings/integrations/api" element={<PageGate title="API"><ApiKeysPage /></PageGate>} />
           <Route path="/settings/integrations/api/reference" element={<PageGate title="API reference" path="/settings/integrations/api"><ApiReferencePage /></PageGate>} />
           <Route path="/settings/integrations/mcp" element={<PageGate title="MCP"><McpPage /></PageGate>} />
+          {/* issue 22: plans and usage (admins; members: Restricted) */}
+          <Route path="/settings/plans" element={<PageGate title="Plans and Usage"><PlansPage /></PageGate>} />
+          <Route path="/settings/plans/select" element={<PageGate title="Choose a plan" path="/settings/plans"><SelectPlanPage /></PageGate>} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           <Route path="/phones" element={<PageGate title="Phones" path="/settings/phones"><PhonesPage /></PageGate>} />
           {NAV.filter((n) => !BUILT.has(n.path) && n.path !== '/settings').map((n) => (

@@ -11,11 +11,12 @@ import { getIdToken, LOGOUT_FAILED_MESSAGE } from '../lib/auth.ts';
 import { signOutFlow } from './signOut.ts';
 import { useToast } from './toast.tsx';
 import { FullScreenMessage } from './pages/FullScreenMessage.tsx';
-import { JoinWorkspacePage } from '../features/settings/workspace/JoinWorkspacePage.tsx';
 
 export type MeOrg = MeResponse['orgs'][number];
 
 // first-organization setup only (it bundles the phone-number rules of libphonenumber-js)
+// issue 22 (bundle budget): only invited users see Join workspace
+const JoinWorkspacePage = lazy(() => import('../features/settings/workspace/JoinWorkspacePage.tsx').then((m) => ({ default: m.JoinWorkspacePage })));
 const OrgSetupForm = lazy(() => import('../features/settings/workspace/OrgSetupForm.tsx').then((m) => ({ default: m.OrgSetupForm })));
 
 export interface Session {
@@ -147,7 +148,12 @@ export function RequireAuth() {
     );
   // spec §4: a pending invite is answered first (Join workspace), then a user without a workspace sets one up (§5)
   const invite = state.me.invites?.[0];
-  if (invite) return <JoinWorkspacePage key={invite.org_id} invite={invite} onJoined={openOrg} onSignOut={() => void signOut()} />;
+  if (invite)
+    return (
+      <Suspense fallback={<FullScreenMessage title="Loading Chorus…" busy />}>
+        <JoinWorkspacePage key={invite.org_id} invite={invite} onJoined={openOrg} onSignOut={() => void signOut()} />
+      </Suspense>
+    );
   if (!session)
     return (
       <div className="fullscreen">

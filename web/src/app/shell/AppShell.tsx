@@ -29,10 +29,14 @@ import { ShellContext } from './shellContext.ts';
 import { UserPrefsProvider, useUserPrefs } from '../preferences.tsx';
 import { fallbackPath, isPlatform, pathAvailable } from '#shared/org/navigation.rules.ts';
 import { useActiveSession } from '../activeSession.ts';
-import { SessionReplacedScreen } from '../pages/SessionReplacedScreen.tsx';
 import { GlobalSearch } from '../../features/search/index.ts';
 
 const COLLAPSED_KEY = 'chorus.sidebar_collapsed';
+// issue 22 (bundle budget): the 'more than one session' screen is its own chunk
+const SessionReplacedScreen = lazy(() => import('../pages/SessionReplacedScreen.tsx').then((m) => ({ default: m.SessionReplacedScreen })));
+
+// issue 22: banners, blocking screens, trial/What's New/old-build in the sidebar slot, Getting Started (its own chunk)
+const LifecycleLayer = lazy(() => import('../../features/plans/LifecycleLayer.tsx').then((m) => ({ default: m.LifecycleLayer })));
 
 // The task panel (list, editor, audit log) is its own chunk, loaded when it first opens; it then
 // stays mounted so a draft survives closing and reopening.
@@ -126,12 +130,19 @@ function Shell() {
 
   return (
     <ShellContext.Provider value={shell}>
-      {replaced && <SessionReplacedScreen claimedAt={session.claimedAt} />}
+      {replaced && (
+        <Suspense fallback={null}>
+          <SessionReplacedScreen claimedAt={session.claimedAt} />
+        </Suspense>
+      )}
       <div className={`shell ${collapsed ? 'collapsed' : ''} ${showTabs ? 'with-tabs' : ''}`} inert={replaced}>
         <Sidebar collapsed={collapsed} onToggleCollapsed={toggleCollapsed} tasksButton={!phone} />
         {drawerOpen && <div className="drawer-backdrop" onClick={() => setDrawerOpen(false)} aria-hidden="true" />}
         <GlobalSearch />
         <main className="shell-main">
+          <Suspense fallback={null}>
+            <LifecycleLayer />
+          </Suspense>
           {/* spec §2: a path the org may not open (a platform org's /chats, a normal org's /phones, hidden /communities) goes to its home */}
           {/* a page the member may not open shows Restricted (spec §6, PageGate), not the phone notice */}
           {pathAvailable(org, location.pathname) && phone && mobileUnavailable(location.pathname) && pageAccess(org.role, org.member_permissions, location.pathname) ? (

@@ -17,6 +17,11 @@ import { THEME_PREFS, useTheme, type ThemePref } from './theme.ts';
 import './orgSwitcher.css';
 
 // not on the first screen: loaded when 'Update password' is chosen
+// issue 22: Help > 'Chats not loading?' / 'App slow?' (the local reset)
+const ClearDataDialog = lazy(() => import('../../features/plans/ClearDataDialog.tsx').then((m) => ({ default: m.ClearDataDialog })));
+// issue 22: the rest of the spec §2 help menu (links from configuration), loaded when Help opens
+const HelpLinks = lazy(() => import('../../features/plans/HelpLinks.tsx').then((m) => ({ default: m.HelpLinks })));
+
 const PasswordDialog = lazy(() => import('../../features/settings/preferences/PasswordDialog.tsx').then((m) => ({ default: m.PasswordDialog })));
 
 export function OrgSwitcher({ collapsed }: { collapsed: boolean }) {
@@ -25,6 +30,7 @@ export function OrgSwitcher({ collapsed }: { collapsed: boolean }) {
   const { setDrawerOpen } = useShell();
   const phone = useMediaQuery(PHONE_QUERY);
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [clearData, setClearData] = useState<'chats' | 'slow' | null>(null);
   const [theme, setTheme] = useTheme();
   const admin = org.role === 'admin';
   const displayName = org.member_name?.trim() || user.email;
@@ -79,6 +85,9 @@ export function OrgSwitcher({ collapsed }: { collapsed: boolean }) {
                   <Menu.Item className="org-menu-item" onSelect={() => void refresh()} data-testid="help-refresh">
                     Refresh data
                   </Menu.Item>
+                  <Suspense fallback={null}>
+                    <HelpLinks onTroubleshoot={setClearData} />
+                  </Suspense>
                 </Menu.SubContent>
               </Menu.Portal>
             </Menu.Sub>
@@ -124,6 +133,11 @@ export function OrgSwitcher({ collapsed }: { collapsed: boolean }) {
           </Menu.Content>
         </Menu.Portal>
       </Menu.Root>
+      {clearData && (
+        <Suspense fallback={null}>
+          <ClearDataDialog kind={clearData} onClose={() => setClearData(null)} />
+        </Suspense>
+      )}
       {passwordOpen && (
         <Suspense fallback={null}>
           <PasswordDialog onClose={() => setPasswordOpen(false)} />

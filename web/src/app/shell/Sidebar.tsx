@@ -84,6 +84,8 @@ export function Sidebar({ collapsed, onToggleCollapsed, tasksButton = true }: { 
           );
         })}
       </ul>
+      {/* issue 22: the trial banner, What's New and the old-build icon (features/plans/LifecycleLayer.tsx) */}
+      <div id="sidebar-plan-slot" className="sidebar-plan-slot" />
       <div className="sidebar-foot">
         <div className="user-menu">
           <OrgSwitcher collapsed={collapsed} />

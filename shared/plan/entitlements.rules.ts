@@ -1,0 +1,251 @@
+/**
+ * The one entitlement module (issue 22): every plan gate and every subscription-lifecycle decision,
+ * as pure functions of the organization's plan fields (spec §3 Organization: `org_plan { plan_id,
+ * current_period_end (epoch SECONDS) }`, `is_free_trial`, `is_enterprise`, `subscription_status`,
+ * `access_scopes.feature_flags.maintenance`; ours: `licences`, `addons`, `trial_ends_at` epoch MS).
+ * The API (phone and member limits, GET /plan) and the web app (banners, blocking screens, the plans
+ * pages) both call it; the broadcast and rules features read `broadcastCredits` and `ruleLimit`.
+ * Browser-safe: no I/O.
+ */
+import { BROADCAST_CREDITS_PER_LICENCE, PLANS, RULES_PER_LICENCE, TRIAL, isPlanId, type Feature, type PlanDef, type PlanId } from './catalog.rules.ts';
+
+/** Subscription states (issue 22); they move only through verified provider events ({@link applyBillingEvent}). */
+export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** The plan fields of an Organization row that the gates read. */
+export interface OrgPlanState {
+  org_id?: string;
+  org_plan?: { plan_id?: string | null; current_period_end?: number | null } | null;
+  is_free_trial?: boolean | null;
+  is_enterprise?: boolean | null;
+  subscription_status?: string | null;
+  /** epoch ms */
+  trial_ends_at?: number | null;
+  /** paid user licences (seats) */
+  licences?: number | null;
+  /** extra phones and users bought on top of the plan (spec §9 add-ons) */
+  addons?: { phones?: number | null; users?: number | null } | null;
+  access_scopes?: { feature_flags?: { maintenance?: boolean | null } | null } | null;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/**
+ * The status to act on. Rows without one (created before issue 22) read as `trialing` when
+ * `is_free_trial` is true and a trial end is recorded, else `active`.
+ */
+export function subscriptionStatus(org: OrgPlanState): SubscriptionStatus {
+  const s = org.subscription_status;
+  if (s && (SUBSCRIPTION_STATUSES as readonly string[]).includes(s)) return s as SubscriptionStatus;
+  return org.is_free_trial && org.trial_ends_at ? 'trialing' : 'active';
+}
+
+export const onTrial = (org: OrgPlanState): boolean => subscriptionStatus(org) === 'trialing';
+
+/** The tier whose features apply: the trial's (Pro) while trialing, else `org_plan.plan_id` (Starter when unknown). */
+export function effectivePlanId(org: OrgPlanState): PlanId {
+  if (onTrial(org)) return TRIAL.plan_id;
+  const id = org.org_plan?.plan_id;
+  if (isPlanId(id)) return id;
+  return org.is_enterprise ? 'enterprise' : 'starter';
+}
+
+export const effectivePlan = (org: OrgPlanState): PlanDef => PLANS[effectivePlanId(org)];
+
+/** Does the org's tier include the feature (spec §9: Starter lacks rule-based ticketing, … custom API/webhooks)? */
+export function hasFeature(org: OrgPlanState, feature: Feature): boolean {
+  return effectivePlan(org).features.includes(feature);
+}
+
+/** Features the tier lacks (for upgrade prompts). */
+export const missingFeatures = (planId: PlanId): Feature[] => PLANS.enterprise.features.filter((f) => !PLANS[planId].features.includes(f));
+
+const nonNeg = (n: number | null | undefined): number => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? Math.floor(n) : 0);
+
+/** Paid licences (users); the plan's included users when none are recorded; the trial's allowance while trialing. */
+export function licences(org: OrgPlanState): number {
+  if (onTrial(org)) return TRIAL.users;
+  return nonNeg(org.licences) || effectivePlan(org).users;
+}
+
+/** Most members (active and invited) the org may have: licences plus user add-ons (spec §9). */
+export function memberLimit(org: OrgPlanState): number {
+  if (onTrial(org)) return TRIAL.users;
+  return licences(org) + (effectivePlan(org).addons.users ? nonNeg(org.addons?.users) : 0);
+}
+
+/** Most phones the org may connect: the plan's phones plus phone add-ons (spec §9; Starter has none). */
+export function phoneLimit(org: OrgPlanState): number {
+  if (onTrial(org)) return TRIAL.phones;
+  const plan = effectivePlan(org);
+  return plan.phones + (plan.addons.phones ? nonNeg(org.addons?.phones) : 0);
+}
+
+/** spec §9: 3,000 bulk-message credits per licence per month. */
+export const broadcastCredits = (org: OrgPlanState): number => BROADCAST_CREDITS_PER_LICENCE * licences(org);
+
+/** spec §9: 2 automation rules per licence on Pro and Enterprise; none on Starter (no rules engine). */
+export const ruleLimit = (org: OrgPlanState): number => (hasFeature(org, 'rules_engine') ? RULES_PER_LICENCE * licences(org) : 0);
+
+/** spec §9: the phone counter, connected phones over the larger of the phone count and the plan's phone limit. */
+export function phoneCounter(connected: number, phoneCount: number, limit: number): { connected: number; limit: number; text: string } {
+  const l = Math.max(phoneCount, limit);
+  return { connected, limit: l, text: `${connected}/${l}` };
+}
+
+/** Limit messages (API 403 `plan.limit_reached`, shown by the web app as is). */
+export const PLAN_LIMIT_MESSAGES = {
+  phones: (limit: number) => `Your plan allows ${limit} phone${limit === 1 ? '' : 's'}. Remove a phone or add more phones on Settings > Plans and Usage.`,
+  members: (limit: number) => `Your plan allows ${limit} team member${limit === 1 ? '' : 's'}. Remove a member or add more users on Settings > Plans and Usage.`,
+} as const;
+
+export type LimitCheck = { ok: true } | { ok: false; limit: number; message: string };
+
+/** May one more phone be connected, with `count` connected (any state) already? */
+export function canAddPhone(org: OrgPlanState, count: number): LimitCheck {
+  const limit = phoneLimit(org);
+  return count < limit ? { ok: true } : { ok: false, limit, message: PLAN_LIMIT_MESSAGES.phones(limit) };
+}
+
+/** May one more member be invited, with `count` members (active and invited) already? */
+export function canAddMember(org: OrgPlanState, count: number): LimitCheck {
+  const limit = memberLimit(org);
+  return count < limit ? { ok: true } : { ok: false, limit, message: PLAN_LIMIT_MESSAGES.members(limit) };
+}
+
+// ---------------------------------------------------------------- lifecycle (spec §4 Subscription)
+
+export type BlockingScreen = 'trial_ended' | 'enterprise_ended' | 'inactive';
+
+/** Is the (expired) trial over? */
+export const trialEnded = (org: OrgPlanState, nowMs: number): boolean => onTrial(org) && !!org.trial_ends_at && org.trial_ends_at <= nowMs;
+
+/**
+ * Which subscription-ended screen blocks the app (spec §4), or null:
+ * - `trial_ended`: trialing and the trial end has passed;
+ * - `enterprise_ended`: an enterprise org whose subscription is canceled/ended, or whose
+ *   `org_plan.current_period_end` (epoch seconds) has passed;
+ * - `inactive`: any other canceled/ended subscription (payment failed).
+ */
+export function blockingScreen(org: OrgPlanState, nowMs: number): BlockingScreen | null {
+  const s = subscriptionStatus(org);
+  if (s === 'trialing') return trialEnded(org, nowMs) ? 'trial_ended' : null;
+  if (org.is_enterprise) {
+    const end = org.org_plan?.current_period_end;
+    if (s === 'canceled' || s === 'ended' || (typeof end === 'number' && end > 0 && end * 1000 <= nowMs)) return 'enterprise_ended';
+    return null;
+  }
+  return s === 'canceled' || s === 'ended' ? 'inactive' : null;
+}
+
+/**
+ * Does the screen cover this path? Inactive blocks every page except settings (spec §4). The trial
+ * and enterprise screens block everything but the plans pages, where their button leads (ours: a
+ * blocked org must be able to pay).
+ */
+export function screenBlocksPath(screen: BlockingScreen, path: string): boolean {
+  if (screen === 'inactive') return !(path === '/settings' || path.startsWith('/settings/'));
+  return !(path === '/settings/plans' || path.startsWith('/settings/plans/'));
+}
+
+/** Unpaid (spec §4): the red overdue banner with Go to billing. */
+export const showOverdueBanner = (org: OrgPlanState): boolean => subscriptionStatus(org) === 'past_due';
+
+/**
+ * spec §4 Trial banner: hours left when under one day, otherwise days rounded up, or
+ * 'trial has ended' when inactive. Hours are rounded up too (59 minutes left reads '1 hour').
+ * @returns null when the org is not on a trial
+ */
+export function trialBannerText(org: OrgPlanState, nowMs: number): string | null {
+  if (!onTrial(org)) return null;
+  const left = (org.trial_ends_at ?? 0) - nowMs;
+  if (left <= 0) return 'Your trial has ended';
+  if (left < DAY_MS) {
+    const h = Math.ceil(left / HOUR_MS);
+    return `${h} hour${h === 1 ? '' : 's'} left in your trial`;
+  }
+  const d = Math.ceil(left / DAY_MS);
+  return `${d} day${d === 1 ? '' : 's'} left in your trial`;
+}
+
+/** spec §2: Getting Started shows while the org is active and no phone was ever connected. */
+export const showGettingStarted = (phones: ReadonlyArray<{ first_connected_at?: number | null }>): boolean => !phones.some((p) => !!p.first_connected_at);
+
+/** spec §2: the banner when every previously connected phone is disconnected (Reconnect phones). */
+export const allPhonesDisconnected = (phones: ReadonlyArray<{ is_ready?: boolean | null; first_connected_at?: number | null }>): boolean => {
+  const connectedOnce = phones.filter((p) => !!p.first_connected_at);
+  return connectedOnce.length > 0 && connectedOnce.every((p) => !p.is_ready);
+};
+
+// ---------------------------------------------------------------- maintenance and incidents (spec §4, §7)
+
+/** spec §7 GET /incident: betterstack { id, message, status } and featurebase { id }. */
+export interface IncidentInfo {
+  betterstack: { id: string; message: string | null; status: string } | null;
+  featurebase: { id: string } | null;
+}
+/** Incident statuses we use: `downtime` blocks (the service-down screen), `degraded` shows the dismissible banner, `resolved` nothing. */
+export const INCIDENT_STATUSES = ['degraded', 'downtime', 'resolved'] as const;
+
+/** spec §8 Service down, verbatim. */
+export const SERVICE_DOWN_MESSAGE = "Service will be temporarily down. We'll be back with an update shortly";
+
+/**
+ * What maintenance shows (spec §4): the maintenance page when the org's feature flag is on, the
+ * service-down screen during a downtime incident, the incident banner for another open incident;
+ * the two special organizations (`exemptOrgIds`) are never blocked.
+ */
+export function maintenanceState(org: OrgPlanState, incident: IncidentInfo | null, exemptOrgIds: readonly string[]): { kind: 'maintenance' } | { kind: 'down'; message: string } | { kind: 'banner'; id: string; message: string } | null {
+  const exempt = !!org.org_id && exemptOrgIds.includes(org.org_id);
+  const bs = incident?.betterstack;
+  if (!exempt && org.access_scopes?.feature_flags?.maintenance) return { kind: 'maintenance' };
+  if (!exempt && bs?.status === 'downtime') return { kind: 'down', message: bs.message?.trim() || SERVICE_DOWN_MESSAGE };
+  if (bs && bs.status !== 'resolved') return { kind: 'banner', id: bs.id, message: bs.message?.trim() || SERVICE_DOWN_MESSAGE };
+  return null;
+}
+
+// ---------------------------------------------------------------- subscription state machine
+
+/** Verified provider events (Stripe webhooks mapped by shared/plan/billing-stripe.ts). */
+export type BillingEvent =
+  | { type: 'paid'; plan_id: PlanId; current_period_end: number; licences?: number; frequency?: string; currency?: string }
+  | { type: 'failed' }
+  | { type: 'canceled'; reason: 'payment_failed' | 'other' };
+
+/** The plan fields an event changes. */
+export interface BillingPatch {
+  subscription_status: SubscriptionStatus;
+  is_free_trial?: boolean;
+  is_enterprise?: boolean;
+  org_plan?: { plan_id: PlanId; current_period_end: number };
+  licences?: number;
+  billing_frequency?: string;
+  currency?: string;
+}
+
+/**
+ * The one transition function: paid → active (the trial ends, the plan and period end recorded);
+ * failed → past_due (the overdue banner) unless already canceled/ended; canceled → `canceled`
+ * after failed payments (inactive screen), else `ended`. Events never revive an ended subscription
+ * except a new payment.
+ */
+export function applyBillingEvent(current: SubscriptionStatus, e: BillingEvent): BillingPatch | null {
+  switch (e.type) {
+    case 'paid':
+      return {
+        subscription_status: 'active',
+        is_free_trial: false,
+        is_enterprise: e.plan_id === 'enterprise',
+        org_plan: { plan_id: e.plan_id, current_period_end: e.current_period_end },
+        ...(e.licences ? { licences: e.licences } : {}),
+        ...(e.frequency ? { billing_frequency: e.frequency } : {}),
+        ...(e.currency ? { currency: e.currency } : {}),
+      };
+    case 'failed':
+      return current === 'canceled' || current === 'ended' ? null : { subscription_status: 'past_due' };
+    case 'canceled':
+      return { subscription_status: e.reason === 'payment_failed' ? 'canceled' : 'ended' };
+  }
+}
