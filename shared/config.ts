@@ -61,6 +61,13 @@ const ConfigSchema = z.object({
   PUSH_ENDPOINT_HOSTS: z.string().default('fcm.googleapis.com,updates.push.services.mozilla.com,*.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com,*.push.apple.com'),
   /** `1`: also accept http:// endpoints on loopback hosts listed above (local runtime and tests only). */
   PUSH_ALLOW_LOOPBACK_HTTP: z.enum(['0', '1']).default('0'),
+  // --- issue 18: AI agent ---
+  /** answering adapter of the AI agent (shared/ai/answer-port.ts): 'local' (embedded ranker, offline) or 'bedrock' (AWS) */
+  AI_ADAPTER: z.enum(['local', 'bedrock']).default('local'),
+  /** Bedrock embeddings model id (retrieval) */
+  AI_BEDROCK_EMBED_MODEL: z.string().default('amazon.titan-embed-text-v2:0'),
+  /** Bedrock text model id (phrasing the answer from the retrieved pairs, Converse API) */
+  AI_BEDROCK_TEXT_MODEL: z.string().default('amazon.nova-lite-v1:0'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 
