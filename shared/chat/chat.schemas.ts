@@ -51,6 +51,8 @@ export const Chat = z.object({
   /** epoch ms of the viewer's own 'close for me' (closed for them while later than the latest message) */
   closed_for_me_at: z.number().nullish(),
   snooze_metadata: z.object({ snooze_until: z.number(), snoozed_by: z.string().nullish(), snoozed_at: z.number().nullish() }).nullish(),
+  /** spec §3 (issue 18): the AI agent's state on this chat (shared/ai/ai.schemas.ts AiMetadata) */
+  ai_metadata: z.object({ activation_state: z.enum(['inactive', 'active', 'thinking', 'paused', 'handed_off']), paused_until: z.number().nullish(), pending: z.object({ unique_id: z.string(), due_at: z.number() }).nullish(), reason: z.string().nullish(), updated_by: z.string().nullish(), updated_at: z.number().nullish() }).nullish(),
   /** spec §6: member email -> may see; unset = everyone */
   chat_access: z.record(z.boolean()).nullish(),
   marked_unread: z.boolean().nullish(),
