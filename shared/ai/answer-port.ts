@@ -1,6 +1,7 @@
 import { config } from '../config.ts';
 import { customerText, instructionFlags } from './faq.rules.ts';
 import { DEFAULT_LOCAL_THRESHOLD, LocalRanker } from './ranker.ts';
+import { terms } from './text.ts';
 
 /**
  * The answering port of the AI agent (issue 18): a question and the org's FAQ pairs in, an answer
@@ -67,13 +68,19 @@ export function localAnswerPort(): AnswerPort {
       }
       const pair = byId.get(best.id)!;
       const text = customerText(pair.answer);
-      if (instructionFlags(pair.answer).handoff || !text) {
+      const asked = new Set(terms(question));
+      // a conditional hand-off applies when the question shares a term with its condition (generic words aside)
+      const conditionMet = (cond: string) => terms(cond).some((t) => asked.has(t) && !GENERIC.has(t));
+      if (instructionFlags(pair.answer, conditionMet).handoff || !text) {
         return { answer: null, confidence: best.confidence, faq_ids: [best.id], handoff: true, reason: 'instructions', candidates, adapter: 'local' };
       }
       return { answer: text, confidence: best.confidence, faq_ids: [best.id], handoff: false, reason: null, candidates, adapter: 'local' };
     },
   };
 }
+
+/** words of a condition that say nothing about its subject */
+const GENERIC = new Set(terms('customer client person asks ask says mentions question wants about'));
 
 let port: AnswerPort | undefined;
 

@@ -41,12 +41,22 @@ export function instructionsOf(answer: string): string[] {
 }
 
 /**
- * What an instruction block asks the local agent to do. Recognised phrases (case-insensitive):
- * 'hand off' / 'handoff' / 'human' -> always hand off on this pair (the answer is not sent).
+ * What an instruction block asks the local agent to do. A sentence mentioning 'hand off' /
+ * 'handoff' / 'human' / 'transfer' asks for a hand-off: always, or, when it is conditional
+ * ('If the customer asks about a stain, hand off…'), when the question shares a meaningful term
+ * with the condition (`conditionMet(conditionText)`, given by the caller; without it a condition
+ * counts as not met).
  */
-export function instructionFlags(answer: string): { handoff: boolean } {
-  const text = instructionsOf(answer).join(' ').toLowerCase();
-  return { handoff: /\bhand[\s-]?off\b|\bhuman\b|\btransfer\b/.test(text) };
+export function instructionFlags(answer: string, conditionMet?: (condition: string) => boolean): { handoff: boolean } {
+  for (const block of instructionsOf(answer)) {
+    for (const sentence of block.split(/(?<=[.!?])\s+|\n+/)) {
+      if (!/\bhand[\s-]?off\b|\bhuman\b|\btransfer\b/i.test(sentence)) continue;
+      const cond = sentence.match(/\b(?:if|when|whenever|in case)\b([^,]*?)(?:,|\bthen\b|\bhand[\s-]?off\b)/i);
+      if (!cond) return { handoff: true };
+      if (conditionMet?.(cond[1]!)) return { handoff: true };
+    }
+  }
+  return { handoff: false };
 }
 
 /** Length check by the spec's rule, on the trimmed texts. */

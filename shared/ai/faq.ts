@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { db } from '../db/service.ts';
 import { AppError, notFound } from '../errors.ts';
-import { collectFiltered, keyCursor, withCursor } from '../db/paging.ts';
+import { collectFiltered, keyCursor } from '../db/paging.ts';
 import type { Actor } from '../auth/actor.ts';
 import { fold } from './text.ts';
 import { FAQ_MAX_PAIRS, FAQ_SAVE_FAILED_MESSAGE } from './faq.rules.ts';
