@@ -51,8 +51,6 @@ export const Chat = z.object({
   /** epoch ms of the viewer's own 'close for me' (closed for them while later than the latest message) */
   closed_for_me_at: z.number().nullish(),
   snooze_metadata: z.object({ snooze_until: z.number(), snoozed_by: z.string().nullish(), snoozed_at: z.number().nullish() }).nullish(),
-  /** spec §3 (issue 18): the AI agent's state on this chat (shared/ai/ai.schemas.ts AiMetadata) */
-  ai_metadata: z.object({ activation_state: z.enum(['inactive', 'active', 'thinking', 'paused', 'handed_off']), paused_until: z.number().nullish(), pending: z.object({ unique_id: z.string(), due_at: z.number() }).nullish(), reason: z.string().nullish(), updated_by: z.string().nullish(), updated_at: z.number().nullish() }).nullish(),
   /** spec §6: member email -> may see; unset = everyone */
   chat_access: z.record(z.boolean()).nullish(),
   marked_unread: z.boolean().nullish(),
@@ -62,7 +60,17 @@ export const Chat = z.object({
   has_access: z.boolean().nullish(),
   created_at: z.number().nullish(),
 });
-export type Chat = z.infer<typeof Chat>;
+/** Chat.ai_metadata (issue 18; shared/ai/ai.schemas.ts AiMetadata is its schema): epoch ms. */
+export interface ChatAiMetadata {
+  activation_state: 'inactive' | 'active' | 'thinking' | 'paused' | 'handed_off';
+  paused_until?: number | null;
+  pending?: { unique_id: string; due_at: number } | null;
+  reason?: string | null;
+  updated_by?: string | null;
+  updated_at?: number | null;
+}
+/** spec §3 ai_metadata (issue 18) is typed here only: the Chat schema ships in the web entry bundle, and chats are never parsed with it (wire shapes pass through). */
+export type Chat = z.infer<typeof Chat> & { ai_metadata?: ChatAiMetadata | null };
 
 const emails = z.string().trim().toLowerCase().email('must be an email address');
 const chatIds = z

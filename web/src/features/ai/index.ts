@@ -3,3 +3,4 @@
  * is loaded lazily by the router (app/App.tsx).
  */
 export { AiStateIcon, aiStateLabel, AiThreadControls, isAiAuthor } from './components/AiChatBits.tsx';
+export { AddToFaqDialog } from './components/AddToFaqDialog.tsx';
