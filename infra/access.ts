@@ -189,7 +189,7 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/consumers/ai-replies.ts#handler': { scheduler: true, bedrock: true },
   // The test panel answers through the same port; take-over cancels a scheduled reply.
   'functions/http/ai/test-answer.ts#handler': { bedrock: true, publishEvents: false, enqueue: [] },
-  'functions/http/ai/set-chat-ai.ts#handler': { scheduler: true, enqueue: [] },
+  'functions/http/ai/set-chat-ai.ts#handler': { scheduler: true },
 };
 
 /** The access profile of one handler. */
