@@ -131,6 +131,15 @@ export const SUBSCRIPTIONS = [
     maxReceiveCount: 5,
     batchSize: 10,
   },
+  // --- issue 18: AI agent ---
+  {
+    name: 'ai-agent',
+    description: "The AI agent: takes up customer text messages (idempotently per message: shared/ai/agent.ts onCustomerMessage) and pauses itself on a chat when a member replies there (message.sent by a human)",
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.received', 'message.sent'] },
+    handler: 'functions/consumers/ai-agent.ts#handler',
+    maxReceiveCount: 5,
+    batchSize: 5,
+  },
 ] as const satisfies ReadonlyArray<{
   name: string;
   description: string;
@@ -234,6 +243,16 @@ export const COMMAND_QUEUES = [
     batchSize: 10,
     /** sends are network-bound: many at once */
     concurrency: 8,
+  },
+  // --- issue 18: AI agent ---
+  {
+    name: 'ai-replies',
+    description: "The AI agent's replies that wait for the org's response delay, put here by the scheduler (EventBridge Scheduler in AWS) when they are due: prepared and sent unless the chat was taken over meanwhile",
+    handler: 'functions/consumers/ai-replies.ts#handler',
+    env: 'AI_REPLIES_QUEUE_URL',
+    maxReceiveCount: 5,
+    batchSize: 5,
+    concurrency: 2,
   },
 ] as const;
 

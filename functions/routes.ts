@@ -163,6 +163,17 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/incident', handler: 'functions/http/plans/get-incident.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/webhooks/billing', handler: 'functions/channels/billing/receive-billing-webhook.ts#handler', auth: 'none' },
   // --- end issue 22 ---
+  // --- issue 18: AI agent (knowledge base, settings, test panel, per-chat take-over, audit) ---
+  { method: 'GET', path: '/api/orgs/{org_id}/ai/faqs', handler: 'functions/http/ai/list-faqs.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/ai/faqs', handler: 'functions/http/ai/create-faq.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/ai/faqs/{faq_id}', handler: 'functions/http/ai/update-faq.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/ai/faqs/{faq_id}', handler: 'functions/http/ai/delete-faq.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/ai/settings', handler: 'functions/http/ai/get-settings.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/ai/settings', handler: 'functions/http/ai/update-settings.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/ai/test', handler: 'functions/http/ai/test-answer.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/ai/decisions', handler: 'functions/http/ai/list-decisions.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/chats/{chat_id}/ai', handler: 'functions/http/ai/set-chat-ai.ts#handler', auth: 'jwt' },
+  // --- end issue 18 ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

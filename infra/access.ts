@@ -62,7 +62,12 @@ export interface FunctionAccess {
   readonly mail?: boolean;
   /** VAPID_SECRET_ARN + read of the web push key secret, and PutSecretValue to fill it once on first use (shared/push/vapid.ts) */
   readonly vapid?: boolean;
+  /** issue 18: AI_ADAPTER=bedrock + bedrock:InvokeModel on the embeddings and text models of shared/config.ts (the AI agent's answering port, shared/ai/bedrock.ts) */
+  readonly bedrock?: boolean;
 }
+
+/** issue 18: the Bedrock models the AI agent uses in AWS (defaults of shared/config.ts AI_BEDROCK_*). */
+export const BEDROCK_MODELS = ['amazon.titan-embed-text-v2:0', 'amazon.nova-lite-v1:0'] as const;
 
 /** What a `scheduler: true` function may do to schedules, on `schedule/<group>/*` only. */
 export const SCHEDULER_ACTIONS = ['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule', 'scheduler:GetSchedule'] as const;
@@ -178,6 +183,13 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   // Test events and replays put an attempt on the delivery queue.
   'functions/http/webhooks/send-test.ts#handler': { publishEvents: false, enqueue: ['webhook-deliveries'] },
   'functions/http/webhooks/replay-delivery.ts#handler': { publishEvents: false, enqueue: ['webhook-deliveries'] },
+  // --- issue 18: AI agent ---
+  // Takes customer messages up (schedules delayed replies, cancels them when a member replies) and answers through Bedrock.
+  'functions/consumers/ai-agent.ts#handler': { scheduler: true, bedrock: true },
+  'functions/consumers/ai-replies.ts#handler': { scheduler: true, bedrock: true },
+  // The test panel answers through the same port; take-over cancels a scheduled reply.
+  'functions/http/ai/test-answer.ts#handler': { bedrock: true, publishEvents: false, enqueue: [] },
+  'functions/http/ai/set-chat-ai.ts#handler': { scheduler: true },
 };
 
 /** The access profile of one handler. */
@@ -324,6 +336,17 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
     secret.grantRead(fn);
     // the first cold start stores the generated pair (PutSecretValue with a fixed request token)
     secret.grantWrite(fn);
+  }
+
+  if (access.bedrock) {
+    const stack = Stack.of(fn);
+    setEnv('AI_ADAPTER', 'bedrock');
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['bedrock:InvokeModel'],
+        resources: BEDROCK_MODELS.map((m) => stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: m })),
+      }),
+    );
   }
 
   if (access.media !== 'none') {

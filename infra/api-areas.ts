@@ -15,8 +15,8 @@ export const API_ROUTE_GROUPS = {
   Inbox: ['functions/http/chats/', 'functions/http/labels/', 'functions/http/bulk/', 'functions/http/notes/'],
   /** messages, their media and notifications */
   Messages: ['functions/http/messages/', 'functions/http/media/', 'functions/http/notifications/', 'functions/http/search/'],
-  /** tickets and tasks */
-  Work: ['functions/http/tickets/', 'functions/http/tasks/'],
+  /** tickets and tasks; issue 18: the AI agent (functions/http/ai/) */
+  Work: ['functions/http/tickets/', 'functions/http/tasks/', 'functions/http/ai/'],
   /** the signed-in member, the org, its team, invites, phones, sign-in and the WhatsApp webhooks */
   Org: [
     'functions/http/me/',

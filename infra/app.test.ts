@@ -45,6 +45,8 @@ const CONFIG_ENV = new Set([
   'VAPID_SECRET_ARN',
   // issue 20: outbound webhooks
   'WEBHOOK_DELIVERIES_QUEUE_URL',
+  // issue 18: AI agent
+  'AI_REPLIES_QUEUE_URL', 'AI_ADAPTER',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -530,6 +532,10 @@ describe('scheduler', () => {
     { handler: 'functions/consumers/chat-snooze.ts#handler', stack: () => workers },
     // issue 20: webhook retries
     { handler: 'functions/consumers/webhook-deliveries.ts#handler', stack: () => workers },
+    // issue 18: the AI agent's delayed replies (scheduled, cancelled on take-over)
+    { handler: 'functions/consumers/ai-agent.ts#handler', stack: () => workers },
+    { handler: 'functions/consumers/ai-replies.ts#handler', stack: () => workers },
+    { handler: 'functions/http/ai/set-chat-ai.ts#handler', stack: () => routeT('functions/http/ai/set-chat-ai.ts#handler') },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
 

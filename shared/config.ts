@@ -73,6 +73,13 @@ const ConfigSchema = z.object({
   /** GET /incident's source: a JSON file (locally `<dataDir>/incident.json`, `npm run incident`) or a URL answering `{ betterstack, featurebase }`. */
   INCIDENT_FILE: z.string().default(''),
   INCIDENT_URL: z.string().default(''),
+  // --- issue 18: AI agent ---
+  /** answering adapter of the AI agent (shared/ai/answer-port.ts): 'local' (embedded ranker, offline) or 'bedrock' (AWS) */
+  AI_ADAPTER: z.enum(['local', 'bedrock']).default('local'),
+  /** Bedrock embeddings model id (retrieval) */
+  AI_BEDROCK_EMBED_MODEL: z.string().default('amazon.titan-embed-text-v2:0'),
+  /** Bedrock text model id (phrasing the answer from the retrieved pairs, Converse API) */
+  AI_BEDROCK_TEXT_MODEL: z.string().default('amazon.nova-lite-v1:0'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 });
 

@@ -51,6 +51,8 @@ export const ChatEntity = new Entity({
     is_archived: { type: 'boolean', default: false },
     /** { snooze_until (epoch ms), snoozed_by, snoozed_at }; cleared by a customer message */
     snooze_metadata: { type: 'any' },
+    /** spec §3 ai_metadata (issue 18): { activation_state, paused_until, pending, reason, updated_by, updated_at } (shared/ai/ai.schemas.ts AiMetadata) */
+    ai_metadata: { type: 'any' },
     /** spec §6: member email -> may see the chat; unset = everyone (shared/chat/chat-access.rules.ts) */
     chat_access: { type: 'any' },
     /** a member marked the chat unread (cleared when it is read) */

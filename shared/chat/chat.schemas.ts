@@ -60,7 +60,17 @@ export const Chat = z.object({
   has_access: z.boolean().nullish(),
   created_at: z.number().nullish(),
 });
-export type Chat = z.infer<typeof Chat>;
+/** Chat.ai_metadata (issue 18; shared/ai/ai.schemas.ts AiMetadata is its schema): epoch ms. */
+export interface ChatAiMetadata {
+  activation_state: 'inactive' | 'active' | 'thinking' | 'paused' | 'handed_off';
+  paused_until?: number | null;
+  pending?: { unique_id: string; due_at: number } | null;
+  reason?: string | null;
+  updated_by?: string | null;
+  updated_at?: number | null;
+}
+/** spec §3 ai_metadata (issue 18) is typed here only: the Chat schema ships in the web entry bundle, and chats are never parsed with it (wire shapes pass through). */
+export type Chat = z.infer<typeof Chat> & { ai_metadata?: ChatAiMetadata | null };
 
 const emails = z.string().trim().toLowerCase().email('must be an email address');
 const chatIds = z

@@ -29,6 +29,8 @@ import { PushSubscriptionEntity } from '../push/push-subscription.entity.ts';
 import { ApiKeyEntity, ApiRequestLogEntity } from '../apikey/api-key.entity.ts';
 // issue 20: outbound webhooks
 import { WebhookDeliveryEntity, WebhookEndpointEntity } from '../webhooks/webhook.entity.ts';
+// issue 18: AI agent
+import { AiDecisionEntity, AiFaqEntity, AiSettingsEntity } from '../ai/ai.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -73,6 +75,10 @@ const entities = {
   // issue 20: outbound webhooks
   webhookEndpoint: WebhookEndpointEntity,
   webhookDelivery: WebhookDeliveryEntity,
+  // issue 18: AI agent
+  aiFaq: AiFaqEntity,
+  aiSettings: AiSettingsEntity,
+  aiDecision: AiDecisionEntity,
 };
 
 function build() {

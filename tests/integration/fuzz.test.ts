@@ -180,10 +180,17 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/webhooks': () => ({ url: 'https://hooks.example.com/fuzz', events: ['ticket.created'] }),
   'PATCH /api/orgs/{org_id}/webhooks/{endpoint_id}': () => ({ url: 'https://hooks.example.com/fuzzed', enabled: true }),
   'POST /api/orgs/{org_id}/hooks': () => ({ target_url: 'https://hooks.zapier.com/fuzz', event: 'ticket.created', source: 'zapier' }),
-  'PUT /api/orgs/{org_id}/integrations/slack': () => ({ url: 'https://hooks.slack.com/services/T000/B000/fuzz', events: ['mention.created'] }),  // --- issue 22: plans ---
+  'PUT /api/orgs/{org_id}/integrations/slack': () => ({ url: 'https://hooks.slack.com/services/T000/B000/fuzz', events: ['mention.created'] }),
+  // --- issue 22: plans ---
   'POST /api/orgs/{org_id}/plan/checkout': () => ({ plan_id: 'pro', frequency: 'monthly', currency: 'USD', licences: 50, addon_phones: 0 }),
   'POST /api/orgs/{org_id}/plan/trial-extension': () => ({ shared_post_link: 'https://www.linkedin.com/posts/fuzz' }),
   'POST /webhooks/billing': () => ({ id: 'evt_fuzz', type: 'invoice.paid', data: { object: {} } }),
+  // --- issue 18: AI agent ---
+  'POST /api/orgs/{org_id}/ai/faqs': () => ({ question: 'How much is shipping?', answer: 'Shipping costs 4.90 EUR.', attachments: [{ url: 'https://cdn.example.com/a.pdf', type: 'document', name: 'a.pdf' }] }),
+  'PUT /api/orgs/{org_id}/ai/faqs/{faq_id}': () => ({ question: 'How much is shipping?', answer: 'Shipping costs 4.90 EUR.', attachments: [] }),
+  'PUT /api/orgs/{org_id}/ai/settings': () => ({ enabled: true, phones: {}, default_activation: 'auto', nickname: 'Ava', response_delay_seconds: 0, shift: { enabled: true, timezone: 'Europe/Lisbon', days: [1, 2], start: '09:00', end: '18:00' }, passive_mode: false, pause_after_human_minutes: 30, answer_groups: false, confidence_threshold: 0.5, handoff_label_id: null }),
+  'POST /api/orgs/{org_id}/ai/test': () => ({ question: 'How much is shipping?' }),
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/ai': () => ({ activation_state: 'paused' }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

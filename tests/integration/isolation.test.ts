@@ -402,7 +402,8 @@ const ROUTES: Record<string, Row> = {
       { name: 'q=inbound kind=messages', query: () => 'q=inbound&kind=messages', expect: { a: NOT_IN_ORG, b: [200], d: UNAUTH }, check: { b: noSearchHitOfR } },
       { name: 'bad kind', query: () => 'q=x&kind=nope', expect: { b: [400], d: UNAUTH } },
     ],
-  },  // --- issue 22: plans, billing, trial, incidents, organization settings ---
+  },
+  // --- issue 22: plans, billing, trial, incidents, organization settings ---
   'GET /api/orgs/{org_id}/plan': orgWide(),
   'POST /api/orgs/{org_id}/plan/checkout': adminOnly({ body: () => ({ plan_id: 'pro', frequency: 'monthly', currency: 'USD', licences: 50 }) }),
   // any member may ask for the one extension while trialing (409 once asked or when not trialing)
@@ -412,6 +413,18 @@ const ROUTES: Record<string, Row> = {
   // public: verified by its Stripe signature (none here: 400)
   'POST /webhooks/billing': { body: () => ({ id: 'evt_forged', type: 'invoice.paid', data: { object: {} } }), expect: { d: [400] } },
   // --- end issue 22 ---
+  // --- issue 18: AI agent. The knowledge base and settings are org-wide (members read them and use the
+  // test panel; admins change them); the audit list leaves R's decisions out; take-over is chat-linked.
+  'GET /api/orgs/{org_id}/ai/faqs': orgWide({ query: () => 'q=shipping' }),
+  'POST /api/orgs/{org_id}/ai/faqs': adminOnly({ body: () => ({ question: 'Do you ship abroad at all?', answer: 'Yes, we ship to most countries.', attachments: [] }) }),
+  'PUT /api/orgs/{org_id}/ai/faqs/{faq_id}': adminOnly({ params: () => ({ faq_id: 'faq_missing' }), body: () => ({ question: 'Do you ship abroad at all?', answer: 'Yes, we ship to most countries.' }) }),
+  'DELETE /api/orgs/{org_id}/ai/faqs/{faq_id}': adminOnly({ params: () => ({ faq_id: 'faq_missing' }) }),
+  'GET /api/orgs/{org_id}/ai/settings': orgWide(),
+  'PUT /api/orgs/{org_id}/ai/settings': adminOnly({ body: () => ({ enabled: false }) }),
+  'POST /api/orgs/{org_id}/ai/test': orgWide({ body: (w) => ({ question: `Is there news about ${w.sentinel}?` }) }),
+  'GET /api/orgs/{org_id}/ai/decisions': orgWide(),
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/ai': chatLinked({ body: () => ({ activation_state: 'paused' }) }),
+  // --- end issue 18 ---
 };
 
 // --- issue 20: org A's webhook endpoint, for the rows above (an event nothing in this suite emits, so nothing is sent) ---

@@ -50,13 +50,15 @@ const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage.tsx').
 const ZapierPage = lazy(() => import('../features/webhooks/RestHookPage.tsx').then((m) => ({ default: m.ZapierPage })));
 const PabblyPage = lazy(() => import('../features/webhooks/RestHookPage.tsx').then((m) => ({ default: m.PabblyPage })));
 const SlackPage = lazy(() => import('../features/webhooks/SlackPage.tsx').then((m) => ({ default: m.SlackPage })));
+// issue 18: the AI agent
+const AiPage = lazy(() => import('../features/ai/components/AiPage.tsx').then((m) => ({ default: m.AiPage })));
 
 // issue 22: plans and usage, plan selection
 const PlansPage = lazy(() => import('../features/plans/PlansPage.tsx').then((m) => ({ default: m.PlansPage })));
 const SelectPlanPage = lazy(() => import('../features/plans/SelectPlanPage.tsx').then((m) => ({ default: m.SelectPlanPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
-const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);
+const BUILT = new Set(['/chats', '/tickets', '/media', '/list', '/ai']);
 
 /** Unknown paths: /chats for a normal organization, /dashboard for a platform one (spec §2). */
 function OrgFallback() {
@@ -121,6 +123,8 @@ function AppRoutes() {
           <Route path="/settings/plans" element={<PageGate title="Plans and Usage"><PlansPage /></PageGate>} />
           <Route path="/settings/plans/select" element={<PageGate title="Choose a plan" path="/settings/plans"><SelectPlanPage /></PageGate>} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
+          {/* issue 18: the AI agent (members read and test; admins change) */}
+          <Route path="/ai" element={<PageGate title="AI"><AiPage /></PageGate>} />
           <Route path="/phones" element={<PageGate title="Phones" path="/settings/phones"><PhonesPage /></PageGate>} />
           {NAV.filter((n) => !BUILT.has(n.path) && n.path !== '/settings').map((n) => (
             // spec §6: members denied a page (or an admin-only settings page) see the Restricted page

@@ -108,6 +108,7 @@ export const ChatRow = memo(function ChatRow({
   const assignee = chat.assigned_to ?? null;
   const assigneeName = assignee ? memberName(assignee, members) : null;
   const meta = hasMeta(chat, now);
+  const ai = chat.ai_metadata?.activation_state;
   const lm = chat.latest_message;
   const ts = lm?.timestamp ?? chat.latest_message_timestamp;
   let prefix = '';
@@ -138,6 +139,8 @@ export const ChatRow = memo(function ChatRow({
               <Glyph name="bell-off" size={14} />
             </span>
           )}
+          {/* issue 18: the AI agent's state (the robot is drawn by inbox.css) */}
+          {ai && <i className={`row-icon ai-state ai-${ai}`} title="AI" data-testid="ai-state-icon" data-state={ai} />}
           {chat.is_pinned && (
             <span className="row-icon" title="Pinned" aria-label="Pinned" data-testid="chat-pinned">
               <Icon name="pushpin" size={14} />

@@ -29,6 +29,16 @@ export function NoteLabel() {
 /** The note's text with mentions highlighted; `me` is the signed-in member's email. */
 export function NoteText({ m, me }: { m: Message; me?: string }) {
   if (m.is_deleted) return <p className="msg-text muted deleted" data-testid="note-deleted">🚫 This note was deleted</p>;
+  // issue 18: the AI agent's audit of a decision folds to its first line
+  if (m.author === 'ai-agent@chorus.local' && m.body) {
+    const [head, ...rest] = m.body.split('\n');
+    return (
+      <details className="ai-audit" data-testid="ai-audit-note">
+        <summary>{head}</summary>
+        <p className="msg-text">{rest.join('\n')}</p>
+      </details>
+    );
+  }
   const mine = me?.toLowerCase();
   return (
     <p className="msg-text">

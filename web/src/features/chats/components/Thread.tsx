@@ -14,7 +14,7 @@
  * cancels) and the send carries quoted_message_id = the quoted wamid; Reply Privately opens the
  * member's chat with the group message quoted (router state set by the group's thread).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { useSession } from '../../../app/session.tsx';
@@ -37,6 +37,9 @@ import { useMessageActions } from '../hooks/useMessageActions.ts';
 import { useReadReceipts } from '../hooks/useReadReceipts.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { chatKeys } from '../api/keys.ts';
+
+/** issue 18: 'Add to FAQs' opens the FAQ editor, loaded on demand. */
+const AddToFaqDialog = lazy(() => import('../../ai/index.ts').then((m) => ({ default: m.AddToFaqDialog })));
 
 const PANEL_KEY = 'chorus.chat_details_open';
 function initialPanelOpen(): boolean {
@@ -185,7 +188,8 @@ export function Thread({ chatId }: { chatId: string }) {
             </button>
           )}
           <div className="typing-indicator" role="status" data-testid="typing-indicator">
-            {typing.text}
+            {/* spec §4: 'AI is thinking...' while the agent prepares a reply (issue 18) */}
+            {typing.text || (chat?.ai_metadata?.activation_state === 'thinking' ? 'AI is thinking...' : '')}
           </div>
         </div>
 
@@ -226,6 +230,11 @@ export function Thread({ chatId }: { chatId: string }) {
             setTicketDialog(null);
           }}
         />
+      )}
+      {ticketDialog?.kind === 'faq' && (
+        <Suspense fallback={null}>
+          <AddToFaqDialog message={ticketDialog.message} messages={messages} onClose={() => setTicketDialog(null)} />
+        </Suspense>
       )}
       {ticketDialog?.kind === 'attach' && (
         <AttachTicketDialog

@@ -3,7 +3,7 @@
  * group and our number's tag, the chat's actions (ChatActions), 'Create task' (the task panel's
  * New Task linked to this chat), the details-and-tickets toggle with the open-ticket badge, close.
  */
-import { forwardRef } from 'react';
+import { forwardRef, lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import { maskPhone } from '#shared/chat/chat-access.rules.ts';
@@ -13,6 +13,9 @@ import { chatDisplayName, chatNumber, formatPhone, isGroupChat } from '../../../
 import { useTaskActions } from '../../tasks/index.ts';
 import { Avatar } from './Avatar.tsx';
 import { ChatActions } from './ChatActions.tsx';
+
+/** issue 18: the AI agent's state and Take over / Hand back, loaded only for chats the agent has a state in (the /chats bundle budget). */
+const AiThreadControls = lazy(() => import('../../ai/index.ts').then((m) => ({ default: m.AiThreadControls })));
 
 /** The chat's display name (its number when it has none). */
 export const threadName = (chat: Chat | null, chatId: string): string => (chat ? chatDisplayName(chat) : formatPhone(chatNumber(chatId)));
@@ -48,6 +51,11 @@ export const ThreadHeader = forwardRef<HTMLButtonElement, ThreadHeaderProps>(fun
           {chat?.org_phone && <span className="phone-tag" title="Your WhatsApp number in this chat">via {formatPhone(chat.org_phone)}</span>}
         </div>
       </div>
+      {chat?.ai_metadata && (
+        <Suspense fallback={null}>
+          <AiThreadControls orgId={org.org_id} chat={chat} />
+        </Suspense>
+      )}
       <ChatActions chatId={chatId} />
       <button
         type="button"

@@ -16,7 +16,8 @@ import { isLocal } from '../api/messages.ts';
 import type { MenuItem } from '../../../components/ui/Menu.tsx';
 import { useTaskActions } from '../../tasks/index.ts';
 
-export type TicketAction = 'create' | 'attach';
+/** 'faq' (issue 18): Add to FAQs, prefilled from this message and its reply */
+export type TicketAction = 'create' | 'attach' | 'faq';
 /** What the thread does for a bubble (`react` carries the emoji, '' removes ours). */
 export type BubbleAction = 'react' | 'forward' | 'copy_id' | 'pin' | 'unpin' | 'flag' | 'unflag' | 'remove_flag' | 'refresh' | 'download' | 'delete_note' | 'edit' | 'delete' | 'reply_privately' | 'retry';
 
@@ -90,6 +91,9 @@ export function useBubbleMenu({
     if (allowed.has('create_ticket')) items.push({ id: 'create', label: 'Create ticket', testId: 'message-menu-create-ticket', onSelect: () => onTicketAction('create', m) });
     if (chatTickets && allowed.has('attach_to_ticket'))
       items.push({ id: 'attach', label: 'Attach to ticket', testId: 'message-menu-attach-ticket', onSelect: () => onTicketAction('attach', m) });
+    // issue 18 (spec §5): Add to FAQs for text, image and document messages; admins edit the knowledge base
+    if (actor?.role === 'admin' && !m.is_private_note && !m.is_deleted && ['text', 'image', 'document'].includes(m.message_type))
+      items.push({ id: 'faq', label: 'Add to FAQs', testId: 'message-menu-add-faq', onSelect: () => onTicketAction('faq', m) });
   }
   if (!local && !m.is_deleted)
     items.push({

@@ -1,0 +1,100 @@
+import { config } from '../config.ts';
+import { customerText, instructionFlags } from './faq.rules.ts';
+import { DEFAULT_LOCAL_THRESHOLD, LocalRanker } from './ranker.ts';
+import { terms } from './text.ts';
+
+/**
+ * The answering port of the AI agent (issue 18): a question and the org's FAQ pairs in, an answer
+ * or a hand-off out. Two adapters:
+ *   - 'local' (default; works offline): the embedded ranker (ranker.ts) picks the best pair and
+ *     the agent answers with that pair's customer-visible answer, verbatim;
+ *   - 'bedrock' (AWS; `AI_ADAPTER=bedrock`): Bedrock embeddings for retrieval and a Bedrock model
+ *     that phrases the answer from the retrieved pairs only (bedrock.ts).
+ * Both: below the threshold, or when the best pair's instructions ask for a human, `handoff` is
+ * true and `answer` null. The agent never states anything that is not in the pairs.
+ */
+
+export interface AnswerPair {
+  /** context_id */
+  id: string;
+  question: string;
+  /** the stored answer, instructions included (adapters strip them before anything reaches a customer) */
+  answer: string;
+  /** Bedrock adapter: the question's embedding, cached on the pair row when known */
+  embedding?: number[] | null;
+}
+
+export interface Candidate {
+  faq_id: string;
+  question: string;
+  /** 0..1 */
+  score: number;
+}
+
+export interface AnswerResult {
+  /** the text to send the customer; null on hand-off */
+  answer: string | null;
+  /** 0..1: the best candidate's confidence */
+  confidence: number;
+  /** the pairs the answer comes from (best first) */
+  faq_ids: string[];
+  handoff: boolean;
+  /** why there is no answer: 'low_confidence' | 'no_pairs' | 'instructions' | 'model_declined' */
+  reason: string | null;
+  /** the retrieved pairs with their scores (the audit) */
+  candidates: Candidate[];
+  adapter: 'local' | 'bedrock';
+}
+
+export interface AnswerPort {
+  readonly name: 'local' | 'bedrock';
+  /** @param threshold 0..1; default per adapter */
+  answer(question: string, pairs: readonly AnswerPair[], opts?: { threshold?: number | null }): Promise<AnswerResult>;
+}
+
+/** The local adapter: the embedded ranker; answers with the best pair's customer text. */
+export function localAnswerPort(): AnswerPort {
+  return {
+    name: 'local',
+    async answer(question, pairs, opts) {
+      const threshold = opts?.threshold ?? DEFAULT_LOCAL_THRESHOLD;
+      if (!pairs.length) return { answer: null, confidence: 0, faq_ids: [], handoff: true, reason: 'no_pairs', candidates: [], adapter: 'local' };
+      const byId = new Map(pairs.map((p) => [p.id, p]));
+      const ranked = new LocalRanker(pairs).rank(question, 3);
+      const candidates = ranked.map((r) => ({ faq_id: r.id, question: byId.get(r.id)!.question, score: r.confidence }));
+      const best = ranked[0];
+      if (!best || best.confidence < threshold) {
+        return { answer: null, confidence: best?.confidence ?? 0, faq_ids: best ? [best.id] : [], handoff: true, reason: 'low_confidence', candidates, adapter: 'local' };
+      }
+      const pair = byId.get(best.id)!;
+      const text = customerText(pair.answer);
+      const asked = new Set(terms(question));
+      // a conditional hand-off applies when the question shares a term with its condition (generic words aside)
+      const conditionMet = (cond: string) => terms(cond).some((t) => asked.has(t) && !GENERIC.has(t));
+      if (instructionFlags(pair.answer, conditionMet).handoff || !text) {
+        return { answer: null, confidence: best.confidence, faq_ids: [best.id], handoff: true, reason: 'instructions', candidates, adapter: 'local' };
+      }
+      return { answer: text, confidence: best.confidence, faq_ids: [best.id], handoff: false, reason: null, candidates, adapter: 'local' };
+    },
+  };
+}
+
+/** words of a condition that say nothing about its subject */
+const GENERIC = new Set(terms('customer client person asks ask says mentions question wants about'));
+
+let port: AnswerPort | undefined;
+
+/** Install an adapter (tests); undefined: back to the configured one. */
+export function setAnswerPort(p: AnswerPort | undefined): void {
+  port = p;
+}
+
+/** The configured adapter: `AI_ADAPTER=bedrock` selects Bedrock (AWS), anything else the local ranker. */
+export async function answerPort(): Promise<AnswerPort> {
+  if (port) return port;
+  if (config().AI_ADAPTER === 'bedrock') {
+    const { bedrockAnswerPort } = await import('./bedrock.ts');
+    port = bedrockAnswerPort();
+  } else port = localAnswerPort();
+  return port;
+}

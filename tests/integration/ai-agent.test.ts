@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { eventually } from '../factories/wait.ts';
+import { inboundText, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
+import { onCustomerMessage, prepareReply } from '../../shared/ai/agent.ts';
+import { AI_AUTHOR } from '../../shared/ai/agent.rules.ts';
+import type { Chat } from '../../shared/chat/chat.schemas.ts';
+import type { Message } from '../../shared/message/message.schemas.ts';
+import type { Faq } from '../../shared/ai/ai.schemas.ts';
+
+/**
+ * The AI agent (issue 18) on the local runtime: the knowledge base routes (validation with the
+ * spec's exact message, one attachment, no audio, admins only), the test panel, and the agent
+ * answering a customer through the normal send path (a sent message the Graph stand-in receives,
+ * with the audit note), idempotently per message; hand-off below the threshold (label, note,
+ * notification); a human reply pausing it; take-over cancelling a delayed reply; passive mode.
+ */
+let rt: TestRuntime;
+let admin: string;
+let member: string;
+const enc = encodeURIComponent;
+type ApiError = { error: { code: string; message: string; details?: Array<{ field: string; reason: string }> } };
+
+const PAIRS = [
+  { question: 'How much does shipping cost?', answer: 'Standard shipping costs 4.90 EUR; orders over 60 EUR ship free. <instructions>Be brief.</instructions>' },
+  { question: 'What is your return policy?', answer: 'You can return unworn items within 30 days of delivery.' },
+  { question: 'What are the store opening hours?', answer: 'The store opens Monday to Saturday from 10 am to 7 pm.' },
+];
+const messagesOf = async (chatId: string) => (await rt.orgJson<{ messages: Message[] }>(admin, `/chats/${enc(chatId)}/messages?limit=50`)).messages;
+const chatOf = async (chatId: string) => (await rt.orgJson<{ chat: Chat }>(admin, `/chats/${enc(chatId)}`)).chat;
+const settings = (over: Record<string, unknown> = {}) => rt.orgCall(admin, 'PUT', '/ai/settings', { enabled: true, nickname: 'Ava', response_delay_seconds: 0, pause_after_human_minutes: 30, ...over });
+const customerSays = async (from: string, text: string) => {
+  expect((await rt.postWebhook(inboundText(rt.phone, from, text))).status).toBe(200);
+  await rt.idle();
+};
+const aiReplies = (ms: Message[]) => ms.filter((m) => m.author === AI_AUTHOR && !m.is_private_note);
+const aiNotes = (ms: Message[]) => ms.filter((m) => m.author === AI_AUTHOR && m.is_private_note);
+
+beforeAll(async () => {
+  rt = await startTestRuntime();
+  [admin, member] = await Promise.all([rt.signIn(rt.adminEmail), rt.signIn(rt.memberEmail)]);
+}, 120_000);
+afterAll(async () => rt?.cleanup());
+
+describe('knowledge base', () => {
+  it('creates, lists, searches, edits and deletes pairs; admins only', async () => {
+    for (const p of PAIRS) expect((await rt.orgCall(admin, 'POST', '/ai/faqs', p)).status).toBe(201);
+    const all = await rt.orgJson<{ faqs: Faq[] }>(admin, '/ai/faqs');
+    expect(all.faqs.map((f) => f.question)).toEqual(PAIRS.map((p) => p.question));
+    // accent- and case-insensitive search
+    expect((await rt.orgJson<{ faqs: Faq[] }>(member, `/ai/faqs?q=${enc('RÉTURN')}`)).faqs.map((f) => f.question)).toEqual(['What is your return policy?']);
+    expect((await rt.orgCall(member, 'POST', '/ai/faqs', PAIRS[0])).status).toBe(403);
+    const extra = await rt.orgCall<{ faq: Faq }>(admin, 'POST', '/ai/faqs', { question: 'Temporary question?', answer: 'Temporary answer here.' });
+    const id = extra.body.faq.id;
+    const upd = await rt.orgCall<{ faq: Faq }>(admin, 'PUT', `/ai/faqs/${id}`, { question: 'Temporary question, edited?', answer: 'Temporary answer, edited.', attachments: [{ url: 'https://cdn.example.com/x.pdf', type: 'document', name: 'x.pdf' }] });
+    expect(upd.body.faq).toMatchObject({ id, question: 'Temporary question, edited?', attachments: [{ name: 'x.pdf' }] });
+    expect((await rt.orgCall(admin, 'DELETE', `/ai/faqs/${id}`)).status).toBe(200);
+    expect((await rt.orgCall(admin, 'DELETE', `/ai/faqs/${id}`)).status).toBe(404);
+  });
+
+  it("refuses short texts with the spec's message, a second attachment and audio", async () => {
+    const short = await rt.orgCall<ApiError>(admin, 'POST', '/ai/faqs', { question: 'Short?', answer: 'A long enough answer.' });
+    expect(short.status).toBe(400);
+    expect(short.body.error.details).toEqual([{ field: 'question', reason: 'Question and answer must be at least 10 characters long' }]);
+    const a = { url: 'https://cdn.example.com/a.pdf', type: 'document', name: 'a.pdf' };
+    const two = await rt.orgCall<ApiError>(admin, 'POST', '/ai/faqs', { ...PAIRS[0], attachments: [a, a] });
+    expect(two.body.error.details).toEqual([{ field: 'attachments', reason: 'One attachment only' }]);
+    const audio = await rt.orgCall<ApiError>(admin, 'POST', '/ai/faqs', { ...PAIRS[0], attachments: [{ url: 'https://cdn.example.com/a.ogg', type: 'audio/ogg', name: 'a.ogg' }] });
+    expect(audio.body.error.details).toEqual([{ field: 'attachments', reason: 'Audio attachments are not supported' }]);
+  });
+
+  it('test panel: answers a covered question without instructions, abstains on an uncovered one, sends nothing', async () => {
+    const sent = rt.graph.sent.length;
+    const ok = await rt.orgJson<{ answer: string; confidence: number; faq_ids: string[]; handoff: boolean }>(member, '/ai/test', { method: 'POST', json: { question: "what's the shipping fee?" } });
+    expect(ok.handoff).toBe(false);
+    expect(ok.answer).toBe('Standard shipping costs 4.90 EUR; orders over 60 EUR ship free.');
+    expect(ok.confidence).toBeGreaterThan(0.45);
+    const no = await rt.orgJson<{ answer: string | null; handoff: boolean }>(member, '/ai/test', { method: 'POST', json: { question: 'Do you sell bicycles?' } });
+    expect(no).toMatchObject({ answer: null, handoff: true });
+    await rt.idle();
+    expect(rt.graph.sent.length).toBe(sent);
+  });
+});
+
+describe('the agent on customer messages', () => {
+  const chatA = '15557771001@c.us';
+  it('does nothing while off', async () => {
+    await customerSays('15557771000', 'How much does shipping cost?');
+    expect(aiReplies(await messagesOf('15557771000@c.us'))).toEqual([]);
+  });
+
+  it('answers through the normal send path (a sent message with ticks), signs with the nickname, audits, once per message', async () => {
+    expect((await settings()).status).toBe(200);
+    const sentBefore = rt.graph.sent.length;
+    await customerSays('15557771001', 'Hi! How much is shipping?');
+    const ms = await messagesOf(chatA);
+    const replies = aiReplies(ms);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.body).toBe('Standard shipping costs 4.90 EUR; orders over 60 EUR ship free.\n\n— Ava');
+    expect(replies[0]!.body).not.toContain('instructions');
+    await eventually(async () => expect(rt.graph.sent.length).toBe(sentBefore + 1));
+    // accepted by WhatsApp (a wamid), so its ticks move with the status webhooks like any sent message
+    await eventually(async () => expect(aiReplies(await messagesOf(chatA))[0]!.message_id).toMatch(/^wamid\./));
+    const wamid = aiReplies(await messagesOf(chatA))[0]!.message_id!;
+    expect((await rt.postWebhook(statusUpdate(rt.phone, { id: wamid, status: 'delivered', recipient: '15557771001' }))).status).toBe(200);
+    await rt.idle();
+    await eventually(async () => expect(aiReplies(await messagesOf(chatA))[0]!.ack).toBe(2));
+    const notes = aiNotes(ms);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.body).toMatch(/^AI agent answered \(confidence \d+%, \d+ ms\)\nQuestion: Hi! How much is shipping\?\nPairs:\n1\. How much does shipping cost\? \(\d+%\)/);
+    expect((await chatOf(chatA)).ai_metadata).toMatchObject({ activation_state: 'active' });
+    // the same message again (a redelivered event): no second reply
+    const customer = ms.find((m) => !m.from_me)!;
+    expect(await onCustomerMessage({ org_id: rt.orgId, chat: await chatOf(chatA), message: customer })).toBe('duplicate');
+    await rt.idle();
+    expect(aiReplies(await messagesOf(chatA))).toHaveLength(1);
+    const audit = await rt.orgJson<{ decisions: Array<{ decision_id: string; outcome: string; confidence: number }> }>(admin, '/ai/decisions');
+    expect(audit.decisions.find((d) => d.decision_id === customer.unique_id)).toMatchObject({ outcome: 'answered' });
+  });
+
+  it('hands off below the threshold: label, private note saying why, notification; then stays quiet until handed back', async () => {
+    const chatB = '15557771002@c.us';
+    await customerSays('15557771002', 'Can I bring my horse to your warehouse party?');
+    const ms = await messagesOf(chatB);
+    expect(aiReplies(ms)).toEqual([]);
+    expect(aiNotes(ms)[0]!.body).toMatch(/^AI agent handed off: no pair matches well enough/);
+    const chat = await chatOf(chatB);
+    expect(chat.ai_metadata?.activation_state).toBe('handed_off');
+    const labels = await rt.orgJson<{ labels: Array<{ label_id: string; name: string }> }>(admin, '/labels');
+    const label = labels.labels.find((l) => l.name === 'AI hand-off')!;
+    expect(chat.label_ids).toContain(label.label_id);
+    const notes = await rt.orgJson<{ notifications: Array<{ kind: string; chat_id: string }> }>(admin, '/notifications');
+    expect(notes.notifications.some((n) => n.kind === 'ai_handoff' && n.chat_id === chatB)).toBe(true);
+    await customerSays('15557771002', 'How much does shipping cost?');
+    expect(aiReplies(await messagesOf(chatB))).toEqual([]);
+    // hand back (any member who sees the chat): answers again
+    const back = await rt.orgCall<{ chat: Chat }>(member, 'PUT', `/chats/${enc(chatB)}/ai`, { activation_state: 'active' });
+    expect(back.body.chat.ai_metadata?.activation_state).toBe('active');
+    await customerSays('15557771002', 'And how much does shipping cost?');
+    expect(aiReplies(await messagesOf(chatB))).toHaveLength(1);
+  });
+
+  it("a human's reply takes over: the agent pauses on that chat", async () => {
+    const r = await rt.orgCall(admin, 'POST', `/chats/${enc(chatA)}/messages`, { body: 'Hi, Maria here, I will help you.' });
+    expect(r.status).toBe(201);
+    await rt.idle();
+    const meta = (await chatOf(chatA)).ai_metadata!;
+    expect(meta).toMatchObject({ activation_state: 'paused', reason: 'human_reply' });
+    expect(meta.paused_until! - Date.now()).toBeGreaterThan(29 * 60_000);
+    await customerSays('15557771001', 'What is your return policy?');
+    expect(aiReplies(await messagesOf(chatA))).toHaveLength(1);
+  });
+
+  it('Take over cancels the reply being prepared (response delay), and nothing is sent', async () => {
+    expect((await settings({ response_delay_seconds: 600 })).status).toBe(200);
+    const chatC = '15557771003@c.us';
+    await customerSays('15557771003', 'What are the store opening hours?');
+    const chat = await chatOf(chatC);
+    expect(chat.ai_metadata).toMatchObject({ activation_state: 'thinking' });
+    const pending = chat.ai_metadata!.pending!.unique_id;
+    const t = await rt.orgCall<{ chat: Chat }>(admin, 'PUT', `/chats/${enc(chatC)}/ai`, { activation_state: 'paused' });
+    expect(t.body.chat.ai_metadata).toMatchObject({ activation_state: 'paused', reason: 'take_over', pending: null });
+    // the wake-up comes anyway (a late schedule): nothing is sent
+    expect(await prepareReply({ org_id: rt.orgId, chat_id: chatC, unique_id: pending })).toMatch(/gone|cancelled/);
+    await rt.idle();
+    expect(aiReplies(await messagesOf(chatC))).toEqual([]);
+    const audit = await rt.orgJson<{ decisions: Array<{ decision_id: string; outcome: string }> }>(admin, '/ai/decisions');
+    expect(audit.decisions.find((d) => d.decision_id === pending)?.outcome).toBe('cancelled');
+  });
+
+  it('passive mode writes the suggested answer as a private note only', async () => {
+    expect((await settings({ passive_mode: true })).status).toBe(200);
+    const chatD = '15557771004@c.us';
+    const sent = rt.graph.sent.length;
+    await customerSays('15557771004', 'What is your return policy?');
+    const ms = await messagesOf(chatD);
+    expect(aiReplies(ms)).toEqual([]);
+    expect(aiNotes(ms)[0]!.body).toMatch(/^AI agent suggests an answer \(passive mode/);
+    expect(aiNotes(ms)[0]!.body).toContain('Answer: You can return unworn items within 30 days of delivery.');
+    expect(rt.graph.sent.length).toBe(sent);
+  });
+
+  it('a member without access to a chat cannot take it over (the guard)', async () => {
+    await rt.orgCall(admin, 'PUT', `/chats/${enc(chatA)}/access`, { chat_access: { [rt.adminEmail]: true } });
+    expect((await rt.orgCall(member, 'PUT', `/chats/${enc(chatA)}/ai`, { activation_state: 'paused' })).status).toBe(403);
+    const list = await rt.orgJson<{ decisions: Array<{ chat_id: string }> }>(member, '/ai/decisions');
+    expect(list.decisions.some((d) => d.chat_id === chatA)).toBe(false);
+  });
+});

@@ -1,0 +1,31 @@
+/**
+ * CSV import and export of FAQ pairs (papaparse): columns `question`, `answer` (instructions kept
+ * inside their tag pair), `attachment_url`, `attachment_type`, `attachment_name`. A header row is
+ * required on import; rows without a question or an answer are reported, not imported.
+ */
+import Papa from 'papaparse';
+import type { Faq, FaqInput } from '#shared/ai/ai.schemas.ts';
+
+export const CSV_COLUMNS = ['question', 'answer', 'attachment_url', 'attachment_type', 'attachment_name'] as const;
+
+export function faqsToCsv(faqs: readonly Faq[]): string {
+  return Papa.unparse({
+    fields: [...CSV_COLUMNS],
+    data: faqs.map((f) => [f.question, f.answer, f.attachments[0]?.url ?? '', f.attachments[0]?.type ?? '', f.attachments[0]?.name ?? '']),
+  });
+}
+
+/** @returns the pairs to create and the row numbers (1 = first data row) that were skipped, with why */
+export function csvToFaqs(text: string): { pairs: FaqInput[]; skipped: Array<{ row: number; reason: string }> } {
+  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), { header: true, skipEmptyLines: 'greedy', transformHeader: (h) => h.trim().toLowerCase() });
+  const pairs: FaqInput[] = [];
+  const skipped: Array<{ row: number; reason: string }> = [];
+  parsed.data.forEach((r, i) => {
+    const question = (r.question ?? '').trim();
+    const answer = (r.answer ?? '').trim();
+    if (!question || !answer) return skipped.push({ row: i + 1, reason: 'no question or answer' });
+    const url = (r.attachment_url ?? '').trim();
+    pairs.push({ question, answer, attachments: url ? [{ url, type: (r.attachment_type ?? '').trim() || 'document', name: (r.attachment_name ?? '').trim() || url.split('/').pop() || 'file' }] : [] });
+  });
+  return { pairs, skipped };
+}
