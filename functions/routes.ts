@@ -155,6 +155,12 @@ export const HTTP_ROUTES: HttpRoute[] = [
   // --- end issue 20 webhooks ---
   // --- search (issue 14) ---
   { method: 'GET', path: '/api/orgs/{org_id}/search', handler: 'functions/http/search/search.ts#handler', auth: 'jwt' },
+  // --- issue 19: dashboard, analytics and the audit log ---
+  { method: 'GET', path: '/api/orgs/{org_id}/dashboard', handler: 'functions/http/analytics/get-dashboard.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/analytics', handler: 'functions/http/analytics/get-analytics.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/analytics/export.csv', handler: 'functions/http/analytics/export-analytics.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/logs/audit', handler: 'functions/http/logs/list-audit-log.ts#handler', auth: 'jwt' },
+  // --- end issue 19 ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -29,6 +29,9 @@ import { PushSubscriptionEntity } from '../push/push-subscription.entity.ts';
 import { ApiKeyEntity, ApiRequestLogEntity } from '../apikey/api-key.entity.ts';
 // issue 20: outbound webhooks
 import { WebhookDeliveryEntity, WebhookEndpointEntity } from '../webhooks/webhook.entity.ts';
+// issue 19: analytics aggregates and the audit log
+import { AnalyticsChatStateEntity, AnalyticsDailyEntity, AnalyticsHourlyEntity } from '../analytics/analytics.entity.ts';
+import { AuditEntryEntity } from '../audit/audit.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -73,6 +76,11 @@ const entities = {
   // issue 20: outbound webhooks
   webhookEndpoint: WebhookEndpointEntity,
   webhookDelivery: WebhookDeliveryEntity,
+  // issue 19: analytics aggregates and the audit log
+  analyticsDaily: AnalyticsDailyEntity,
+  analyticsHourly: AnalyticsHourlyEntity,
+  analyticsChatState: AnalyticsChatStateEntity,
+  auditEntry: AuditEntryEntity,
 };
 
 function build() {
