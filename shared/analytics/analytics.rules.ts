@@ -147,7 +147,7 @@ export function reduce(state: ChatAnalyticsState, input: AnalyticsInput): { stat
       break;
     }
     case 'chat_assigned':
-      out.push(...incs([['member', input.to.toLowerCase()]], input.at, { assigned: 1 }));
+      out.push(...incs([['org', '_'], ['member', input.to.toLowerCase()]], input.at, { assigned: 1 }));
       break;
     case 'ticket_created':
     case 'ticket_resolved': {
