@@ -170,10 +170,12 @@ function sumBy(rows: Row[]): Map<string, Totals> {
 /**
  * Read the aggregates of [from, to] and of the previous period of the same length: six Queries
  * over daily rows (org, phone, member, label, group, group sender) plus today's hours. Never reads
- * a message or a chat.
+ * a message or a chat. Group chats the actor may not see (spec §6 chat_access, `opts.visibleChatIds`:
+ * the guard's) are left out of `groups`.
  * @throws AppError 400 (field `query.to`) when the range is reversed or longer than MAX_RANGE_DAYS; 403 as assertAnalyticsAccess
  */
-export async function readAnalytics(actor: Actor, from: string, to: string, now = Date.now()): Promise<AnalyticsReport> {
+export async function readAnalytics(actor: Actor, from: string, to: string, opts: { visibleChatIds?: (ids: string[]) => Promise<Set<string>>; now?: number } = {}): Promise<AnalyticsReport> {
+  const now = opts.now ?? Date.now();
   await assertAnalyticsAccess(actor);
   const days = daysBetween(from, to);
   if (!days.length) throw new AppError('validation.failed', 'query.to: must not be before from', { details: [{ field: 'query.to', reason: 'must not be before from' }] });
@@ -201,7 +203,9 @@ export async function readAnalytics(actor: Actor, from: string, to: string, now 
       if (d) addRow(d, r);
     }
   }
-  const groups = [...sumBy(groupRows)].map(([chat_id, t]) => ({ chat_id, messages: t.msg_in + t.msg_out })).sort((a, b) => b.messages - a.messages).slice(0, 20);
+  const allGroups = [...sumBy(groupRows)].map(([chat_id, t]) => ({ chat_id, messages: t.msg_in + t.msg_out }));
+  const visible = opts.visibleChatIds && allGroups.length ? await opts.visibleChatIds(allGroups.map((g) => g.chat_id)) : null;
+  const groups = allGroups.filter((g) => !visible || visible.has(g.chat_id)).sort((a, b) => b.messages - a.messages).slice(0, 20);
   const authors = sumBy(authorRows);
   return {
     from,

@@ -8,4 +8,4 @@ import { readAnalytics } from '../../../shared/analytics/analytics.ts';
  * totals and the previous period's, per day, busiest hours, per member, number, label and group.
  * 403 for members when member_permissions.analytics is off (spec §6); 400 for a bad or reversed range.
  */
-export const handler = httpHandler({ params: OrgParams, query: AnalyticsQuery }, async ({ actor, query }) => ({ body: await readAnalytics(actor, query.from, query.to) }));
+export const handler = httpHandler({ params: OrgParams, query: AnalyticsQuery }, async ({ actor, guard, query }) => ({ body: await readAnalytics(actor, query.from, query.to, { visibleChatIds: (ids) => guard.visibleChatIds(ids) }) }));
