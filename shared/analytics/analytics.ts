@@ -4,6 +4,9 @@ import { retryOnConflict, RETRY } from '../db/retry.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
 import { memberPermissionsOf, permissionGranted } from '../org/permissions.rules.ts';
 import type { Actor } from '../auth/actor.ts';
+import type { AnalyticsReport, Figures } from './analytics.schemas.ts';
+
+export type { AnalyticsReport, Figures };
 import type { TxEntities, TxItem } from '../db/transaction.ts';
 import {
   addRow,
@@ -113,20 +116,6 @@ async function rowsOf(orgId: string, dim: Dimension, from: string, to: string): 
   return res.data as unknown as Row[];
 }
 
-/** Wire figures of some totals (averages in ms, null without samples). */
-export interface Figures {
-  conversations_opened: number;
-  conversations_closed: number;
-  messages_in: number;
-  messages_out: number;
-  first_response_ms: number | null;
-  response_ms: number | null;
-  resolution_ms: number | null;
-  tickets_created: number;
-  tickets_resolved: number;
-  assigned: number;
-}
-
 export function figuresOf(t: Totals): Figures {
   return {
     conversations_opened: t.conv_opened,
@@ -140,25 +129,6 @@ export function figuresOf(t: Totals): Figures {
     tickets_resolved: t.tickets_resolved,
     assigned: t.assigned,
   };
-}
-
-/** Analytics of a date range (GET /analytics). */
-export interface AnalyticsReport {
-  from: string;
-  to: string;
-  previous: { from: string; to: string; totals: Figures };
-  totals: Figures;
-  /** one entry per day of the range */
-  series: Array<{ day: string } & Figures>;
-  /** messages (in + out) by UTC hour of day over the range, 24 entries */
-  busiest_hours: number[];
-  members: Array<{ email: string } & Figures>;
-  phones: Array<{ phone_id: string } & Figures>;
-  labels: Array<{ label_id: string } & Figures>;
-  /** group chats by messages, most first (at most 20), each with its most active senders (at most 5) */
-  groups: Array<{ chat_id: string; messages: number; top_members: Array<{ author: string; messages: number }> }>;
-  /** today's hours (UTC) when the range includes today: messages in/out per hour */
-  today_hours: Array<{ hour: string; messages_in: number; messages_out: number }> | null;
 }
 
 function sumBy(rows: Row[]): Map<string, Totals> {
