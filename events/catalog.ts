@@ -140,6 +140,23 @@ export const SUBSCRIPTIONS = [
     maxReceiveCount: 5,
     batchSize: 5,
   },
+  // --- issue 19: analytics aggregates and the audit log ---
+  {
+    name: 'analytics-aggregate',
+    description: 'Turns messages, closes, assignments and tickets into daily (and today\'s hourly) aggregate rows per org, number, member, label and group, exactly once per event (the counters, the chat\'s analytics state and the event\'s receipt in one transaction)',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.received', 'message.sent', 'chat.updated', 'ticket.created', 'ticket.closed'] },
+    handler: 'functions/consumers/analytics-aggregate.ts#handler',
+    maxReceiveCount: 5,
+    batchSize: 10,
+  },
+  {
+    name: 'audit-log',
+    description: 'Writes an audit-log row (90 days) for the changes people make to chats and tickets: assignments, labels, chat access, ticket status (label, settings, team and phone changes are recorded by their handlers: shared/audit/audit.ts recordAdminAction)',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['chat.updated', 'ticket.updated', 'ticket.closed'] },
+    handler: 'functions/consumers/audit-log.ts#handler',
+    maxReceiveCount: 5,
+    batchSize: 10,
+  },
 ] as const satisfies ReadonlyArray<{
   name: string;
   description: string;

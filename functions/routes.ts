@@ -174,6 +174,12 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/ai/decisions', handler: 'functions/http/ai/list-decisions.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/chats/{chat_id}/ai', handler: 'functions/http/ai/set-chat-ai.ts#handler', auth: 'jwt' },
   // --- end issue 18 ---
+  // --- issue 19: dashboard, analytics and the audit log ---
+  { method: 'GET', path: '/api/orgs/{org_id}/dashboard', handler: 'functions/http/analytics/get-dashboard.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/analytics', handler: 'functions/http/analytics/get-analytics.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/analytics/export.csv', handler: 'functions/http/analytics/export-analytics.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/logs/audit', handler: 'functions/http/logs/list-audit-log.ts#handler', auth: 'jwt' },
+  // --- end issue 19 ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -73,6 +73,10 @@ try {
         ['list', '/list'],
         ['media', '/media'],
         ['settings', '/settings/preferences'],
+        // issue 19
+        ['dashboard', '/dashboard'],
+        ['analytics', '/analytics'],
+        ['logs', '/logs'],
       ] as const) {
         await page.goto(`${base}${path}`);
         await page.locator('[data-testid="socket-status"]').waitFor({ state: 'attached', timeout: 20_000 }).catch(() => undefined);

@@ -2,6 +2,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { COMMAND_QUEUES, SUBSCRIPTIONS, WORKER_QUEUES } from '../../events/catalog.ts';
 import { setEventTransport } from '../../events/publish.ts';
+// issue 19: queue status for a platform org's dashboard
+import { setQueueStatusSource } from '../../shared/ports/queue-status.ts';
 import { setCommandTransport, type CommandQueue } from '../../shared/ports/commands.ts';
 import { resetConfig } from '../../shared/config.ts';
 import { resetDb } from '../../shared/db/service.ts';
@@ -229,6 +231,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const waWebWorker = new SessionWorker({ id: `local:${process.pid}`, connect: process.env.WA_WEB_TRANSPORT === 'baileys' ? baileysSocketFactory() : waWeb.factory, heartbeatMs: 2_000, leaseMs: 10_000 });
     for (const w of WORKER_QUEUES) queues.set(w.name, new LocalQueue(w.name, dataDir, waWebWorker.sqsHandler(), { maxReceiveCount: w.maxReceiveCount, batchSize: w.batchSize, concurrency: 1, backoffMs: (n) => Math.min(5_000, 100 * 2 ** (n - 1)) }));
     setEventTransport(localBus(queues));
+    // issue 19: a platform org's /dashboard reads the queues' depths and dead letters
+    setQueueStatusSource(() => [...queues.values()].map((q) => ({ name: q.name, depth: q.depth, dead_letters: q.deadLettered })));
+    stops.push(async () => setQueueStatusSource(undefined));
     setCommandTransport({
       send: async (q: CommandQueue, body: string, opts) => {
         const queue = queues.get(q);

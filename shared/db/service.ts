@@ -31,6 +31,9 @@ import { ApiKeyEntity, ApiRequestLogEntity } from '../apikey/api-key.entity.ts';
 import { WebhookDeliveryEntity, WebhookEndpointEntity } from '../webhooks/webhook.entity.ts';
 // issue 18: AI agent
 import { AiDecisionEntity, AiFaqEntity, AiSettingsEntity } from '../ai/ai.entity.ts';
+// issue 19: analytics aggregates and the audit log
+import { AnalyticsChatStateEntity, AnalyticsDailyEntity, AnalyticsHourlyEntity } from '../analytics/analytics.entity.ts';
+import { AuditEntryEntity } from '../audit/audit.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -79,6 +82,11 @@ const entities = {
   aiFaq: AiFaqEntity,
   aiSettings: AiSettingsEntity,
   aiDecision: AiDecisionEntity,
+  // issue 19: analytics aggregates and the audit log
+  analyticsDaily: AnalyticsDailyEntity,
+  analyticsHourly: AnalyticsHourlyEntity,
+  analyticsChatState: AnalyticsChatStateEntity,
+  auditEntry: AuditEntryEntity,
 };
 
 function build() {

@@ -75,3 +75,12 @@ describe('permissionGranted', () => {
     expect(permissionGranted({ chat_assignee: false }, 'chat_assignee')).toBe(false);
   });
 });
+
+// issue 19: /logs is for admins only
+describe('admin-only pages', () => {
+  it('/logs: admins pass, members see Restricted whatever their permissions', () => {
+    expect(pageAccess('admin', {}, '/logs')).toBe(true);
+    expect(pageAccess('member', {}, '/logs')).toBe(false);
+    expect(pageAccess('member', { analytics: true }, '/logs/audit')).toBe(false);
+  });
+});

@@ -39,6 +39,12 @@ export const GATED_PAGES: Readonly<Record<string, PagePermissionKey>> = {
 /** Settings pages (the segment after /settings/) a member may open (spec §2). */
 export const MEMBER_SETTINGS_PAGES: ReadonlySet<string> = new Set(['phones', 'scheduled', 'preferences', 'notifications']);
 
+/**
+ * Pages for admins only (issue 19): /logs, the organization's audit of admin actions and its API,
+ * webhook, rules, broadcast and AI logs (the API answers members 403 on every logs route).
+ */
+export const ADMIN_ONLY_PAGES: ReadonlySet<string> = new Set(['/logs']);
+
 /** Spec §6 text of the Restricted page. */
 export const RESTRICTED_MESSAGE = 'This page is restricted for non-admin members. Contact an administrator if you think this is a mistake.';
 
@@ -55,6 +61,7 @@ export function pageAccess(role: Role, memberPermissions: MemberPermissions | nu
   if (role === 'admin') return true;
   const [first = '', second] = page.split('?')[0].split('/').filter(Boolean);
   if (first === 'settings') return second === undefined || settingsPageAccess(role, second);
+  if (ADMIN_ONLY_PAGES.has(`/${first}`)) return false; // issue 19
   const key = GATED_PAGES[`/${first}`];
   return key === undefined || permissionGranted(memberPermissions, key);
 }

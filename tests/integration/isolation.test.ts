@@ -393,6 +393,15 @@ const ROUTES: Record<string, Row> = {
   'PUT /api/orgs/{org_id}/integrations/slack': adminOnly({ body: () => ({ url: 'https://hooks.slack.com/services/T000/B000/sneaky', events: ['mention.created'] }) }),
   'DELETE /api/orgs/{org_id}/integrations/slack': adminOnly(),
   // --- end issue 20 ---
+  // --- issue 19: dashboard and analytics (org-wide figures; analytics follows member_permissions.analytics), the audit log (admins only) ---
+  'GET /api/orgs/{org_id}/dashboard': orgWide(),
+  'GET /api/orgs/{org_id}/analytics': {
+    ...orgWide({ query: () => 'from=2026-01-01&to=2026-12-31' }, [200, 403]),
+    variants: [{ name: 'reversed range', query: () => 'from=2026-02-02&to=2026-02-01', expect: { b: [400, 403], d: UNAUTH } }],
+  },
+  'GET /api/orgs/{org_id}/analytics/export.csv': orgWide({ query: () => 'from=2026-01-01&to=2026-12-31' }, [200, 403]),
+  'GET /api/orgs/{org_id}/logs/audit': adminOnly(),
+  // --- end issue 19 ---
   // --- search (issue 14): the member gets no hit of R (its sentinel; 'caption' matches R's and O's images: O's only), bad params 400
   'GET /api/orgs/{org_id}/search': {
     ...orgWide({ query: (w) => `q=${enc(w.sentinel)}` }),

@@ -2,6 +2,7 @@ import { httpHandler } from '../../lib/http.ts';
 import { OrgParams } from '../chats/params.ts';
 import { InviteMemberInput } from '../../../shared/member/team.schemas.ts';
 import { inviteMember } from '../../../shared/member/team.ts';
+import { recordAdminAction } from '../../../shared/audit/audit.ts';
 
 /**
  * POST /api/orgs/{org_id}/team/invites `{ email, role? }` -> 201 `{ member }`, and the invitation
@@ -9,7 +10,8 @@ import { inviteMember } from '../../../shared/member/team.ts';
  * never used for it); 403 for members, 409 when already a member or invited, 502 when the email
  * could not be sent.
  */
-export const handler = httpHandler({ params: OrgParams, body: InviteMemberInput }, async ({ actor, body }) => ({
-  status: 201,
-  body: { member: await inviteMember(actor, body) },
-}));
+export const handler = httpHandler({ params: OrgParams, body: InviteMemberInput }, async ({ actor, body }) => {
+  const member = await inviteMember(actor, body);
+  await recordAdminAction(actor, 'team', 'team.invited', body.email.toLowerCase(), { role: body.role ?? 'member' }); // issue 19: audit log
+  return { status: 201, body: { member } };
+});

@@ -11,7 +11,7 @@
  */
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { fallbackPath, isPlatform, SETTINGS_GROUPS } from '#shared/org/navigation.rules.ts';
+import { fallbackPath, SETTINGS_GROUPS } from '#shared/org/navigation.rules.ts';
 import { NotBuiltPage } from './pages/NotBuiltPage.tsx';
 import { FullScreenMessage } from './pages/FullScreenMessage.tsx';
 import { AppShell } from './shell/AppShell.tsx';
@@ -56,6 +56,8 @@ const AiPage = lazy(() => import('../features/ai/components/AiPage.tsx').then((m
 // issue 22: plans and usage, plan selection
 const PlansPage = lazy(() => import('../features/plans/PlansPage.tsx').then((m) => ({ default: m.PlansPage })));
 const SelectPlanPage = lazy(() => import('../features/plans/SelectPlanPage.tsx').then((m) => ({ default: m.SelectPlanPage })));
+// issue 19: /dashboard, /analytics and /logs, through one small chunk (app/SectionPages.tsx), each behind its PageGate below
+const SectionPage = lazy(() => import('./SectionPages.tsx'));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
 const BUILT = new Set(['/chats', '/tickets', '/media', '/list', '/ai']);
@@ -64,13 +66,6 @@ const BUILT = new Set(['/chats', '/tickets', '/media', '/list', '/ai']);
 function OrgFallback() {
   const { org } = useSession();
   return <Navigate to={fallbackPath(org)} replace />;
-}
-
-/** A sidebar section not built yet; a platform organization's dashboard is about phones and queues (spec §2). */
-function NotBuiltSection({ path, title, description }: { path: string; title: string; description: string }) {
-  const { org } = useSession();
-  const platformDashboard = path === '/dashboard' && isPlatform(org);
-  return <NotBuiltPage title={title} description={platformDashboard ? 'the status of your phones and message queues' : description} />;
 }
 
 /** A settings page of the spec §2 menu that is not built yet (members: Restricted where spec §6 says so). */
@@ -126,10 +121,10 @@ function AppRoutes() {
           {/* issue 18: the AI agent (members read and test; admins change) */}
           <Route path="/ai" element={<PageGate title="AI"><AiPage /></PageGate>} />
           <Route path="/phones" element={<PageGate title="Phones" path="/settings/phones"><PhonesPage /></PageGate>} />
-          {NAV.filter((n) => !BUILT.has(n.path) && n.path !== '/settings').map((n) => (
+          {NAV.filter((n) => !BUILT.has(n.path) && n.path !== '/settings').map((n) => {
             // spec §6: members denied a page (or an admin-only settings page) see the Restricted page
-            <Route key={n.path} path={`${n.path}/*`} element={<PageGate title={n.label}><NotBuiltSection path={n.path} title={n.label} description={n.description} /></PageGate>} />
-          ))}
+            return <Route key={n.path} path={`${n.path}/*`} element={<PageGate title={n.label}><SectionPage path={n.path} fallback={<NotBuiltPage title={n.label} description={n.description} />} /></PageGate>} />;
+          })}
           <Route path="*" element={<OrgFallback />} />
         </Route>
       </Route>

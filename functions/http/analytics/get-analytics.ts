@@ -1,0 +1,11 @@
+import { httpHandler } from '../../lib/http.ts';
+import { OrgParams } from '../chats/params.ts';
+import { AnalyticsQuery } from '../../../shared/analytics/analytics.schemas.ts';
+import { readAnalytics } from '../../../shared/analytics/analytics.ts';
+
+/**
+ * GET /api/orgs/{org_id}/analytics?from=YYYY-MM-DD&to=YYYY-MM-DD -> AnalyticsReport (shared/analytics/analytics.ts):
+ * totals and the previous period's, per day, busiest hours, per member, number, label and group.
+ * 403 for members when member_permissions.analytics is off (spec §6); 400 for a bad or reversed range.
+ */
+export const handler = httpHandler({ params: OrgParams, query: AnalyticsQuery }, async ({ actor, guard, query }) => ({ body: await readAnalytics(actor, query.from, query.to, { visibleChatIds: (ids) => guard.visibleChatIds(ids) }) }));

@@ -1,0 +1,256 @@
+/**
+ * /analytics (issue 19; spec §2, §9): a date range (presets or two dates; the spec §9 picker rules:
+ * clamped to the last year and today, reversed ends swapped, an end before the start set to it;
+ * shown 'DD MMM YY'), the figures compared with the previous period of the same length, charts
+ * (lazy: uPlot loads with them), tables per member, number and label with drill-down links to the
+ * chats behind them, busiest hours, most active groups, and a CSV export. Members follow
+ * member_permissions.analytics (the route's PageGate shows Restricted). Desktop only.
+ * Days are UTC (the aggregate rows are by UTC day).
+ */
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import { format } from 'date-fns';
+import { MenuButton } from '../../app/shell/MenuButton.tsx';
+import { useSession } from '../../app/session.tsx';
+import { useToast } from '../../app/toast.tsx';
+import { errorMessage } from '../../lib/api.ts';
+import { formatPhone, chatNumber } from '../../lib/format.ts';
+import { editRange, RANGE_DATE_FORMAT, type DayRange } from '#shared/analytics/date-range.rules.ts';
+import { analyticsApi, analyticsKeys, type AnalyticsReport, type Figures } from './api.ts';
+import './analytics.css';
+
+const Charts = {
+  Traffic: lazy(() => import('./Charts.tsx').then((m) => ({ default: m.TrafficChart }))),
+  Hours: lazy(() => import('./Charts.tsx').then((m) => ({ default: m.HoursChart }))),
+};
+
+const DAY = 86_400_000;
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const show = (d: string) => format(Date.parse(`${d}T12:00:00Z`), RANGE_DATE_FORMAT);
+
+/** ms -> '1h 5m', '3m 20s', '45s'; '—' without samples. */
+export function duration(ms: number | null): string {
+  if (ms === null) return '—';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h}h ${m % 60}m`;
+  return `${Math.floor(h / 24)}d ${h % 24}h`;
+}
+
+const PRESETS = [
+  { label: 'Today', days: 1 },
+  { label: 'Last 7 days', days: 7 },
+  { label: 'Last 30 days', days: 30 },
+  { label: 'Last 90 days', days: 90 },
+];
+
+const KPIS: Array<{ key: keyof Figures; label: string; time?: boolean; lowerIsBetter?: boolean; to?: string }> = [
+  { key: 'conversations_opened', label: 'Conversations opened', to: '/chats' },
+  { key: 'conversations_closed', label: 'Conversations closed', to: '/chats?state=closed' },
+  { key: 'messages_in', label: 'Messages in' },
+  { key: 'messages_out', label: 'Messages out' },
+  { key: 'first_response_ms', label: 'First response', time: true, lowerIsBetter: true },
+  { key: 'response_ms', label: 'Avg. response', time: true, lowerIsBetter: true },
+  { key: 'resolution_ms', label: 'Resolution', time: true, lowerIsBetter: true },
+  { key: 'tickets_created', label: 'Tickets created', to: '/tickets' },
+  { key: 'tickets_resolved', label: 'Tickets resolved', to: '/tickets?status=closed' },
+];
+
+function Delta({ now, before, lowerIsBetter }: { now: number | null; before: number | null; lowerIsBetter?: boolean }) {
+  if (now === null || before === null || before === 0) return <span className="an-delta muted">no earlier figure</span>;
+  const pct = Math.round(((now - before) / before) * 100);
+  if (pct === 0) return <span className="an-delta muted">same as before</span>;
+  const good = lowerIsBetter ? pct < 0 : pct > 0;
+  return <span className={`an-delta ${good ? 'an-good' : 'an-bad'}`}>{`${pct > 0 ? '+' : ''}${pct}% vs previous`}</span>;
+}
+
+function FigureTable({ title, rows, name, link, testId }: { title: string; rows: Array<Figures & { key: string }>; name: (k: string) => string; link: (k: string) => string; testId: string }) {
+  return (
+    <section className="an-card" aria-label={title}>
+      <h2>{title}</h2>
+      {rows.length === 0 ? (
+        <p className="muted small">Nothing in this range.</p>
+      ) : (
+        <table className="an-table" data-testid={testId}>
+          <thead>
+            <tr>
+              <th scope="col">{title.replace(/^By /, '')}</th>
+              <th scope="col">In</th>
+              <th scope="col">Out</th>
+              <th scope="col">Opened</th>
+              <th scope="col">Closed</th>
+              <th scope="col">Assigned</th>
+              <th scope="col">First response</th>
+              <th scope="col">Avg. response</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.key}>
+                <td>
+                  <Link to={link(r.key)}>{name(r.key)}</Link>
+                </td>
+                <td>{r.messages_in}</td>
+                <td>{r.messages_out}</td>
+                <td>{r.conversations_opened}</td>
+                <td>{r.conversations_closed}</td>
+                <td>{r.assigned}</td>
+                <td>{duration(r.first_response_ms)}</td>
+                <td>{duration(r.response_ms)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function Report({ r, orgId }: { r: AnalyticsReport; orgId: string }) {
+  const phones = useQuery({ queryKey: analyticsKeys.phones(orgId), queryFn: () => analyticsApi.phones(orgId), staleTime: 60_000 });
+  const labels = useQuery({ queryKey: analyticsKeys.labels(orgId), queryFn: () => analyticsApi.labels(orgId), staleTime: 60_000 });
+  const phoneOf = useMemo(() => new Map((phones.data ?? []).map((p) => [p.phone_id, p])), [phones.data]);
+  const labelOf = useMemo(() => new Map((labels.data ?? []).map((l) => [l.label_id, l.name])), [labels.data]);
+  const peak = r.busiest_hours.indexOf(Math.max(...r.busiest_hours));
+  return (
+    <>
+      <div className="an-kpis" data-testid="analytics-kpis">
+        {KPIS.map((k) => {
+          const v = r.totals[k.key];
+          const text = k.time ? duration(v) : (v ?? 0).toLocaleString();
+          return (
+            <div key={k.key} className="an-kpi" data-testid={`kpi-${k.key}`}>
+              <span className="an-kpi-label">{k.label}</span>
+              {k.to ? (
+                <Link className="an-kpi-value" to={k.to} title="See the chats behind this figure">
+                  {text}
+                </Link>
+              ) : (
+                <span className="an-kpi-value">{text}</span>
+              )}
+              <Delta now={v} before={r.previous.totals[k.key]} lowerIsBetter={k.lowerIsBetter} />
+            </div>
+          );
+        })}
+      </div>
+      <div className="an-charts">
+        <section className="an-card" aria-label="Messages per day">
+          <h2>Messages per day</h2>
+          <Suspense fallback={<div className="an-chart an-chart-loading muted">Loading chart…</div>}>
+            <Charts.Traffic days={r.series.map((s) => s.day)} inbound={r.series.map((s) => s.messages_in)} outbound={r.series.map((s) => s.messages_out)} />
+          </Suspense>
+        </section>
+        <section className="an-card" aria-label="Busiest hours">
+          <h2>Busiest hours (UTC)</h2>
+          <Suspense fallback={<div className="an-chart an-chart-loading muted">Loading chart…</div>}>
+            <Charts.Hours hours={r.busiest_hours} />
+          </Suspense>
+          <p className="muted small">{r.busiest_hours[peak] ? `Busiest: ${peak}:00–${peak + 1}:00 (${r.busiest_hours[peak]} messages)` : 'No messages in this range.'}</p>
+        </section>
+      </div>
+      <FigureTable
+        title="By member"
+        testId="table-members"
+        rows={r.members.map((m) => ({ ...m, key: m.email }))}
+        name={(k) => k}
+        link={(k) => `/chats?assignee=${encodeURIComponent(k)}`}
+      />
+      <FigureTable
+        title="By number"
+        testId="table-numbers"
+        rows={r.phones.map((p) => ({ ...p, key: p.phone_id }))}
+        name={(k) => (phoneOf.get(k) ? formatPhone(phoneOf.get(k)!.org_phone) : k)}
+        link={(k) => (phoneOf.get(k) ? `/chats?phone=${phoneOf.get(k)!.org_phone}` : '/chats')}
+      />
+      <FigureTable title="By label" testId="table-labels" rows={r.labels.map((l) => ({ ...l, key: l.label_id }))} name={(k) => labelOf.get(k) ?? k} link={(k) => `/chats?label_id=${encodeURIComponent(k)}`} />
+      <section className="an-card" aria-label="Most active groups">
+        <h2>Most active groups</h2>
+        {r.groups.length === 0 ? (
+          <p className="muted small">No group messages in this range.</p>
+        ) : (
+          <ol className="an-groups" data-testid="groups">
+            {r.groups.map((g) => (
+              <li key={g.chat_id}>
+                <Link to={`/chats/${encodeURIComponent(g.chat_id)}`}>{chatNumber(g.chat_id)}</Link> — {g.messages} messages
+                {g.top_members.length > 0 && <span className="muted small"> · most active: {g.top_members.map((m) => `${formatPhone(m.author)} (${m.messages})`).join(', ')}</span>}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </>
+  );
+}
+
+export function AnalyticsPage() {
+  const { org } = useSession();
+  const toast = useToast();
+  const today = utcDay(Date.now());
+  const min = utcDay(Date.now() - 365 * DAY);
+  const [range, setRange] = useState<DayRange>({ from: utcDay(Date.now() - 6 * DAY), to: today });
+  const q = useQuery({ queryKey: analyticsKeys.report(org.org_id, range.from, range.to), queryFn: () => analyticsApi.report(org.org_id, range.from, range.to), placeholderData: (prev) => prev });
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await analyticsApi.exportCsv(org.org_id, range.from, range.to);
+    } catch (e) {
+      toast.show(errorMessage(e), 'error');
+    } finally {
+      setExporting(false);
+    }
+  };
+  return (
+    <div className="page an-page" data-testid="analytics-page">
+      <header className="page-header">
+        <MenuButton />
+        <h1>Analytics</h1>
+      </header>
+      <div className="page-body an-body">
+        <div className="an-toolbar" role="group" aria-label="Date range">
+          {PRESETS.map((p) => {
+            const from = utcDay(Date.now() - (p.days - 1) * DAY);
+            return (
+              <button key={p.label} type="button" className={`btn ${range.from === from && range.to === today ? 'btn-primary' : ''}`} onClick={() => setRange({ from, to: today })}>
+                {p.label}
+              </button>
+            );
+          })}
+          <label className="an-date">
+            From
+            <input type="date" data-testid="range-from" value={range.from} min={min} max={today} onChange={(e) => e.target.value && setRange(editRange(range, { from: e.target.value }, min, today))} />
+          </label>
+          <label className="an-date">
+            To
+            <input type="date" data-testid="range-to" value={range.to} min={min} max={today} onChange={(e) => e.target.value && setRange(editRange(range, { to: e.target.value }, min, today))} />
+          </label>
+          <span className="an-range" data-testid="range-label">
+            {show(range.from)} – {show(range.to)}
+          </span>
+          <button type="button" className="btn" onClick={() => void exportCsv()} disabled={exporting} data-testid="export-csv">
+            {exporting ? 'Exporting…' : 'Export CSV'}
+          </button>
+        </div>
+        {q.data && (
+          <p className="muted small" data-testid="compare-label">
+            Compared with {show(q.data.previous.from)} – {show(q.data.previous.to)}. Days are UTC.
+          </p>
+        )}
+        {q.isPending && <p className="muted">Loading figures…</p>}
+        {q.isError && (
+          <div className="inline-state" role="alert">
+            <span>Could not load the figures: {errorMessage(q.error)}</span>
+            <button type="button" className="link-btn" onClick={() => void q.refetch()}>
+              Retry
+            </button>
+          </div>
+        )}
+        {q.data && <Report r={q.data} orgId={org.org_id} />}
+      </div>
+    </div>
+  );
+}
