@@ -155,6 +155,13 @@ export const HTTP_ROUTES: HttpRoute[] = [
   // --- end issue 20 webhooks ---
   // --- search (issue 14) ---
   { method: 'GET', path: '/api/orgs/{org_id}/search', handler: 'functions/http/search/search.ts#handler', auth: 'jwt' },
+  // --- issue 15: contacts, custom properties, quick replies ---
+  { method: 'GET', path: '/api/orgs/{org_id}/contacts', handler: 'functions/http/contacts/list-contacts.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/contacts', handler: 'functions/http/contacts/create-contact.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/contacts/{contact_id}', handler: 'functions/http/contacts/get-contact.ts#handler', auth: 'jwt' },
+  { method: 'PATCH', path: '/api/orgs/{org_id}/contacts/{contact_id}', handler: 'functions/http/contacts/update-contact.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/contacts/{contact_id}', handler: 'functions/http/contacts/delete-contact.ts#handler', auth: 'jwt' },
+  // --- end issue 15 ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -29,6 +29,8 @@ import { PushSubscriptionEntity } from '../push/push-subscription.entity.ts';
 import { ApiKeyEntity, ApiRequestLogEntity } from '../apikey/api-key.entity.ts';
 // issue 20: outbound webhooks
 import { WebhookDeliveryEntity, WebhookEndpointEntity } from '../webhooks/webhook.entity.ts';
+// issue 15: contacts, custom properties, quick replies
+import { ContactAuditEntity, ContactFacetEntity } from '../contact/contact.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -73,6 +75,9 @@ const entities = {
   // issue 20: outbound webhooks
   webhookEndpoint: WebhookEndpointEntity,
   webhookDelivery: WebhookDeliveryEntity,
+  // issue 15: contacts, custom properties, quick replies
+  contactFacet: ContactFacetEntity,
+  contactAudit: ContactAuditEntity,
 };
 
 function build() {

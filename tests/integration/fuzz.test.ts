@@ -181,6 +181,9 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'PATCH /api/orgs/{org_id}/webhooks/{endpoint_id}': () => ({ url: 'https://hooks.example.com/fuzzed', enabled: true }),
   'POST /api/orgs/{org_id}/hooks': () => ({ target_url: 'https://hooks.zapier.com/fuzz', event: 'ticket.created', source: 'zapier' }),
   'PUT /api/orgs/{org_id}/integrations/slack': () => ({ url: 'https://hooks.slack.com/services/T000/B000/fuzz', events: ['mention.created'] }),
+  // issue 15: contacts
+  'POST /api/orgs/{org_id}/contacts': () => ({ phone: '+1 415 555 0101', name: 'Fuzz', label_ids: ['lbl_x'], custom_properties: { prp_x: 'v' }, notes: 'n' }),
+  'PATCH /api/orgs/{org_id}/contacts/{contact_id}': () => ({ name: 'Fuzzed', notes: 'n' }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

@@ -7,6 +7,7 @@ import { HTTP_ROUTES } from '../../functions/routes.ts';
 import { EVENTS, type EventName } from '../../events/catalog.ts';
 import { publish } from '../../events/publish.ts';
 import { inboundText, newWamid, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
+import { sealContactId } from '../../shared/contact/contact-id.ts';
 
 /**
  * The route-registry isolation suite (issue 11 part 2). Every route of functions/routes.ts is
@@ -402,6 +403,23 @@ const ROUTES: Record<string, Row> = {
       { name: 'bad kind', query: () => 'q=x&kind=nope', expect: { b: [400], d: UNAUTH } },
     ],
   },
+  // --- issue 15: contacts. Masked members get sealed ids (cx_…); a contact whose 1:1 chat the
+  // member may not open is hidden from lists and refused by id (its name comes from that chat) ---
+  'GET /api/orgs/{org_id}/contacts': {
+    ...orgWide(),
+    variants: [
+      { name: 'q=sentinel', query: (w) => `q=${enc(w.sentinel.toLowerCase())}`, expect: { a: NOT_IN_ORG, b: [200], d: UNAUTH } },
+      { name: 'q=R number', query: (w) => `q=${w.rNumber}`, expect: { b: [200], d: UNAUTH } },
+    ],
+  },
+  'POST /api/orgs/{org_id}/contacts': orgWide({ body: () => ({ phone: '+1 415 555 0100', name: 'Isolation contact' }) }, [201, 409]),
+  'GET /api/orgs/{org_id}/contacts/{contact_id}': {
+    ...chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+    variants: [{ name: 'raw number', params: (w) => ({ contact_id: w.rNumber }), expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } }],
+  },
+  'PATCH /api/orgs/{org_id}/contacts/{contact_id}': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: () => ({ notes: 'changed by someone' }) }),
+  'DELETE /api/orgs/{org_id}/contacts/{contact_id}': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  // --- end issue 15 ---
 };
 
 // --- issue 20: org A's webhook endpoint, for the rows above (an event nothing in this suite emits, so nothing is sent) ---
