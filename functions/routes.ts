@@ -161,6 +161,11 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/contacts/{contact_id}', handler: 'functions/http/contacts/get-contact.ts#handler', auth: 'jwt' },
   { method: 'PATCH', path: '/api/orgs/{org_id}/contacts/{contact_id}', handler: 'functions/http/contacts/update-contact.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/contacts/{contact_id}', handler: 'functions/http/contacts/delete-contact.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/properties', handler: 'functions/http/properties/list-properties.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/properties', handler: 'functions/http/properties/create-property.ts#handler', auth: 'jwt' },
+  { method: 'PATCH', path: '/api/orgs/{org_id}/properties/{property_id}', handler: 'functions/http/properties/update-property.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/properties/{property_id}', handler: 'functions/http/properties/delete-property.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/chats/{chat_id}/properties', handler: 'functions/http/properties/set-chat-properties.ts#handler', auth: 'jwt' },
   // --- end issue 15 ---
 ];
 

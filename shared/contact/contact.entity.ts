@@ -27,6 +27,8 @@ export const ContactEntity = new Entity({
     /** property_id -> value (string; numbers and dates as their text form), spec §3 custom_properties */
     custom_properties: { type: 'any' },
     notes: { type: 'string' },
+    /** email of the member who last edited it (name, labels, properties, notes) */
+    updated_by: { type: 'string' },
     /** phone_ids of the org numbers this person wrote to */
     phone_ids: { type: 'list', items: { type: 'string' } },
     /** index key: the shown name lower-cased (edited, else profile, else '~' + number so unnamed sort last) */

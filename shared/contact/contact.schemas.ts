@@ -23,6 +23,8 @@ export const ContactView = z.object({
   created_at: z.number().nullable(),
   last_seen_at: z.number().nullable(),
   updated_at: z.number().nullable(),
+  /** the member who last edited it (email) */
+  updated_by: z.string().nullable(),
 });
 export type ContactView = z.infer<typeof ContactView>;
 

@@ -8,6 +8,7 @@ import { getOrgPreferences } from '../org/preferences.ts';
 import { permissionGranted, RESTRICTED_MESSAGE } from '../org/permissions.rules.ts';
 import { maskPhone } from '../chat/chat-access.rules.ts';
 import { log } from '../log.ts';
+import { assertPropertyValues } from '../property/property.ts';
 import { isSealedContactId, openContactId, sealContactId } from './contact-id.ts';
 import { displayName, facetDiff, facetsOf, lastSeenDue, matchesWords, nameKey, normalizeNumber, numberQuery, splitFacet, words, type ContactLike } from './contact.rules.ts';
 import { ContactListQuery, type ContactChat, type ContactDetail, type ContactView, type CreateContactInput, type UpdateContactInput } from './contact.schemas.ts';
@@ -58,6 +59,7 @@ type Row = ContactLike & {
   merged_into?: string;
   merged_ids?: string[];
   import_job_id?: string;
+  updated_by?: string;
 };
 
 /** Most contacts a word or number search returns (no cursor; spec §9 caps search at 500). */
@@ -96,6 +98,7 @@ export function viewContact(c: Row, guard: Pick<ChatGuard, 'mask' | 'masks'>): C
     created_at: c.created_at ?? null,
     last_seen_at: c.last_seen_at || null,
     updated_at: c.updated_at ?? null,
+    updated_by: c.updated_by ?? null,
   };
 }
 
@@ -321,6 +324,7 @@ const cleanProps = (p: Record<string, string> | undefined, base: Record<string, 
 export async function createContact(actor: Actor, input: CreateContactInput): Promise<ContactView> {
   await requireContactsAccess(actor);
   const guard = await chatGuard(actor);
+  if (input.custom_properties) await assertPropertyValues(actor.org_id, input.custom_properties);
   const digits = normalizeNumber(input.phone);
   if (!digits) throw new AppError('validation.failed', 'phone: is not a valid phone number', { status: 400, details: [{ field: 'phone', reason: 'is not a valid phone number' }] });
   const now = Date.now();
@@ -335,6 +339,7 @@ export async function createContact(actor: Actor, input: CreateContactInput): Pr
     notes: input.notes || undefined,
     phone_ids: [],
     source: 'manual',
+    updated_by: actor.email.toLowerCase(),
     // never seen on WhatsApp: 0 keeps the by-last-seen index key whole (shown as null)
     last_seen_at: 0,
     created_at: now,
@@ -354,6 +359,7 @@ export async function createContact(actor: Actor, input: CreateContactInput): Pr
 export async function updateContact(actor: Actor, contactId: string, input: UpdateContactInput): Promise<ContactView> {
   await requireContactsAccess(actor);
   const guard = await chatGuard(actor);
+  if (input.custom_properties) await assertPropertyValues(actor.org_id, input.custom_properties);
   const before = await getVisible(actor, guard, contactId);
   const after: Row = { ...before };
   if (input.name !== undefined) after.edited_name = input.name.trim() || undefined;
@@ -361,7 +367,7 @@ export async function updateContact(actor: Actor, contactId: string, input: Upda
   if (input.custom_properties !== undefined) after.custom_properties = cleanProps(input.custom_properties, before.custom_properties ?? {});
   if (input.notes !== undefined) after.notes = input.notes || undefined;
   after.name_key = nameKey(after);
-  const set: Record<string, unknown> = { name_key: after.name_key, label_ids: after.label_ids ?? [], custom_properties: after.custom_properties ?? {} };
+  const set: Record<string, unknown> = { name_key: after.name_key, label_ids: after.label_ids ?? [], custom_properties: after.custom_properties ?? {}, updated_by: actor.email.toLowerCase() };
   const remove: string[] = [];
   if (after.edited_name) set.edited_name = after.edited_name;
   else remove.push('edited_name');

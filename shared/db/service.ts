@@ -31,6 +31,7 @@ import { ApiKeyEntity, ApiRequestLogEntity } from '../apikey/api-key.entity.ts';
 import { WebhookDeliveryEntity, WebhookEndpointEntity } from '../webhooks/webhook.entity.ts';
 // issue 15: contacts, custom properties, quick replies
 import { ContactAuditEntity, ContactFacetEntity } from '../contact/contact.entity.ts';
+import { PropertyDefEntity } from '../property/property.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -78,6 +79,7 @@ const entities = {
   // issue 15: contacts, custom properties, quick replies
   contactFacet: ContactFacetEntity,
   contactAudit: ContactAuditEntity,
+  propertyDef: PropertyDefEntity,
 };
 
 function build() {

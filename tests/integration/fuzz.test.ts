@@ -184,6 +184,9 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   // issue 15: contacts
   'POST /api/orgs/{org_id}/contacts': () => ({ phone: '+1 415 555 0101', name: 'Fuzz', label_ids: ['lbl_x'], custom_properties: { prp_x: 'v' }, notes: 'n' }),
   'PATCH /api/orgs/{org_id}/contacts/{contact_id}': () => ({ name: 'Fuzzed', notes: 'n' }),
+  'POST /api/orgs/{org_id}/properties': () => ({ property_name: 'Fuzz tier', property_value_type: 'dropdown', options: ['Gold', 'Silver'] }),
+  'PATCH /api/orgs/{org_id}/properties/{property_id}': () => ({ property_name: 'Fuzzed', property_value_type: 'text' }),
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/properties': () => ({ custom_properties: {} }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

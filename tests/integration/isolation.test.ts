@@ -419,6 +419,12 @@ const ROUTES: Record<string, Row> = {
   },
   'PATCH /api/orgs/{org_id}/contacts/{contact_id}': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: () => ({ notes: 'changed by someone' }) }),
   'DELETE /api/orgs/{org_id}/contacts/{contact_id}': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  // custom properties: any member lists the definitions, admins manage them; values on a chat are chat-linked
+  'GET /api/orgs/{org_id}/properties': orgWide(),
+  'POST /api/orgs/{org_id}/properties': adminOnly({ body: () => ({ property_name: 'Nope', property_value_type: 'text' }) }),
+  'PATCH /api/orgs/{org_id}/properties/{property_id}': adminOnly({ params: () => ({ property_id: 'prp_missing' }), body: () => ({ property_name: 'Nope', property_value_type: 'text' }) }),
+  'DELETE /api/orgs/{org_id}/properties/{property_id}': adminOnly({ params: () => ({ property_id: 'prp_missing' }) }),
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/properties': chatLinked({ body: () => ({ custom_properties: {} }) }),
   // --- end issue 15 ---
 };
 

@@ -50,9 +50,12 @@ const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage.tsx').
 const ZapierPage = lazy(() => import('../features/webhooks/RestHookPage.tsx').then((m) => ({ default: m.ZapierPage })));
 const PabblyPage = lazy(() => import('../features/webhooks/RestHookPage.tsx').then((m) => ({ default: m.PabblyPage })));
 const SlackPage = lazy(() => import('../features/webhooks/SlackPage.tsx').then((m) => ({ default: m.SlackPage })));
+// issue 15: contacts, custom properties, quick replies
+const ContactsPage = lazy(() => import('../features/contacts/components/ContactsPage.tsx').then((m) => ({ default: m.ContactsPage })));
+const PropertiesPage = lazy(() => import('../features/settings/properties/PropertiesPage.tsx').then((m) => ({ default: m.PropertiesPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
-const BUILT = new Set(['/chats', '/tickets', '/media', '/list']);
+const BUILT = new Set(['/chats', '/tickets', '/media', '/list', /* issue 15 */ '/contacts']);
 
 /** Unknown paths: /chats for a normal organization, /dashboard for a platform one (spec §2). */
 function OrgFallback() {
@@ -113,6 +116,9 @@ function AppRoutes() {
           <Route path="/settings/integrations/api" element={<PageGate title="API"><ApiKeysPage /></PageGate>} />
           <Route path="/settings/integrations/api/reference" element={<PageGate title="API reference" path="/settings/integrations/api"><ApiReferencePage /></PageGate>} />
           <Route path="/settings/integrations/mcp" element={<PageGate title="MCP"><McpPage /></PageGate>} />
+          {/* issue 15: contacts (member_permissions.contacts), custom properties (admins) */}
+          <Route path="/contacts" element={<PageGate title="Contacts"><ContactsPage /></PageGate>} />
+          <Route path="/settings/properties" element={<PageGate title="Custom Properties"><PropertiesPage /></PageGate>} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           <Route path="/phones" element={<PageGate title="Phones" path="/settings/phones"><PhonesPage /></PageGate>} />
           {NAV.filter((n) => !BUILT.has(n.path) && n.path !== '/settings').map((n) => (
