@@ -15,6 +15,7 @@ import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
  * masking (numbers masked, sealed ids) for members.
  */
 let rt: TestRuntime;
+let TIER = '';
 let admin: string;
 let member: string;
 const ANA = '5511988887777';
@@ -33,6 +34,8 @@ beforeAll(async () => {
   await rt.postWebhook(inboundText(rt.phone, ANA, 'Alguém?', { name: 'Ana Souza', id: newWamid(), timestampS: T0 + 60 }));
   await rt.postWebhook(inboundText(rt.phone, RAVI, 'Is my order shipped?', { name: 'Ravi Kumar', id: newWamid(), timestampS: T0 + 120 }));
   await rt.idle();
+  const p = await rt.orgCall<{ property: { property_id: string } }>(admin, 'POST', '/properties', { property_name: 'Tier', property_value_type: 'text' });
+  TIER = p.body.property.property_id;
 }, 120_000);
 afterAll(async () => rt?.cleanup());
 
@@ -73,10 +76,10 @@ describe('created from inbound messages', () => {
 describe('create, edit, filter, delete', () => {
   let created: ContactView;
   it('creates a contact from a typed number (E.164, default country IN); a second one is 409; a bad number is 400 on phone', async () => {
-    const r = await rt.orgCall<{ contact: ContactView }>(admin, 'POST', '/contacts', { phone: '098765 43210', name: 'Meera Iyer', label_ids: ['lbl_vip'], custom_properties: { prp_tier: 'Gold' } });
+    const r = await rt.orgCall<{ contact: ContactView }>(admin, 'POST', '/contacts', { phone: '098765 43210', name: 'Meera Iyer', label_ids: ['lbl_vip'], custom_properties: { [TIER]: 'Gold' } });
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     created = r.body.contact;
-    expect(created).toMatchObject({ contact_id: '919876543210', phone: '919876543210', display_name: 'Meera Iyer', source: 'manual', label_ids: ['lbl_vip'], custom_properties: { prp_tier: 'Gold' } });
+    expect(created).toMatchObject({ contact_id: '919876543210', phone: '919876543210', display_name: 'Meera Iyer', source: 'manual', label_ids: ['lbl_vip'], custom_properties: { [TIER]: 'Gold' } });
     expect((await rt.orgCall(admin, 'POST', '/contacts', { phone: '+91 98765 43210' })).status).toBe(409);
     const bad = await rt.orgCall<{ error: { details: unknown } }>(admin, 'POST', '/contacts', { phone: '12' });
     expect(bad.status).toBe(400);
@@ -85,7 +88,7 @@ describe('create, edit, filter, delete', () => {
 
   it('filters by label, property value, org number and last-seen range; searches property values', async () => {
     expect((await list(admin, '?label_id=lbl_vip')).body.contacts.map((c) => c.contact_id)).toEqual(['919876543210']);
-    expect((await list(admin, '?property_id=prp_tier&property_value=gold')).body.contacts.map((c) => c.contact_id)).toEqual(['919876543210']);
+    expect((await list(admin, `?property_id=${TIER}&property_value=gold`)).body.contacts.map((c) => c.contact_id)).toEqual(['919876543210']);
     expect((await list(admin, '?q=gold')).body.contacts.map((c) => c.contact_id)).toEqual(['919876543210']);
     const phones = (await list(admin)).body.contacts.find((c) => c.contact_id === RAVI)!.phone_ids;
     expect((await list(admin, `?phone_id=${phones[0]}`)).body.contacts.map((c) => c.contact_id).sort()).toEqual([RAVI, ANA].sort());
@@ -94,14 +97,14 @@ describe('create, edit, filter, delete', () => {
   });
 
   it('edits name, labels, properties and notes; the edited name leads and is searchable', async () => {
-    const r = await rt.orgCall<{ contact: ContactView }>(admin, 'PATCH', `/contacts/${RAVI}`, { name: 'Ravi (wholesale)', label_ids: ['lbl_vip'], custom_properties: { prp_tier: 'Silver' }, notes: 'Prefers calls' });
+    const r = await rt.orgCall<{ contact: ContactView }>(admin, 'PATCH', `/contacts/${RAVI}`, { name: 'Ravi (wholesale)', label_ids: ['lbl_vip'], custom_properties: { [TIER]: 'Silver' }, notes: 'Prefers calls' });
     expect(r.status).toBe(200);
-    expect(r.body.contact).toMatchObject({ display_name: 'Ravi (wholesale)', contact_name: 'Ravi Kumar', notes: 'Prefers calls', custom_properties: { prp_tier: 'Silver' } });
+    expect(r.body.contact).toMatchObject({ display_name: 'Ravi (wholesale)', contact_name: 'Ravi Kumar', notes: 'Prefers calls', custom_properties: { [TIER]: 'Silver' } });
     expect((await list(admin, '?q=wholesale')).body.contacts.map((c) => c.contact_id)).toEqual([RAVI]);
     expect((await list(admin, '?label_id=lbl_vip')).body.contacts.map((c) => c.contact_id).sort()).toEqual(['919876543210', RAVI].sort());
     // clearing the property removes its filter row
-    await rt.orgCall(admin, 'PATCH', `/contacts/${RAVI}`, { custom_properties: { prp_tier: '' } });
-    expect((await list(admin, '?property_id=prp_tier&property_value=silver')).body.contacts).toEqual([]);
+    await rt.orgCall(admin, 'PATCH', `/contacts/${RAVI}`, { custom_properties: { [TIER]: '' } });
+    expect((await list(admin, `?property_id=${TIER}&property_value=silver`)).body.contacts).toEqual([]);
   });
 
   it('refuses bad input with the field and reason', async () => {
@@ -125,6 +128,42 @@ describe('create, edit, filter, delete', () => {
     expect(back).toMatchObject({ contact_id: ANA, source: 'backfill' });
     expect(back.display_name).toBeTruthy();
     expect((await list(admin, '?q=ana')).body.contacts.map((c) => c.contact_id)).toEqual([ANA]);
+  });
+});
+
+describe('custom properties (spec §3)', () => {
+  it('admins define text, dropdown, number and date properties; members may list but not define', async () => {
+    const dd = await rt.orgCall<{ property: { property_id: string; property_value: Record<string, string> } }>(admin, 'POST', '/properties', { property_name: 'Plan', property_value_type: 'dropdown', options: ['Basic', 'Pro'] });
+    expect(dd.status).toBe(201);
+    expect(Object.values(dd.body.property.property_value)).toEqual(['Basic', 'Pro']);
+    expect((await rt.orgCall(admin, 'POST', '/properties', { property_name: 'plan', property_value_type: 'text' })).status).toBe(400);
+    expect((await rt.orgCall(admin, 'POST', '/properties', { property_name: 'Empty', property_value_type: 'dropdown', options: [] })).status).toBe(400);
+    expect((await rt.orgCall(member, 'POST', '/properties', { property_name: 'X', property_value_type: 'text' })).status).toBe(403);
+    const listed = await rt.orgCall<{ properties: Array<{ property_name: string }> }>(member, 'GET', '/properties');
+    expect(listed.body.properties.map((p) => p.property_name)).toEqual(['Plan', 'Tier']);
+    // renaming an option keeps the ids of the labels that stay
+    const opts = dd.body.property.property_value;
+    const basic = Object.keys(opts).find((k) => opts[k] === 'Basic')!;
+    const up = await rt.orgCall<{ property: { property_value: Record<string, string> } }>(admin, 'PATCH', `/properties/${dd.body.property.property_id}`, { property_name: 'Plan', property_value_type: 'dropdown', options: ['Basic', 'Enterprise'] });
+    expect(up.body.property.property_value[basic]).toBe('Basic');
+    expect(Object.values(up.body.property.property_value)).toEqual(['Basic', 'Enterprise']);
+  });
+
+  it('sets values on a chat through its versioned write; bad values are 400 with the field', async () => {
+    const props = (await rt.orgCall<{ properties: Array<{ property_id: string; property_name: string; property_value: Record<string, string> }> }>(admin, 'GET', '/properties')).body.properties;
+    const plan = props.find((p) => p.property_name === 'Plan')!;
+    const pro = Object.keys(plan.property_value)[1]!;
+    const chat = `${RAVI}%40c.us`;
+    const ok = await rt.orgCall<{ chat: { custom_properties: Record<string, string> } }>(member, 'PUT', `/chats/${chat}/properties`, { custom_properties: { [plan.property_id]: pro, [TIER]: 'Gold' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.chat.custom_properties).toEqual({ [plan.property_id]: pro, [TIER]: 'Gold' });
+    const bad = await rt.orgCall<{ error: { details: unknown } }>(member, 'PUT', `/chats/${chat}/properties`, { custom_properties: { [plan.property_id]: 'Pro', prp_nope: 'x' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual(expect.arrayContaining([{ field: `custom_properties.${plan.property_id}`, reason: 'must be one of the dropdown’s options' }, { field: 'custom_properties.prp_nope', reason: 'is not a property of this workspace' }]));
+    const cleared = await rt.orgCall<{ chat: { custom_properties: Record<string, string> } }>(member, 'PUT', `/chats/${chat}/properties`, { custom_properties: { [TIER]: '' } });
+    expect(cleared.body.chat.custom_properties).toEqual({ [plan.property_id]: pro });
+    const read = await rt.orgCall<{ custom_properties?: Record<string, string>; chat?: { custom_properties: Record<string, string> } }>(admin, 'GET', `/chats/${chat}`);
+    expect(JSON.stringify(read.body)).toContain(pro);
   });
 });
 
