@@ -127,8 +127,8 @@ export function ContactsPage() {
       <header className="page-header">
         <MenuButton />
         <h1>Contacts</h1>
-        <button type="button" className="btn btn-primary contacts-new" onClick={() => setCreating(true)} data-testid="contact-new">
-          <Icon name="plus" size={16} /> New contact
+        <button type="button" className="btn btn-primary contacts-new" onClick={() => setCreating(true)} aria-label="New contact" data-testid="contact-new">
+          <Icon name="plus" size={16} /> <span className="contacts-new-text">New contact</span>
         </button>
       </header>
       <div className="contacts-body">
