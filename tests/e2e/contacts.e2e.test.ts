@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Browser } from 'playwright-core';
-import { DESKTOP, PHONE, SHOTS, signIn, startE2E, stopE2E, toast } from '../factories/browser.ts';
+import { DESKTOP, PHONE, SHOTS, openChat, signIn, startE2E, stopE2E, toast } from '../factories/browser.ts';
 import type { TestRuntime } from '../factories/runtime.ts';
 import { inboundText, newWamid } from '../../shared/whatsapp/cloud/payloads.ts';
 import { DELETE_CONTACT_NOTE } from '../../shared/contact/contact.schemas.ts';
@@ -82,6 +82,19 @@ describe('/contacts in the browser', () => {
     await page.getByTestId('contact-delete-confirm').click();
     await toast(page, 'Contact deleted').waitFor();
     await expect.poll(async () => (await page.getByTestId('contact-row').allInnerTexts()).some((t) => t.includes('Meera'))).toBe(false);
+    await page.context().close();
+  });
+
+  it('edits a chat’s custom properties in its details panel', async () => {
+    const page = await signIn(browser, rt, rt.adminEmail, DESKTOP);
+    await openChat(page, `${PEOPLE[0]![0]}@c.us`);
+    const section = page.getByTestId('chat-properties');
+    if (!(await section.isVisible())) await page.getByTestId('chat-details-toggle').click();
+    await section.waitFor();
+    await section.locator('[data-testid^="property-prp_"]').selectOption({ label: 'Silver' });
+    await section.getByTestId('chat-properties-save').click();
+    await toast(page, 'Properties saved').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'contacts-chat-properties-desktop.png') });
     await page.context().close();
   });
 

@@ -14,7 +14,7 @@
  * cancels) and the send carries quoted_message_id = the quoted wamid; Reply Privately opens the
  * member's chat with the group message quoted (router state set by the group's thread).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { useSession } from '../../../app/session.tsx';
@@ -39,6 +39,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { chatKeys } from '../api/keys.ts';
 
 const PANEL_KEY = 'chorus.chat_details_open';
+// issue 15: the chat's custom properties in the details panel, its own chunk (the /chats budget)
+const ChatProperties = lazy(() => import('../../contacts/index.ts').then((m) => ({ default: m.ChatProperties })));
 function initialPanelOpen(): boolean {
   try {
     const v = localStorage.getItem(PANEL_KEY);
@@ -210,7 +212,15 @@ export function Thread({ chatId }: { chatId: string }) {
           />
         )}
       </section>
-      {panelOpen && <ChatTicketsPanel tickets={chatTickets} status={ticketsStatus} error={ticketsError} onRetry={loadTickets} onClose={() => setPanel(false)} onChange={replaceTicket} />}
+      {panelOpen && (
+        <ChatTicketsPanel tickets={chatTickets} status={ticketsStatus} error={ticketsError} onRetry={loadTickets} onClose={() => setPanel(false)} onChange={replaceTicket}>
+          {chat && chat.has_access !== false && (
+            <Suspense fallback={null}>
+              <ChatProperties chat={chat} />
+            </Suspense>
+          )}
+        </ChatTicketsPanel>
+      )}
       {pinFor && <PinDialog message={pinFor} onClose={() => actions.setPinFor(null)} onPin={(d) => actions.setPin(pinFor, true, d)} />}
       {edits.deleteFor && <DeleteMessageDialog message={edits.deleteFor} onClose={edits.closeDelete} onDelete={() => void edits.deleteMessage(edits.deleteFor!)} />}
       {forwardFor && <ForwardDialog message={forwardFor} chats={chats} onClose={() => actions.setForwardFor(null)} onForward={(ids) => actions.forward(forwardFor, ids)} />}
