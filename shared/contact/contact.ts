@@ -164,7 +164,7 @@ async function fill<T>(run: (cursor: string | null, n: number) => Promise<{ data
 
 /**
  * GET /contacts: one page of the org's contacts (merged-away ones hidden), for a viewer allowed
- * the page. Reads (ACCESS_PATTERNS 55-58, never a Scan):
+ * the page. Reads (ACCESS_PATTERNS 6 and c1-c5, never a Scan):
  * - `q` a number (digits, not for masked viewers): begins_with on the contact id (wa_id digits);
  * - `q` words: begins_with on the `tok` facet for the first word, the others checked on the
  *   contacts read (both capped at SEARCH_CAP, no cursor);

@@ -21,7 +21,7 @@ const toWire = (r: { property_id: string; property_name: string; property_value_
   property_value: (r.property_value as Record<string, string> | undefined) ?? {},
 });
 
-/** The org's definitions, by name (one Query, pattern 59). */
+/** The org's definitions, by name (one Query, ACCESS_PATTERNS c7). */
 export async function listProperties(orgId: string): Promise<PropertyDef[]> {
   const rows = (await defs().query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
   return rows.map(toWire).sort((a, b) => a.property_name.localeCompare(b.property_name));
