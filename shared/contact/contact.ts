@@ -414,17 +414,35 @@ export interface ContactSighting {
  * thrown: the backfill (scripts/backfill-contacts.ts) repairs a contact a crash left unwritten.
  */
 export async function touchContacts(orgId: string, sightings: ContactSighting[]): Promise<void> {
+  if (!sightings.length) return;
+  // one sighting per person (the newest), their rows in one BatchGet, then 8 writes in flight
+  const byId = new Map<string, ContactSighting>();
   for (const s of sightings) {
-    try {
-      await touchOne(orgId, s);
-    } catch (e) {
-      log('warn', 'contact.touch_failed', { org_id: orgId, error: String((e as Error).message) });
-    }
+    const prev = byId.get(s.wa_id);
+    byId.set(s.wa_id, prev && prev.at > s.at ? { ...prev, lid: prev.lid ?? s.lid } : { ...s, lid: s.lid ?? prev?.lid, name: s.name ?? prev?.name });
   }
+  let rows: Map<string, Row>;
+  try {
+    rows = new Map((await getMany(orgId, [...byId.keys()])).map((r) => [r.contact_id, r]));
+  } catch (e) {
+    log('warn', 'contact.touch_failed', { org_id: orgId, error: String((e as Error).message) });
+    return;
+  }
+  const queue = [...byId.values()];
+  const worker = async () => {
+    for (let s = queue.shift(); s; s = queue.shift()) {
+      try {
+        await touchOne(orgId, s, rows.get(s.wa_id) ?? null);
+      } catch (e) {
+        log('warn', 'contact.touch_failed', { org_id: orgId, error: String((e as Error).message) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
 }
 
-async function touchOne(orgId: string, s: ContactSighting, attempt = 0): Promise<void> {
-  const existing = (await contacts().get({ org_id: orgId, contact_id: s.wa_id }).go()).data as Row | null;
+async function touchOne(orgId: string, s: ContactSighting, known: Row | null | undefined, attempt = 0): Promise<void> {
+  const existing = known !== undefined ? known : ((await contacts().get({ org_id: orgId, contact_id: s.wa_id }).go()).data as Row | null);
   if (!existing) {
     const row: Row = {
       org_id: orgId,
@@ -444,7 +462,7 @@ async function touchOne(orgId: string, s: ContactSighting, attempt = 0): Promise
     try {
       await contacts().create(row as never).go();
     } catch (e) {
-      if (attempt < 2 && /conditional/i.test(String((e as Error).message))) return touchOne(orgId, s, attempt + 1);
+      if (attempt < 2 && /conditional/i.test(String((e as Error).message))) return touchOne(orgId, s, undefined, attempt + 1);
       throw e;
     }
     await syncFacets(orgId, null, row);
