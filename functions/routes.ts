@@ -180,6 +180,18 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/analytics/export.csv', handler: 'functions/http/analytics/export-analytics.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/logs/audit', handler: 'functions/http/logs/list-audit-log.ts#handler', auth: 'jwt' },
   // --- end issue 19 ---
+  // --- issue 15: contacts, custom properties, quick replies ---
+  { method: 'GET', path: '/api/orgs/{org_id}/contacts', handler: 'functions/http/contacts/list-contacts.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/contacts', handler: 'functions/http/contacts/create-contact.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/contacts/{contact_id}', handler: 'functions/http/contacts/get-contact.ts#handler', auth: 'jwt' },
+  { method: 'PATCH', path: '/api/orgs/{org_id}/contacts/{contact_id}', handler: 'functions/http/contacts/update-contact.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/contacts/{contact_id}', handler: 'functions/http/contacts/delete-contact.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/properties', handler: 'functions/http/properties/list-properties.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/properties', handler: 'functions/http/properties/create-property.ts#handler', auth: 'jwt' },
+  { method: 'PATCH', path: '/api/orgs/{org_id}/properties/{property_id}', handler: 'functions/http/properties/update-property.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/properties/{property_id}', handler: 'functions/http/properties/delete-property.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/chats/{chat_id}/properties', handler: 'functions/http/properties/set-chat-properties.ts#handler', auth: 'jwt' },
+  // --- end issue 15 ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -28,6 +28,8 @@ import type { Chat, ChatBatchResult, ChatLabel } from './chat.schemas.ts';
 
 const viewer = (a: Actor): Viewer => ({ email: a.email.toLowerCase(), role: a.role });
 
+import { assertPropertyValues } from '../property/property.ts';
+
 class ChatRefused extends Error {}
 
 /** @throws AppError 403 chat.no_access when the member may not see the chat (spec §6; the guard's rule) */
@@ -389,4 +391,25 @@ export async function deleteChatLabel(actor: Actor, labelId: string): Promise<{ 
   }
   await db().entities.chatLabel.delete({ org_id: actor.org_id, label_id: labelId }).go();
   return { removed_from: removed };
+}
+
+// ---- issue 15: custom property values of a chat (spec §3 custom_properties) ---------------
+
+/**
+ * Set or clear ('' ) custom property values of one chat, checked against the org's definitions
+ * (shared/property). Goes through the chat's versioned write (eachChat: access guard, outbox
+ * `chat.updated` with change `custom_properties`). @throws 400 bad values; 403/404 as eachChat
+ */
+export async function setChatProperties(actor: Actor, chatId: string, values: Record<string, string>): Promise<Chat> {
+  await assertPropertyValues(actor.org_id, values);
+  const r = await eachChat(actor, [chatId], ['custom_properties'], (chat) => {
+    const cur = ((chat as { custom_properties?: Record<string, string> }).custom_properties ?? {}) as Record<string, string>;
+    const next = { ...cur };
+    for (const [k, v] of Object.entries(values)) {
+      if (v.trim()) next[k] = v.trim();
+      else delete next[k];
+    }
+    return JSON.stringify(next) === JSON.stringify(cur) ? null : ({ ...chat, custom_properties: next } as ChatRow);
+  });
+  return oneOrThrow(r);
 }

@@ -65,6 +65,8 @@ export const ChatEntity = new Entity({
     unread_key: { type: 'string', required: true, default: 'read' },
     created_at: { type: 'number', default: () => Date.now(), readOnly: true },
     version: { type: 'number', required: true, default: 0 },
+    /** spec §3 custom_properties: property_id -> value (text; shared/property; issue 15) */
+    custom_properties: { type: 'any' },
   },
   indexes: {
     // chat by id

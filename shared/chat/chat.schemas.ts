@@ -59,6 +59,8 @@ export const Chat = z.object({
   /** false: the viewer may not open this chat; only chat_id and times are given (spec §6) */
   has_access: z.boolean().nullish(),
   created_at: z.number().nullish(),
+  /** spec §3: property_id -> value (issue 15, shared/property) */
+  custom_properties: z.record(z.string()).nullish(),
 });
 /** Chat.ai_metadata (issue 18; shared/ai/ai.schemas.ts AiMetadata is its schema): epoch ms. */
 export interface ChatAiMetadata {

@@ -34,6 +34,9 @@ import { AiDecisionEntity, AiFaqEntity, AiSettingsEntity } from '../ai/ai.entity
 // issue 19: analytics aggregates and the audit log
 import { AnalyticsChatStateEntity, AnalyticsDailyEntity, AnalyticsHourlyEntity } from '../analytics/analytics.entity.ts';
 import { AuditEntryEntity } from '../audit/audit.entity.ts';
+// issue 15: contacts, custom properties, quick replies
+import { ContactAuditEntity, ContactFacetEntity } from '../contact/contact.entity.ts';
+import { PropertyDefEntity } from '../property/property.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -87,6 +90,10 @@ const entities = {
   analyticsHourly: AnalyticsHourlyEntity,
   analyticsChatState: AnalyticsChatStateEntity,
   auditEntry: AuditEntryEntity,
+  // issue 15: contacts, custom properties, quick replies
+  contactFacet: ContactFacetEntity,
+  contactAudit: ContactAuditEntity,
+  propertyDef: PropertyDefEntity,
 };
 
 function build() {

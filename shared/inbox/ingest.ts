@@ -14,6 +14,8 @@ import { findPhoneByExternalId } from '../phone/phone.ts';
 import { log } from '../log.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
+import { touchContacts, type ContactSighting } from '../contact/contact.ts';
+import { lastSeenDue } from '../contact/contact.rules.ts';
 
 /**
  * Use case: store what a signed Cloud API webhook body carries (whatsapp-protocols.md A.4/A.5).
@@ -203,12 +205,21 @@ function planChat(phone: PhoneRow, existing: ChatRow | undefined, msgs: Array<{ 
   let next = base;
   const before = (existing?.members as Record<string, { contact_name?: string }> | undefined) ?? {};
   const members: Record<string, unknown> = { ...before };
-  /** senders whose contact row must be written: new to this chat, or their profile name changed */
-  const contacts = new Map<string, string | undefined>();
+  /**
+   * senders whose contact must be touched after the write (issue 15): new to this chat, renamed,
+   * first message through this org number, or last seen more than LAST_SEEN_STEP_MS ago
+   */
+  const contacts = new Map<string, ContactSighting>();
+  const prevSeen = (existing?.last_customer_message_at as Record<string, number> | undefined) ?? {};
+  let lastCustomerAt = Math.max(0, ...Object.values(prevSeen));
+  const newNumber = !!existing && !((existing.chat_org_phones as string[] | undefined) ?? []).includes(phone.org_phone);
   for (const { m, item } of msgs) {
     // the number's own messages sent from the phone (WhatsApp Web echoes) are ours: no contact, not unread
     const customer = !m.from_me;
-    if (customer && (!before[m.sender_phone] || (m.author && before[m.sender_phone].contact_name !== m.author))) contacts.set(m.sender_phone, m.author);
+    if (customer && m.message_type !== 'reaction' && (!before[m.sender_phone] || (m.author && before[m.sender_phone].contact_name !== m.author) || newNumber || lastSeenDue(lastCustomerAt, m.timestamp))) {
+      contacts.set(m.sender_phone, { wa_id: m.sender_phone, name: m.author, at: m.timestamp, phone_id: phone.phone_id, ...(m.sender_lid ? { lid: m.sender_lid } : {}) });
+    }
+    if (customer) lastCustomerAt = Math.max(lastCustomerAt, m.timestamp);
     if (m.message_type !== 'reaction') {
       next = applyMessageToChat(next, { latest: latestOf(item), org_phone: phone.org_phone, phone_id: phone.phone_id, countsAsUnread: customer, fromCustomer: customer });
     }
@@ -257,7 +268,6 @@ function txItems(e: TxEntities, phone: PhoneRow, plan: Plan, msgs: Array<{ m: No
       e.message.create(item).commit(),
     ]),
     ...w.items,
-    ...[...plan.contacts].map(([sender, name]) => e.contact.upsert({ org_id: orgId, contact_id: sender, contact_name: name, phone: sender }).commit()),
   ];
   return { items, deltas: w.deltas };
 }
@@ -310,6 +320,7 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
     if (!res.canceled) {
       if (m.reaction) await applyReaction(orgId, m);
       await notifyWoken([plan]);
+      await touchContacts(orgId, [...plan.contacts.values()]);
       return 'stored' as const;
     }
     const reasons = res.data as Array<{ rejected?: boolean }>;
@@ -321,7 +332,7 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
 
 /** DynamoDB's limit of items per transaction. */
 const TX_MAX_ITEMS = 100;
-/** Transaction items one inbound message takes at most: wamid ref, message, outbox event, contact. */
+/** Transaction items one inbound message takes at most: wamid ref, message, outbox event (+1 spare; contacts are written after the transaction, touchContacts). */
 const ITEMS_PER_MESSAGE = 4;
 
 /**
@@ -392,6 +403,7 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
       }
       for (const { chatId, plan } of plans) rows.set(chatId, plan.row as unknown as ChatRow);
       await notifyWoken(plans.map((p) => p.plan));
+      await touchContacts(phone.org_id, plans.flatMap((p) => [...p.plan.contacts.values()]));
       for (const [, msgs] of group) for (const { m } of msgs) out.set(m.message_id, 'stored');
     }
   }

@@ -191,6 +191,12 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'PUT /api/orgs/{org_id}/ai/settings': () => ({ enabled: true, phones: {}, default_activation: 'auto', nickname: 'Ava', response_delay_seconds: 0, shift: { enabled: true, timezone: 'Europe/Lisbon', days: [1, 2], start: '09:00', end: '18:00' }, passive_mode: false, pause_after_human_minutes: 30, answer_groups: false, confidence_threshold: 0.5, handoff_label_id: null }),
   'POST /api/orgs/{org_id}/ai/test': () => ({ question: 'How much is shipping?' }),
   'PUT /api/orgs/{org_id}/chats/{chat_id}/ai': () => ({ activation_state: 'paused' }),
+  // issue 15: contacts
+  'POST /api/orgs/{org_id}/contacts': () => ({ phone: '+1 415 555 0101', name: 'Fuzz', label_ids: ['lbl_x'], custom_properties: { prp_x: 'v' }, notes: 'n' }),
+  'PATCH /api/orgs/{org_id}/contacts/{contact_id}': () => ({ name: 'Fuzzed', notes: 'n' }),
+  'POST /api/orgs/{org_id}/properties': () => ({ property_name: 'Fuzz tier', property_value_type: 'dropdown', options: ['Gold', 'Silver'] }),
+  'PATCH /api/orgs/{org_id}/properties/{property_id}': () => ({ property_name: 'Fuzzed', property_value_type: 'text' }),
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/properties': () => ({ custom_properties: {} }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

@@ -7,6 +7,7 @@ import { HTTP_ROUTES } from '../../functions/routes.ts';
 import { EVENTS, type EventName } from '../../events/catalog.ts';
 import { publish } from '../../events/publish.ts';
 import { inboundText, newWamid, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
+import { sealContactId } from '../../shared/contact/contact-id.ts';
 
 /**
  * The route-registry isolation suite (issue 11 part 2). Every route of functions/routes.ts is
@@ -434,6 +435,29 @@ const ROUTES: Record<string, Row> = {
   'GET /api/orgs/{org_id}/ai/decisions': orgWide(),
   'PUT /api/orgs/{org_id}/chats/{chat_id}/ai': chatLinked({ body: () => ({ activation_state: 'paused' }) }),
   // --- end issue 18 ---
+  // --- issue 15: contacts. Masked members get sealed ids (cx_…); a contact whose 1:1 chat the
+  // member may not open is hidden from lists and refused by id (its name comes from that chat) ---
+  'GET /api/orgs/{org_id}/contacts': {
+    ...orgWide(),
+    variants: [
+      { name: 'q=sentinel', query: (w) => `q=${enc(w.sentinel.toLowerCase())}`, expect: { a: NOT_IN_ORG, b: [200], d: UNAUTH } },
+      { name: 'q=R number', query: (w) => `q=${w.rNumber}`, expect: { b: [200], d: UNAUTH } },
+    ],
+  },
+  'POST /api/orgs/{org_id}/contacts': orgWide({ body: () => ({ phone: '+1 415 555 0100', name: 'Isolation contact' }) }, [201, 409]),
+  'GET /api/orgs/{org_id}/contacts/{contact_id}': {
+    ...chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+    variants: [{ name: 'raw number', params: (w) => ({ contact_id: w.rNumber }), expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } }],
+  },
+  'PATCH /api/orgs/{org_id}/contacts/{contact_id}': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: () => ({ notes: 'changed by someone' }) }),
+  'DELETE /api/orgs/{org_id}/contacts/{contact_id}': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  // custom properties: any member lists the definitions, admins manage them; values on a chat are chat-linked
+  'GET /api/orgs/{org_id}/properties': orgWide(),
+  'POST /api/orgs/{org_id}/properties': adminOnly({ body: () => ({ property_name: 'Nope', property_value_type: 'text' }) }),
+  'PATCH /api/orgs/{org_id}/properties/{property_id}': adminOnly({ params: () => ({ property_id: 'prp_missing' }), body: () => ({ property_name: 'Nope', property_value_type: 'text' }) }),
+  'DELETE /api/orgs/{org_id}/properties/{property_id}': adminOnly({ params: () => ({ property_id: 'prp_missing' }) }),
+  'PUT /api/orgs/{org_id}/chats/{chat_id}/properties': chatLinked({ body: () => ({ custom_properties: {} }) }),
+  // --- end issue 15 ---
 };
 
 // --- issue 20: org A's webhook endpoint, for the rows above (an event nothing in this suite emits, so nothing is sent) ---

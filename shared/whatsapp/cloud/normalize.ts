@@ -14,6 +14,8 @@ export interface NormalizedMessage {
   chat_type: 'user' | 'group';
   /** the customer's wa_id (digits) */
   sender_phone: string;
+  /** WhatsApp Web only: the person's LID (digits) when the chat came with one (contacts, issue 15) */
+  sender_lid?: string;
   /** WhatsApp profile name when Meta sent one */
   author?: string;
   /** epoch ms (Meta sends unix seconds) */

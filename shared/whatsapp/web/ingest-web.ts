@@ -51,6 +51,13 @@ export function bodyOf(c: Content): string | undefined {
   }
 }
 
+/** The LID digits of a direct chat's person (from the chat's alternate ids), when it differs from the sender's id. */
+function lidOf(e: Extract<InboundEvent, { kind: 'message' | 'reaction' }>): { sender_lid?: string } {
+  if (e.fromMe || e.chat.kind !== 'direct') return {};
+  const lid = e.chat.altIds?.find((x) => x.endsWith('@lid'))?.split('@')[0]?.split(':')[0];
+  return lid && lid !== e.sender.id ? { sender_lid: lid } : {};
+}
+
 /** A §C message or reaction event as the pipeline's NormalizedMessage (the Cloud normalizer's shape). */
 export function toNormalizedMessage(e: Extract<InboundEvent, { kind: 'message' | 'reaction' }>): NormalizedMessage {
   const base = {
@@ -58,6 +65,7 @@ export function toNormalizedMessage(e: Extract<InboundEvent, { kind: 'message' |
     chat_type: e.chat.kind === 'group' ? ('group' as const) : ('user' as const),
     sender_phone: e.sender.id,
     ...(e.fromMe ? { from_me: true } : {}),
+    ...lidOf(e),
   };
   if (e.kind === 'reaction') {
     return { ...base, message_id: e.eventId, timestamp: e.at.getTime(), message_type: 'reaction', body: e.emoji ?? undefined, reaction: { target_message_id: e.targetProviderMessageId, emoji: e.emoji }, content: { reaction: { message_id: e.targetProviderMessageId, emoji: e.emoji } } };

@@ -58,9 +58,12 @@ const PlansPage = lazy(() => import('../features/plans/PlansPage.tsx').then((m) 
 const SelectPlanPage = lazy(() => import('../features/plans/SelectPlanPage.tsx').then((m) => ({ default: m.SelectPlanPage })));
 // issue 19: /dashboard, /analytics and /logs, through one small chunk (app/SectionPages.tsx), each behind its PageGate below
 const SectionPage = lazy(() => import('./SectionPages.tsx'));
+// issue 15: contacts, custom properties, quick replies
+const ContactsPage = lazy(() => import('../features/contacts/components/ContactsPage.tsx').then((m) => ({ default: m.ContactsPage })));
+const PropertiesPage = lazy(() => import('../features/settings/properties/PropertiesPage.tsx').then((m) => ({ default: m.PropertiesPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
-const BUILT = new Set(['/chats', '/tickets', '/media', '/list', '/ai']);
+const BUILT = new Set(['/chats', '/tickets', '/media', '/list', '/ai', /* issue 15 */ '/contacts']);
 
 /** Unknown paths: /chats for a normal organization, /dashboard for a platform one (spec §2). */
 function OrgFallback() {
@@ -117,6 +120,9 @@ function AppRoutes() {
           {/* issue 22: plans and usage (admins; members: Restricted) */}
           <Route path="/settings/plans" element={<PageGate title="Plans and Usage"><PlansPage /></PageGate>} />
           <Route path="/settings/plans/select" element={<PageGate title="Choose a plan" path="/settings/plans"><SelectPlanPage /></PageGate>} />
+          {/* issue 15: contacts (member_permissions.contacts), custom properties (admins) */}
+          <Route path="/contacts" element={<PageGate title="Contacts"><ContactsPage /></PageGate>} />
+          <Route path="/settings/properties" element={<PageGate title="Custom Properties"><PropertiesPage /></PageGate>} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           {/* issue 18: the AI agent (members read and test; admins change) */}
           <Route path="/ai" element={<PageGate title="AI"><AiPage /></PageGate>} />

@@ -42,6 +42,8 @@ import { chatKeys } from '../api/keys.ts';
 const AddToFaqDialog = lazy(() => import('../../ai/index.ts').then((m) => ({ default: m.AddToFaqDialog })));
 
 const PANEL_KEY = 'chorus.chat_details_open';
+// issue 15: the chat's custom properties in the details panel, its own chunk (the /chats budget)
+const ChatProperties = lazy(() => import('../../contacts/index.ts').then((m) => ({ default: m.ChatProperties })));
 function initialPanelOpen(): boolean {
   try {
     const v = localStorage.getItem(PANEL_KEY);
@@ -214,7 +216,15 @@ export function Thread({ chatId }: { chatId: string }) {
           />
         )}
       </section>
-      {panelOpen && <ChatTicketsPanel tickets={chatTickets} status={ticketsStatus} error={ticketsError} onRetry={loadTickets} onClose={() => setPanel(false)} onChange={replaceTicket} />}
+      {panelOpen && (
+        <ChatTicketsPanel tickets={chatTickets} status={ticketsStatus} error={ticketsError} onRetry={loadTickets} onClose={() => setPanel(false)} onChange={replaceTicket}>
+          {chat && chat.has_access !== false && (
+            <Suspense fallback={null}>
+              <ChatProperties chat={chat} />
+            </Suspense>
+          )}
+        </ChatTicketsPanel>
+      )}
       {pinFor && <PinDialog message={pinFor} onClose={() => actions.setPinFor(null)} onPin={(d) => actions.setPin(pinFor, true, d)} />}
       {edits.deleteFor && <DeleteMessageDialog message={edits.deleteFor} onClose={edits.closeDelete} onDelete={() => void edits.deleteMessage(edits.deleteFor!)} />}
       {forwardFor && <ForwardDialog message={forwardFor} chats={chats} onClose={() => actions.setForwardFor(null)} onForward={(ids) => actions.forward(forwardFor, ids)} />}

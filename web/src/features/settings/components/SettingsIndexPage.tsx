@@ -15,6 +15,8 @@ export const BUILT_SETTINGS: ReadonlySet<string> = new Set(['preferences', 'phon
   // issue 20
   'integrations/all', 'integrations/browse', 'integrations/api', 'integrations/mcp',
   'integrations/webhooks', 'integrations/zapier', 'integrations/pabbly', 'integrations/slack',
+  // issue 15
+  'properties',
 ]);
 
 export function SettingsIndexPage() {

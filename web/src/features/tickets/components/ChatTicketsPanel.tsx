@@ -3,7 +3,7 @@
  * and in progress first (sortChatTickets), each with a quick status change (PATCH /tickets/{id}
  * {status}, optimistic with rollback) and a link to the ticket. Closable (button or Esc).
  */
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import type { Ticket, TicketStatus } from '#shared/ticket/ticket.schemas.ts';
 import { sortChatTickets } from '#shared/ticket/ticket.rules.ts';
@@ -22,7 +22,10 @@ export function ChatTicketsPanel({
   onRetry,
   onClose,
   onChange,
+  children,
 }: {
+  /** more sections at the top of the panel (issue 15: the chat's custom properties) */
+  children?: ReactNode;
   tickets: Ticket[] | null;
   status: 'loading' | 'ready' | 'error';
   error: string | null;
@@ -66,6 +69,7 @@ export function ChatTicketsPanel({
           <Icon name="close" size={18} />
         </button>
       </header>
+      {children}
       <section className="details-section" aria-labelledby="chat-tickets-title">
         <h3 id="chat-tickets-title">
           Tickets {tickets && tickets.length > 0 && <span className="muted">· {openCount} open</span>}

@@ -1,0 +1,91 @@
+import { ulid } from 'ulid';
+import { db } from '../db/service.ts';
+import type { Actor } from '../auth/actor.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { PropertyDef, PropertyInput } from './property.schemas.ts';
+import { optionMap, valueProblem } from './property.rules.ts';
+
+/**
+ * Custom property definitions of an org (spec §3; issue 15): every member lists them (the details
+ * panel and /contacts show them), admins define them on /settings/properties. Values are keyed by
+ * `property_id`, so a rename changes no value; a deleted definition's values are ignored where
+ * they are shown and dropped on the next write of that chat or contact.
+ */
+const defs = () => db().entities.propertyDef;
+const MAX_DEFS = 50;
+
+const toWire = (r: { property_id: string; property_name: string; property_value_type: PropertyDef['property_value_type']; property_value?: unknown }): PropertyDef => ({
+  property_id: r.property_id,
+  property_name: r.property_name,
+  property_value_type: r.property_value_type,
+  property_value: (r.property_value as Record<string, string> | undefined) ?? {},
+});
+
+/** The org's definitions, by name (one Query, ACCESS_PATTERNS c7). */
+export async function listProperties(orgId: string): Promise<PropertyDef[]> {
+  const rows = (await defs().query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
+  return rows.map(toWire).sort((a, b) => a.property_name.localeCompare(b.property_name));
+}
+
+const adminOnly = (actor: Actor) => {
+  if (actor.role !== 'admin') throw new AppError('properties.forbidden', 'Only admins can change custom properties.', { status: 403 });
+};
+
+async function assertUniqueName(orgId: string, name: string, except?: string) {
+  const taken = (await listProperties(orgId)).some((p) => p.property_id !== except && p.property_name.toLowerCase() === name.toLowerCase());
+  if (taken) throw new AppError('validation.failed', 'property_name: is already used by another property', { status: 400, details: [{ field: 'property_name', reason: 'is already used by another property' }] });
+}
+
+/** POST /properties (admins). @throws 403; 400 name taken or too many */
+export async function createProperty(actor: Actor, input: PropertyInput): Promise<PropertyDef> {
+  adminOnly(actor);
+  await assertUniqueName(actor.org_id, input.property_name);
+  if ((await listProperties(actor.org_id)).length >= MAX_DEFS) throw new AppError('properties.too_many', `A workspace can have at most ${MAX_DEFS} custom properties.`, { status: 400 });
+  const row = {
+    org_id: actor.org_id,
+    property_id: `prp_${ulid()}`,
+    property_name: input.property_name,
+    property_value_type: input.property_value_type,
+    property_value: input.property_value_type === 'dropdown' ? optionMap({}, input.options ?? [], () => `opt_${ulid()}`) : {},
+  };
+  await defs().create(row).go();
+  return toWire(row);
+}
+
+/** PATCH /properties/{property_id} (admins): rename, change options (labels that stay keep their ids). The type cannot change. */
+export async function updateProperty(actor: Actor, propertyId: string, input: PropertyInput): Promise<PropertyDef> {
+  adminOnly(actor);
+  const cur = (await defs().get({ org_id: actor.org_id, property_id: propertyId }).go()).data;
+  if (!cur) throw notFound('property');
+  if (cur.property_value_type !== input.property_value_type) throw new AppError('validation.failed', 'property_value_type: cannot change once created', { status: 400, details: [{ field: 'property_value_type', reason: 'cannot change once created' }] });
+  await assertUniqueName(actor.org_id, input.property_name, propertyId);
+  const property_value = cur.property_value_type === 'dropdown' ? optionMap((cur.property_value as Record<string, string>) ?? {}, input.options ?? [], () => `opt_${ulid()}`) : {};
+  const res = await defs().patch({ org_id: actor.org_id, property_id: propertyId }).set({ property_name: input.property_name, property_value }).go({ response: 'all_new' });
+  return toWire(res.data as never);
+}
+
+/** DELETE /properties/{property_id} (admins). Values already stored are ignored from now on. */
+export async function deleteProperty(actor: Actor, propertyId: string): Promise<{ deleted: true }> {
+  adminOnly(actor);
+  const cur = (await defs().get({ org_id: actor.org_id, property_id: propertyId }).go()).data;
+  if (!cur) throw notFound('property');
+  await defs().delete({ org_id: actor.org_id, property_id: propertyId }).go();
+  return { deleted: true };
+}
+
+/**
+ * Check values against the org's definitions ('' clears one, so it is always fine).
+ * @param field the request field holding them (for the 400's details), e.g. 'custom_properties'
+ * @throws AppError 400 validation.failed with one `{ field: 'custom_properties.<id>', reason }` per bad value
+ */
+export async function assertPropertyValues(orgId: string, values: Record<string, string>, field = 'custom_properties'): Promise<void> {
+  const entries = Object.entries(values);
+  if (!entries.length) return;
+  const all = new Map((await listProperties(orgId)).map((d) => [d.property_id, d]));
+  const details = entries.flatMap(([id, v]) => {
+    if (!v.trim()) return [];
+    const p = valueProblem(all.get(id), v);
+    return p ? [{ field: `${field}.${id}`, reason: p }] : [];
+  });
+  if (details.length) throw new AppError('validation.failed', details.map((d) => `${d.field}: ${d.reason}`).join('; '), { status: 400, details });
+}

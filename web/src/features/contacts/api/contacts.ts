@@ -1,0 +1,32 @@
+/**
+ * The /contacts API (issue 15) and its TanStack Query keys (`['orgs', orgId, 'contacts', …]`).
+ * Ids are opaque to the app: masked members get sealed ids (`cx_…`) from the API.
+ */
+import type { ContactDetail, ContactListQuery, ContactListResponse, ContactView, CreateContactInput, UpdateContactInput } from '#shared/contact/contact.schemas.ts';
+import { apiRequest } from '../../../lib/api.ts';
+
+export type ContactFilters = Omit<ContactListQuery, 'limit' | 'cursor'>;
+
+export const contactKeys = {
+  all: (orgId: string) => ['orgs', orgId, 'contacts'] as const,
+  list: (orgId: string, f: ContactFilters) => ['orgs', orgId, 'contacts', 'list', f] as const,
+  detail: (orgId: string, id: string) => ['orgs', orgId, 'contacts', 'detail', id] as const,
+};
+
+const base = (orgId: string) => `/api/orgs/${encodeURIComponent(orgId)}/contacts`;
+
+/** The query string of a list request (empty values left out). */
+export function listQuery(f: ContactFilters & { limit?: number; cursor?: string | null }): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(f)) if (v !== undefined && v !== null && v !== '') p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+export const contactsApi = {
+  list: (orgId: string, f: ContactFilters & { limit?: number; cursor?: string | null }) => apiRequest<ContactListResponse>('GET', `${base(orgId)}${listQuery(f)}`),
+  get: (orgId: string, id: string) => apiRequest<ContactDetail>('GET', `${base(orgId)}/${encodeURIComponent(id)}`),
+  create: (orgId: string, input: CreateContactInput) => apiRequest<{ contact: ContactView }>('POST', base(orgId), input),
+  update: (orgId: string, id: string, input: UpdateContactInput) => apiRequest<{ contact: ContactView }>('PATCH', `${base(orgId)}/${encodeURIComponent(id)}`, input),
+  remove: (orgId: string, id: string) => apiRequest<{ deleted: true }>('DELETE', `${base(orgId)}/${encodeURIComponent(id)}`),
+};

@@ -1,0 +1,19 @@
+/** Custom property definitions (spec §3; issue 15) and chat values: API calls and query keys. */
+import type { Chat } from '#shared/chat/chat.schemas.ts';
+import type { PropertyDef, PropertyInput } from '#shared/property/property.schemas.ts';
+import { apiRequest } from '../../../lib/api.ts';
+
+export const propertyKeys = {
+  all: (orgId: string) => ['orgs', orgId, 'properties'] as const,
+};
+
+const base = (orgId: string) => `/api/orgs/${encodeURIComponent(orgId)}/properties`;
+
+export const propertiesApi = {
+  list: (orgId: string) => apiRequest<{ properties: PropertyDef[] }>('GET', base(orgId)).then((r) => r.properties),
+  create: (orgId: string, input: PropertyInput) => apiRequest<{ property: PropertyDef }>('POST', base(orgId), input),
+  update: (orgId: string, id: string, input: PropertyInput) => apiRequest<{ property: PropertyDef }>('PATCH', `${base(orgId)}/${encodeURIComponent(id)}`, input),
+  remove: (orgId: string, id: string) => apiRequest<{ deleted: true }>('DELETE', `${base(orgId)}/${encodeURIComponent(id)}`),
+  setChatValues: (orgId: string, chatId: string, values: Record<string, string>) =>
+    apiRequest<{ chat: Chat }>('PUT', `/api/orgs/${encodeURIComponent(orgId)}/chats/${encodeURIComponent(chatId)}/properties`, { custom_properties: values }),
+};

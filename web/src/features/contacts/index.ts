@@ -1,0 +1,4 @@
+// What other features may use of contacts and custom properties (issue 15).
+export { contactKeys, contactsApi } from './api/contacts.ts';
+export { propertiesApi, propertyKeys } from './api/properties.ts';
+export { ChatProperties } from './components/ChatProperties.tsx';

@@ -1,0 +1,200 @@
+/**
+ * /settings/properties (spec §2 Custom Properties, §3 definition; issue 15): admins define the
+ * properties chats and contacts carry: text, dropdown (with options), number and date. Values are
+ * set in the chat details panel and the contact panel. Renaming keeps every value (values are keyed
+ * by property id); a dropdown option that keeps its label keeps its id. Delete asks first.
+ */
+import { useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { PropertyInput, PROPERTY_TYPES, type PropertyDef, type PropertyType } from '#shared/property/property.schemas.ts';
+import { useSession } from '../../../app/session.tsx';
+import { useToast } from '../../../app/toast.tsx';
+import { MenuButton } from '../../../app/shell/MenuButton.tsx';
+import { Icon } from '../../../components/ui/Icon.tsx';
+import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
+import { ListSkeleton, LoadError } from '../../../components/ui/ListStates.tsx';
+import { errorMessage, fieldErrors } from '../../../lib/api.ts';
+import { propertiesApi, propertyKeys } from '../../contacts/index.ts';
+import { SettingsTitle } from '../components/SettingsTitle.tsx';
+import './properties.css';
+
+const TYPE_LABELS: Record<PropertyType, string> = { text: 'Text', dropdown: 'Dropdown', number: 'Number', date: 'Date' };
+
+function problem(e: unknown): string {
+  const f = fieldErrors(e);
+  return f.length ? f.map((x) => `${x.field === 'options' ? 'Options' : x.field === 'property_name' ? 'Name' : x.field} ${x.reason}`).join('; ') : errorMessage(e);
+}
+
+function PropertyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: PropertyDef; submitLabel: string; onSubmit: (input: PropertyInput) => Promise<string | null>; onCancel?: () => void }) {
+  const [name, setName] = useState(initial?.property_name ?? '');
+  const [type, setType] = useState<PropertyType>(initial?.property_value_type ?? 'text');
+  const [options, setOptions] = useState(Object.values(initial?.property_value ?? {}).join('\n'));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const input = { property_name: name, property_value_type: type, ...(type === 'dropdown' ? { options: options.split('\n').map((o) => o.trim()).filter(Boolean) } : {}) };
+    const parsed = PropertyInput.safeParse(input);
+    if (!parsed.success) return setError(parsed.error.issues.map((i) => `${i.path[0] === 'options' ? 'Options' : 'Name'} ${i.message}`).join('; '));
+    setBusy(true);
+    setError(null);
+    const err = await onSubmit(parsed.data);
+    setBusy(false);
+    if (err) setError(err);
+    else if (!initial) {
+      setName('');
+      setOptions('');
+    }
+  }
+  return (
+    <form className="property-form" onSubmit={(e) => void submit(e)} data-testid={initial ? 'property-edit-form' : 'property-add-form'}>
+      <div className="property-form-row">
+        <label className="field">
+          <span>Name</span>
+          <input type="text" value={name} maxLength={100} placeholder="e.g. Customer tier" onChange={(e) => setName(e.target.value)} data-testid="property-name" />
+        </label>
+        <label className="field">
+          <span>Type</span>
+          <select value={type} disabled={!!initial} onChange={(e) => setType(e.target.value as PropertyType)} data-testid="property-type">
+            {PROPERTY_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {TYPE_LABELS[t]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {type === 'dropdown' && (
+        <label className="field">
+          <span>Options (one per line)</span>
+          <textarea rows={4} value={options} onChange={(e) => setOptions(e.target.value)} data-testid="property-options" />
+        </label>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="property-form-actions">
+        {onCancel && (
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="btn btn-primary" disabled={busy || !name.trim()} data-testid="property-save">
+          {busy ? 'Saving…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function PropertiesPage() {
+  const { org } = useSession();
+  const toast = useToast();
+  const qc = useQueryClient();
+  const key = propertyKeys.all(org.org_id);
+  const q = useQuery({ queryKey: key, queryFn: () => propertiesApi.list(org.org_id) });
+  const [editing, setEditing] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<PropertyDef | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const reload = () => void qc.invalidateQueries({ queryKey: key });
+
+  return (
+    <div className="page" data-testid="properties-page">
+      <header className="page-header">
+        <MenuButton />
+        <SettingsTitle title="Custom Properties" />
+      </header>
+      <div className="page-body properties-body">
+        <p className="muted">Properties describe chats and contacts: a customer tier, a city, a renewal date. Set them from a chat’s details panel or a contact’s panel, and filter contacts by them.</p>
+        <section className="settings-section" aria-labelledby="prop-add">
+          <h2 id="prop-add">Add a property</h2>
+          <PropertyForm
+            submitLabel="Add property"
+            onSubmit={async (input) => {
+              try {
+                await propertiesApi.create(org.org_id, input);
+                reload();
+                toast.show('Property added', 'success');
+                return null;
+              } catch (e) {
+                return problem(e);
+              }
+            }}
+          />
+        </section>
+        <section className="settings-section" aria-labelledby="prop-list">
+          <h2 id="prop-list">Properties</h2>
+          {q.isPending && <ListSkeleton rows={3} label="Loading properties" />}
+          {q.isError && <LoadError what="properties" error={errorMessage(q.error)} onRetry={reload} />}
+          {q.data && q.data.length === 0 && <p className="muted">No properties yet. Add the first one above.</p>}
+          <ul className="property-list">
+            {q.data?.map((p) =>
+              editing === p.property_id ? (
+                <li key={p.property_id}>
+                  <PropertyForm
+                    initial={p}
+                    submitLabel="Save"
+                    onCancel={() => setEditing(null)}
+                    onSubmit={async (input) => {
+                      try {
+                        await propertiesApi.update(org.org_id, p.property_id, input);
+                        setEditing(null);
+                        reload();
+                        return null;
+                      } catch (e) {
+                        return problem(e);
+                      }
+                    }}
+                  />
+                </li>
+              ) : (
+                <li key={p.property_id} className="property-row" data-testid="property-row">
+                  <span className="property-row-name">{p.property_name}</span>
+                  <span className="property-type-chip">{TYPE_LABELS[p.property_value_type]}</span>
+                  {p.property_value_type === 'dropdown' && <span className="muted small property-options">{Object.values(p.property_value).join(' · ')}</span>}
+                  <span className="property-row-actions">
+                    <button type="button" className="btn btn-ghost" onClick={() => setEditing(p.property_id)} aria-label={`Edit ${p.property_name}`}>
+                      Edit
+                    </button>
+                    <button type="button" className="icon-btn" onClick={() => (setDeleteError(null), setDeleting(p))} aria-label={`Delete ${p.property_name}`} title="Delete property">
+                      <Icon name="trash" size={18} />
+                    </button>
+                  </span>
+                </li>
+              ),
+            )}
+          </ul>
+        </section>
+      </div>
+      {deleting && (
+        <Dialog title={`Delete “${deleting.property_name}”?`} onClose={() => setDeleting(null)} testId="property-delete-dialog">
+          <p>Chats and contacts stop showing this property and its values. This cannot be undone.</p>
+          <DialogFooter
+            error={deleteError}
+            onCancel={() => setDeleting(null)}
+            onSubmit={() => {
+              setBusy(true);
+              propertiesApi
+                .remove(org.org_id, deleting.property_id)
+                .then(() => {
+                  setDeleting(null);
+                  reload();
+                })
+                .catch((e: unknown) => setDeleteError(errorMessage(e)))
+                .finally(() => setBusy(false));
+            }}
+            submitLabel="Delete property"
+            busyLabel="Deleting…"
+            busy={busy}
+            disabled={busy}
+            submitTestId="property-delete-confirm"
+            danger
+          />
+        </Dialog>
+      )}
+    </div>
+  );
+}
