@@ -178,6 +178,12 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   // Test events and replays put an attempt on the delivery queue.
   'functions/http/webhooks/send-test.ts#handler': { publishEvents: false, enqueue: ['webhook-deliveries'] },
   'functions/http/webhooks/replay-delivery.ts#handler': { publishEvents: false, enqueue: ['webhook-deliveries'] },
+  // --- issue 17: automation rules ---
+  // Rule actions go through the inbox's use cases (send: whatsapp-outbound; snooze and task reminders: the scheduler), arm delayed actions / follow-ups (scheduler) and call signed webhooks.
+  'functions/consumers/rules-engine.ts#handler': { scheduler: true },
+  'functions/consumers/rule-actions.ts#handler': { scheduler: true },
+  // A member cancels a pending follow-up: deletes its schedule.
+  'functions/http/rules/cancel-chat-pending.ts#handler': { scheduler: true },
 };
 
 /** The access profile of one handler. */

@@ -29,6 +29,8 @@ import { PushSubscriptionEntity } from '../push/push-subscription.entity.ts';
 import { ApiKeyEntity, ApiRequestLogEntity } from '../apikey/api-key.entity.ts';
 // issue 20: outbound webhooks
 import { WebhookDeliveryEntity, WebhookEndpointEntity } from '../webhooks/webhook.entity.ts';
+// issue 17: automation rules
+import { RuleActionEntity, RuleEntity, RuleLogEntity, RulePendingEntity, RuleRateEntity, RuleSampleEntity, RuleVersionEntity } from '../rules/rule.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -73,6 +75,14 @@ const entities = {
   // issue 20: outbound webhooks
   webhookEndpoint: WebhookEndpointEntity,
   webhookDelivery: WebhookDeliveryEntity,
+  // issue 17: automation rules
+  rule: RuleEntity,
+  ruleVersion: RuleVersionEntity,
+  ruleLog: RuleLogEntity,
+  ruleAction: RuleActionEntity,
+  rulePending: RulePendingEntity,
+  ruleRate: RuleRateEntity,
+  ruleSample: RuleSampleEntity,
 };
 
 function build() {

@@ -106,7 +106,8 @@ export const Action = z.discriminatedUnion('type', [
   z.object({ type: z.literal('reopen'), ...Delay }).strict(),
   z.object({ type: z.literal('snooze'), minutes: z.number().int().min(1).max(60 * 24 * 365), ...Delay }).strict(),
   z.object({ type: z.literal('private_note'), body: Text, ...Delay }).strict(),
-  z.object({ type: z.literal('create_ticket'), subject: z.string().trim().min(1).max(200), priority: z.enum(['low', 'medium', 'high', 'urgent']).optional(), ...Delay }).strict(),
+  z.object({ type: z.literal('create_ticket'), subject: z.string().trim().min(1).max(200), /** the ticket priority (1 low, 2 medium, 3 high) */
+    priority: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional(), ...Delay }).strict(),
   z.object({ type: z.literal('create_task'), title: z.string().trim().min(1).max(200), assignee: Email.optional(), due_in_minutes: z.number().int().min(1).max(60 * 24 * 365).optional(), ...Delay }).strict(),
   z.object({ type: z.literal('notify'), member: Email, text: z.string().trim().min(1).max(500), ...Delay }).strict(),
   z.object({ type: z.literal('webhook'), url: z.string().url('must be a URL').max(2000), ...Delay }).strict(),
