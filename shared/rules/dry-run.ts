@@ -2,7 +2,7 @@ import { db } from '../db/service.ts';
 import type { ChatGuard } from '../access/guard.ts';
 import { evaluateConditions, type EvalContext } from './conditions.rules.ts';
 import { actionSummary } from './actions.ts';
-import { assertRulesAccess, getRule } from './rules.ts';
+import { assertRulesAccess, getRule, maskText } from './rules.ts';
 import type { ActionContext, RuleRow } from './engine.ts';
 import type { Action, Rule } from './rule.schemas.ts';
 
@@ -42,9 +42,9 @@ export async function dryRunRule(guard: ChatGuard, ruleId: string, override?: Pi
     const actions = [];
     if (ev.matched) {
       const ac: ActionContext = { orgId: actor.org_id, rule: r, chatId: s.chat_id ?? null, messageUniqueId: null, vars: { ...varsOf(ctx), rule: { name: r.name } }, keyPrefix: 'dry-run', eventId: s.event_id, trigger: r.trigger.type };
-      for (const [index, a] of (r.actions as Action[]).entries()) actions.push({ index, type: a.type, would: await actionSummary(ac, a) });
+      for (const [index, a] of (r.actions as Action[]).entries()) actions.push({ index, type: a.type, would: maskText(guard, await actionSummary(ac, a)) });
     }
-    results.push({ event_id: s.event_id, chat_id: s.chat_id ?? null, at: s.at, matched: ev.matched, reasons: ev.reasons, actions });
+    results.push({ event_id: s.event_id, chat_id: s.chat_id ?? null, at: s.at, matched: ev.matched, reasons: ev.reasons.map((r) => maskText(guard, r)), actions });
   }
   return { rule_id: ruleId, evaluated: results.length, matched: results.filter((x) => x.matched).length, results };
 }

@@ -222,6 +222,11 @@ export async function writeRuleLogs(orgId: string, logs: RuleLog[]): Promise<voi
   if (res.unprocessed?.length) await db().entities.ruleLog.put(res.unprocessed as never).go();
 }
 
+/** Numbers in free text (reasons, outcomes) masked for a viewer whose numbers are masked (spec §6 mask_phone_numbers). */
+export const maskText = (guard: ChatGuard, text: string): string => (guard.masks ? text.replace(/\d{6,}/g, (n) => guard.mask(n)) : text);
+const maskLog = (guard: ChatGuard, l: RuleLog): RuleLog =>
+  guard.masks ? { ...l, reasons: l.reasons.map((r) => maskText(guard, r)), actions: l.actions.map((a) => ({ ...a, ...(a.detail ? { detail: maskText(guard, a.detail) } : {}) })) } : l;
+
 type LogRow = { log_id: string; rule_id: string; rule_name: string; rule_version: number; trigger: string; event_id: string; chat_key: string; outcome: string; reasons?: string[]; actions?: unknown; at: number; latency_ms?: number };
 const logView = (r: LogRow): RuleLog => ({
   log_id: r.log_id,
@@ -263,5 +268,5 @@ export async function listRuleLogs(guard: ChatGuard, q: ListRuleLogsQuery): Prom
     throw err;
   }
   const rows = await guard.filter(res.data, (r) => (r.chat_key === '-' ? null : r.chat_key));
-  return { logs: rows.map(logView), cursor: res.cursor ?? null };
+  return { logs: rows.map((r) => maskLog(guard, logView(r))), cursor: res.cursor ?? null };
 }

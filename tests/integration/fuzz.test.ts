@@ -181,6 +181,10 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'PATCH /api/orgs/{org_id}/webhooks/{endpoint_id}': () => ({ url: 'https://hooks.example.com/fuzzed', enabled: true }),
   'POST /api/orgs/{org_id}/hooks': () => ({ target_url: 'https://hooks.zapier.com/fuzz', event: 'ticket.created', source: 'zapier' }),
   'PUT /api/orgs/{org_id}/integrations/slack': () => ({ url: 'https://hooks.slack.com/services/T000/B000/fuzz', events: ['mention.created'] }),
+  // --- issue 17: automation rules ---
+  'POST /api/orgs/{org_id}/rules': () => ({ name: 'fuzz', trigger: { type: 'task.due' }, conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'x' }] }, actions: [{ type: 'close' }], enabled: false }),
+  'PUT /api/orgs/{org_id}/rules/{rule_id}': () => ({ name: 'fuzzed', enabled: false }),
+  'POST /api/orgs/{org_id}/rules/{rule_id}/dry-run': () => ({ conditions: { match: 'any', items: [] } }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */
