@@ -411,7 +411,7 @@ const ROUTES: Record<string, Row> = {
   'DELETE /api/orgs/{org_id}/rules/{rule_id}': orgWide({ params: () => ({ rule_id: ruleIds.del }) }, [200, 404]),
   // the dry run shows only events of chats the member may see (the guard), never R's
   'POST /api/orgs/{org_id}/rules/{rule_id}/dry-run': orgWide({ params: () => ({ rule_id: ruleIds.keep }), body: () => ({}) }),
-  'GET /api/orgs/{org_id}/logs/rules': { ...orgWide(), variants: [{ name: 'chat R', query: (w) => `chat_id=${enc(w.chatR)}`, expect: { a: NOT_IN_ORG, b: [200], d: UNAUTH }, check: { b: (res) => ((res.json as { logs: unknown[] }).logs.length ? 'logs of R shown' : undefined) } }] },
+  'GET /api/orgs/{org_id}/logs/rules': { ...orgWide(), variants: [{ name: 'chat R', query: (w) => `chat_id=${enc(w.chatR)}`, expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } }] },
   'GET /api/orgs/{org_id}/chats/{chat_id}/rule-pending': chatLinked(),
   'DELETE /api/orgs/{org_id}/chats/{chat_id}/rule-pending/{key}': { params: () => ({ key: 'fu|rule_none|none' }), expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH, m: [404] } },
   // --- end issue 17 ---
