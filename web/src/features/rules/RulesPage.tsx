@@ -222,6 +222,8 @@ function RuleLogView({ orgId, ruleId, onRule }: { orgId: string; ruleId: string;
   const [outcome, setOutcome] = useState('');
   const [chat, setChat] = useState('');
   const rules = useQuery({ queryKey: ruleKeys.list(orgId), queryFn: () => rulesApi.list(orgId) });
+  const { name } = useLabelNames(orgId);
+  const named = (text: string) => text.replace(/lbl_[A-Za-z0-9]+/g, (id) => `“${name(id)}”`);
   const filter: LogFilter = { ...(ruleId ? { rule_id: ruleId } : {}), ...(outcome ? { outcome } : {}), ...(chat.trim() ? { chat_id: chat.trim() } : {}) };
   const q = useInfiniteQuery({
     queryKey: ruleKeys.logs(orgId, filter),
@@ -288,7 +290,7 @@ function RuleLogView({ orgId, ruleId, onRule }: { orgId: string; ruleId: string;
                 {l.actions.map((a) => (
                   <div key={a.index}>
                     {a.index + 1}. {a.type}: {a.status}
-                    {a.detail ? ` — ${a.detail}` : ''}
+                    {a.detail ? ` — ${named(a.detail)}` : ''}
                     {a.ms != null ? ` (${a.ms} ms)` : ''}
                   </div>
                 ))}
