@@ -65,8 +65,16 @@ describe('/rules in the browser', () => {
 
     // a message that does not match is logged with the reason
     await rt.postWebhook(inboundText(rt.phone, '15550002222', 'bye', { name: 'Bea' }));
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    await page.locator('[data-testid="rule-log-row"][data-outcome="not_matched"]', { hasText: 'message.body contains "hello" (was "bye")' }).waitFor({ timeout: 15_000 });
+    const miss = page.locator('[data-testid="rule-log-row"][data-outcome="not_matched"]', { hasText: 'message.body contains "hello" (was "bye")' });
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return miss.count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(1);
 
     const phone = await signIn(browser, rt, rt.adminEmail, PHONE);
     await phone.goto(`${base}/rules`);
