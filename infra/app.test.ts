@@ -45,6 +45,8 @@ const CONFIG_ENV = new Set([
   'VAPID_SECRET_ARN',
   // issue 20: outbound webhooks
   'WEBHOOK_DELIVERIES_QUEUE_URL',
+  // issue 17: delayed rule actions, follow-ups, no-reply timers
+  'RULE_ACTIONS_QUEUE_URL',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -530,6 +532,10 @@ describe('scheduler', () => {
     { handler: 'functions/consumers/chat-snooze.ts#handler', stack: () => workers },
     // issue 20: webhook retries
     { handler: 'functions/consumers/webhook-deliveries.ts#handler', stack: () => workers },
+    // issue 17: rules (delayed actions, follow-ups, no-reply timers; a member cancels a pending follow-up)
+    { handler: 'functions/consumers/rules-engine.ts#handler', stack: () => workers },
+    { handler: 'functions/consumers/rule-actions.ts#handler', stack: () => workers },
+    { handler: 'functions/http/rules/cancel-chat-pending.ts#handler', stack: () => routeT('functions/http/rules/cancel-chat-pending.ts#handler') },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
 
