@@ -78,3 +78,12 @@ describe('webhook-dispatch subscription', () => {
     expect([...sub.pattern['detail-type']].sort()).toEqual([...DISPATCHED_BUS_EVENTS].sort());
   });
 });
+
+// --- issue 17: automation rules ---
+describe('rules-engine subscription', () => {
+  it('listens to exactly the bus events the rule triggers derive from', async () => {
+    const { RULE_BUS_EVENTS } = await import('../shared/rules/triggers.rules.ts');
+    const sub = SUBSCRIPTIONS.find((s) => s.name === 'rules-engine')!;
+    expect([...sub.pattern['detail-type']].sort()).toEqual([...RULE_BUS_EVENTS].sort());
+  });
+});

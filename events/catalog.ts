@@ -157,6 +157,15 @@ export const SUBSCRIPTIONS = [
     maxReceiveCount: 5,
     batchSize: 10,
   },
+  // --- issue 17: automation rules (the bus events of RULE_BUS_EVENTS in shared/rules/triggers.rules.ts; a test keeps them equal) ---
+  {
+    name: 'rules-engine',
+    description: 'Evaluates the org’s automation rules on each event (message received/sent, chat created/reopened/assigned/closed, label added/removed, message flagged, ticket created/updated/closed, task created/due): loop guard, conditions, idempotent actions through the inbox’s use cases, delayed actions and follow-ups through the scheduler, one log row per evaluation',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.received', 'message.sent', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.reminder_due'] },
+    handler: 'functions/consumers/rules-engine.ts#handler',
+    maxReceiveCount: 5,
+    batchSize: 10,
+  },
 ] as const satisfies ReadonlyArray<{
   name: string;
   description: string;
@@ -269,6 +278,16 @@ export const COMMAND_QUEUES = [
     env: 'AI_REPLIES_QUEUE_URL',
     maxReceiveCount: 5,
     batchSize: 5,
+    concurrency: 2,
+  },
+  // --- issue 17: automation rules ---
+  {
+    name: 'rule-actions',
+    description: 'Wake-ups of delayed rule actions, follow-up steps and “no reply within N minutes” timers, put here by the scheduler (EventBridge Scheduler in AWS); stale ones (cancelled by a reply) are ignored',
+    handler: 'functions/consumers/rule-actions.ts#handler',
+    env: 'RULE_ACTIONS_QUEUE_URL',
+    maxReceiveCount: 5,
+    batchSize: 10,
     concurrency: 2,
   },
 ] as const;

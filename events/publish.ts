@@ -4,6 +4,7 @@ import { config } from '../shared/config.ts';
 import { EVENTS, EVENT_SOURCE, type EventName, type EventProperties } from './catalog.ts';
 import type { EventMetadata } from './contracts/envelope.ts';
 import { traced } from '../shared/tracing.ts';
+import { currentCausation } from './causation.ts';
 
 /**
  * Publishing domain events. In AWS: EventBridge PutEvents on `EVENT_BUS_NAME`. The local runtime
@@ -75,6 +76,8 @@ export function entryOf(e: PublishInput): BusEntry {
         occurred_at: new Date().toISOString(),
         actor: e.actor,
         correlation_id: e.correlation_id,
+        // issue 17: the loop guard's causation chain, when a rule's action published this
+        ...(currentCausation() ? { causation: currentCausation() } : {}),
       },
     },
   };

@@ -192,6 +192,17 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'DELETE', path: '/api/orgs/{org_id}/properties/{property_id}', handler: 'functions/http/properties/delete-property.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/chats/{chat_id}/properties', handler: 'functions/http/properties/set-chat-properties.ts#handler', auth: 'jwt' },
   // --- end issue 15 ---
+  // --- issue 17: automation rules, their log, and a chat's pending follow-ups ---
+  { method: 'GET', path: '/api/orgs/{org_id}/rules', handler: 'functions/http/rules/list-rules.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/rules', handler: 'functions/http/rules/create-rule.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/rules/{rule_id}', handler: 'functions/http/rules/get-rule.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/rules/{rule_id}', handler: 'functions/http/rules/update-rule.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/rules/{rule_id}', handler: 'functions/http/rules/delete-rule.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/rules/{rule_id}/dry-run', handler: 'functions/http/rules/dry-run-rule.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/logs/rules', handler: 'functions/http/rules/list-rule-logs.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}/rule-pending', handler: 'functions/http/rules/list-chat-pending.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/chats/{chat_id}/rule-pending/{key}', handler: 'functions/http/rules/cancel-chat-pending.ts#handler', auth: 'jwt' },
+  // --- end issue 17 ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

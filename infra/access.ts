@@ -190,6 +190,12 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   // The test panel answers through the same port; take-over cancels a scheduled reply.
   'functions/http/ai/test-answer.ts#handler': { bedrock: true, publishEvents: false, enqueue: [] },
   'functions/http/ai/set-chat-ai.ts#handler': { scheduler: true },
+  // --- issue 17: automation rules ---
+  // Rule actions go through the inbox's use cases (send: whatsapp-outbound; snooze and task reminders: the scheduler), arm delayed actions / follow-ups (scheduler) and call signed webhooks.
+  'functions/consumers/rules-engine.ts#handler': { scheduler: true },
+  'functions/consumers/rule-actions.ts#handler': { scheduler: true },
+  // A member cancels a pending follow-up: deletes its schedule.
+  'functions/http/rules/cancel-chat-pending.ts#handler': { scheduler: true },
 };
 
 /** The access profile of one handler. */

@@ -32,6 +32,8 @@ export const API_ROUTE_GROUPS = {
   Public: ['functions/http/api-keys/', 'functions/http/v1/', 'functions/http/mcp/'],
   /** issue 20: outbound webhooks, Zapier / Pabbly REST hooks, Slack (admin routes) */
   Webhooks: ['functions/http/webhooks/'],
+  /** issue 17: automation rules and their log */
+  Rules: ['functions/http/rules/'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ApiRouteGroup = keyof typeof API_ROUTE_GROUPS;

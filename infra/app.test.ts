@@ -47,6 +47,8 @@ const CONFIG_ENV = new Set([
   'WEBHOOK_DELIVERIES_QUEUE_URL',
   // issue 18: AI agent
   'AI_REPLIES_QUEUE_URL', 'AI_ADAPTER',
+  // issue 17: delayed rule actions, follow-ups, no-reply timers
+  'RULE_ACTIONS_QUEUE_URL',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -536,6 +538,10 @@ describe('scheduler', () => {
     { handler: 'functions/consumers/ai-agent.ts#handler', stack: () => workers },
     { handler: 'functions/consumers/ai-replies.ts#handler', stack: () => workers },
     { handler: 'functions/http/ai/set-chat-ai.ts#handler', stack: () => routeT('functions/http/ai/set-chat-ai.ts#handler') },
+    // issue 17: rules (delayed actions, follow-ups, no-reply timers; a member cancels a pending follow-up)
+    { handler: 'functions/consumers/rules-engine.ts#handler', stack: () => workers },
+    { handler: 'functions/consumers/rule-actions.ts#handler', stack: () => workers },
+    { handler: 'functions/http/rules/cancel-chat-pending.ts#handler', stack: () => routeT('functions/http/rules/cancel-chat-pending.ts#handler') },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
 

@@ -13,6 +13,8 @@ export const EventMetadata = z.object({
   /** `user:{email}`, `system`, or `whatsapp:{phone_id}` */
   actor: z.string(),
   correlation_id: z.string().optional(),
+  /** issue 17: the rules whose actions caused this event (events/causation.ts), absent for events no rule caused */
+  causation: z.object({ event_id: z.string(), rule_ids: z.array(z.string()), depth: z.number().int() }).optional(),
 });
 export type EventMetadata = z.infer<typeof EventMetadata>;
 

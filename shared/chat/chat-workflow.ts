@@ -36,7 +36,12 @@ class ChatRefused extends Error {}
 export const assertChatAccess = assertCanSeeChat;
 
 /** The `chat.updated` event of a member's change to a chat. */
-const chatUpdated = (actor: Actor, chat: ChatRow, changes: string[]): PublishInput => ({ name: 'chat.updated', properties: { org_id: actor.org_id, chat: toChatWire(chat), changes }, actor: `user:${actor.email}` });
+const chatUpdated = (actor: Actor, chat: ChatRow, changes: string[], before?: ChatRow): PublishInput => ({
+  name: 'chat.updated',
+  // issue 17: `previous` (the changed fields before the change) lets the rules tell a label added from one removed, a reopen from a close
+  properties: { org_id: actor.org_id, chat: toChatWire(chat), changes, ...(before ? { previous: Object.fromEntries(changes.map((c) => [c, (before as Record<string, unknown>)[c] ?? null])) } : {}) },
+  actor: `user:${actor.email}`,
+});
 
 /**
  * Apply `mutate` to each chat (several chats per transaction, updateChatRows), write one chat.updated per chat that
@@ -64,7 +69,7 @@ async function eachChat(
   const worker = async () => {
     while (next < chunks.length) {
       // each changed chat's chat.updated goes in the transaction that writes it (the outbox)
-      const outcomes = await updateChatRows(actor.org_id, chunks[next++], guarded, (_b, a) => [chatUpdated(actor, a, changes)]);
+      const outcomes = await updateChatRows(actor.org_id, chunks[next++], guarded, (b, a) => [chatUpdated(actor, a, changes, b)]);
       for (const [chatId, res] of outcomes) {
         if (res instanceof ChatRefused) failed.push({ chat_id: chatId, reason: res.message });
         else if (res instanceof Error) {

@@ -37,6 +37,8 @@ import { AuditEntryEntity } from '../audit/audit.entity.ts';
 // issue 15: contacts, custom properties, quick replies
 import { ContactAuditEntity, ContactFacetEntity } from '../contact/contact.entity.ts';
 import { PropertyDefEntity } from '../property/property.entity.ts';
+// issue 17: automation rules
+import { RuleActionEntity, RuleEntity, RuleLogEntity, RulePendingEntity, RuleRateEntity, RuleSampleEntity, RuleVersionEntity } from '../rules/rule.entity.ts';
 
 const entities = {
   organization: OrganizationEntity,
@@ -94,6 +96,14 @@ const entities = {
   contactFacet: ContactFacetEntity,
   contactAudit: ContactAuditEntity,
   propertyDef: PropertyDefEntity,
+  // issue 17: automation rules
+  rule: RuleEntity,
+  ruleVersion: RuleVersionEntity,
+  ruleLog: RuleLogEntity,
+  ruleAction: RuleActionEntity,
+  rulePending: RulePendingEntity,
+  ruleRate: RuleRateEntity,
+  ruleSample: RuleSampleEntity,
 };
 
 function build() {

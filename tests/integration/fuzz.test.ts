@@ -197,6 +197,10 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/properties': () => ({ property_name: 'Fuzz tier', property_value_type: 'dropdown', options: ['Gold', 'Silver'] }),
   'PATCH /api/orgs/{org_id}/properties/{property_id}': () => ({ property_name: 'Fuzzed', property_value_type: 'text' }),
   'PUT /api/orgs/{org_id}/chats/{chat_id}/properties': () => ({ custom_properties: {} }),
+  // --- issue 17: automation rules ---
+  'POST /api/orgs/{org_id}/rules': () => ({ name: 'fuzz', trigger: { type: 'task.due' }, conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'x' }] }, actions: [{ type: 'close' }], enabled: false }),
+  'PUT /api/orgs/{org_id}/rules/{rule_id}': () => ({ name: 'fuzzed', enabled: false }),
+  'POST /api/orgs/{org_id}/rules/{rule_id}/dry-run': () => ({ conditions: { match: 'any', items: [] } }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

@@ -458,7 +458,32 @@ const ROUTES: Record<string, Row> = {
   'DELETE /api/orgs/{org_id}/properties/{property_id}': adminOnly({ params: () => ({ property_id: 'prp_missing' }) }),
   'PUT /api/orgs/{org_id}/chats/{chat_id}/properties': chatLinked({ body: () => ({ custom_properties: {} }) }),
   // --- end issue 15 ---
+  // --- issue 17: automation rules (member_permissions.rules unset = members allowed, spec §6); org A's rules `ruleIds`, made below ---
+  'GET /api/orgs/{org_id}/rules': orgWide(),
+  // the plan's limit (2 per licence) is already reached by the two rules made below
+  'POST /api/orgs/{org_id}/rules': orgWide({ body: () => ({ name: 'sneaky', trigger: { type: 'task.due' }, actions: [{ type: 'close' }], enabled: false }) }, [409]),
+  'GET /api/orgs/{org_id}/rules/{rule_id}': orgWide({ params: () => ({ rule_id: ruleIds.keep }) }),
+  'PUT /api/orgs/{org_id}/rules/{rule_id}': orgWide({ params: () => ({ rule_id: ruleIds.keep }), body: () => ({ enabled: false }) }),
+  'DELETE /api/orgs/{org_id}/rules/{rule_id}': orgWide({ params: () => ({ rule_id: ruleIds.del }) }, [200, 404]),
+  // the dry run shows only events of chats the member may see (the guard), never R's
+  'POST /api/orgs/{org_id}/rules/{rule_id}/dry-run': orgWide({ params: () => ({ rule_id: ruleIds.keep }), body: () => ({}) }),
+  'GET /api/orgs/{org_id}/logs/rules': { ...orgWide(), variants: [{ name: 'chat R', query: (w) => `chat_id=${enc(w.chatR)}`, expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } }] },
+  'GET /api/orgs/{org_id}/chats/{chat_id}/rule-pending': chatLinked(),
+  'DELETE /api/orgs/{org_id}/chats/{chat_id}/rule-pending/{key}': { params: () => ({ key: 'fu|rule_none|none' }), expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH, m: [404] } },
+  // --- end issue 17 ---
 };
+
+// --- issue 17: org A's rules for the rows above (disabled; a trigger nothing in this suite fires) ---
+const ruleIds = { keep: 'rule_missing', del: 'rule_missing' };
+beforeAll(async () => {
+  const mk = async (name: string) => {
+    const res = await rt.orgCall<{ rule: { rule_id: string } }>(w.admin, 'POST', '/rules', { name, trigger: { type: 'task.due' }, actions: [{ type: 'close' }], enabled: false });
+    if (res.status !== 201) throw new Error(`could not make org A's rule: ${res.status}`);
+    return res.body.rule.rule_id;
+  };
+  ruleIds.keep = await mk('isolation keep');
+  ruleIds.del = await mk('isolation delete');
+});
 
 // --- issue 20: org A's webhook endpoint, for the rows above (an event nothing in this suite emits, so nothing is sent) ---
 let hookEndpointId = 'ep_missing';

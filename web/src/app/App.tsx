@@ -61,9 +61,11 @@ const SectionPage = lazy(() => import('./SectionPages.tsx'));
 // issue 15: contacts, custom properties, quick replies
 const ContactsPage = lazy(() => import('../features/contacts/components/ContactsPage.tsx').then((m) => ({ default: m.ContactsPage })));
 const PropertiesPage = lazy(() => import('../features/settings/properties/PropertiesPage.tsx').then((m) => ({ default: m.PropertiesPage })));
+// issue 17: automation rules
+const RulesPage = lazy(() => import('../features/rules/RulesPage.tsx').then((m) => ({ default: m.RulesPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
-const BUILT = new Set(['/chats', '/tickets', '/media', '/list', '/ai', /* issue 15 */ '/contacts']);
+const BUILT = new Set(['/chats', '/tickets', '/media', '/list', '/ai', /* issue 15 */ '/contacts', /* issue 17 */ '/rules']);
 
 /** Unknown paths: /chats for a normal organization, /dashboard for a platform one (spec §2). */
 function OrgFallback() {
@@ -109,6 +111,8 @@ function AppRoutes() {
           <Route path="/settings/integrations/zapier" element={<PageGate title="Zapier"><ZapierPage /></PageGate>} />
           <Route path="/settings/integrations/pabbly" element={<PageGate title="Pabbly"><PabblyPage /></PageGate>} />
           <Route path="/settings/integrations/slack" element={<PageGate title="Slack"><SlackPage /></PageGate>} />
+          {/* issue 17: automation rules (admins, or members when member_permissions.rules allows) */}
+          <Route path="/rules" element={<PageGate title="Rules"><RulesPage /></PageGate>} />
           <Route path="/settings" element={<SettingsIndexPage />} />
           {/* issue 20: integrations catalogue, API keys and reference, MCP */}
           <Route path="/settings/integrations" element={<Navigate to="/settings/integrations/all" replace />} />

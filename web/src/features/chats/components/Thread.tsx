@@ -27,6 +27,8 @@ import { DeleteMessageDialog } from './MessageEdit.tsx';
 import { MessageList } from './MessageList.tsx';
 import { ThreadHeader, threadName } from './ThreadHeader.tsx';
 import { AttachTicketDialog, ChatTicketsPanel, CreateTicketDialog } from '../../tickets/index.ts';
+// issue 17: pending follow-ups and delayed rule actions of this chat, with cancel
+import { PendingFollowUps } from '../../rules/index.ts';
 import { useInbox } from '../../../app/inbox.tsx';
 import { useTyping } from '../hooks/useTyping.ts';
 import { useChatTickets } from '../hooks/useChatTickets.ts';
@@ -195,6 +197,7 @@ export function Thread({ chatId }: { chatId: string }) {
           </div>
         </div>
 
+        {status !== 'missing' && <PendingFollowUps orgId={org.org_id} chatId={chatId} version={messages.length} />}
         {status !== 'missing' && (
           <Composer
             key={chatId}

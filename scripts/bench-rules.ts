@@ -1,0 +1,117 @@
+import { parseArgs } from 'node:util';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startRuntime } from './local/runtime.ts';
+import { freePort } from './local/ports.ts';
+import { inboundText, newWamid } from '../shared/whatsapp/cloud/payloads.ts';
+import { db } from '../shared/db/service.ts';
+import { createRule } from '../shared/rules/rules.ts';
+import { pct, postSignedWebhook } from './bench-lib.ts';
+
+/**
+ * Rules benchmark (issue 17):
+ *   npm run bench:rules -- [--rules 100] [--rate 200] [--seconds 60] [--chats 200] [--in-memory]
+ * Starts the local runtime, creates `rules` active rules (rule i: when a message is received and
+ * its text contains `kw<i>:`, add a private note "auto <text>"), then posts signed customer
+ * messages at `rate`/s for `seconds` (message j says `kw<j % rules>: m<j>`, so each matches
+ * exactly one rule; the other 99 are evaluated and do not match). Measures, from the Rules log:
+ *  - p50/p95/max from message stored (the event's occurred_at, stamped in the storing
+ *    transaction) to the rule's actions done (target p95 <= 500 ms);
+ *  - duplicate actions: notes whose text appears more than once (target 0; actions are idempotent
+ *    by event id + rule id + action index);
+ *  - messages that got no note.
+ */
+const { values } = parseArgs({
+  options: {
+    rules: { type: 'string', default: '100' },
+    rate: { type: 'string', default: '200' },
+    seconds: { type: 'string', default: '60' },
+    chats: { type: 'string', default: '200' },
+    'in-memory': { type: 'boolean', default: false },
+  },
+});
+const RULES = Number(values.rules);
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const CHATS = Number(values.chats);
+
+async function main() {
+  const dir = await mkdtemp(join(tmpdir(), 'chorus-bench-rules-'));
+  const port = await freePort();
+  process.env.RULES_PER_LICENCE = String(RULES);
+  const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: values['in-memory'], logLevel: 'warn' });
+  const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
+  const orgId = rt.orgId;
+  try {
+    const actor = { email: rt.demo.adminEmail, user_id: 'bench', org_id: orgId, role: 'admin' as const };
+    for (let i = 0; i < RULES; i++) {
+      await createRule(actor, { name: `bench ${i}`, trigger: { type: 'message.received' }, conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: `kw${i}:` }] }, actions: [{ type: 'private_note', body: 'auto {{message.body}}' }], enabled: true });
+    }
+    // warm-up: one message per chat (creates the chats; not measured)
+    for (let c = 0; c < CHATS; c += 20) {
+      await Promise.all(Array.from({ length: Math.min(20, CHATS - c) }, (_, k) => postSignedWebhook(rt, port, JSON.stringify(inboundText(phone, String(15550000000 + c + k), 'hi', { id: newWamid() })))));
+    }
+    await rt.idle();
+    const startedAt = Date.now();
+    const total = RATE * SECONDS;
+    let refused = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: total }, async (_, j) => {
+        await new Promise((r) => setTimeout(r, (j * 1000) / RATE));
+        const raw = JSON.stringify(inboundText(phone, String(15550000000 + (j % CHATS)), `kw${j % RULES}: m${j}`, { id: newWamid() }));
+        // a refused or reset request is retried once (the same wamid: ingest dedupes), then counted
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const status = await postSignedWebhook(rt, port, raw).catch(() => 0);
+          if (status === 200) return;
+        }
+        refused++;
+      }),
+    );
+    const postSecs = (performance.now() - t0) / 1000;
+    await rt.idle();
+    const drainSecs = (performance.now() - t0) / 1000;
+
+    // the Rules log: matched rows of this run
+    const matched: number[] = [];
+    let redelivered = 0;
+    let cursor: string | null = null;
+    do {
+      const page: { data: Array<{ outcome: string; latency_ms?: number; at: number; actions?: Array<{ status: string }> }>; cursor: string | null } = await db()
+        .entities.ruleLog.query.byOrg({ org_id: orgId })
+        .where((a, op) => op.eq(a.outcome, 'matched'))
+        .go({ cursor, limit: 1000 });
+      for (const r of page.data) {
+        if (r.at < startedAt || r.latency_ms == null) continue;
+        // an evaluation redelivered after its actions were done (at-least-once) shows them as duplicates: not an action, not measured
+        if (r.actions?.some((a) => a.status === 'done')) matched.push(r.latency_ms);
+        else redelivered++;
+      }
+      cursor = page.cursor;
+    } while (cursor);
+
+    // notes by text: duplicates and misses
+    const seen = new Map<string, number>();
+    for (let c = 0; c < CHATS; c++) {
+      const rows = (await db().entities.message.query.byChat({ org_id: orgId, chat_id: `${15550000000 + c}@c.us` }).go({ pages: 'all', attributes: ['body', 'is_private_note'] })).data as Array<{ body?: string; is_private_note?: boolean }>;
+      for (const m of rows) if (m.is_private_note && m.body?.startsWith('auto kw')) seen.set(m.body, (seen.get(m.body) ?? 0) + 1);
+    }
+    const duplicates = [...seen.values()].reduce((s, n) => s + (n - 1), 0);
+    const missing = total - refused - seen.size;
+    const f = (x: number) => x.toFixed(0);
+    console.log(`machine: ${(await import('node:os')).cpus().length} cores, node ${process.version}, table: DynamoDB Local ${values['in-memory'] ? '(in memory)' : '(on disk)'}`);
+    console.log(`rules: ${RULES} active (message.received, one condition, one private-note action); messages: ${total} at ${RATE}/s for ${SECONDS} s (posted in ${postSecs.toFixed(1)} s, all handled after ${drainSecs.toFixed(1)} s); ${CHATS} chats; webhook refusals: ${refused}`);
+    console.log(`evaluations: ${total * RULES} (${matched.length} matched and acted; ${redelivered} redelivered evaluations found their actions already done)`);
+    console.log(`stored -> action done: p50 ${f(pct(matched, 50))} ms, p95 ${f(pct(matched, 95))} ms, max ${f(Math.max(...matched))} ms (target p95 <= 500 ms: ${pct(matched, 95) <= 500 ? 'met' : 'NOT met'})`);
+    console.log(`duplicate actions: ${duplicates} (target 0); messages without their note: ${missing}`);
+  } finally {
+    await rt.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,482 @@
+import { ulid } from 'ulid';
+import { db } from '../db/service.ts';
+import { isAppError } from '../errors.ts';
+import { log } from '../log.ts';
+import type { Actor } from '../auth/actor.ts';
+import { withCausation, MAX_CAUSATION_DEPTH, type Causation } from '../../events/causation.ts';
+import { schedulerPort, scheduleName } from '../ports/scheduler.ts';
+import { evaluateConditions, timeFields, DEFAULT_BUSINESS_HOURS, type BusinessHours, type EvalContext } from './conditions.rules.ts';
+import { chatIdOf, loopGuard, triggersOf, type BusEventLike, type FiredTrigger } from './triggers.rules.ts';
+import { orgRules, writeRuleLogs } from './rules.ts';
+import { executeAction, actionSummary } from './actions.ts';
+import type { Action, ActionOutcome, Rule, RuleLog, TriggerType } from './rule.schemas.ts';
+
+/**
+ * The rules engine (issue 17 §1, §3, §4, §5): the rules consumer's use case. For each bus event:
+ * 1. its triggers (triggers.rules.ts); a customer message cancels the chat's pending delayed
+ *    actions and follow-ups that wait for no reply, and arms the 'no reply within N' timers; a
+ *    team message disarms them;
+ * 2. each enabled rule of a fired trigger: loop guard (causation chain), conditions, then its
+ *    actions in order — each claimed by a receipt (event id + rule id + action index) so it runs
+ *    once whatever is redelivered, within the per-chat rate limit, inside the rule's causation
+ *    (every event the action publishes names the rule); delayed ones go through the scheduler
+ *    port to the `rule-actions` queue;
+ * 3. one log row per evaluation (matched or why not, each action's outcome and timing).
+ * Unexpected (non-AppError) failures are rethrown after logging, so the queue retries the event
+ * (done actions are skipped by their receipts) and finally dead-letters it with the reason.
+ */
+
+export const RULE_ACTIONS_QUEUE = 'rule-actions' as const;
+/** The automation's identity in the inbox (author of messages and notes a rule writes). */
+export const AUTOMATION_EMAIL = 'automation@rules.chorus';
+/** Rule actions per chat per minute (env RULES_CHAT_RATE_PER_MINUTE, default 30). */
+export const chatRatePerMinute = () => {
+  const v = Number(process.env.RULES_CHAT_RATE_PER_MINUTE);
+  return Number.isInteger(v) && v > 0 ? v : 30;
+};
+const RECEIPT_TTL_S = 14 * 86_400;
+
+/** Business hours used by `time.*` conditions: env RULES_TIMEZONE (IANA, default UTC), Mon–Fri 09–17. */
+export function businessHours(): BusinessHours {
+  return { ...DEFAULT_BUSINESS_HOURS, timezone: process.env.RULES_TIMEZONE || DEFAULT_BUSINESS_HOURS.timezone };
+}
+
+/** The actor a rule acts as: an admin-role automation identity of the org (the guard lets it see every chat). */
+export const ruleActor = (orgId: string, ruleId: string): Actor => ({ email: AUTOMATION_EMAIL, user_id: `rule:${ruleId}`, org_id: orgId, role: 'admin' });
+
+export type RuleRow = Rule & { org_id: string; secret?: string };
+
+export interface BusEvent extends BusEventLike {
+  detail: { properties: Record<string, unknown>; metadata: { id: string; occurred_at?: string; causation?: Causation } };
+}
+
+/** What a rule's actions need besides the action itself. */
+export interface ActionContext {
+  orgId: string;
+  rule: RuleRow;
+  chatId: string | null;
+  /** unique id of the message the trigger is about (or the chat's latest) */
+  messageUniqueId: string | null;
+  /** template variables */
+  vars: Record<string, unknown>;
+  /** receipt key prefix: `${trigger_id}|${rule_id}` */
+  keyPrefix: string;
+  /** the event the actions answer (for delayed actions' wake-ups) */
+  eventId: string;
+  trigger: TriggerType;
+  causation?: Causation;
+}
+
+// --- labels by id, cached per process (names for conditions and templates) ---
+const labelCache = new Map<string, { at: number; names: Map<string, string> }>();
+async function labelNames(orgId: string): Promise<Map<string, string>> {
+  const hit = labelCache.get(orgId);
+  if (hit && Date.now() - hit.at < 5_000) return hit.names;
+  const rows = (await db().entities.chatLabel.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
+  const names = new Map(rows.map((l) => [l.label_id, l.name]));
+  labelCache.set(orgId, { at: Date.now(), names });
+  return names;
+}
+
+type ChatLike = Record<string, unknown> & { chat_id: string };
+
+async function chatOf(orgId: string, e: BusEvent, chatId: string | null): Promise<ChatLike | null> {
+  const snap = e.detail.properties.chat as ChatLike | undefined;
+  if (snap?.chat_id) return snap;
+  if (!chatId) return null;
+  return ((await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data as ChatLike | null) ?? null;
+}
+
+/** Does anything in the rules need the contact row (labels, properties)? */
+const needsContact = (rules: RuleRow[]) => rules.some((r) => /contact\.(properties|labels)/.test(JSON.stringify([r.conditions, r.actions])));
+
+/**
+ * The evaluation context of an event (conditions) and the template variables (actions).
+ * Custom properties (issue 15) are read defensively: `chat.custom_properties` and the contact's
+ * `custom_properties` / `properties` when they exist, as plain maps.
+ */
+export async function buildContext(orgId: string, e: BusEvent, chatId: string | null, withContact: boolean, now = Date.now()): Promise<{ ctx: EvalContext; vars: Record<string, unknown>; messageUniqueId: string | null }> {
+  const p = e.detail.properties;
+  const chat = await chatOf(orgId, e, chatId);
+  const names = await labelNames(orgId);
+  const labelIds = ((chat?.label_ids as string[] | undefined) ?? []).map(String);
+  const labels = [...labelIds, ...labelIds.map((l) => names.get(l)).filter((n): n is string => !!n)];
+  const msg = (p.message as Record<string, unknown> | undefined) ?? null;
+  const number = (msg?.sender_phone as string | undefined) ?? (chat?.chat_type === 'user' ? chat.chat_id : undefined);
+  let contactRow: Record<string, unknown> | null = null;
+  if (withContact && number) contactRow = ((await db().entities.contact.get({ org_id: orgId, contact_id: number }).go()).data as Record<string, unknown> | null) ?? null;
+  const members = (chat?.members as Record<string, { contact_name?: string }> | undefined) ?? {};
+  const contactName = (contactRow?.contact_name as string | undefined) ?? (number ? members[number]?.contact_name : undefined) ?? (chat?.chat_type === 'user' ? (chat?.chat_name as string | undefined) : undefined) ?? null;
+  const asMap = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+  const ticket = (p.ticket as Record<string, unknown> | undefined) ?? null;
+  const unread = Number(chat?.message_unread_count ?? 0);
+  const closed = !!chat?.closed_at || chat?.inbox_state === 'closed';
+  const time = timeFields(now, businessHours());
+  const ctx: EvalContext = {
+    message: msg ? { body: msg.body ?? null, type: msg.message_type ?? null, from_me: !!msg.from_me, number: number ?? null } : {},
+    chat: chat
+      ? { labels, assignee: chat.assigned_to ?? null, type: chat.chat_type ?? null, unread, closed, phone: chat.org_phone ?? null, custom_properties: asMap(chat.custom_properties) }
+      : {},
+    contact: { name: contactName, labels: (contactRow?.labels as unknown[] | undefined) ?? (contactRow?.label_ids as unknown[] | undefined) ?? [], properties: { ...asMap(contactRow?.properties), ...asMap(contactRow?.custom_properties) } },
+    ticket: ticket ? { status: ticket.status ?? null, priority: ticket.priority ?? null, subject: ticket.subject ?? null, assignee: ticket.assignee ?? null } : {},
+    time,
+  };
+  const latest = chat?.latest_message as { unique_id?: string } | undefined;
+  const vars = {
+    contact: { name: contactName, number: number ?? null, properties: (ctx.contact as { properties: unknown }).properties },
+    chat: { name: chat?.chat_name ?? null, assignee: chat?.assigned_to ?? null, labels: labelIds.map((l) => names.get(l) ?? l), custom_properties: asMap(chat?.custom_properties) },
+    message: { body: msg?.body ?? null },
+    ticket: ticket ?? {},
+    now: new Date(now).toISOString(),
+    time,
+  };
+  return { ctx, vars, messageUniqueId: (msg?.unique_id as string | undefined) ?? latest?.unique_id ?? null };
+}
+
+/** Claim an action's receipt (conditional create). false: it was claimed before (a duplicate). */
+async function claim(orgId: string, key: string, ruleId: string, chatId: string | null, status: string): Promise<boolean> {
+  const now = Date.now();
+  try {
+    await db()
+      .entities.ruleAction.create({ org_id: orgId, action_key: key, rule_id: ruleId, ...(chatId ? { chat_id: chatId } : {}), status, at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S })
+      .go();
+    return true;
+  } catch (e) {
+    if (/conditional/i.test((e as Error).message)) return false;
+    throw e;
+  }
+}
+const settle = (orgId: string, key: string, status: string, detail?: string) =>
+  db()
+    .entities.ruleAction.patch({ org_id: orgId, action_key: key })
+    .set({ status, ...(detail ? { detail: detail.slice(0, 500) } : {}) })
+    .go()
+    .catch((e) => log('warn', 'rules.receipt_update_failed', { key, error: String(e) }));
+
+/** Count one action against the chat's per-minute window. false: over the limit. */
+async function withinRate(orgId: string, chatId: string | null): Promise<boolean> {
+  if (!chatId) return true;
+  const window = Math.floor(Date.now() / 60_000);
+  const res = await db()
+    .entities.ruleRate.update({ org_id: orgId, chat_id: chatId, window })
+    .add({ count: 1 })
+    .set({ expires_at: (window + 10) * 60 })
+    .go({ response: 'all_new' });
+  return (res.data.count ?? 0) <= chatRatePerMinute();
+}
+
+/** Wake-up command of a delayed action, a follow-up step or a 'no reply' timer (rule-actions queue). */
+export interface RuleWakeup {
+  kind: 'action' | 'follow_up' | 'no_reply';
+  org_id: string;
+  rule_id: string;
+  chat_id: string;
+  /** the pending row's key */
+  key: string;
+  action_index: number;
+  /** follow-up: 1-based step; when step > repeat, the `then` action */
+  step?: number;
+  /** epoch ms: the message the follow-up / no-reply timer counts from */
+  anchor: number;
+  event_id: string;
+  trigger: TriggerType;
+  message_unique_id?: string | null;
+  causation?: Causation;
+}
+
+/** Arm a wake-up (scheduler port) and its pending row (listed per chat, cancellable). */
+export async function schedulePending(w: RuleWakeup, dueAt: number, rule: RuleRow, summary: string, cancelOnReply: boolean): Promise<void> {
+  const name = scheduleName('rule', w.org_id, w.key);
+  const command = JSON.stringify(w);
+  const now = Date.now();
+  await db()
+    .entities.rulePending.put({ org_id: w.org_id, chat_id: w.chat_id, action_key: w.key, rule_id: rule.rule_id, rule_name: rule.name, summary, schedule: name, command, due_at: dueAt, cancel_on_reply: cancelOnReply, created_at: now, expires_at: Math.floor(dueAt / 1000) + 7 * 86_400 })
+    .go();
+  await (await schedulerPort()).schedule({ name, at: dueAt, queue: RULE_ACTIONS_QUEUE, body: command });
+}
+
+/** Cancel pending rows of a chat that `reason` makes moot; returns what was cancelled. */
+export async function cancelPending(orgId: string, chatId: string, which: (row: { action_key: string; cancel_on_reply: boolean }) => boolean, reason: string): Promise<Array<{ rule_id: string; rule_name: string; action_key: string; summary: string }>> {
+  const rows = (await db().entities.rulePending.query.byChat({ org_id: orgId, chat_id: chatId }).go({ pages: 'all' })).data;
+  const out = [];
+  for (const r of rows.filter(which)) {
+    await (await schedulerPort()).cancel(r.schedule);
+    await db().entities.rulePending.delete({ org_id: orgId, chat_id: chatId, action_key: r.action_key }).go();
+    out.push({ rule_id: r.rule_id, rule_name: r.rule_name, action_key: r.action_key, summary: `${r.summary} — cancelled: ${reason}` });
+  }
+  return out;
+}
+
+const isFollowUpKey = (k: string) => k.startsWith('fu|');
+const isNoReplyKey = (k: string) => k.startsWith('nr|');
+
+/**
+ * Run a rule's actions (already matched). `only`: one action index (a delayed action waking up);
+ * delays are honoured unless `now` (the wake-up runs it now).
+ */
+export async function runActions(ac: ActionContext, opts: { only?: number; now?: boolean; dryRun?: boolean } = {}): Promise<{ outcomes: ActionOutcome[]; retry?: Error }> {
+  const outcomes: ActionOutcome[] = [];
+  let retry: Error | undefined;
+  const actions = ac.rule.actions as Action[];
+  const causation: Causation = { event_id: ac.eventId, rule_ids: [...(ac.causation?.rule_ids ?? []), ac.rule.rule_id], depth: (ac.causation?.depth ?? 0) + 1 };
+  for (let index = 0; index < actions.length; index++) {
+    if (opts.only !== undefined && index !== opts.only) continue;
+    const a = actions[index];
+    const started = performance.now();
+    const ms = () => Math.round(performance.now() - started);
+    if (opts.dryRun) {
+      outcomes.push({ index, type: a.type, status: 'would_run', detail: await actionSummary(ac, a) });
+      continue;
+    }
+    // follow-ups: one chain per rule and chat, restarted by each team message (a stable key replaces the previous one)
+    if (a.type === 'follow_up') {
+      if (!ac.chatId) {
+        outcomes.push({ index, type: a.type, status: 'skipped', detail: 'the event names no chat' });
+        continue;
+      }
+      const key = `fu|${ac.rule.rule_id}|${ac.chatId}`;
+      const w: RuleWakeup = { kind: 'follow_up', org_id: ac.orgId, rule_id: ac.rule.rule_id, chat_id: ac.chatId, key, action_index: index, step: 1, anchor: Date.now(), event_id: ac.eventId, trigger: ac.trigger, message_unique_id: ac.messageUniqueId, causation: ac.causation };
+      const due = Date.now() + a.after_minutes * 60_000;
+      await schedulePending(w, due, ac.rule, `Follow-up 1 of ${a.repeat}: “${a.body.slice(0, 80)}”`, true);
+      outcomes.push({ index, type: a.type, status: 'scheduled', detail: `follow-up 1 of ${a.repeat} at ${new Date(due).toISOString()}`, ms: ms() });
+      continue;
+    }
+    const key = `${ac.keyPrefix}|${index}`;
+    if (!opts.now && a.delay_minutes) {
+      if (!ac.chatId) {
+        outcomes.push({ index, type: a.type, status: 'skipped', detail: 'a delayed action needs a chat' });
+        continue;
+      }
+      if (!(await claim(ac.orgId, key, ac.rule.rule_id, ac.chatId, 'scheduled'))) {
+        outcomes.push({ index, type: a.type, status: 'duplicate', detail: 'already scheduled for this event' });
+        continue;
+      }
+      const due = Date.now() + a.delay_minutes * 60_000;
+      const w: RuleWakeup = { kind: 'action', org_id: ac.orgId, rule_id: ac.rule.rule_id, chat_id: ac.chatId, key, action_index: index, anchor: Date.now(), event_id: ac.eventId, trigger: ac.trigger, message_unique_id: ac.messageUniqueId, causation: ac.causation };
+      await schedulePending(w, due, ac.rule, `${await actionSummary(ac, a)} in ${a.delay_minutes} min`, a.cancel_on_reply !== false);
+      outcomes.push({ index, type: a.type, status: 'scheduled', detail: `at ${new Date(due).toISOString()}`, ms: ms() });
+      continue;
+    }
+    if (!opts.now && !(await claim(ac.orgId, key, ac.rule.rule_id, ac.chatId, 'running'))) {
+      outcomes.push({ index, type: a.type, status: 'duplicate', detail: 'already done for this event (idempotent by event + rule + action)' });
+      continue;
+    }
+    if (!(await withinRate(ac.orgId, ac.chatId))) {
+      await settle(ac.orgId, key, 'skipped', 'rate limit');
+      outcomes.push({ index, type: a.type, status: 'skipped', detail: `rate limit: more than ${chatRatePerMinute()} rule actions in this chat this minute`, ms: ms() });
+      continue;
+    }
+    try {
+      const detail = await withCausation(causation, () => executeAction(ac, a));
+      await settle(ac.orgId, key, 'done', detail);
+      outcomes.push({ index, type: a.type, status: 'done', detail, ms: ms() });
+    } catch (e) {
+      const reason = isAppError(e) ? e.message : String((e as Error)?.message ?? e);
+      outcomes.push({ index, type: a.type, status: 'failed', detail: reason, ms: ms() });
+      if (isAppError(e)) await settle(ac.orgId, key, 'failed', reason);
+      else {
+        // unexpected: forget the claim so the retry runs this action again
+        await db().entities.ruleAction.delete({ org_id: ac.orgId, action_key: key }).go().catch(() => undefined);
+        retry ??= e as Error;
+      }
+    }
+  }
+  return { outcomes, retry };
+}
+
+const outcomeOf = (outcomes: ActionOutcome[]): RuleLog['outcome'] => {
+  const failed = outcomes.filter((o) => o.status === 'failed').length;
+  return failed === 0 ? 'matched' : failed === outcomes.length ? 'failed' : 'partial';
+};
+
+function logRow(rule: RuleRow, trigger: TriggerType, eventId: string, chatId: string | null, outcome: RuleLog['outcome'], reasons: string[], actions: ActionOutcome[], occurredAt: number | null): RuleLog {
+  const at = Date.now();
+  return { log_id: ulid(at), rule_id: rule.rule_id, rule_name: rule.name, rule_version: rule.version, trigger, event_id: eventId, chat_id: chatId, outcome, reasons, actions, at, latency_ms: occurredAt ? Math.max(0, at - occurredAt) : null };
+}
+
+/** Keep a sample of what a trigger saw, for dry runs (one put; failures only logged). */
+async function keepSample(orgId: string, trigger: TriggerType, eventId: string, chatId: string | null, ctx: EvalContext): Promise<void> {
+  const now = Date.now();
+  await db()
+    .entities.ruleSample.put({ org_id: orgId, trigger, sample_id: ulid(now), event_id: eventId, ...(chatId ? { chat_id: chatId } : {}), context: ctx, at: now, expires_at: Math.floor(now / 1000) + 14 * 86_400 })
+    .go()
+    .catch((e) => log('warn', 'rules.sample_failed', { error: String(e) }));
+}
+
+/**
+ * Handle one bus event (the rules consumer).
+ * @throws the first unexpected action failure, after everything else was done and logged
+ */
+export async function handleRuleEvent(e: BusEvent): Promise<void> {
+  const props = e.detail.properties;
+  const orgId = props.org_id as string | undefined;
+  if (!orgId) return;
+  const meta = e.detail.metadata;
+  const chatId = chatIdOf(e);
+  const fired = triggersOf(e);
+  const occurredAt = meta.occurred_at ? Date.parse(meta.occurred_at) : null;
+  const all = await orgRules(orgId);
+  const enabled = all.filter((r) => r.enabled);
+  const logs: RuleLog[] = [];
+
+  // only orgs that use delays, follow-ups or 'no reply' timers can have pending rows (a deleted rule's ones wake up and are dropped)
+  const timed = all.some((r) => r.trigger.type === 'no_reply' || (r.actions as Action[]).some((a) => a.type === 'follow_up' || !!a.delay_minutes));
+  // a customer message: delayed actions and follow-ups waiting for no reply are moot
+  if (e['detail-type'] === 'message.received' && fired.length && chatId && timed) {
+    const cancelled = await cancelPending(orgId, chatId, (r) => r.cancel_on_reply && !isNoReplyKey(r.action_key), 'the customer replied');
+    for (const c of cancelled) {
+      const rule = all.find((r) => r.rule_id === c.rule_id);
+      if (rule) logs.push(logRow(rule, fired[0].trigger, meta.id, chatId, 'skipped', [c.summary], [], occurredAt));
+    }
+    // 'no reply within N minutes': (re)arm a timer per rule, from this message
+    for (const rule of enabled.filter((r) => r.trigger.type === 'no_reply')) {
+      const key = `nr|${rule.rule_id}|${chatId}`;
+      const w: RuleWakeup = { kind: 'no_reply', org_id: orgId, rule_id: rule.rule_id, chat_id: chatId, key, action_index: -1, anchor: Date.now(), event_id: meta.id, trigger: 'no_reply', message_unique_id: (props.message as { unique_id?: string } | undefined)?.unique_id ?? null };
+      await schedulePending(w, Date.now() + (rule.trigger.minutes ?? 60) * 60_000, rule, `“${rule.name}” if nobody replies within ${rule.trigger.minutes} min`, false);
+    }
+  }
+  // a team message: 'no reply' timers are moot
+  if (e['detail-type'] === 'message.sent' && fired.length && chatId && timed) await cancelPending(orgId, chatId, (r) => isNoReplyKey(r.action_key), 'a member replied');
+
+  let retry: Error | undefined;
+  const triggered = fired.flatMap((f) => enabled.filter((r) => r.trigger.type === f.trigger).map((rule) => ({ f, rule })));
+  const built = new Map<string, Awaited<ReturnType<typeof buildContext>>>();
+  const contextFor = async (f: FiredTrigger) => {
+    const k = f.trigger_id;
+    if (!built.has(k)) {
+      const b = await buildContext(orgId, e, chatId, needsContact(enabled), occurredAt ?? Date.now());
+      if (f.subject && f.trigger.startsWith('label.')) (b.ctx as { label?: unknown }).label = { id: f.subject, name: (await labelNames(orgId)).get(f.subject) ?? null };
+      built.set(k, b);
+    }
+    return built.get(k)!;
+  };
+  // samples for dry runs, written while the rules run (awaited at the end)
+  const samples: Array<Promise<void>> = [];
+  for (const f of fired) {
+    if (!['message.received', 'message.sent'].includes(f.trigger) && !triggered.some((t) => t.f === f)) continue;
+    samples.push(keepSample(orgId, f.trigger, f.trigger_id, chatId, (await contextFor(f)).ctx));
+  }
+  for (const { f, rule } of triggered) {
+    const guard = loopGuard(meta.causation, rule.rule_id, MAX_CAUSATION_DEPTH);
+    if (guard) {
+      logs.push(logRow(rule, f.trigger, meta.id, chatId, 'skipped', [guard], [], occurredAt));
+      continue;
+    }
+    const b = await contextFor(f);
+    const result = evaluateConditions(rule.conditions, b.ctx);
+    if (!result.matched) {
+      logs.push(logRow(rule, f.trigger, meta.id, chatId, 'not_matched', result.reasons, [], occurredAt));
+      continue;
+    }
+    const r = await runActions({ orgId, rule, chatId, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation });
+    retry ??= r.retry;
+    logs.push(logRow(rule, f.trigger, meta.id, chatId, outcomeOf(r.outcomes), [], r.outcomes, occurredAt));
+  }
+  await Promise.all([writeRuleLogs(orgId, collapseNotMatched(logs)), ...samples]);
+  if (retry) throw retry;
+}
+
+/** Per-rule 'not matched' rows per event, at most (env RULES_LOG_NOT_MATCHED_MAX, default 20); past it one summary row. */
+export const notMatchedRowsMax = () => {
+  const v = Number(process.env.RULES_LOG_NOT_MATCHED_MAX);
+  return Number.isInteger(v) && v >= 0 ? v : 20;
+};
+
+/**
+ * An event that many rules did not match is logged as ONE summary row (rule_id '*', each rule's
+ * name and first reason) instead of one row per rule: an org with 100 rules at 200 messages/s
+ * would otherwise write 20,000 log rows a second. Matched, skipped and failed evaluations keep
+ * their own rows always.
+ */
+export function collapseNotMatched(logs: RuleLog[]): RuleLog[] {
+  const miss = logs.filter((l) => l.outcome === 'not_matched');
+  if (miss.length <= notMatchedRowsMax()) return logs;
+  const first = miss[0];
+  const summary: RuleLog = {
+    ...first,
+    rule_id: '*',
+    rule_name: `${miss.length} rules`,
+    rule_version: 0,
+    reasons: miss.slice(0, 25).map((l) => `${l.rule_name}: ${l.reasons[0] ?? 'no match'}`),
+    actions: [],
+  };
+  return [...logs.filter((l) => l.outcome !== 'not_matched'), summary];
+}
+
+/**
+ * A wake-up from the scheduler (rule-actions queue): a delayed action, a follow-up step or a
+ * 'no reply' timer. Stale wake-ups (the pending row is gone: cancelled or done) are ignored.
+ */
+export async function handleRuleWakeup(w: RuleWakeup): Promise<void> {
+  const pending = (await db().entities.rulePending.get({ org_id: w.org_id, chat_id: w.chat_id, action_key: w.key }).go({ consistent: true })).data;
+  const armed = pending ? (JSON.parse(pending.command) as RuleWakeup) : null;
+  if (!armed || armed.anchor !== w.anchor || (armed.step ?? 0) !== (w.step ?? 0) || armed.kind !== w.kind) return log('info', 'rules.wakeup_stale', { key: w.key });
+  const rules = await orgRules(w.org_id, true);
+  const rule = rules.find((r) => r.rule_id === w.rule_id);
+  const drop = () => db().entities.rulePending.delete({ org_id: w.org_id, chat_id: w.chat_id, action_key: w.key }).go();
+  if (!rule || !rule.enabled) return void (await drop());
+  const chat = (await db().entities.chat.get({ org_id: w.org_id, chat_id: w.chat_id }).go()).data as ChatLike | null;
+  if (!chat) return void (await drop());
+  const event: BusEvent = { 'detail-type': 'rules.wakeup', detail: { properties: { org_id: w.org_id, chat }, metadata: { id: w.event_id, causation: w.causation } } };
+  const b = await buildContext(w.org_id, event, w.chat_id, needsContact([rule]));
+  const ac: ActionContext = { orgId: w.org_id, rule, chatId: w.chat_id, messageUniqueId: w.message_unique_id ?? b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${w.key}|wake`, eventId: w.event_id, trigger: w.trigger, causation: w.causation };
+  const logs: RuleLog[] = [];
+  let retry: Error | undefined;
+  if (w.kind === 'no_reply') {
+    const result = evaluateConditions(rule.conditions, b.ctx);
+    await drop();
+    if (!result.matched) logs.push(logRow(rule, 'no_reply', w.event_id, w.chat_id, 'not_matched', result.reasons, [], null));
+    else {
+      const r = await runActions({ ...ac, keyPrefix: `${w.key}|${w.anchor}` });
+      retry = r.retry;
+      logs.push(logRow(rule, 'no_reply', w.event_id, w.chat_id, outcomeOf(r.outcomes), [], r.outcomes, null));
+    }
+  } else if (w.kind === 'action') {
+    await drop();
+    const r = await runActions(ac, { only: w.action_index, now: true });
+    retry = r.retry;
+    logs.push(logRow(rule, w.trigger, w.event_id, w.chat_id, outcomeOf(r.outcomes), ['delayed action'], r.outcomes, null));
+  } else {
+    const a = (rule.actions as Action[])[w.action_index];
+    if (a?.type !== 'follow_up') return void (await drop());
+    const step = w.step ?? 1;
+    const key = `${w.key}|${w.anchor}|${step}`;
+    if (!(await claim(w.org_id, key, rule.rule_id, w.chat_id, 'running'))) return;
+    const started = performance.now();
+    let outcome: ActionOutcome;
+    try {
+      const causation: Causation = { event_id: w.event_id, rule_ids: [...(w.causation?.rule_ids ?? []), rule.rule_id], depth: (w.causation?.depth ?? 0) + 1 };
+      if (step <= a.repeat) {
+        const detail = await withCausation(causation, () => executeAction(ac, { type: 'send_message', body: a.body }));
+        outcome = { index: w.action_index, type: 'follow_up', status: 'done', detail: `follow-up ${step} of ${a.repeat}: ${detail}`, ms: Math.round(performance.now() - started) };
+        const next: RuleWakeup = { ...w, step: step + 1 };
+        const last = step === a.repeat;
+        if (last && a.then === 'nothing') await drop();
+        else await schedulePending(next, Date.now() + a.after_minutes * 60_000, rule, last ? `${a.then === 'close' ? 'Close the chat' : 'Label the chat'} if the customer does not reply` : `Follow-up ${step + 1} of ${a.repeat}: “${a.body.slice(0, 80)}”`, true);
+      } else {
+        await drop();
+        const then: Action = a.then === 'close' ? { type: 'close' } : { type: 'add_label', label_id: a.then_label_id ?? '' };
+        const detail = await withCausation(causation, () => executeAction(ac, then));
+        outcome = { index: w.action_index, type: 'follow_up', status: 'done', detail: `no reply after ${a.repeat} follow-up(s): ${detail}`, ms: Math.round(performance.now() - started) };
+      }
+      await settle(w.org_id, key, 'done');
+    } catch (err) {
+      outcome = { index: w.action_index, type: 'follow_up', status: 'failed', detail: isAppError(err) ? err.message : String(err), ms: Math.round(performance.now() - started) };
+      if (!isAppError(err)) {
+        await db().entities.ruleAction.delete({ org_id: w.org_id, action_key: key }).go().catch(() => undefined);
+        retry = err as Error;
+      } else await settle(w.org_id, key, 'failed', outcome.detail);
+    }
+    logs.push(logRow(rule, w.trigger, w.event_id, w.chat_id, outcome.status === 'failed' ? 'failed' : 'matched', [`follow-up step ${step}`], [outcome], null));
+  }
+  await writeRuleLogs(w.org_id, logs);
+  if (retry) throw retry;
+}
+
+/** Pending delayed actions and follow-ups of a chat (shown in the thread). */
+export async function listPending(orgId: string, chatId: string): Promise<Array<{ key: string; rule_id: string; rule_name: string; summary: string; due_at: number }>> {
+  const rows = (await db().entities.rulePending.query.byChat({ org_id: orgId, chat_id: chatId }).go({ pages: 'all' })).data;
+  return rows.filter((r) => !isNoReplyKey(r.action_key)).map((r) => ({ key: r.action_key, rule_id: r.rule_id, rule_name: r.rule_name, summary: r.summary, due_at: r.due_at }));
+}
+
+export { isFollowUpKey };

@@ -1,0 +1,272 @@
+import { ulid } from 'ulid';
+import { db } from '../db/service.ts';
+import { AppError, notFound } from '../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { ChatGuard } from '../access/guard.ts';
+import { getOrgPreferences } from '../org/preferences.ts';
+import { permissionGranted } from '../org/permissions.rules.ts';
+import { generateSecret } from '../webhooks/ids.ts';
+import { templateProblem } from './template.ts';
+import type { ListRuleLogsQuery, Rule, RuleInput, RuleLog, UpdateRuleInput, Action } from './rule.schemas.ts';
+
+/**
+ * Rules CRUD, version history and the log (issue 17 §4, §7, §8, §9). Access: admins, or members
+ * when `member_permissions.rules` allows (spec §2/§6, shared/org/permissions.rules.ts).
+ * @throws AppError 403 rules.forbidden; 404 rule.not_found (also another org's ids: every key
+ *   carries the actor's org_id); 409 rules.limit when the plan's rule count is reached; 400
+ *   validation.failed with `{ field, reason }` for a template that does not parse or an unknown label/member.
+ */
+
+/** Rules per licence (spec §9: 2 per licence on Pro and Enterprise) until plans exist (issue 22): env `RULES_PER_LICENCE`. */
+export function rulesPerLicence(): number {
+  const v = Number(process.env.RULES_PER_LICENCE);
+  return Number.isInteger(v) && v > 0 ? v : 2;
+}
+
+/** The org's licence count: the org row's `licenses` / `seats` when a plan sets it, else env `RULES_LICENCES` (default 1). */
+async function licencesOf(orgId: string): Promise<number> {
+  const org = (await db().entities.organization.get({ org_id: orgId }).go()).data as Record<string, unknown> | null;
+  const fromOrg = Number(org?.licenses ?? org?.licences ?? org?.seats);
+  if (Number.isInteger(fromOrg) && fromOrg > 0) return fromOrg;
+  const env = Number(process.env.RULES_LICENCES);
+  return Number.isInteger(env) && env > 0 ? env : 1;
+}
+
+export const RULE_LOG_TTL_DAYS = 90;
+
+export async function assertRulesAccess(actor: Actor): Promise<void> {
+  if (actor.role === 'admin') return;
+  const prefs = await getOrgPreferences(actor.org_id);
+  if (!permissionGranted(prefs.member_permissions, 'rules')) throw new AppError('rules.forbidden', 'This page is restricted for non-admin members. Contact an administrator if you think this is a mistake.', { status: 403 });
+}
+
+type RuleRow = Rule & { org_id: string; secret?: string };
+
+/** The API shape of a rule (its webhook secret included only when it has a webhook action). */
+export function ruleView(r: RuleRow): Rule & { webhook_secret?: string } {
+  const hasHook = (r.actions as Action[]).some((a) => a.type === 'webhook');
+  return {
+    rule_id: r.rule_id,
+    name: r.name,
+    trigger: r.trigger,
+    conditions: r.conditions,
+    actions: r.actions,
+    enabled: r.enabled,
+    version: r.version,
+    created_by: r.created_by,
+    created_at: r.created_at,
+    updated_by: r.updated_by,
+    updated_at: r.updated_at,
+    ...(hasHook && r.secret ? { webhook_secret: r.secret } : {}),
+  };
+}
+
+// --- the rules of an org, cached per process for the consumer (rules change rarely) ---
+const cache = new Map<string, { at: number; rules: RuleRow[] }>();
+const CACHE_MS = 2_000;
+
+/** Every rule of an org (one Query; an org has a handful). */
+export async function orgRules(orgId: string, fresh = false): Promise<RuleRow[]> {
+  const hit = cache.get(orgId);
+  if (!fresh && hit && Date.now() - hit.at < CACHE_MS) return hit.rules;
+  const rows = (await db().entities.rule.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data as unknown as RuleRow[];
+  cache.set(orgId, { at: Date.now(), rules: rows });
+  return rows;
+}
+
+export function forgetRules(orgId?: string): void {
+  if (orgId) cache.delete(orgId);
+  else cache.clear();
+}
+
+async function getRuleRow(orgId: string, ruleId: string): Promise<RuleRow> {
+  const r = (await db().entities.rule.get({ org_id: orgId, rule_id: ruleId }).go({ consistent: true })).data as unknown as RuleRow | null;
+  if (!r) throw notFound('rule');
+  return r;
+}
+
+const invalid = (field: string, reason: string) => new AppError('validation.failed', `${field}: ${reason}`, { status: 400, details: [{ field, reason }] });
+
+/** Checks the schema cannot: templates parse, labels and members exist in this org. */
+async function checkRefs(orgId: string, input: Partial<RuleInput>): Promise<void> {
+  if (!input.actions) return;
+  const labels = new Set((await db().entities.chatLabel.query.byOrg({ org_id: orgId }).go({ pages: 'all', attributes: ['label_id'] })).data.map((l) => l.label_id));
+  const members = new Set((await db().entities.member.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data.filter((m) => m.is_active !== false).map((m) => m.email.toLowerCase()));
+  input.actions.forEach((a, i) => {
+    const f = (k: string) => `actions.${i}.${k}`;
+    for (const k of ['body', 'text', 'title', 'subject'] as const) {
+      const t = (a as Record<string, unknown>)[k];
+      if (typeof t === 'string') {
+        const problem = templateProblem(t);
+        if (problem) throw invalid(f(k), `is not a valid template: ${problem}`);
+      }
+    }
+    for (const k of ['label_id', 'then_label_id'] as const) {
+      const l = (a as Record<string, unknown>)[k];
+      if (typeof l === 'string' && !labels.has(l)) throw invalid(f(k), 'is not a label of this workspace');
+    }
+    for (const k of ['member', 'assignee'] as const) {
+      const m = (a as Record<string, unknown>)[k];
+      if (typeof m === 'string' && !members.has(m)) throw invalid(f(k), 'is not a member of this workspace');
+    }
+    if (a.type === 'assign' && a.mode === 'member' && !a.member) throw invalid(f('member'), 'is required to assign to a member');
+    if (a.type === 'follow_up' && a.then === 'label' && !a.then_label_id) throw invalid(f('then_label_id'), 'is required when then is label');
+  });
+}
+
+async function saveVersion(r: RuleRow, change: 'created' | 'updated' | 'enabled' | 'disabled' | 'deleted', by: string, at: number): Promise<void> {
+  await db()
+    .entities.ruleVersion.put({ org_id: r.org_id, rule_id: r.rule_id, version_key: String(r.version).padStart(8, '0'), version: r.version, rule: ruleView(r), change, by, at })
+    .go();
+}
+
+export async function listRules(actor: Actor): Promise<Rule[]> {
+  await assertRulesAccess(actor);
+  return (await orgRules(actor.org_id, true)).sort((a, b) => a.created_at - b.created_at).map(ruleView);
+}
+
+export async function getRule(actor: Actor, ruleId: string): Promise<{ rule: Rule; versions: unknown[] }> {
+  await assertRulesAccess(actor);
+  const r = await getRuleRow(actor.org_id, ruleId);
+  const versions = (await db().entities.ruleVersion.query.byRule({ org_id: actor.org_id, rule_id: ruleId }).go({ order: 'desc', limit: 50 })).data.map((v) => ({ version: v.version, change: v.change, by: v.by, at: v.at, rule: v.rule }));
+  return { rule: ruleView(r), versions };
+}
+
+/** POST /rules. @throws 409 rules.limit past 2 per licence (or RULES_PER_LICENCE). */
+export async function createRule(actor: Actor, input: RuleInput): Promise<Rule> {
+  await assertRulesAccess(actor);
+  await checkRefs(actor.org_id, input);
+  const existing = await orgRules(actor.org_id, true);
+  const limit = rulesPerLicence() * (await licencesOf(actor.org_id));
+  if (existing.length >= limit) {
+    throw new AppError('rules.limit', `Your plan allows ${limit} automation rule${limit === 1 ? '' : 's'} (${rulesPerLicence()} per licence). Delete a rule or add licences to create another.`, { status: 409 });
+  }
+  const now = Date.now();
+  const row: RuleRow = {
+    org_id: actor.org_id,
+    rule_id: `rule_${ulid(now)}`,
+    name: input.name,
+    trigger: input.trigger,
+    conditions: input.conditions,
+    actions: input.actions,
+    enabled: input.enabled,
+    version: 1,
+    secret: generateSecret(),
+    created_by: actor.email,
+    created_at: now,
+    updated_by: actor.email,
+    updated_at: now,
+  };
+  await db().entities.rule.create(row as never).go();
+  await saveVersion(row, 'created', actor.email, now);
+  forgetRules(actor.org_id);
+  return ruleView(row);
+}
+
+/** PUT /rules/{id}: any of name, trigger, conditions, actions, enabled; a new version each time. */
+export async function updateRule(actor: Actor, ruleId: string, input: UpdateRuleInput): Promise<Rule> {
+  await assertRulesAccess(actor);
+  const cur = await getRuleRow(actor.org_id, ruleId);
+  await checkRefs(actor.org_id, input);
+  const now = Date.now();
+  const next: RuleRow = { ...cur, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), version: cur.version + 1, updated_by: actor.email, updated_at: now } as RuleRow;
+  const onlyToggle = Object.keys(input).every((k) => k === 'enabled') && input.enabled !== undefined && input.enabled !== cur.enabled;
+  const { org_id: _o, rule_id: _r, ...set } = next;
+  try {
+    await db()
+      .entities.rule.patch({ org_id: actor.org_id, rule_id: ruleId })
+      .set(set as never)
+      .where((a, op) => op.eq(a.version, cur.version))
+      .go();
+  } catch (e) {
+    if ((e as Error).message.includes('conditional')) throw new AppError('rule.conflict', 'Someone else changed this rule at the same time. Reload and try again.', { status: 409 });
+    throw e;
+  }
+  await saveVersion(next, onlyToggle ? (input.enabled ? 'enabled' : 'disabled') : 'updated', actor.email, now);
+  forgetRules(actor.org_id);
+  return ruleView(next);
+}
+
+/** DELETE /rules/{id}: the rule goes; its versions and logs stay until their TTL / for the history. */
+export async function deleteRule(actor: Actor, ruleId: string): Promise<void> {
+  await assertRulesAccess(actor);
+  const cur = await getRuleRow(actor.org_id, ruleId);
+  await db().entities.rule.delete({ org_id: actor.org_id, rule_id: ruleId }).go();
+  await saveVersion({ ...cur, version: cur.version + 1 }, 'deleted', actor.email, Date.now());
+  forgetRules(actor.org_id);
+}
+
+// --- the log ---
+
+/** Store evaluation rows (BatchWrite, 25 a request). */
+export async function writeRuleLogs(orgId: string, logs: RuleLog[]): Promise<void> {
+  if (!logs.length) return;
+  const expires = (at: number) => Math.floor(at / 1000) + RULE_LOG_TTL_DAYS * 86_400;
+  const rows = logs.map((l) => ({
+    org_id: orgId,
+    log_id: l.log_id,
+    rule_id: l.rule_id,
+    rule_name: l.rule_name,
+    rule_version: l.rule_version,
+    trigger: l.trigger,
+    event_id: l.event_id,
+    chat_key: l.chat_id ?? '-',
+    outcome: l.outcome,
+    reasons: l.reasons,
+    actions: l.actions,
+    at: l.at,
+    ...(l.latency_ms != null ? { latency_ms: l.latency_ms } : {}),
+    expires_at: expires(l.at),
+  }));
+  const res = await db().entities.ruleLog.put(rows).go();
+  if (res.unprocessed?.length) await db().entities.ruleLog.put(res.unprocessed as never).go();
+}
+
+/** Numbers in free text (reasons, outcomes) masked for a viewer whose numbers are masked (spec §6 mask_phone_numbers). */
+export const maskText = (guard: ChatGuard, text: string): string => (guard.masks ? text.replace(/\d{6,}/g, (n) => guard.mask(n)) : text);
+const maskLog = (guard: ChatGuard, l: RuleLog): RuleLog =>
+  guard.masks ? { ...l, reasons: l.reasons.map((r) => maskText(guard, r)), actions: l.actions.map((a) => ({ ...a, ...(a.detail ? { detail: maskText(guard, a.detail) } : {}) })) } : l;
+
+type LogRow = { log_id: string; rule_id: string; rule_name: string; rule_version: number; trigger: string; event_id: string; chat_key: string; outcome: string; reasons?: string[]; actions?: unknown; at: number; latency_ms?: number };
+const logView = (r: LogRow): RuleLog => ({
+  log_id: r.log_id,
+  rule_id: r.rule_id,
+  rule_name: r.rule_name,
+  rule_version: r.rule_version,
+  trigger: r.trigger as RuleLog['trigger'],
+  event_id: r.event_id,
+  chat_id: r.chat_key === '-' ? null : r.chat_key,
+  outcome: r.outcome as RuleLog['outcome'],
+  reasons: r.reasons ?? [],
+  actions: (r.actions as RuleLog['actions']) ?? [],
+  at: r.at,
+  latency_ms: r.latency_ms ?? null,
+});
+
+/**
+ * GET /logs/rules: newest first, by org, rule (gsi1) or chat (gsi2); `outcome` filters the
+ * index's pages (a Query filter, not a scan). A member only sees logs of chats they can see
+ * (the guard), and org-level rows.
+ */
+export async function listRuleLogs(guard: ChatGuard, q: ListRuleLogsQuery): Promise<{ logs: RuleLog[]; cursor: string | null }> {
+  const actor = guard.actor;
+  await assertRulesAccess(actor);
+  const e = db().entities.ruleLog;
+  const base = q.chat_id
+    ? e.query.byChat({ org_id: actor.org_id, chat_key: q.chat_id })
+    : q.rule_id
+      ? e.query.byRule({ org_id: actor.org_id, rule_id: q.rule_id })
+      : e.query.byOrg({ org_id: actor.org_id });
+  let query = base as unknown as { where: (fn: (a: Record<string, unknown>, op: { eq: (a: unknown, v: unknown) => string }) => string) => typeof query; go: (o: Record<string, unknown>) => Promise<{ data: LogRow[]; cursor: string | null }> };
+  if (q.outcome) query = query.where((a, op) => op.eq(a.outcome, q.outcome));
+  if (q.chat_id && q.rule_id) query = query.where((a, op) => op.eq(a.rule_id, q.rule_id));
+  let res: { data: LogRow[]; cursor: string | null };
+  try {
+    res = await query.go({ order: 'desc', limit: q.limit, cursor: q.cursor ?? null });
+  } catch (err) {
+    if (q.cursor) throw invalid('query.cursor', 'is not a cursor of this list');
+    throw err;
+  }
+  const rows = await guard.filter(res.data, (r) => (r.chat_key === '-' ? null : r.chat_key));
+  return { logs: rows.map((r) => maskLog(guard, logView(r))), cursor: res.cursor ?? null };
+}

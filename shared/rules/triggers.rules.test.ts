@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { chatIdOf, loopGuard, triggersOf, type BusEventLike } from './triggers.rules.ts';
+
+const ev = (type: string, properties: Record<string, unknown>, id = 'e1'): BusEventLike => ({ 'detail-type': type, detail: { properties, metadata: { id } } });
+
+describe('triggersOf', () => {
+  it('customer and team messages; reactions and private notes are not messages here', () => {
+    expect(triggersOf(ev('message.received', { message: { from_me: false, message_type: 'text' } }))).toEqual([{ trigger: 'message.received', trigger_id: 'e1' }]);
+    expect(triggersOf(ev('message.received', { message: { from_me: false, message_type: 'reaction' } }))).toEqual([]);
+    expect(triggersOf(ev('message.sent', { message: { from_me: true } }))).toEqual([{ trigger: 'message.sent', trigger_id: 'e1' }]);
+    expect(triggersOf(ev('message.sent', { message: { is_private_note: true } }))).toEqual([]);
+  });
+  it('chat changes: assigned, closed, reopened, labels added and removed, flags, created', () => {
+    expect(triggersOf(ev('chat.updated', { chat: { assigned_to: 'a@b.c' }, changes: ['assigned_to'] })).map((t) => t.trigger)).toEqual(['chat.assigned']);
+    expect(triggersOf(ev('chat.updated', { chat: {}, changes: ['assigned_to'] }))).toEqual([]);
+    expect(triggersOf(ev('chat.updated', { chat: { closed_at: 5 }, changes: ['closed_at'] })).map((t) => t.trigger)).toEqual(['chat.closed']);
+    expect(triggersOf(ev('chat.updated', { chat: {}, changes: ['closed_at'], previous: { closed_at: 5 } })).map((t) => t.trigger)).toEqual(['chat.reopened']);
+    const labels = triggersOf(ev('chat.updated', { chat: { label_ids: ['a', 'c'] }, changes: ['label_ids'], previous: { label_ids: ['a', 'b'] } }));
+    expect(labels).toEqual([
+      { trigger: 'label.added', trigger_id: 'e1#label.added:c', subject: 'c' },
+      { trigger: 'label.removed', trigger_id: 'e1#label.removed:b', subject: 'b' },
+    ]);
+    expect(triggersOf(ev('chat.updated', { chat: { flagged_messages: { m1: 'x', m2: 'y' } }, changes: ['flagged_messages'], previous: { flagged_messages: { m1: 'x' } } })).map((t) => t.subject)).toEqual(['m2']);
+    expect(triggersOf(ev('chat.updated', { chat: {}, changes: ['created'] })).map((t) => t.trigger)).toEqual(['chat.created']);
+  });
+  it('tickets and tasks', () => {
+    expect(triggersOf(ev('ticket.closed', { ticket: {} })).map((t) => t.trigger)).toEqual(['ticket.closed']);
+    expect(triggersOf(ev('task.reminder_due', { task: {} })).map((t) => t.trigger)).toEqual(['task.due']);
+    expect(triggersOf(ev('note.created', {}))).toEqual([]);
+  });
+});
+
+describe('chatIdOf', () => {
+  it('reads the chat from a snapshot, a message, a ticket or a task link', () => {
+    expect(chatIdOf(ev('x', { chat: { chat_id: 'c1' } }))).toBe('c1');
+    expect(chatIdOf(ev('x', { chat_id: 'c2' }))).toBe('c2');
+    expect(chatIdOf(ev('x', { ticket: { chat_id: 'c3' } }))).toBe('c3');
+    expect(chatIdOf(ev('x', { task: { associated_object_metadata: { type: 'chat', id: 'c4' } } }))).toBe('c4');
+    expect(chatIdOf(ev('x', { task: { associated_object_metadata: null } }))).toBeNull();
+  });
+});
+
+describe('loopGuard', () => {
+  it('refuses a rule on its own effects and chains past the depth limit', () => {
+    expect(loopGuard(undefined, 'r1', 3)).toBeNull();
+    expect(loopGuard({ rule_ids: ['r2'], depth: 1 }, 'r1', 3)).toBeNull();
+    expect(loopGuard({ rule_ids: ['r1'], depth: 1 }, 'r1', 3)).toMatch(/own action/);
+    expect(loopGuard({ rule_ids: ['r2', 'r3', 'r4'], depth: 3 }, 'r1', 3)).toMatch(/3 rule hops/);
+  });
+});
