@@ -34,6 +34,12 @@ export const API_ROUTE_GROUPS = {
   Webhooks: ['functions/http/webhooks/'],
   /** issue 17: automation rules and their log */
   Rules: ['functions/http/rules/'],
+  /** issue 15: contacts and custom property definitions */
+  Contacts: ['functions/http/contacts/', 'functions/http/properties/'],
+  /** issue 19: dashboard, analytics and the audit log */
+  Insights: ['functions/http/analytics/', 'functions/http/logs/'],
+  /** issue 22: plans, checkout, trial extension, incidents and the billing provider's webhook */
+  Billing: ['functions/http/plans/', 'functions/channels/billing/'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ApiRouteGroup = keyof typeof API_ROUTE_GROUPS;

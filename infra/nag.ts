@@ -137,6 +137,12 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
     path: /(^|\/)ChorusApiPublic\/(GETV1OpenapiJson|(GET|POST|PUT|PATCH|DELETE)V1Orgs\w*|(GET|POST|DELETE)Mcp)Route\/Resource$/,
     reason: 'API-key routes: the handler checks `Authorization: Bearer <API key>` itself (hashed key by id, revocation at once, scopes, per-key token bucket) before anything else; the OpenAPI document is public documentation.',
   },
+  // issue 22: the billing provider's webhook authenticates by its signature in the handler
+  {
+    finding: /^AwsSolutions-APIG4$/,
+    path: /(^|\/)ChorusApiBilling\/POSTWebhooksBillingRoute\/Resource$/,
+    reason: "Public by design: Stripe's webhook cannot send a Cognito token; the handler verifies the Stripe-Signature header (stripe.webhooks.constructEvent with the endpoint secret) before reading the event.",
+  },
   {
     finding: /^AwsSolutions-APIG1$/,
     path: /(^|\/)ChorusApi\/WebSocketStage\/Resource$/,
