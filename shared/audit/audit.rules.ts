@@ -80,3 +80,15 @@ export function auditOfAdminAction(p: { area: string; action: string; target: st
 
 /** Sort key of a row: 15-digit epoch ms + '#' + event id (time order; one row per event and change). */
 export const auditIdOf = (at: number, eventId: string, n = 0): string => `${String(at).padStart(15, '0')}#${eventId}${n ? `#${n}` : ''}`;
+
+/** An audit row as the API returns it (GET /api/orgs/{org_id}/logs/audit); `at` is epoch ms. */
+export interface AuditEntry {
+  audit_id: string;
+  at: number;
+  actor: string;
+  area: string;
+  action: string;
+  target: string;
+  summary: string;
+  details: Record<string, unknown> | null;
+}

@@ -4,7 +4,8 @@ import { withCursor } from '../db/paging.ts';
 import { ulid } from 'ulid';
 import { log } from '../log.ts';
 import type { Actor } from '../auth/actor.ts';
-import { actorOf, AUDIT_TTL_DAYS, auditIdOf, auditOfAdminAction, type AuditArea, type AuditDraft } from './audit.rules.ts';
+import { actorOf, AUDIT_TTL_DAYS, auditIdOf, auditOfAdminAction, type AuditArea, type AuditDraft, type AuditEntry } from './audit.rules.ts';
+export type { AuditEntry } from './audit.rules.ts';
 
 /**
  * The audit log (issue 19; spec §2 /logs): rows written by the audit consumer
@@ -12,16 +13,6 @@ import { actorOf, AUDIT_TTL_DAYS, auditIdOf, auditOfAdminAction, type AuditArea,
  * Times are epoch ms.
  */
 
-export interface AuditEntry {
-  audit_id: string;
-  at: number;
-  actor: string;
-  area: string;
-  action: string;
-  target: string;
-  summary: string;
-  details: Record<string, unknown> | null;
-}
 
 /** Store the audit rows of one event (idempotent: keyed by event id and position). */
 export async function writeAuditRows(orgId: string, eventId: string, metadataActor: string, at: number, drafts: AuditDraft[]): Promise<void> {

@@ -37,7 +37,8 @@ const TABLE: Array<[string, { admin: PageDecision; member: PageDecision }, { adm
   ['/broadcast', { admin: PAGE, member: PAGE }, { admin: R('/dashboard'), member: R('/dashboard') }],
   ['/list', { admin: PAGE, member: PAGE }, { admin: R('/dashboard'), member: R('/dashboard') }],
   ['/media', { admin: PAGE, member: PAGE }, { admin: R('/dashboard'), member: R('/dashboard') }],
-  ['/logs', { admin: PAGE, member: PAGE }, { admin: R('/dashboard'), member: R('/dashboard') }],
+  // issue 19: /logs is for admins (ADMIN_ONLY_PAGES in permissions.rules.ts)
+  ['/logs', { admin: PAGE, member: RESTRICTED }, { admin: R('/dashboard'), member: R('/dashboard') }],
   ['/phones', { admin: R('/chats'), member: R('/chats') }, { admin: PAGE, member: PAGE }],
   ['/settings', { admin: PAGE, member: PAGE }, { admin: PAGE, member: PAGE }],
   ['/settings/team', { admin: PAGE, member: RESTRICTED }, { admin: PAGE, member: RESTRICTED }],

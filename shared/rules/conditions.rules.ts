@@ -98,7 +98,8 @@ function eq(a: unknown, b: unknown): boolean {
   return norm(a) === norm(b);
 }
 
-const OP_WORDS: Record<Condition['op'], string> = {
+/** The operators in words, for the logs' "why not" and the /rules editor's sentence. */
+export const OP_WORDS: Record<Condition['op'], string> = {
   equals: 'is',
   not_equals: 'is not',
   contains: 'contains',

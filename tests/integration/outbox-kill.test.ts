@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { eventually } from '../factories/wait.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
@@ -9,7 +7,7 @@ import { OUTBOX_SHARDS } from '../../shared/outbox/outbox-event.entity.ts';
 import { OUTBOX_GRACE_MS } from '../../events/outbox.ts';
 import { SUBSCRIPTIONS, matchesPattern } from '../../events/catalog.ts';
 import { onEventHandled } from '../../functions/lib/dedupe.ts';
-import { REPO_ROOT } from '../../scripts/local/handlers.ts';
+import { runCrashChild } from '../factories/outbound-crash.ts';
 
 /**
  * Issue 13 item 5, the outbox kill test: a child process runs a use case against the runtime's
@@ -41,21 +39,7 @@ async function outboxRows(): Promise<Row[]> {
 const subscribersOf = (r: Row) => SUBSCRIPTIONS.filter((s) => matchesPattern(s.pattern, { source: r.source, 'detail-type': r.detail_type, detail: r.detail })).map((s) => s.name).sort();
 
 /** Run the crash child with `job`; resolves with how it ended. */
-function runKilledChild(job: unknown): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'tests/fixtures/outbox-crash-child.ts'), JSON.stringify(job)], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...rt.env, CHORUS_OUTBOX_CRASH_AFTER_COMMIT: '1', LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+const runKilledChild = (job: unknown) => runCrashChild(rt, 'tests/fixtures/outbox-crash-child.ts', job, { CHORUS_OUTBOX_CRASH_AFTER_COMMIT: '1' });
 
 /** Kill a child after its commit, relay what it left, and check each event reached each subscriber once. */
 async function killThenRelay(job: unknown): Promise<Row[]> {
@@ -112,13 +96,13 @@ describe('outbox: a process killed between its write and its publish', () => {
     expect(chat?.latest_message).toMatchObject({ body: 'stored, then the process died' });
   });
 
-  it('a ticket made by a killed process: ticket.created and message.updated reach their consumers (fan-out, search, web push, webhooks) once each', async () => {
+  it('a ticket made by a killed process: ticket.created and message.updated reach their consumers (fan-out, search, web push, webhooks, analytics, rules) once each', async () => {
     const message = (await db().entities.message.query.byChat({ org_id: rt.orgId, chat_id: chatId }).go()).data[0]!;
     const actor = { email: rt.adminEmail, user_id: 'admin', org_id: rt.orgId, role: 'admin' as const };
     const left = await killThenRelay({ kind: 'ticket', actor, chat_id: chatId, quoted_message_id: message.unique_id });
     expect(left.map((r) => r.detail_type).sort()).toEqual(['message.updated', 'ticket.created']);
     const created = left.find((r) => r.detail_type === 'ticket.created')!;
-    expect(subscribersOf(created)).toEqual(['realtime-fanout', 'search-indexing', 'web-push', 'webhook-dispatch']);
+    expect(subscribersOf(created)).toEqual(['analytics-aggregate', 'realtime-fanout', 'rules-engine', 'search-indexing', 'web-push', 'webhook-dispatch']);
   });
 
   it('an event relayed again (published, then the relay died before deleting its row) is handled once per consumer', async () => {

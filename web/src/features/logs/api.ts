@@ -4,19 +4,11 @@
  * issue 20), with their TanStack Query keys under ['orgs', orgId, 'logs', …].
  */
 import { apiRequest } from '../../lib/api.ts';
+import type { AuditEntry } from '#shared/audit/audit.rules.ts';
 import type { ApiRequestLog } from '#shared/apikey/api-key.schemas.ts';
 import type { DeliveryView, EndpointView } from '#shared/webhooks/webhook.schemas.ts';
 
-export interface AuditEntry {
-  audit_id: string;
-  at: number;
-  actor: string;
-  area: string;
-  action: string;
-  target: string;
-  summary: string;
-  details: Record<string, unknown> | null;
-}
+export type { AuditEntry };
 export interface AuditFilters {
   area: string;
   actor: string;

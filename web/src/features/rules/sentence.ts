@@ -2,6 +2,7 @@
  * Rules in words (the editor and the list read like a sentence, issue 17 §10): pure helpers over
  * the rule schema, with label ids shown as their names.
  */
+import { OP_WORDS } from '#shared/rules/conditions.rules.ts';
 import type { Action, Condition, ConditionGroup, Conditions, Trigger, TriggerType } from '#shared/rules/rule.schemas.ts';
 
 export const TRIGGER_LABELS: Record<TriggerType, string> = {
@@ -45,23 +46,8 @@ export const FIELD_LABELS: Record<string, string> = {
   'time.hour': 'the hour',
 };
 
-export const OP_LABELS: Record<Condition['op'], string> = {
-  equals: 'is',
-  not_equals: 'is not',
-  contains: 'contains',
-  not_contains: 'does not contain',
-  starts_with: 'starts with',
-  ends_with: 'ends with',
-  lt: 'is less than',
-  lte: 'is at most',
-  gt: 'is more than',
-  gte: 'is at least',
-  is_known: 'is known',
-  is_unknown: 'is unknown',
-  in: 'is one of',
-  not_in: 'is not one of',
-  on: 'is on',
-};
+/** The operators in words: the same wording as the rule log's (shared/rules/conditions.rules.ts). */
+export const OP_LABELS = OP_WORDS;
 
 export const ACTION_LABELS: Record<Action['type'], string> = {
   send_message: 'send a message',
