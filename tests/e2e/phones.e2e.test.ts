@@ -5,12 +5,13 @@ import { DESKTOP, PHONE, SHOTS, signIn, toast, startE2E, stopE2E } from '../fact
 import type { TestRuntime } from '../factories/runtime.ts';
 import { PHONE_MESSAGES } from '../../shared/phone/phone.schemas.ts';
 import { STANDIN_PHONE_TOKEN } from '../../scripts/local/graph-standin.ts';
+import { TRIAL } from '../../shared/plan/catalog.rules.ts';
 
 /**
  * /settings/phones end to end in Chromium (issue 3 part 8): an admin adds a Cloud API number
  * through the Add phone dialog (a refused token first: the spec §8 error toast and Meta's reason
  * under the field; then the right one: 'Adding phone...', 'New phone added successfully!' and the
- * new row with the counter), and a member sees the list without the Add button (phone layout).
+ * new row with the counter, whose denominator is the seeded trial's phone limit, spec §9), and a member sees the list without the Add button (phone layout).
  * Screenshots go to test-results/screenshots.
  */
 let rt: TestRuntime;
@@ -26,7 +27,7 @@ describe('phones settings in the browser', () => {
     await admin.goto(`${rt.url.replace('localhost', '127.0.0.1')}/settings/phones`);
     await admin.getByTestId('phones-page').waitFor();
     await expect.poll(() => admin.getByTestId('phone-row').count()).toBe(1);
-    expect(await admin.getByTestId('phone-counter').textContent()).toBe('1 / 1 connected');
+    expect(await admin.getByTestId('phone-counter').textContent()).toBe(`1 / ${TRIAL.phones} connected`);
     await expect.poll(() => admin.getByTestId('phone-status').first().textContent()).toBe('Ready');
 
     await admin.getByTestId('add-phone').click();
@@ -49,7 +50,7 @@ describe('phones settings in the browser', () => {
     const row = admin.locator(`[data-testid="phone-row"][data-phone-id="${NEW_ID}"]`);
     await row.waitFor();
     expect(await row.textContent()).toContain('Chorus Support');
-    await expect.poll(() => admin.getByTestId('phone-counter').textContent()).toBe('2 / 2 connected');
+    await expect.poll(() => admin.getByTestId('phone-counter').textContent()).toBe(`2 / ${TRIAL.phones} connected`);
     await admin.screenshot({ path: join(SHOTS, 'phones-desktop.png') });
   });
 

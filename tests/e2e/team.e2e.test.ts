@@ -130,7 +130,7 @@ describe('team, invites and permissions in the browser', () => {
     await member.waitForURL(/\/chats/);
     // contacts stays open; admin-only settings are restricted, member settings are not
     await member.goto(`${base()}/contacts`);
-    await member.getByRole('heading', { name: 'Contacts is not built yet' }).waitFor();
+    await member.getByTestId('contacts-page').waitFor();
     await member.goto(`${base()}/settings/team`);
     await member.getByTestId('restricted-page').waitFor();
     await member.goto(`${base()}/settings/preferences`);

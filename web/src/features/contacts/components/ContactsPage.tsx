@@ -45,7 +45,7 @@ function ContactRow({ c, selected, onOpen, labelColor }: { c: ContactView; selec
   const name = contactName(c);
   return (
     <button type="button" className={`contact-row ${selected ? 'selected' : ''}`} onClick={onOpen} aria-current={selected || undefined} data-testid="contact-row">
-      <span className="contact-avatar" style={{ ['--hue' as string]: avatarHue(c.contact_id) }} aria-hidden="true">
+      <span className="contact-avatar" style={{ ['--avatar-hue' as string]: String(avatarHue(c.contact_id)) }} aria-hidden="true">
         {initials(name)}
       </span>
       <span className="contact-main">
