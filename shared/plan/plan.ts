@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { forgetOrgPlanState } from './gate.ts';
 import { db } from '../db/service.ts';
 import { config } from '../config.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -168,6 +169,7 @@ export async function handleBillingWebhook(raw: string, signature: string | unde
     .entities.organization.patch({ org_id: verified.org_id })
     .set({ ...patch, ...(verified.customer_id ? { billing_customer_id: verified.customer_id } : {}) })
     .go();
+  forgetOrgPlanState(verified.org_id);
   log('info', 'billing.applied', { org_id: verified.org_id, event_id: verified.id, status: patch.subscription_status });
   return 'applied';
 }
@@ -215,6 +217,7 @@ export async function grantTrialExtension(orgId: string, now = Date.now()): Prom
   const org = await orgRow(orgId);
   const ends = Math.max(now, org.trial_ends_at ?? now) + TRIAL.extensionDays * DAY_MS;
   await db().entities.organization.patch({ org_id: orgId }).set({ trial_ends_at: ends, trial_extended_at: now, subscription_status: 'trialing', is_free_trial: true }).go();
+  forgetOrgPlanState(orgId);
   return ends;
 }
 
