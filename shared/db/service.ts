@@ -40,6 +40,7 @@ import { PropertyDefEntity } from '../property/property.entity.ts';
 // issue 17: automation rules
 import { RuleActionEntity, RuleEntity, RuleLogEntity, RulePendingEntity, RuleRateEntity, RuleSampleEntity, RuleVersionEntity } from '../rules/rule.entity.ts';
 
+import { ParkedChangeEntity } from '../message/parked-change.entity.ts';
 const entities = {
   organization: OrganizationEntity,
   member: MemberEntity,
@@ -54,6 +55,8 @@ const entities = {
   message: MessageEntity,
   waMessageRef: WaMessageRefEntity,
   reaction: ReactionEntity,
+  // issue 23: changes that arrived before their target message
+  parkedChange: ParkedChangeEntity,
   connection: ConnectionEntity,
   activeSession: ActiveSessionEntity,
   webhookRejection: WebhookRejectionEntity,

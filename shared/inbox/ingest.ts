@@ -8,6 +8,7 @@ import { chatWriteItems, counterItems, type ChatRow as ChatWriteRow } from '../c
 import { notifyChatBack } from '../chat/chat-notify.ts';
 import { toChatWire, toMessageWire, latestOf } from './wire.ts';
 import { applyStatuses, type StatusRecord } from './statuses.ts';
+import { replayParked } from './parked.ts';
 import { reconcileSentStatus } from './send.ts';
 import { applyInboundReaction, applyReactionStatuses } from '../message/reactions.ts';
 import { findPhoneByExternalId } from '../phone/phone.ts';
@@ -319,12 +320,17 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
     const res = await transactWithEvents((e) => groupTx(e, phone, [{ plan, msgs }]));
     if (!res.canceled) {
       if (m.reaction) await applyReaction(orgId, m);
+      else await replayParked(orgId, [m.message_id]);
       await notifyWoken([plan]);
       await touchContacts(orgId, [...plan.contacts.values()]);
       return 'stored' as const;
     }
     const reasons = res.data as Array<{ rejected?: boolean }>;
-    if (reasons[0]?.rejected) return 'duplicate' as const;
+    if (reasons[0]?.rejected) {
+      // a redelivery: what was parked for it may not have been replayed before a crash
+      if (!m.reaction) await replayParked(orgId, [m.message_id]);
+      return 'duplicate' as const;
+    }
     // the chat changed under us (or was created concurrently): read it again and retry
     return RETRY;
   });
@@ -405,6 +411,8 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
       await notifyWoken(plans.map((p) => p.plan));
       await touchContacts(phone.org_id, plans.flatMap((p) => [...p.plan.contacts.values()]));
       for (const [, msgs] of group) for (const { m } of msgs) out.set(m.message_id, 'stored');
+      // reactions, edits and deletes that arrived before these messages (one BatchGet)
+      await replayParked(phone.org_id, group.flatMap(([, msgs]) => msgs.map(({ m }) => m.message_id)));
     }
   }
   for (const m of single.sort((a, b) => a.timestamp - b.timestamp)) out.set(m.message_id, await storeInboundMessage(phone, m));

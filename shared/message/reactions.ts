@@ -10,6 +10,7 @@ import { chatGuard } from '../access/guard.ts';
 import { withCursor } from '../db/paging.ts';
 import type { ReactionEntry, ReactionsQuery, ReactionsResponse } from './reaction.schemas.ts';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
+import { parkChange, replayParked } from '../inbox/parked.ts';
 
 /**
  * Reactions as rows (spec §3 Reaction; shared/message/reaction.entity.ts) kept in step with the
@@ -101,8 +102,9 @@ export async function writeReaction(
 
 /**
  * An inbound reaction (webhook, add or remove; whatsapp-protocols.md A.6) on the message it
- * targets, if we have that message: the sender's map entry and Reaction row set or removed
- * together. An older reaction event arriving after a newer one is ignored; one naming a message of
+ * targets: the sender's map entry and Reaction row set or removed together. A reaction whose
+ * target has not arrived yet is parked and replayed when it is stored (shared/inbox/parked.ts;
+ * `opts.park` false: drop it instead, for the replay itself). An older reaction event arriving after a newer one is ignored; one naming a message of
  * another chat than its own (`r.chat_id`) is dropped. Publishes `message.updated`.
  * @param r.chat_id the chat the reaction was sent in; r.sender_phone its sender (the stanza's, never the payload's)
  * @param r.target_message_id the reacted wamid; r.emoji null or '' = removed
@@ -110,10 +112,16 @@ export async function writeReaction(
 export async function applyInboundReaction(
   orgId: string,
   r: { chat_id: string; target_message_id: string; emoji: string | null; sender_phone: string; timestamp: number; reaction_id: string; sender_name?: string | null },
+  opts: { park?: boolean } = {},
 ): Promise<void> {
   const ref = (await db().entities.waMessageRef.get({ org_id: orgId, message_id: r.target_message_id }).go()).data;
   if (!ref?.chat_id || !ref.unique_id || ref.timestamp == null) {
-    log('info', 'reaction.target_unknown', { org_id: orgId, target: r.target_message_id });
+    if (opts.park === false) return;
+    // the target has not arrived yet: the reaction waits for it (issue 23 item 2, shared/inbox/parked.ts)
+    await parkChange(orgId, r.target_message_id, { kind: 'reaction', sender_phone: r.sender_phone, reaction: { chat_id: r.chat_id, emoji: r.emoji || null, timestamp: r.timestamp, reaction_id: r.reaction_id, sender_name: r.sender_name ?? null } });
+    // stored meanwhile by another writer (no per-chat order between two runtimes): replay now
+    const now = (await db().entities.waMessageRef.get({ org_id: orgId, message_id: r.target_message_id }).go()).data;
+    if (now?.chat_id) await replayParked(orgId, [r.target_message_id]);
     return;
   }
   // a reaction counts only on a message of the chat it was sent in (whatsapp/web/protocol.rules.ts):

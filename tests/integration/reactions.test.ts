@@ -70,6 +70,22 @@ describe('inbound reactions', () => {
   });
 });
 
+describe('a reaction that arrives before its message (issue 23 item 2)', () => {
+  it('waits for the message and lands on it when it is stored; nothing is left parked', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const wamid = `wamid.early${Date.now()}`;
+    await rt.postWebhook(inboundMessage(rt.phone, { from: '15557770001', name: 'Ada', type: 'reaction', timestampS: now + 1, fields: { reaction: { message_id: wamid, emoji: '🎉' } } }));
+    await rt.idle();
+    expect((await db().entities.parkedChange.get({ org_id: rt.orgId, message_id: wamid }).go()).data?.reactions).toMatchObject({ '15557770001': { emoji: '🎉' } });
+    await rt.postWebhook(inboundText(rt.phone, '15557770001', 'Sent from the train', { name: 'Ada', id: wamid, timestampS: now }));
+    await rt.idle();
+    const early = (await call<{ messages: Message[] }>(admin, 'GET', `/chats/${enc(chat)}/messages`)).body.messages.find((m) => m.message_id === wamid)!;
+    expect(early.reactions).toEqual({ '15557770001': { reaction: '🎉', timestamp: (now + 1) * 1000 } });
+    expect((await db().entities.reaction.query.byMessage({ org_id: rt.orgId, chat_id: chat, unique_id: early.unique_id }).go()).data).toHaveLength(1);
+    expect((await db().entities.parkedChange.get({ org_id: rt.orgId, message_id: wamid }).go()).data).toBeNull();
+  });
+});
+
 describe('our reactions', () => {
   it('are a row at ack 0, then 1 with the wamid once sent, then move with the status webhooks', async () => {
     const r = await call<{ message: Message }>(member, 'POST', `/chats/${enc(chat)}/messages/${target.unique_id}/reaction`, { reaction: '🙏' });

@@ -107,6 +107,21 @@ describe('edits apply only from the author, in the same chat', () => {
   });
 });
 
+describe('changes that arrive before their message (issue 23 item 2)', () => {
+  it("an edit that comes first waits for the message, then applies to it", async () => {
+    await inject('messages.update', [edit(GROUP, 'G-EARLY', 'Group order: 9 boxes', { participant: jid(P1) })]);
+    await inject('messages.upsert', { type: 'notify', messages: [text(GROUP, 'G-EARLY', 'Group order: 8 boxes', { participant: jid(P1) })] });
+    const m = await byId(GROUP, 'G-EARLY');
+    expect(m).toMatchObject({ body: 'Group order: 9 boxes', edit_history: [expect.objectContaining({ body: 'Group order: 8 boxes', edited_by: `whatsapp:${P1}` })] });
+  });
+
+  it('an early edit from someone who is not the author is still refused when its message arrives', async () => {
+    await inject('messages.update', [edit(GROUP, 'G-EARLY-2', 'Group order: 900 boxes', { participant: jid(P3) })]);
+    await inject('messages.upsert', { type: 'notify', messages: [text(GROUP, 'G-EARLY-2', 'Group order: 2 boxes', { participant: jid(P1) })] });
+    expect(await byId(GROUP, 'G-EARLY-2')).toMatchObject({ body: 'Group order: 2 boxes' });
+  });
+});
+
 describe('revokes apply only from the author, or a group admin in a group', () => {
   it('a revoke from another chat is refused', async () => {
     await inject('messages.update', [revoke(jid(CUST_B), 'A-2')]);

@@ -1,4 +1,5 @@
 import { storeInboundMessages, recordStatus } from '../../inbox/ingest.ts';
+import { parkChange } from '../../inbox/parked.ts';
 import { applyInboundEdit, applyInboundDelete } from '../../message/message-edit.ts';
 import type { NormalizedMessage } from '../cloud/normalize.ts';
 import { log } from '../../log.ts';
@@ -139,13 +140,18 @@ export async function ingestWaWebEvents(phone: WaWebPhone, events: InboundEvent[
       summary.statuses++;
     } else if (e.kind === 'edit') {
       const body = bodyOf(e.newContent) ?? '';
-      const outcome = await applyInboundEdit({ org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, body, at_ms: e.at.getTime(), from: changeOf(phone, e) });
+      const edit = { org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, body, at_ms: e.at.getTime(), from: changeOf(phone, e) };
+      const outcome = await applyInboundEdit(edit);
+      // an edit before its message waits for it (issue 23 item 2)
+      if (outcome === 'unknown') await parkChange(phone.org_id, e.providerMessageId, { kind: 'edit', edit: { chat_id: edit.chat_id, body, at_ms: edit.at_ms, phone_id: edit.phone_id, from: edit.from } });
       log(outcome === 'refused' ? 'warn' : 'debug', 'wa_web.inbound_edit', { phone_id: phone.phone_id, message_id: e.providerMessageId, outcome });
       summary.edits++;
       if (outcome === 'unknown') summary.unknown++;
       if (outcome === 'refused') summary.refused++;
     } else if (e.kind === 'delete') {
-      const outcome = await applyInboundDelete({ org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, at_ms: e.at.getTime(), from: changeOf(phone, e) });
+      const del = { org_id: phone.org_id, phone_id: phone.phone_id, chat_id: e.chat.chatId, message_id: e.providerMessageId, at_ms: e.at.getTime(), from: changeOf(phone, e) };
+      const outcome = await applyInboundDelete(del);
+      if (outcome === 'unknown') await parkChange(phone.org_id, e.providerMessageId, { kind: 'delete', delete: { chat_id: del.chat_id, at_ms: del.at_ms, phone_id: del.phone_id, from: del.from } });
       log(outcome === 'refused' ? 'warn' : 'debug', 'wa_web.inbound_delete', { phone_id: phone.phone_id, message_id: e.providerMessageId, outcome });
       summary.deletes++;
       if (outcome === 'unknown') summary.unknown++;
