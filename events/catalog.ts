@@ -226,8 +226,13 @@ export const COMMAND_QUEUES = [
     description: 'What the sockets of linked WhatsApp Web numbers received (messages, acks, reactions, edits, deletes), normalized by the session worker and waiting to be stored (whatsapp-protocols.md §B.11)',
     handler: 'functions/consumers/wa-web-inbound.ts#handler',
     env: 'WA_WEB_INBOUND_QUEUE_URL',
+    /**
+     * SQS FIFO, one message group per number and chat (inbound-queue.ts inboundGroupId, issue 23
+     * item 5): a hot group's records are stored one at a time and in order, other chats in parallel.
+     */
+    fifo: true,
     maxReceiveCount: 5,
-    /** one record is one socket event's batch (already many messages at times) */
+    /** one record is one chat's events of one socket event (already many messages at times) */
     batchSize: 10,
     concurrency: 2,
   },

@@ -28,13 +28,24 @@ async function processRecord(record: SQSRecord): Promise<void> {
   }
 }
 
-/** Records one after another, in the order the queue hands them over (a socket's events mostly arrive in order, so edits rarely wait for their message). */
+/**
+ * Records one after another, in the order the queue hands them over. The queue is FIFO by number
+ * and chat: once a record of a chat fails, the chat's later records of the batch are not stored
+ * but reported failed too, so they come back after it, in order (SQS FIFO partial batch rule).
+ */
 export const handler = sqsBatchHandler('wa-web-inbound', async (records) => {
   const results: PromiseSettledResult<unknown>[] = [];
+  const failedGroups = new Set<string>();
   for (const r of records) {
+    const group = r.attributes?.MessageGroupId;
+    if (group && failedGroups.has(group)) {
+      results.push({ status: 'rejected', reason: new Error(`an earlier record of ${group} failed: kept for after it`) });
+      continue;
+    }
     try {
       results.push({ status: 'fulfilled', value: await processRecord(r) });
     } catch (reason) {
+      if (group) failedGroups.add(group);
       results.push({ status: 'rejected', reason });
     }
   }

@@ -319,6 +319,7 @@ export class LocalQueue {
         SentTimestamp: String(s.sentAt),
         SenderId: 'local',
         ApproximateFirstReceiveTimestamp: String(Date.now()),
+        ...(s.groupId ? { MessageGroupId: s.groupId } : {}),
       },
       messageAttributes: {},
       md5OfBody: '',

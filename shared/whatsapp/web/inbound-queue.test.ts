@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BufferJSON } from 'baileys';
 import { parseInbound } from './connector.ts';
-import { fromQueueBody, MAX_BODY_BYTES, toQueueBodies } from './inbound-queue.ts';
+import { fromQueueBody, MAX_BODY_BYTES, toQueueBodies, toQueueRecords } from './inbound-queue.ts';
 import type { InboundEvent } from './types.ts';
 
 const phone = { org_id: 'org_1', phone_id: 'waweb_1', org_phone: '15550001111' };
@@ -54,6 +54,20 @@ describe('wa-web-inbound records (the worker → queue → consumer path)', () =
     expect(bodies.length).toBeGreaterThan(1);
     for (const b of bodies) expect(Buffer.byteLength(b)).toBeLessThanOrEqual(MAX_BODY_BYTES + 1_000);
     expect(bodies.flatMap((b) => fromQueueBody(b).events.map((e) => (e as { providerMessageId: string }).providerMessageId))).toEqual(messages.map((m) => m.key.id));
+  });
+
+  it('puts each chat of a socket event in its own record, grouped by number and chat for the FIFO queue (issue 23 item 5)', () => {
+    const GROUP = '120363000000000099@g.us';
+    const messages = [
+      { key: { remoteJid: GROUP, fromMe: false, id: 'G1', participant: '447700900001@s.whatsapp.net' }, message: { conversation: 'one' }, messageTimestamp: 1_795_000_000 },
+      { key: { remoteJid: JID, fromMe: false, id: 'D1' }, message: { conversation: 'two' }, messageTimestamp: 1_795_000_001 },
+      { key: { remoteJid: GROUP, fromMe: false, id: 'G2', participant: '447700900002@s.whatsapp.net' }, message: { conversation: 'three' }, messageTimestamp: 1_795_000_002 },
+    ];
+    const records = toQueueRecords(phone, parseInbound({ event: 'messages.upsert', data: { messages } }, ctx), replacer);
+    expect(records.map((r) => r.groupId)).toEqual([`waweb_1:${GROUP}`, 'waweb_1:919876543210@c.us']);
+    expect(records.map((r) => fromQueueBody(r.body).events.map((e) => (e as { providerMessageId: string }).providerMessageId))).toEqual([['G1', 'G2'], ['D1']]);
+    expect(records[0]!.dedupeId).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(records.map((r) => r.dedupeId)).size).toBe(2);
   });
 
   it('refuses a body the worker did not write (the consumer drops it instead of retrying)', () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { db } from '../../db/service.ts';
 import { groupMetadataStale } from '../../chat/group-metadata.rules.ts';
@@ -9,7 +10,8 @@ import type { InboundEvent } from './types.ts';
  * The durable inbound path of WhatsApp Web numbers (whatsapp-protocols.md §B.11 'the worker
  * normalizes events and puts them on SQS'): the session worker turns what a socket received into
  * §C events (connector.ts parseInbound) and puts them on the 'wa-web-inbound' queue
- * (events/catalog.ts COMMAND_QUEUES: standard SQS with a DLQ in AWS, a file-backed queue locally);
+ * (events/catalog.ts COMMAND_QUEUES: SQS FIFO with a DLQ in AWS, one message group per number and
+ * chat (issue 23 item 5); a file-backed queue honouring the groups locally);
  * the queue's consumer (functions/consumers/wa-web-inbound.ts) stores them with
  * `ingestWaWebEvents`, which is idempotent (a WhatsApp id is stored once, statuses apply
  * monotonically), so a redelivered record stores nothing twice. A table outage therefore only
@@ -68,30 +70,61 @@ export function toWireEvent(e: Exclude<InboundEvent, { kind: 'session' }>, repla
   return { ...rest, at: at.getTime() } as WireEvent;
 }
 
+/** One wa-web-inbound record: its body and its FIFO ids. */
+export interface QueueRecord {
+  body: string;
+  /** SQS MessageGroupId `<phone_id>:<chat>` (hashed past 128 characters): one chat's records in order */
+  groupId: string;
+  /** SQS MessageDeduplicationId: the body's SHA-256 */
+  dedupeId: string;
+}
+
 /**
- * The queue record bodies of one socket event's §C events: one body unless it would pass
- * MAX_BODY_BYTES, then several, in order (an event bigger than that alone still goes, alone).
+ * The ordering key of a number's chat on the FIFO wa-web-inbound queue (issue 23 item 5): one
+ * chat's events are stored one record at a time, in the order the socket received them, so a hot
+ * group never races itself for the chat row, while other chats go on in parallel. Pure.
  */
-export function toQueueBodies(phone: WaWebPhone, events: InboundEvent[], replacer: Replacer): string[] {
-  const bodies: string[] = [];
-  let chunk: WireEvent[] = [];
-  let size = 0;
-  const flush = () => {
-    if (chunk.length) bodies.push(JSON.stringify({ v: 1, phone, events: chunk } satisfies WaWebInboundBody));
-    chunk = [];
-    size = 0;
-  };
+export function inboundGroupId(phoneId: string, chatId: string): string {
+  const key = `${phoneId}:${chatId}`;
+  return key.length <= 128 ? key : createHash('sha256').update(key).digest('hex');
+}
+
+/**
+ * The queue records of one socket event's §C events: one per chat (in the order the chats first
+ * appear; each chat's events in order), split further where a record would pass MAX_BODY_BYTES
+ * (an event bigger than that alone still goes, alone).
+ */
+export function toQueueRecords(phone: WaWebPhone, events: InboundEvent[], replacer: Replacer): QueueRecord[] {
+  const byChat = new Map<string, WireEvent[]>();
   for (const e of events) {
     if (e.kind === 'session') continue;
-    const w = toWireEvent(e, replacer);
-    const n = Buffer.byteLength(JSON.stringify(w));
-    if (chunk.length && size + n > MAX_BODY_BYTES) flush();
-    chunk.push(w);
-    size += n;
+    const chat = e.chat?.chatId ?? '-';
+    byChat.set(chat, [...(byChat.get(chat) ?? []), toWireEvent(e, replacer)]);
   }
-  flush();
-  return bodies;
+  const records: QueueRecord[] = [];
+  for (const [chat, wire] of byChat) {
+    let chunk: WireEvent[] = [];
+    let size = 0;
+    const flush = () => {
+      if (!chunk.length) return;
+      const body = JSON.stringify({ v: 1, phone, events: chunk } satisfies WaWebInboundBody);
+      records.push({ body, groupId: inboundGroupId(phone.phone_id, chat), dedupeId: createHash('sha256').update(body).digest('hex') });
+      chunk = [];
+      size = 0;
+    };
+    for (const w of wire) {
+      const n = Buffer.byteLength(JSON.stringify(w));
+      if (chunk.length && size + n > MAX_BODY_BYTES) flush();
+      chunk.push(w);
+      size += n;
+    }
+    flush();
+  }
+  return records;
 }
+
+/** The record bodies only (see toQueueRecords). */
+export const toQueueBodies = (phone: WaWebPhone, events: InboundEvent[], replacer: Replacer): string[] => toQueueRecords(phone, events, replacer).map((r) => r.body);
 
 const Phone = z.object({ org_id: z.string().min(1), phone_id: z.string().min(1), org_phone: z.string() });
 const Chat = z.object({ chatId: z.string().min(1), kind: z.enum(['direct', 'group']), altIds: z.array(z.string()).optional() }).passthrough();

@@ -13,7 +13,7 @@ import { WORKER_QUEUES } from '../../../events/catalog.ts';
 import { parseInbound, WaWebConnector, chatRefOf, jidOfChat, jidUser, type BaileysEvent, type MessageRefOut, type Transport } from './connector.ts';
 import type { WaWebPhone } from './ingest-web.ts';
 import { storeWaWebMedia } from './media-web.ts';
-import { toQueueBodies, type Replacer } from './inbound-queue.ts';
+import { toQueueRecords, type QueueRecord, type Replacer } from './inbound-queue.ts';
 import { refreshGroupMetadata } from './group-metadata.ts';
 import { enqueue } from '../../ports/commands.ts';
 import { acquireLease, listSessions, releaseLease, renewLease } from './lease.ts';
@@ -59,7 +59,7 @@ export interface SessionWorkerOptions {
   maxSessions?: number;
   now?: () => number;
   /** put one wa-web-inbound record on the queue (default: the command port); tests inject faults here */
-  enqueueInbound?: (body: string) => Promise<void>;
+  enqueueInbound?: (body: string, ids?: { groupId: string; dedupeId: string }) => Promise<void>;
   /** ms before the n-th retry of a failed enqueue (default 200 ms doubling, at most 5 s) */
   enqueueBackoffMs?: (n: number) => number;
 }
@@ -78,7 +78,7 @@ interface Held {
   /** inbound events of this number are enqueued one after another, in arrival order */
   inbound: Promise<void>;
   /** wa-web-inbound records not accepted by the queue yet, oldest first (retried on every heartbeat) */
-  pending: string[];
+  pending: QueueRecord[];
   /** a heartbeat's retry of `pending` is waiting in `inbound` (one at a time) */
   retryQueued?: boolean;
   /** the running flush of `pending` (flushes never overlap) */
@@ -199,7 +199,7 @@ export class SessionWorker {
       const events = parseInbound(e, { channel: { channelId: h.phone.phone_id, kind: 'wa_web_baileys', tenantId: h.phone.org_id }, receivedAt: new Date(this.now()), ownId: h.phone.org_phone });
       if (!events.length) return;
       const { replacer } = await loadBufferJson();
-      h.pending.push(...toQueueBodies(h.phone, events, replacer));
+      h.pending.push(...toQueueRecords(h.phone, events, replacer));
       await this.flushInbound(h);
       return;
     }
@@ -239,12 +239,13 @@ export class SessionWorker {
   }
 
   private async flushPending(h: Held): Promise<void> {
-    const send = this.opts.enqueueInbound ?? ((body: string) => enqueue('wa-web-inbound', body));
+    const send = this.opts.enqueueInbound ?? ((body: string, ids?: { groupId: string; dedupeId: string }) => enqueue('wa-web-inbound', body, ids));
     const backoff = this.opts.enqueueBackoffMs ?? ((n: number) => Math.min(5_000, 200 * 2 ** (n - 1)));
     while (h.pending.length) {
       for (let attempt = 1; ; attempt++) {
         try {
-          await send(h.pending[0]!);
+          const r = h.pending[0]!;
+          await send(r.body, { groupId: r.groupId, dedupeId: r.dedupeId });
           h.pending.shift();
           break;
         } catch (err) {
