@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolveFeatureFlags } from '../org/org-settings.schemas.ts';
 import { forgetOrgPlanState } from './gate.ts';
 import { db } from '../db/service.ts';
 import { config } from '../config.ts';
@@ -109,6 +110,7 @@ export async function getPlanView(actor: Actor): Promise<PlanView> {
     features: [...plan.features],
     maintenance: flags?.feature_flags?.maintenance === true,
     maintenance_exempt: maintenanceExemptOrgIds().includes(actor.org_id),
+    feature_flags: resolveFeatureFlags(flags?.feature_flags as Record<string, unknown> | null | undefined),
     phone_ever_connected: phones.data.some((p) => !!p.first_connected_at),
     all_phones_disconnected: allPhonesDisconnected(phones.data.map((p) => ({ is_ready: p.is_ready ?? false, first_connected_at: p.first_connected_at ?? null }))),
     invoices,
