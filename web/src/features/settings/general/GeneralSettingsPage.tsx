@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { DISPLAY_LANGUAGES, UpdateGeneralSettingsInput, type GeneralSettings } from '#shared/org/org-settings.schemas.ts';
-import { WEEKDAYS, type Weekday, type WeeklyHours } from '#shared/org/business-hours.rules.ts';
+import { isTimeZone, WEEKDAYS, type Weekday, type WeeklyHours } from '#shared/org/business-hours.rules.ts';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
@@ -19,9 +19,13 @@ const DAY_NAMES: Record<Weekday, string> = { sun: 'Sunday', mon: 'Monday', tue: 
 /** Monday first, as people read a business week. */
 const WEEK_ORDER: Weekday[] = [...WEEKDAYS.slice(1), WEEKDAYS[0]];
 
+/** Current IANA names that ICU (Chromium's Intl) still lists under their old alias (Asia/Calcutta…). */
+const IANA_CURRENT = ['Asia/Kolkata', 'Asia/Kathmandu', 'Asia/Yangon', 'Asia/Ho_Chi_Minh', 'Europe/Kyiv', 'America/Nuuk', 'Atlantic/Faroe'];
+
 function timeZones(current: string): string[] {
   const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return Array.from(new Set(['UTC', ...all, current]));
+  const known = IANA_CURRENT.filter((z) => isTimeZone(z));
+  return Array.from(new Set(['UTC', ...[...all, ...known, current].sort()]));
 }
 
 type Draft = Omit<GeneralSettings, 'org_image'> & { org_image: string };
