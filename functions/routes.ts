@@ -162,6 +162,13 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'POST', path: '/api/orgs/{org_id}/plan/trial-extension', handler: 'functions/http/plans/request-trial-extension.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/incident', handler: 'functions/http/plans/get-incident.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/webhooks/billing', handler: 'functions/channels/billing/receive-billing-webhook.ts#handler', auth: 'none' },
+  // issue 22 (plans2): organization settings general, config, library (members read, admins write)
+  { method: 'GET', path: '/api/orgs/{org_id}/settings/general', handler: 'functions/http/orgs/get-general-settings.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/settings/general', handler: 'functions/http/orgs/update-general-settings.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/settings/config', handler: 'functions/http/orgs/get-config-settings.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/settings/config', handler: 'functions/http/orgs/update-config-settings.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/settings/library', handler: 'functions/http/orgs/get-library-settings.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/settings/library', handler: 'functions/http/orgs/update-library-settings.ts#handler', auth: 'jwt' },
   // --- end issue 22 ---
   // --- issue 18: AI agent (knowledge base, settings, test panel, per-chat take-over, audit) ---
   { method: 'GET', path: '/api/orgs/{org_id}/ai/faqs', handler: 'functions/http/ai/list-faqs.ts#handler', auth: 'jwt' },

@@ -32,7 +32,7 @@ import { WaWebStandIn } from './wa-web-standin.ts';
 import { SessionWorker } from '../../shared/whatsapp/web/session-worker.ts';
 import { baileysSocketFactory } from '../../shared/whatsapp/web/baileys-socket.ts';
 import { loadHandler, REPO_ROOT } from './handlers.ts';
-import { seedDemo } from './seed.ts';
+import { retireDemoOrg, seedDemo } from './seed.ts';
 import { startLocalOutbox, type LocalOutbox } from './outbox.ts';
 import { startOutboxPoller, type OutboxPoller } from '../../events/outbox.ts';
 import { CustomAuthStandIn } from './cognito-auth.ts';
@@ -62,6 +62,8 @@ export interface RuntimeOptions {
   /** the demo users; `password` default: CHORUS_DEMO_PASSWORD, else generated once per data dir (`<dataDir>/demo-password`) */
   demo?: { adminEmail: string; memberEmail: string; password?: string };
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** issue 22: start on a fresh demo org (the old one is retired: its members and phones removed); `npm run demo:reset` */
+  resetDemo?: boolean;
 }
 
 export interface Runtime {
@@ -293,8 +295,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       ensureUser(cognito, pool.userPoolId, demo.adminEmail, demo.password, resetPassword),
       ensureUser(cognito, pool.userPoolId, demo.memberEmail, demo.password, resetPassword),
     ]);
+    if (opts.resetDemo && state.orgId) await retireDemoOrg(state.orgId); // issue 22: demo reset
     const orgId = await seedDemo({
-      orgId: state.orgId,
+      orgId: opts.resetDemo ? undefined : state.orgId,
       orgName: 'Demo Workspace',
       admin: { email: demo.adminEmail, sub: adminSub, name: 'Demo Admin' },
       member: { email: demo.memberEmail, sub: memberSub, name: 'Demo Member' },

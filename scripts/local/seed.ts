@@ -68,3 +68,19 @@ export async function seedDemo(input: SeedInput): Promise<string> {
   clearPhoneCache();
   return orgId;
 }
+
+/**
+ * Retire a demo org for `npm run demo:reset` (issue 22): its members and phones are removed (key
+ * lookups by org), so nobody reaches it any more and its WhatsApp number is free for the fresh demo
+ * org that {@link seedDemo} creates next. Its other rows stay in the local table, unreachable
+ * (a row-by-row wipe of every derived entity — counters, label links, analytics — would be a second
+ * copy of every delete path; the local data dir can be removed for a full wipe).
+ */
+export async function retireDemoOrg(orgId: string): Promise<void> {
+  const s = db().entities;
+  const members = (await s.member.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
+  for (const m of members) await s.member.delete({ org_id: orgId, email: m.email }).go();
+  const phones = (await s.phone.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
+  for (const p of phones) await s.phone.delete({ org_id: orgId, phone_id: p.phone_id }).go();
+  clearPhoneCache();
+}

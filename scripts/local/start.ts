@@ -3,6 +3,24 @@ import { buildWebIfStale } from './build-web.ts';
 import { startRuntime, DEMO_DEFAULTS } from './runtime.ts';
 import { REPO_ROOT } from './handlers.ts';
 import { isLoopbackHost } from './gateway.ts';
+import { seedSampleData } from './seed-sample.ts';
+import { db } from '../../shared/db/service.ts';
+
+/** Seed the demo org's sample data through the use cases (scripts/local/seed-sample.ts; idempotent). */
+async function seedDemoSample(rt: Awaited<ReturnType<typeof startRuntime>>): Promise<void> {
+  const member = async (email: string) => {
+    const m = (await db().entities.member.get({ org_id: rt.orgId, email }).go()).data;
+    if (!m) throw new Error(`demo member ${email} missing`);
+    return { email, user_id: m.user_id ?? email };
+  };
+  const seeded = await seedSampleData({
+    orgId: rt.orgId,
+    admin: await member(rt.demo.adminEmail),
+    member: await member(rt.demo.memberEmail),
+    phone: { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER },
+  });
+  if (seeded) console.log('Demo workspace: sample chats, tickets, tasks and contacts added.');
+}
 
 /**
  * `npm start`: the embedded default. Builds the web app when its sources are newer than the
@@ -16,7 +34,11 @@ async function main() {
   buildWebIfStale();
   const port = Number(process.env.PORT || 3000);
   const dataDir = resolve(process.env.CHORUS_DATA_DIR || join(REPO_ROOT, '.data'));
-  const rt = await startRuntime({ dataDir, port });
+  // issue 22: `npm run demo:reset` (CHORUS_DEMO_RESET=1) starts on a fresh demo org
+  const resetDemo = process.env.CHORUS_DEMO_RESET === '1';
+  const rt = await startRuntime({ dataDir, port, resetDemo });
+  // issue 22: the demo workspace's sample chats, tickets, tasks and contacts (once per demo org)
+  await seedDemoSample(rt).catch((e: unknown) => console.error(`Could not seed the demo sample data: ${String((e as Error)?.stack ?? e)}`));
   const e = rt.env;
   const devEverywhere = process.env.CHORUS_DEV_ROUTES === '1';
   const exposed = !isLoopbackHost(rt.host);

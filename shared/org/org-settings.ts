@@ -1,3 +1,5 @@
+import type { EntityItem } from 'electrodb';
+import type { OrganizationEntity } from './organization.entity.ts';
 import { db } from '../db/service.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -5,6 +7,22 @@ import type { ChatPreferences } from '../chat/chat-access.rules.ts';
 import { forgetOrgPreferences, getOrgPreferences } from './preferences.ts';
 import { MEMBER_PERMISSION_KEYS, permissionGranted } from './permissions.rules.ts';
 import type { PermissionSettings, UpdatePermissionSettingsInput } from './org.schemas.ts';
+import { orgClockOf } from './business-hours.rules.ts';
+import { forgetOrgClock } from './org-clock.ts';
+import { forgetOrgPlanState } from '../plan/gate.ts';
+import {
+  ADMIN_FEATURE_FLAG_KEYS,
+  DEFAULT_DISPLAY_LANGUAGE,
+  DISPLAY_LANGUAGES,
+  resolveFeatureFlags,
+  resolveLibrarySettings,
+  type ConfigSettings,
+  type GeneralSettings,
+  type LibrarySettings,
+  type UpdateConfigSettingsInput,
+  type UpdateGeneralSettingsInput,
+  type UpdateLibrarySettingsInput,
+} from './org-settings.schemas.ts';
 
 /** Resolve stored preferences into the settings shape: every key present, unset = allowed (spec §6). */
 export function toPermissionSettings(prefs: ChatPreferences | null | undefined): PermissionSettings {
@@ -44,4 +62,100 @@ export async function updatePermissionSettings(actor: Actor, input: UpdatePermis
   await db().entities.organization.patch({ org_id: actor.org_id }).set({ org_metadata: { ...meta, preferences: next } }).go();
   forgetOrgPreferences(actor.org_id);
   return toPermissionSettings(next);
+}
+
+// --- issue 22: settings/general, settings/config, settings/library -----------------------------
+
+type OrgRow = EntityItem<typeof OrganizationEntity> | null;
+
+async function orgRowOf(orgId: string): Promise<NonNullable<OrgRow>> {
+  const org = (await db().entities.organization.get({ org_id: orgId }).go()).data;
+  if (!org) throw notFound('organization');
+  return org;
+}
+
+function assertSettingsAdmin(actor: Actor): void {
+  if (actor.role !== 'admin') throw new AppError('settings.forbidden', 'Only admins can change the organization settings.', { status: 403 });
+}
+
+/** The general settings of a stored org row (defaults: 'en', UTC, Mon–Fri 09:00–17:00). */
+export function toGeneralSettings(org: Pick<NonNullable<OrgRow>, 'org_name' | 'org_image' | 'display_language' | 'time_zone' | 'business_hours'>): GeneralSettings {
+  const clock = orgClockOf(org);
+  const lang = DISPLAY_LANGUAGES.find((l) => l.code === org.display_language)?.code ?? DEFAULT_DISPLAY_LANGUAGE;
+  return { org_name: org.org_name, org_image: org.org_image || null, display_language: lang, time_zone: clock.time_zone, business_hours: clock.business_hours };
+}
+
+/**
+ * GET /settings/general (any member): name, image, display language (spec §3), time zone and
+ * business hours (shared/org/business-hours.rules.ts). @throws AppError 404 organization.not_found
+ */
+export async function getGeneralSettings(actor: Pick<Actor, 'org_id'>): Promise<GeneralSettings> {
+  return toGeneralSettings(await orgRowOf(actor.org_id));
+}
+
+/**
+ * PUT /settings/general (admins): sets the given keys on the Organization row; `org_image: null`
+ * removes the image. Clears this process's org clock (shared/org/org-clock.ts; other processes
+ * within its 5 s cache).
+ * @throws AppError 403 settings.forbidden for members; 404 organization.not_found
+ */
+export async function updateGeneralSettings(actor: Actor, input: UpdateGeneralSettingsInput): Promise<GeneralSettings> {
+  assertSettingsAdmin(actor);
+  const org = await orgRowOf(actor.org_id);
+  const set: Record<string, unknown> = {};
+  if (input.org_name !== undefined) set.org_name = input.org_name;
+  if (input.org_image) set.org_image = input.org_image;
+  if (input.display_language !== undefined) set.display_language = input.display_language;
+  if (input.time_zone !== undefined) set.time_zone = input.time_zone;
+  if (input.business_hours !== undefined) set.business_hours = input.business_hours;
+  let op = db().entities.organization.patch({ org_id: actor.org_id }).set(set);
+  if (input.org_image === null) op = op.remove(['org_image']);
+  if (Object.keys(set).length > 0 || input.org_image === null) await op.go();
+  forgetOrgClock(actor.org_id);
+  forgetOrgPlanState(actor.org_id);
+  return toGeneralSettings({ ...org, ...set, ...(input.org_image === null ? { org_image: undefined } : {}) });
+}
+
+/** The flags of a stored `access_scopes` (unset = on). */
+const storedFlags = (accessScopes: unknown): Record<string, unknown> => ((accessScopes as { feature_flags?: Record<string, unknown> } | null | undefined)?.feature_flags ?? {}) as Record<string, unknown>;
+
+/** GET /settings/config (any member): the admin-settable feature flags, resolved (spec §3 access_scopes.feature_flags). */
+export async function getConfigSettings(actor: Pick<Actor, 'org_id'>): Promise<ConfigSettings> {
+  const org = await orgRowOf(actor.org_id);
+  return { feature_flags: resolveFeatureFlags(storedFlags(org.access_scopes)) };
+}
+
+/**
+ * PUT /settings/config (admins): merges the given admin flags into `access_scopes.feature_flags`;
+ * the platform's `maintenance` flag and other keys of access_scopes are kept as they are (the
+ * schema refuses `maintenance` with 400, spec §4). Clears the plan-state cache (shared/plan/gate.ts).
+ * @throws AppError 403 settings.forbidden for members; 404 organization.not_found
+ */
+export async function updateConfigSettings(actor: Actor, input: UpdateConfigSettingsInput): Promise<ConfigSettings> {
+  assertSettingsAdmin(actor);
+  const org = await orgRowOf(actor.org_id);
+  const scopes = ((org.access_scopes ?? {}) as Record<string, unknown>) ?? {};
+  const current = storedFlags(scopes);
+  const changes = Object.fromEntries(ADMIN_FEATURE_FLAG_KEYS.filter((k) => input.feature_flags[k] !== undefined).map((k) => [k, input.feature_flags[k]]));
+  const next = { ...current, ...changes };
+  await db().entities.organization.patch({ org_id: actor.org_id }).set({ access_scopes: { ...scopes, feature_flags: next } }).go();
+  forgetOrgPlanState(actor.org_id);
+  return { feature_flags: resolveFeatureFlags(next) };
+}
+
+/** GET /settings/library (any member): the media library's settings, defaults filled in. */
+export async function getLibrarySettings(actor: Pick<Actor, 'org_id'>): Promise<LibrarySettings> {
+  return resolveLibrarySettings((await orgRowOf(actor.org_id)).library_settings);
+}
+
+/**
+ * PUT /settings/library (admins): merges the given keys into `organization.library_settings`.
+ * @throws AppError 403 settings.forbidden for members; 404 organization.not_found
+ */
+export async function updateLibrarySettings(actor: Actor, input: UpdateLibrarySettingsInput): Promise<LibrarySettings> {
+  assertSettingsAdmin(actor);
+  const org = await orgRowOf(actor.org_id);
+  const next: LibrarySettings = { ...resolveLibrarySettings(org.library_settings), ...(Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<LibrarySettings>) };
+  await db().entities.organization.patch({ org_id: actor.org_id }).set({ library_settings: next }).go();
+  return next;
 }

@@ -36,6 +36,8 @@ export const OrganizationEntity = new Entity({
     addons: { type: 'map', properties: { phones: { type: 'number' }, users: { type: 'number' } } },
     /** yearly | monthly | weekly | custom */
     billing_frequency: { type: 'string' },
+    /** epoch SECONDS: the provider's `created` of the last billing event applied (older events are ignored) */
+    billing_event_at: { type: 'number' },
     /** the payment provider's customer id (Stripe `cus_…`) */
     billing_customer_id: { type: 'string' },
     /** epoch ms: the one trial extension request (spec §9: one more week) */

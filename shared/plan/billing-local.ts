@@ -10,10 +10,10 @@ import type { BillingPort, CheckoutInput, Invoice } from './billing-port.ts';
  * so the local stand-in, the `npm run billing` script and the tests go through the same
  * `constructEvent` verification as production.
  */
-export function stripeShapedEvent(kind: 'paid' | 'failed' | 'canceled', o: { org_id: string; plan_id?: string; frequency?: string; licences?: number; currency?: string; amount?: number; period_end?: number; customer?: string; reason?: string }): { id: string; payload: string } {
-  const id = `evt_local_${randomUUID().replace(/-/g, '')}`;
+export function stripeShapedEvent(kind: 'paid' | 'failed' | 'canceled', o: { org_id: string; plan_id?: string; frequency?: string; licences?: number; currency?: string; amount?: number; period_end?: number; customer?: string; reason?: string; id?: string; created?: number }): { id: string; payload: string } {
+  const id = o.id ?? `evt_local_${randomUUID().replace(/-/g, '')}`;
   const meta = { org_id: o.org_id, plan_id: o.plan_id ?? 'pro', frequency: o.frequency ?? 'monthly', licences: String(o.licences ?? 1) };
-  const now = Math.floor(Date.now() / 1000);
+  const now = o.created ?? Math.floor(Date.now() / 1000);
   const end = o.period_end ?? now + (o.frequency === 'yearly' ? 365 : o.frequency === 'weekly' ? 7 : 30) * 86_400;
   const invoice = {
     id: `in_local_${randomUUID().slice(0, 8)}`,

@@ -27,7 +27,10 @@ export interface CheckoutInput {
 
 /** A verified provider event: its id (idempotency), the org it is about and what happened. */
 export interface VerifiedBillingEvent {
+  /** the provider's event id (Stripe `evt_…`): processed ids are kept 30 days so a replay is ignored */
   id: string;
+  /** when the provider created the event, epoch SECONDS (Stripe `event.created`): an event older than the last applied one is ignored */
+  created?: number;
   org_id: string;
   event: BillingEvent;
   customer_id?: string;

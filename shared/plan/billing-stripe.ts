@@ -43,7 +43,7 @@ export function mapStripeEvent(ev: Stripe.Event): VerifiedBillingEvent | null {
       const line = inv.lines?.data?.[0];
       const current_period_end = line?.period?.end ?? inv.period_end;
       return {
-        id: ev.id,
+        id: ev.id, created: ev.created,
         org_id,
         customer_id: typeof inv.customer === 'string' ? inv.customer : inv.customer?.id,
         event: { type: 'paid', plan_id: meta.plan_id, current_period_end, licences: Number(meta.licences) || undefined, frequency: meta.frequency, currency: inv.currency?.toUpperCase() },
@@ -52,12 +52,12 @@ export function mapStripeEvent(ev: Stripe.Event): VerifiedBillingEvent | null {
     case 'invoice.payment_failed': {
       const inv = ev.data.object;
       const org_id = { ...metaOf(inv.parent?.subscription_details), ...metaOf(inv) }.org_id;
-      return org_id ? { id: ev.id, org_id, event: { type: 'failed' } } : null;
+      return org_id ? { id: ev.id, created: ev.created, org_id, event: { type: 'failed' } } : null;
     }
     case 'customer.subscription.deleted': {
       const sub = ev.data.object;
       const org_id = metaOf(sub).org_id;
-      return org_id ? { id: ev.id, org_id, event: { type: 'canceled', reason: sub.cancellation_details?.reason === 'payment_failed' ? 'payment_failed' : 'other' } } : null;
+      return org_id ? { id: ev.id, created: ev.created, org_id, event: { type: 'canceled', reason: sub.cancellation_details?.reason === 'payment_failed' ? 'payment_failed' : 'other' } } : null;
     }
     default:
       return null;

@@ -25,6 +25,8 @@ export const PlanView = z.object({
   maintenance: z.boolean(),
   /** one of the two organizations maintenance never blocks (spec §4) */
   maintenance_exempt: z.boolean(),
+  /** the admin-settable flags of settings/config (shared/org/org-settings.schemas.ts), resolved (unset = on) */
+  feature_flags: z.object({ onboarding_cards: z.boolean(), whats_new: z.boolean(), phones_disconnected_banner: z.boolean() }),
   /** a phone was connected at least once (Getting Started hides) */
   phone_ever_connected: z.boolean(),
   /** every phone connected once is now disconnected (the Reconnect phones banner) */

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolveFeatureFlags } from '../org/org-settings.schemas.ts';
 import { forgetOrgPlanState } from './gate.ts';
 import { db } from '../db/service.ts';
 import { config } from '../config.ts';
@@ -109,6 +110,7 @@ export async function getPlanView(actor: Actor): Promise<PlanView> {
     features: [...plan.features],
     maintenance: flags?.feature_flags?.maintenance === true,
     maintenance_exempt: maintenanceExemptOrgIds().includes(actor.org_id),
+    feature_flags: resolveFeatureFlags(flags?.feature_flags as Record<string, unknown> | null | undefined),
     phone_ever_connected: phones.data.some((p) => !!p.first_connected_at),
     all_phones_disconnected: allPhonesDisconnected(phones.data.map((p) => ({ is_ready: p.is_ready ?? false, first_connected_at: p.first_connected_at ?? null }))),
     invoices,
@@ -146,6 +148,10 @@ export async function startCheckout(actor: Actor, input: CheckoutInput): Promise
  * POST /webhooks/billing: verify the provider's signature on the raw body (Stripe
  * `constructEvent`), map the event and apply it through the one state machine
  * (entitlements `applyBillingEvent`). Unknown orgs and event types are acknowledged and ignored.
+ * Idempotent: the event id is claimed first (conditional put of a receipt, TTL 30 days; released
+ * when applying fails so the provider's retry runs it), so a replay is ignored; an event whose
+ * `created` (epoch s) is older than the org's `billing_event_at` (the last applied) is ignored too,
+ * checked again in the write's condition.
  * @returns 'applied' | 'ignored'
  * @throws AppError 400 billing.bad_signature
  */
@@ -158,20 +164,72 @@ export async function handleBillingWebhook(raw: string, signature: string | unde
     throw e;
   }
   if (!verified) return 'ignored';
-  const org = (await db().entities.organization.get({ org_id: verified.org_id }).go()).data;
-  if (!org) {
-    log('warn', 'billing.unknown_org', { org_id: verified.org_id, event_id: verified.id });
+  // a replayed event (Stripe retries, a copied request): its id was processed already
+  if (!(await claimBillingEvent(verified.id))) {
+    log('info', 'billing.duplicate', { org_id: verified.org_id, event_id: verified.id });
     return 'ignored';
   }
-  const patch = applyBillingEvent(subscriptionStatus(org as OrgPlanState), verified.event);
-  if (!patch) return 'ignored';
-  await db()
-    .entities.organization.patch({ org_id: verified.org_id })
-    .set({ ...patch, ...(verified.customer_id ? { billing_customer_id: verified.customer_id } : {}) })
-    .go();
-  forgetOrgPlanState(verified.org_id);
-  log('info', 'billing.applied', { org_id: verified.org_id, event_id: verified.id, status: patch.subscription_status });
-  return 'applied';
+  try {
+    const org = (await db().entities.organization.get({ org_id: verified.org_id }).go()).data;
+    if (!org) {
+      log('warn', 'billing.unknown_org', { org_id: verified.org_id, event_id: verified.id });
+      return 'ignored';
+    }
+    // an event older than the last applied one arrives late (Stripe does not order deliveries): ignored
+    if (verified.created !== undefined && org.billing_event_at !== undefined && verified.created < org.billing_event_at) {
+      log('info', 'billing.stale', { org_id: verified.org_id, event_id: verified.id, created: verified.created, last: org.billing_event_at });
+      return 'ignored';
+    }
+    const patch = applyBillingEvent(subscriptionStatus(org as OrgPlanState), verified.event);
+    if (!patch) return 'ignored';
+    const created = verified.created;
+    const set = { ...patch, ...(verified.customer_id ? { billing_customer_id: verified.customer_id } : {}), ...(created !== undefined ? { billing_event_at: created } : {}) };
+    const write = db().entities.organization.patch({ org_id: verified.org_id }).set(set);
+    try {
+      // the same check, atomic: a newer event applied in between wins
+      await (created === undefined ? write : write.where((a, op) => `${op.notExists(a.billing_event_at)} OR ${op.lte(a.billing_event_at, created)}`)).go();
+    } catch (e) {
+      if (isConditionalFailure(e)) {
+        log('info', 'billing.stale', { org_id: verified.org_id, event_id: verified.id, created });
+        return 'ignored';
+      }
+      throw e;
+    }
+    forgetOrgPlanState(verified.org_id);
+    log('info', 'billing.applied', { org_id: verified.org_id, event_id: verified.id, status: patch.subscription_status });
+    return 'applied';
+  } catch (e) {
+    // not processed after all: let the provider's retry run it
+    await releaseBillingEvent(verified.id).catch(() => undefined);
+    throw e;
+  }
+}
+
+const isConditionalFailure = (e: unknown): boolean =>
+  (e as { cause?: { name?: string } })?.cause?.name === 'ConditionalCheckFailedException' || /conditional request failed/i.test(String((e as Error)?.message ?? e));
+
+/** Processed provider event ids are kept this long (Stripe retries for up to 3 days). */
+const BILLING_EVENT_TTL_S = 30 * 24 * 3600;
+const BILLING_RECEIPTS = 'billing-webhook';
+
+/**
+ * Claim a provider event id (a conditional put of a receipt, TTL 30 days): false when it was
+ * processed (or is being processed) already.
+ */
+async function claimBillingEvent(eventId: string, now = Date.now()): Promise<boolean> {
+  try {
+    await db()
+      .entities.consumerReceipt.create({ consumer: BILLING_RECEIPTS, event_id: eventId, handled_at: now, expires_at: Math.floor(now / 1000) + BILLING_EVENT_TTL_S })
+      .go();
+    return true;
+  } catch (e) {
+    if (isConditionalFailure(e)) return false;
+    throw e;
+  }
+}
+
+async function releaseBillingEvent(eventId: string): Promise<void> {
+  await db().entities.consumerReceipt.delete({ consumer: BILLING_RECEIPTS, event_id: eventId }).go();
 }
 
 /** The 'gtm' notification (spec §7 notify kind 'gtm': org_name, email, org_id, shared_post_link), to GTM_NOTIFY_URL (a Slack incoming webhook) or the log. */

@@ -185,6 +185,10 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/plan/checkout': () => ({ plan_id: 'pro', frequency: 'monthly', currency: 'USD', licences: 50, addon_phones: 0 }),
   'POST /api/orgs/{org_id}/plan/trial-extension': () => ({ shared_post_link: 'https://www.linkedin.com/posts/fuzz' }),
   'POST /webhooks/billing': () => ({ id: 'evt_fuzz', type: 'invoice.paid', data: { object: {} } }),
+  // issue 22 (plans2): organization settings
+  'PUT /api/orgs/{org_id}/settings/general': () => ({ org_name: 'Fuzz Co', org_image: 'https://cdn.example.com/logo.png', display_language: 'en', time_zone: 'Asia/Kolkata', business_hours: { sun: null, mon: { open: '09:00', close: '18:00' }, tue: null, wed: null, thu: null, fri: null, sat: null } }),
+  'PUT /api/orgs/{org_id}/settings/config': () => ({ feature_flags: { onboarding_cards: false, whats_new: true, phones_disconnected_banner: true } }),
+  'PUT /api/orgs/{org_id}/settings/library': () => ({ save_incoming: true, save_outgoing: false, retention_days: 90, default_type: 'image' }),
   // --- issue 18: AI agent ---
   'POST /api/orgs/{org_id}/ai/faqs': () => ({ question: 'How much is shipping?', answer: 'Shipping costs 4.90 EUR.', attachments: [{ url: 'https://cdn.example.com/a.pdf', type: 'document', name: 'a.pdf' }] }),
   'PUT /api/orgs/{org_id}/ai/faqs/{faq_id}': () => ({ question: 'How much is shipping?', answer: 'Shipping costs 4.90 EUR.', attachments: [] }),

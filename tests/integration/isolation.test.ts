@@ -422,6 +422,13 @@ const ROUTES: Record<string, Row> = {
   'GET /api/incident': own(),
   // public: verified by its Stripe signature (none here: 400)
   'POST /webhooks/billing': { body: () => ({ id: 'evt_forged', type: 'invoice.paid', data: { object: {} } }), expect: { d: [400] } },
+  // issue 22 (plans2): organization settings: members read, admins write
+  'GET /api/orgs/{org_id}/settings/general': orgWide(),
+  'PUT /api/orgs/{org_id}/settings/general': adminOnly({ body: () => ({ time_zone: 'Asia/Kolkata' }) }),
+  'GET /api/orgs/{org_id}/settings/config': orgWide(),
+  'PUT /api/orgs/{org_id}/settings/config': adminOnly({ body: () => ({ feature_flags: { whats_new: true } }) }),
+  'GET /api/orgs/{org_id}/settings/library': orgWide(),
+  'PUT /api/orgs/{org_id}/settings/library': adminOnly({ body: () => ({ save_incoming: true }) }),
   // --- end issue 22 ---
   // --- issue 18: AI agent. The knowledge base and settings are org-wide (members read them and use the
   // test panel; admins change them); the audit list leaves R's decisions out; take-over is chat-linked.

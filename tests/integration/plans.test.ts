@@ -112,6 +112,37 @@ describe('billing webhooks: only verified provider events move the subscription'
   });
 });
 
+describe('billing webhooks are idempotent (event ids kept; late old events ignored)', () => {
+  const secret = () => rt.env.STRIPE_WEBHOOK_SECRET ?? process.env.STRIPE_WEBHOOK_SECRET!;
+  const deliver = async (ev: { payload: string }) => {
+    // signed afresh each time by the official library's test signer, as Stripe signs each retry
+    const res = await postBilling(ev.payload, signStripePayload(ev.payload, secret()));
+    return { status: res.status, outcome: ((await res.json()) as { outcome?: string }).outcome };
+  };
+  it('a replayed event is ignored; an event older than the last applied one is ignored; a newer one applies', async () => {
+    const t0 = Math.floor(Date.now() / 1000) + 60;
+    const paid = stripeShapedEvent('paid', { org_id: rt.orgId, plan_id: 'pro', licences: 3, created: t0 });
+    expect(await deliver(paid)).toEqual({ status: 200, outcome: 'applied' });
+    expect(await deliver(paid)).toEqual({ status: 200, outcome: 'ignored' });
+    // a payment failure from before the payment arrives late: the org stays active
+    const oldFailure = stripeShapedEvent('failed', { org_id: rt.orgId, created: t0 - 3600 });
+    expect(await deliver(oldFailure)).toEqual({ status: 200, outcome: 'ignored' });
+    expect((await plan(admin)).body.subscription_status).toBe('active');
+    // a newer failure applies; replaying the older payment afterwards changes nothing
+    const newFailure = stripeShapedEvent('failed', { org_id: rt.orgId, created: t0 + 10 });
+    expect(await deliver(newFailure)).toEqual({ status: 200, outcome: 'applied' });
+    expect(await deliver(paid)).toEqual({ status: 200, outcome: 'ignored' });
+    expect((await plan(admin)).body.subscription_status).toBe('past_due');
+    const row = (await db().entities.organization.get({ org_id: rt.orgId }).go()).data!;
+    expect(row.billing_event_at).toBe(t0 + 10);
+    const receipt = (await db().entities.consumerReceipt.get({ consumer: 'billing-webhook', event_id: paid.id }).go()).data!;
+    expect(receipt.expires_at).toBeGreaterThan(Math.floor(Date.now() / 1000) + 29 * 86_400);
+    // a new payment moves it back to active
+    expect(await deliver(stripeShapedEvent('paid', { org_id: rt.orgId, plan_id: 'pro', licences: 3, created: t0 + 20 }))).toEqual({ status: 200, outcome: 'applied' });
+    expect((await plan(admin)).body.subscription_status).toBe('active');
+  });
+});
+
 describe('GET /incident (spec §7)', () => {
   it('answers nothing by default, then the incident written by the admin command', async () => {
     const none = await rt.api(member, '/api/incident');

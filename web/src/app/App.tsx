@@ -56,6 +56,10 @@ const AiPage = lazy(() => import('../features/ai/components/AiPage.tsx').then((m
 // issue 22: plans and usage, plan selection
 const PlansPage = lazy(() => import('../features/plans/PlansPage.tsx').then((m) => ({ default: m.PlansPage })));
 const SelectPlanPage = lazy(() => import('../features/plans/SelectPlanPage.tsx').then((m) => ({ default: m.SelectPlanPage })));
+// issue 22 (plans2): organization settings general, config, media library (admins; members: Restricted)
+const GeneralSettingsPage = lazy(() => import('../features/settings/general/GeneralSettingsPage.tsx').then((m) => ({ default: m.GeneralSettingsPage })));
+const ConfigSettingsPage = lazy(() => import('../features/settings/config/ConfigSettingsPage.tsx').then((m) => ({ default: m.ConfigSettingsPage })));
+const LibrarySettingsPage = lazy(() => import('../features/settings/library/LibrarySettingsPage.tsx').then((m) => ({ default: m.LibrarySettingsPage })));
 // issue 19: /dashboard, /analytics and /logs, through one small chunk (app/SectionPages.tsx), each behind its PageGate below
 const SectionPage = lazy(() => import('./SectionPages.tsx'));
 // issue 15: contacts, custom properties, quick replies
@@ -124,6 +128,10 @@ function AppRoutes() {
           {/* issue 22: plans and usage (admins; members: Restricted) */}
           <Route path="/settings/plans" element={<PageGate title="Plans and Usage"><PlansPage /></PageGate>} />
           <Route path="/settings/plans/select" element={<PageGate title="Choose a plan" path="/settings/plans"><SelectPlanPage /></PageGate>} />
+          {/* issue 22 (plans2): organization settings (admins; members: Restricted, spec §2/§6) */}
+          <Route path="/settings/general" element={<PageGate title="General"><GeneralSettingsPage /></PageGate>} />
+          <Route path="/settings/config" element={<PageGate title="Config"><ConfigSettingsPage /></PageGate>} />
+          <Route path="/settings/library" element={<PageGate title="Media Library"><LibrarySettingsPage /></PageGate>} />
           {/* issue 15: contacts (member_permissions.contacts), custom properties (admins) */}
           <Route path="/contacts" element={<PageGate title="Contacts"><ContactsPage /></PageGate>} />
           <Route path="/settings/properties" element={<PageGate title="Custom Properties"><PropertiesPage /></PageGate>} />

@@ -198,7 +198,9 @@ export function LifecycleLayer() {
         </Link>
       </div>,
     );
-  if (plan?.all_phones_disconnected)
+  // settings/config flags (unset = on)
+  const flags = plan?.feature_flags ?? { onboarding_cards: true, whats_new: true, phones_disconnected_banner: true };
+  if (plan?.all_phones_disconnected && flags.phones_disconnected_banner)
     banners.push(
       <div key="phones" className="lc-banner lc-caution" role="status" data-testid="phones-disconnected-banner">
         <span>All your phones are disconnected. Messages are not being received.</span>
@@ -259,6 +261,7 @@ export function LifecycleLayer() {
         </div>
       )}
       <div className="lc-side-row">
+        {flags.whats_new && (
         <button
           type="button"
           className="lc-whats-new"
@@ -271,6 +274,7 @@ export function LifecycleLayer() {
         >
           What's New{seenWhatsNew !== latest && <span className="lc-dot" aria-label="new" />}
         </button>
+        )}
         {oldBuild && (
           <button type="button" className="lc-old-build" data-testid="old-build" title={OLD_BUILD_MESSAGE} aria-label={OLD_BUILD_MESSAGE} onClick={() => window.location.reload()}>
             ⟳
@@ -291,6 +295,7 @@ export function LifecycleLayer() {
             {MOBILE_NO_PHONES}
           </div>
         ) : (
+          flags.onboarding_cards && (
           <section className="lc-getting-started" data-testid="getting-started" aria-labelledby="gs-title">
             <div className="lc-gs-head">
               <h2 id="gs-title">Getting Started</h2>
@@ -313,6 +318,7 @@ export function LifecycleLayer() {
               ))}
             </ul>
           </section>
+          )
         ))}
       <Suspense fallback={null}>
         {extensionOpen && <TrialExtensionDialog onClose={() => setExtensionOpen(false)} />}
