@@ -40,12 +40,16 @@ export function localBus(queues: Map<string, LocalQueue>): EventTransport {
           detail: e.detail,
         };
         const body = JSON.stringify(event);
-        for (const sub of SUBSCRIPTIONS) {
-          if (!matchesPattern(sub.pattern, event)) continue;
-          const q = queues.get(sub.name);
-          if (!q) throw new Error(`no local queue for subscription ${sub.name}`);
-          await q.send(body, { groupId: ORDERED.has(sub.name) ? chatGroupOf(e) : undefined });
-        }
+        // every matching queue at once (as EventBridge delivers to its targets): written one after
+        // another, the last subscription waited for ~8 file writes before it saw the event. Entries
+        // stay in order: the next entry starts once this one is on every queue.
+        await Promise.all(
+          SUBSCRIPTIONS.filter((sub) => matchesPattern(sub.pattern, event)).map((sub) => {
+            const q = queues.get(sub.name);
+            if (!q) throw new Error(`no local queue for subscription ${sub.name}`);
+            return q.send(body, { groupId: ORDERED.has(sub.name) ? chatGroupOf(e) : undefined });
+          }),
+        );
       }
     },
   };
