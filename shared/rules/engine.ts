@@ -5,7 +5,9 @@ import { log } from '../log.ts';
 import type { Actor } from '../auth/actor.ts';
 import { withCausation, MAX_CAUSATION_DEPTH, type Causation } from '../../events/causation.ts';
 import { schedulerPort, scheduleName } from '../ports/scheduler.ts';
-import { evaluateConditions, timeFields, DEFAULT_BUSINESS_HOURS, type BusinessHours, type EvalContext } from './conditions.rules.ts';
+import { evaluateConditions, type EvalContext } from './conditions.rules.ts';
+import { dueAfter, timeFields } from './business-time.rules.ts';
+import { getOrgClock } from '../org/org-clock.ts';
 import { chatIdOf, loopGuard, triggersOf, type BusEventLike, type FiredTrigger } from './triggers.rules.ts';
 import { orgRules, writeRuleLogs } from './rules.ts';
 import { executeAction, actionSummary } from './actions.ts';
@@ -36,9 +38,13 @@ export const chatRatePerMinute = () => {
 };
 const RECEIPT_TTL_S = 14 * 86_400;
 
-/** Business hours used by `time.*` conditions: env RULES_TIMEZONE (IANA, default UTC), Mon–Fri 09–17. */
-export function businessHours(): BusinessHours {
-  return { ...DEFAULT_BUSINESS_HOURS, timezone: process.env.RULES_TIMEZONE || DEFAULT_BUSINESS_HOURS.timezone };
+/**
+ * When a rule timer of `minutes` started at `fromMs` is due (epoch ms): calendar minutes, or
+ * business minutes only (the org's clock, getOrgClock: time zone + weekly hours) when `businessOnly`.
+ */
+export async function timerDue(orgId: string, fromMs: number, minutes: number, businessOnly: boolean | undefined): Promise<number> {
+  if (!businessOnly) return fromMs + minutes * 60_000;
+  return dueAfter(await getOrgClock(orgId), fromMs, minutes * 60_000, true);
 }
 
 /** The actor a rule acts as: an admin-role automation identity of the org (the guard lets it see every chat). */
@@ -111,7 +117,7 @@ export async function buildContext(orgId: string, e: BusEvent, chatId: string | 
   const ticket = (p.ticket as Record<string, unknown> | undefined) ?? null;
   const unread = Number(chat?.message_unread_count ?? 0);
   const closed = !!chat?.closed_at || chat?.inbox_state === 'closed';
-  const time = timeFields(now, businessHours());
+  const time = timeFields(now, await getOrgClock(orgId));
   const ctx: EvalContext = {
     message: msg ? { body: msg.body ?? null, type: msg.message_type ?? null, from_me: !!msg.from_me, number: number ?? null } : {},
     chat: chat
@@ -236,7 +242,7 @@ export async function runActions(ac: ActionContext, opts: { only?: number; now?:
       }
       const key = `fu|${ac.rule.rule_id}|${ac.chatId}`;
       const w: RuleWakeup = { kind: 'follow_up', org_id: ac.orgId, rule_id: ac.rule.rule_id, chat_id: ac.chatId, key, action_index: index, step: 1, anchor: Date.now(), event_id: ac.eventId, trigger: ac.trigger, message_unique_id: ac.messageUniqueId, causation: ac.causation };
-      const due = Date.now() + a.after_minutes * 60_000;
+      const due = await timerDue(ac.orgId, Date.now(), a.after_minutes, a.business_hours);
       await schedulePending(w, due, ac.rule, `Follow-up 1 of ${a.repeat}: “${a.body.slice(0, 80)}”`, true);
       outcomes.push({ index, type: a.type, status: 'scheduled', detail: `follow-up 1 of ${a.repeat} at ${new Date(due).toISOString()}`, ms: ms() });
       continue;
@@ -332,7 +338,7 @@ export async function handleRuleEvent(e: BusEvent): Promise<void> {
     for (const rule of enabled.filter((r) => r.trigger.type === 'no_reply')) {
       const key = `nr|${rule.rule_id}|${chatId}`;
       const w: RuleWakeup = { kind: 'no_reply', org_id: orgId, rule_id: rule.rule_id, chat_id: chatId, key, action_index: -1, anchor: Date.now(), event_id: meta.id, trigger: 'no_reply', message_unique_id: (props.message as { unique_id?: string } | undefined)?.unique_id ?? null };
-      await schedulePending(w, Date.now() + (rule.trigger.minutes ?? 60) * 60_000, rule, `“${rule.name}” if nobody replies within ${rule.trigger.minutes} min`, false);
+      await schedulePending(w, await timerDue(orgId, Date.now(), rule.trigger.minutes ?? 60, rule.trigger.business_hours), rule, `“${rule.name}” if nobody replies within ${rule.trigger.minutes} ${rule.trigger.business_hours ? 'business ' : ''}min`, false);
     }
   }
   // a team message: 'no reply' timers are moot
@@ -452,7 +458,7 @@ export async function handleRuleWakeup(w: RuleWakeup): Promise<void> {
         const next: RuleWakeup = { ...w, step: step + 1 };
         const last = step === a.repeat;
         if (last && a.then === 'nothing') await drop();
-        else await schedulePending(next, Date.now() + a.after_minutes * 60_000, rule, last ? `${a.then === 'close' ? 'Close the chat' : 'Label the chat'} if the customer does not reply` : `Follow-up ${step + 1} of ${a.repeat}: “${a.body.slice(0, 80)}”`, true);
+        else await schedulePending(next, await timerDue(w.org_id, Date.now(), a.after_minutes, a.business_hours), rule, last ? `${a.then === 'close' ? 'Close the chat' : 'Label the chat'} if the customer does not reply` : `Follow-up ${step + 1} of ${a.repeat}: “${a.body.slice(0, 80)}”`, true);
       } else {
         await drop();
         const then: Action = a.then === 'close' ? { type: 'close' } : { type: 'add_label', label_id: a.then_label_id ?? '' };

@@ -122,6 +122,8 @@ export const Action = z.discriminatedUnion('type', [
       /** what to do after the last follow-up went unanswered */
       then: z.enum(['nothing', 'close', 'label']).default('nothing'),
       then_label_id: z.string().min(1).max(100).optional(),
+      /** count only the org's business hours (its time zone and weekly hours) in `after_minutes` */
+      business_hours: z.boolean().optional(),
     })
     .strict(),
 ]);
@@ -133,6 +135,8 @@ export const Trigger = z
     type: z.enum(TRIGGERS, { errorMap: () => ({ message: `must be one of ${TRIGGERS.join(', ')}` }) }),
     /** 'no_reply': minutes without a team reply after a customer message */
     minutes: z.number().int().min(1).max(60 * 24 * 30).optional(),
+    /** 'no_reply': count only the org's business hours (getOrgClock: time zone + weekly hours) */
+    business_hours: z.boolean().optional(),
   })
   .strict()
   .refine((t) => t.type !== 'no_reply' || t.minutes !== undefined, { message: 'minutes is required for no_reply', path: ['minutes'] });

@@ -84,8 +84,11 @@ export function RuleEditor({ initial, pickers, saving, error, onSave, onCancel }
         {d.trigger.type === 'no_reply' && (
           <>
             <span className="rule-word">within</span>
-            <input className="rule-num" type="number" min={1} aria-label="Minutes" value={d.trigger.minutes ?? 60} onChange={(e) => set({ trigger: { type: 'no_reply', minutes: Number(e.target.value) } })} />
-            <span className="rule-word">min</span>
+            <input className="rule-num" type="number" min={1} aria-label="Minutes" value={d.trigger.minutes ?? 60} onChange={(e) => set({ trigger: { ...d.trigger, type: 'no_reply', minutes: Number(e.target.value) } })} />
+            <select aria-label="Count" value={d.trigger.business_hours ? 'business' : 'calendar'} onChange={(e) => set({ trigger: { ...d.trigger, business_hours: e.target.value === 'business' || undefined } })} data-testid="rule-trigger-clock">
+              <option value="calendar">min</option>
+              <option value="business">business-hour min</option>
+            </select>
           </>
         )}
       </div>
@@ -324,7 +327,11 @@ function ActionRow({ a, index, pickers, onChange, onRemove }: { a: Action; index
           <>
             <span className="rule-word">after</span>
             {num('after_minutes', 'Minutes without a reply')}
-            <span className="rule-word">min, send</span>
+            <select aria-label="Count" value={a.business_hours ? 'business' : 'calendar'} onChange={(e) => onChange({ ...a, business_hours: e.target.value === 'business' || undefined })}>
+              <option value="calendar">min</option>
+              <option value="business">business-hour min</option>
+            </select>
+            <span className="rule-word">, send</span>
             {text('body', 'Follow-up text')}
             <span className="rule-word">up to</span>
             {num('repeat', 'Times')}
