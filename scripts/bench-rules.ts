@@ -7,6 +7,8 @@ import { freePort } from './local/ports.ts';
 import { inboundText, newWamid } from '../shared/whatsapp/cloud/payloads.ts';
 import { db } from '../shared/db/service.ts';
 import { createRule } from '../shared/rules/rules.ts';
+import { forgetOrgPlanState } from '../shared/plan/gate.ts';
+import { RULES_PER_LICENCE } from '../shared/plan/catalog.rules.ts';
 import { pct, postSignedWebhook } from './bench-lib.ts';
 
 /**
@@ -39,12 +41,17 @@ const CHATS = Number(values.chats);
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'chorus-bench-rules-'));
   const port = await freePort();
-  process.env.RULES_PER_LICENCE = String(RULES);
   const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: values['in-memory'], logLevel: 'warn' });
   const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
   const orgId = rt.orgId;
   try {
     const actor = { email: rt.demo.adminEmail, user_id: 'bench', org_id: orgId, role: 'admin' as const };
+    // an active Pro subscription with enough licences for RULES rules (spec §9: 2 per licence)
+    await db()
+      .entities.organization.patch({ org_id: orgId })
+      .set({ org_plan: { plan_id: 'pro', current_period_end: Math.floor(Date.now() / 1000) + 30 * 86_400 }, subscription_status: 'active', is_free_trial: false, licences: Math.ceil(RULES / RULES_PER_LICENCE) })
+      .go();
+    forgetOrgPlanState(orgId);
     for (let i = 0; i < RULES; i++) {
       await createRule(actor, { name: `bench ${i}`, trigger: { type: 'message.received' }, conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: `kw${i}:` }] }, actions: [{ type: 'private_note', body: 'auto {{message.body}}' }], enabled: true });
     }

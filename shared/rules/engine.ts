@@ -8,6 +8,7 @@ import { schedulerPort, scheduleName } from '../ports/scheduler.ts';
 import { evaluateConditions, type EvalContext } from './conditions.rules.ts';
 import { dueAfter, timeFields } from './business-time.rules.ts';
 import { getOrgClock } from '../org/org-clock.ts';
+import { orgHasFeature } from '../plan/gate.ts';
 import { chatIdOf, loopGuard, triggersOf, type BusEventLike, type FiredTrigger } from './triggers.rules.ts';
 import { orgRules, writeRuleLogs } from './rules.ts';
 import { executeAction, actionSummary } from './actions.ts';
@@ -317,6 +318,8 @@ export async function handleRuleEvent(e: BusEvent): Promise<void> {
   const props = e.detail.properties;
   const orgId = props.org_id as string | undefined;
   if (!orgId) return;
+  // spec §9: Starter lacks the rules engine — its rules (kept from an earlier plan) do not run (plan state cached 5 s)
+  if (!(await orgHasFeature(orgId, 'rules_engine'))) return;
   const meta = e.detail.metadata;
   const chatId = chatIdOf(e);
   const fired = triggersOf(e);
@@ -421,6 +424,8 @@ export async function handleRuleWakeup(w: RuleWakeup): Promise<void> {
   const rule = rules.find((r) => r.rule_id === w.rule_id);
   const drop = () => db().entities.rulePending.delete({ org_id: w.org_id, chat_id: w.chat_id, action_key: w.key }).go();
   if (!rule || !rule.enabled) return void (await drop());
+  // the plan lost the rules engine (spec §9) since the timer was set: drop it
+  if (!(await orgHasFeature(w.org_id, 'rules_engine'))) return void (await drop());
   const chat = (await db().entities.chat.get({ org_id: w.org_id, chat_id: w.chat_id }).go()).data as ChatLike | null;
   if (!chat) return void (await drop());
   const event: BusEvent = { 'detail-type': 'rules.wakeup', detail: { properties: { org_id: w.org_id, chat }, metadata: { id: w.event_id, causation: w.causation } } };
