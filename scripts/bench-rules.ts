@@ -7,6 +7,7 @@ import { freePort } from './local/ports.ts';
 import { inboundText, newWamid } from '../shared/whatsapp/cloud/payloads.ts';
 import { db } from '../shared/db/service.ts';
 import { createRule } from '../shared/rules/rules.ts';
+import { resetRuleEngineStats, ruleEngineStats } from '../shared/rules/engine.ts';
 import { forgetOrgPlanState } from '../shared/plan/gate.ts';
 import { RULES_PER_LICENCE } from '../shared/plan/catalog.rules.ts';
 import { pct, postSignedWebhook } from './bench-lib.ts';
@@ -60,6 +61,7 @@ async function main() {
       await Promise.all(Array.from({ length: Math.min(20, CHATS - c) }, (_, k) => postSignedWebhook(rt, port, JSON.stringify(inboundText(phone, String(15550000000 + c + k), 'hi', { id: newWamid() })))));
     }
     await rt.idle();
+    resetRuleEngineStats();
     const startedAt = Date.now();
     const total = RATE * SECONDS;
     let refused = 0;
@@ -112,6 +114,10 @@ async function main() {
     console.log(`evaluations: ${total * RULES} (${matched.length} matched and acted; ${redelivered} redelivered evaluations found their actions already done)`);
     console.log(`stored -> action done: p50 ${f(pct(matched, 50))} ms, p95 ${f(pct(matched, 95))} ms, max ${f(Math.max(...matched))} ms (target p95 <= 500 ms: ${pct(matched, 95) <= 500 ? 'met' : 'NOT met'})`);
     console.log(`duplicate actions: ${duplicates} (target 0); messages without their note: ${missing}`);
+    const st = ruleEngineStats();
+    const ph = (xs: number[]) => (xs.length ? `p50 ${f(pct(xs, 50))} / p95 ${f(pct(xs, 95))} ms` : 'n/a');
+    console.log(`where the time goes (events with rules): stored -> consumer start ${ph(st.wait)}; evaluation + actions ${ph(st.handle)}; log + sample writes ${ph(st.log)}`);
+    console.log(`load average: ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   } finally {
     await rt.stop();
     await rm(dir, { recursive: true, force: true });

@@ -318,11 +318,14 @@ export async function handleRuleEvent(e: BusEvent): Promise<void> {
   const props = e.detail.properties;
   const orgId = props.org_id as string | undefined;
   if (!orgId) return;
+  const fired = triggersOf(e);
+  // most chat.updated events (read, typing, renamed…) fire no trigger: nothing to read or write
+  if (!fired.length) return;
+  const startedAt = Date.now();
   // spec §9: Starter lacks the rules engine — its rules (kept from an earlier plan) do not run (plan state cached 5 s)
   if (!(await orgHasFeature(orgId, 'rules_engine'))) return;
   const meta = e.detail.metadata;
   const chatId = chatIdOf(e);
-  const fired = triggersOf(e);
   const occurredAt = meta.occurred_at ? Date.parse(meta.occurred_at) : null;
   const all = await orgRules(orgId);
   const enabled = all.filter((r) => r.enabled);
@@ -381,8 +384,29 @@ export async function handleRuleEvent(e: BusEvent): Promise<void> {
     retry ??= r.retry;
     logs.push(logRow(rule, f.trigger, meta.id, chatId, outcomeOf(r.outcomes), [], r.outcomes, occurredAt));
   }
+  const evaluatedAt = Date.now();
   await Promise.all([writeRuleLogs(orgId, collapseNotMatched(logs)), ...samples]);
+  if (occurredAt && triggered.length) recordStat(startedAt - occurredAt, evaluatedAt - startedAt, Date.now() - evaluatedAt);
   if (retry) throw retry;
+}
+
+/**
+ * Where the time of an event goes in this process (for bench:rules): ms from the event stored
+ * (occurred_at) to the consumer starting on it (`wait`: outbox, bus, queue), the evaluation with
+ * its actions (`handle`) and the log/sample writes after it (`log`). Last 50,000 events.
+ */
+const stats: { wait: number[]; handle: number[]; log: number[] } = { wait: [], handle: [], log: [] };
+function recordStat(wait: number, handle: number, logMs: number): void {
+  if (stats.wait.length >= 50_000) for (const k of ['wait', 'handle', 'log'] as const) stats[k].splice(0, 10_000);
+  stats.wait.push(wait);
+  stats.handle.push(handle);
+  stats.log.push(logMs);
+}
+export function ruleEngineStats(): { wait: number[]; handle: number[]; log: number[] } {
+  return { wait: [...stats.wait], handle: [...stats.handle], log: [...stats.log] };
+}
+export function resetRuleEngineStats(): void {
+  for (const k of ['wait', 'handle', 'log'] as const) stats[k].length = 0;
 }
 
 /** Per-rule 'not matched' rows per event, at most (env RULES_LOG_NOT_MATCHED_MAX, default 20); past it one summary row. */

@@ -61,21 +61,60 @@ export function ruleView(r: RuleRow): Rule & { webhook_secret?: string } {
 }
 
 // --- the rules of an org, cached per process for the consumer (rules change rarely) ---
-const cache = new Map<string, { at: number; rules: RuleRow[] }>();
+/**
+ * Per-process cache of an org's rules: one Query per org at most every CACHE_MS, shared by every
+ * concurrent event (single flight: the in-flight promise is cached, so a burst of events after
+ * expiry costs one Query, not one each), and served stale while the refresh runs (the hot path
+ * never waits for it after the first load). A change in this process (create/update/delete)
+ * bumps the org's version, so a refresh started before the change never overwrites the newer
+ * rows; other processes see a change within CACHE_MS.
+ */
+interface CacheEntry {
+  at: number;
+  rules: RuleRow[] | null;
+  loading: Promise<RuleRow[]> | null;
+  version: number;
+}
+const cache = new Map<string, CacheEntry>();
 const CACHE_MS = 2_000;
 
-/** Every rule of an org (one Query; an org has a handful). */
-export async function orgRules(orgId: string, fresh = false): Promise<RuleRow[]> {
-  const hit = cache.get(orgId);
-  if (!fresh && hit && Date.now() - hit.at < CACHE_MS) return hit.rules;
-  const rows = (await db().entities.rule.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data as unknown as RuleRow[];
-  cache.set(orgId, { at: Date.now(), rules: rows });
-  return rows;
+function load(orgId: string, entry: CacheEntry): Promise<RuleRow[]> {
+  const version = entry.version;
+  const p = db()
+    .entities.rule.query.byOrg({ org_id: orgId })
+    .go({ pages: 'all' })
+    .then((res) => {
+      const rows = res.data as unknown as RuleRow[];
+      const cur = cache.get(orgId);
+      if (cur === entry && entry.version === version) Object.assign(entry, { at: Date.now(), rules: rows, loading: null });
+      return rows;
+    })
+    .finally(() => {
+      if (entry.loading === p) entry.loading = null;
+    });
+  entry.loading = p;
+  return p;
 }
 
+/**
+ * Every rule of an org (one Query; an org has a handful — 2 per licence). `fresh`: read now
+ * (the API, wake-ups); otherwise the cached list, refreshed in the background once older than 2 s.
+ */
+export async function orgRules(orgId: string, fresh = false): Promise<RuleRow[]> {
+  let entry = cache.get(orgId);
+  if (!entry) cache.set(orgId, (entry = { at: 0, rules: null, loading: null, version: 0 }));
+  if (fresh) return load(orgId, entry);
+  if (entry.rules && Date.now() - entry.at < CACHE_MS) return entry.rules;
+  const loading = entry.loading ?? load(orgId, entry);
+  // stale while revalidating: the previous list answers while the refresh runs
+  return entry.rules ?? loading;
+}
+
+/** Forget an org's cached rules after a change in this process (bumps its version), or all (tests). */
 export function forgetRules(orgId?: string): void {
-  if (orgId) cache.delete(orgId);
-  else cache.clear();
+  if (!orgId) return cache.clear();
+  const entry = cache.get(orgId);
+  if (entry) Object.assign(entry, { at: 0, rules: null, loading: null, version: entry.version + 1 });
 }
 
 async function getRuleRow(orgId: string, ruleId: string): Promise<RuleRow> {
