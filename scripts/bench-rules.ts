@@ -116,7 +116,7 @@ async function main() {
     console.log(`duplicate actions: ${duplicates} (target 0); messages without their note: ${missing}`);
     const st = ruleEngineStats();
     const ph = (xs: number[]) => (xs.length ? `p50 ${f(pct(xs, 50))} / p95 ${f(pct(xs, 95))} ms` : 'n/a');
-    console.log(`where the time goes (events with rules): stored -> consumer start ${ph(st.wait)}; evaluation + actions ${ph(st.handle)}; log + sample writes ${ph(st.log)}`);
+    console.log(`where the time goes (events with rules): stored -> on the rules queue ${ph(st.publish)}; queued ${ph(st.queued)}; delivered -> evaluating ${ph(st.receipts)}; evaluation + actions ${ph(st.handle)}; log + sample writes ${ph(st.log)}`);
     console.log(`load average: ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   } finally {
     await rt.stop();

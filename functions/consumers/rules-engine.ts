@@ -11,5 +11,12 @@ import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
  * dead-lettered with the reason (only the failed records of a batch).
  */
 export const handler = sqsBatchHandler('rules-engine', async (records) =>
-  Promise.allSettled(records.map(async (record) => handleRuleEvent(parseEventRecord(record, 'rules-engine') as unknown as BusEvent))),
+  Promise.allSettled(
+    records.map(async (record) =>
+      handleRuleEvent(parseEventRecord(record, 'rules-engine') as unknown as BusEvent, {
+        sentAt: Number(record.attributes?.SentTimestamp) || undefined,
+        receivedAt: Number(record.attributes?.ApproximateFirstReceiveTimestamp) || undefined,
+      }),
+    ),
+  ),
 );

@@ -311,10 +311,35 @@ async function keepSample(orgId: string, trigger: TriggerType, eventId: string, 
 }
 
 /**
+ * What the engine derives from an org's rule list, computed once per cached list (not per event):
+ * the enabled rules by trigger, whether any rule is timed (delays, follow-ups, 'no reply': only
+ * then can a chat have pending rows to cancel — a deleted rule's ones wake up and are dropped),
+ * and whether any rule reads the contact row.
+ */
+interface RuleIndex {
+  enabled: RuleRow[];
+  byTrigger: Map<TriggerType, RuleRow[]>;
+  timed: boolean;
+  withContact: boolean;
+}
+const indexes = new WeakMap<RuleRow[], RuleIndex>();
+function ruleIndex(all: RuleRow[]): RuleIndex {
+  let ix = indexes.get(all);
+  if (ix) return ix;
+  const enabled = all.filter((r) => r.enabled);
+  const byTrigger = new Map<TriggerType, RuleRow[]>();
+  for (const r of enabled) byTrigger.set(r.trigger.type, [...(byTrigger.get(r.trigger.type) ?? []), r]);
+  const timed = all.some((r) => r.trigger.type === 'no_reply' || (r.actions as Action[]).some((a) => a.type === 'follow_up' || !!a.delay_minutes));
+  ix = { enabled, byTrigger, timed, withContact: needsContact(enabled) };
+  indexes.set(all, ix);
+  return ix;
+}
+
+/**
  * Handle one bus event (the rules consumer).
  * @throws the first unexpected action failure, after everything else was done and logged
  */
-export async function handleRuleEvent(e: BusEvent): Promise<void> {
+export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number; receivedAt?: number }): Promise<void> {
   const props = e.detail.properties;
   const orgId = props.org_id as string | undefined;
   if (!orgId) return;
@@ -328,11 +353,9 @@ export async function handleRuleEvent(e: BusEvent): Promise<void> {
   const chatId = chatIdOf(e);
   const occurredAt = meta.occurred_at ? Date.parse(meta.occurred_at) : null;
   const all = await orgRules(orgId);
-  const enabled = all.filter((r) => r.enabled);
+  const { enabled, byTrigger, timed, withContact } = ruleIndex(all);
   const logs: RuleLog[] = [];
 
-  // only orgs that use delays, follow-ups or 'no reply' timers can have pending rows (a deleted rule's ones wake up and are dropped)
-  const timed = all.some((r) => r.trigger.type === 'no_reply' || (r.actions as Action[]).some((a) => a.type === 'follow_up' || !!a.delay_minutes));
   // a customer message: delayed actions and follow-ups waiting for no reply are moot
   if (e['detail-type'] === 'message.received' && fired.length && chatId && timed) {
     const cancelled = await cancelPending(orgId, chatId, (r) => r.cancel_on_reply && !isNoReplyKey(r.action_key), 'the customer replied');
@@ -351,12 +374,12 @@ export async function handleRuleEvent(e: BusEvent): Promise<void> {
   if (e['detail-type'] === 'message.sent' && fired.length && chatId && timed) await cancelPending(orgId, chatId, (r) => isNoReplyKey(r.action_key), 'a member replied');
 
   let retry: Error | undefined;
-  const triggered = fired.flatMap((f) => enabled.filter((r) => r.trigger.type === f.trigger).map((rule) => ({ f, rule })));
+  const triggered = fired.flatMap((f) => (byTrigger.get(f.trigger) ?? []).map((rule) => ({ f, rule })));
   const built = new Map<string, Awaited<ReturnType<typeof buildContext>>>();
   const contextFor = async (f: FiredTrigger) => {
     const k = f.trigger_id;
     if (!built.has(k)) {
-      const b = await buildContext(orgId, e, chatId, needsContact(enabled), occurredAt ?? Date.now());
+      const b = await buildContext(orgId, e, chatId, withContact, occurredAt ?? Date.now());
       if (f.subject && f.trigger.startsWith('label.')) (b.ctx as { label?: unknown }).label = { id: f.subject, name: (await labelNames(orgId)).get(f.subject) ?? null };
       built.set(k, b);
     }
@@ -386,27 +409,35 @@ export async function handleRuleEvent(e: BusEvent): Promise<void> {
   }
   const evaluatedAt = Date.now();
   await Promise.all([writeRuleLogs(orgId, collapseNotMatched(logs)), ...samples]);
-  if (occurredAt && triggered.length) recordStat(startedAt - occurredAt, evaluatedAt - startedAt, Date.now() - evaluatedAt);
+  if (occurredAt && triggered.length) recordStat(occurredAt, delivery?.sentAt, delivery?.receivedAt, startedAt, evaluatedAt, Date.now());
   if (retry) throw retry;
 }
 
 /**
- * Where the time of an event goes in this process (for bench:rules): ms from the event stored
- * (occurred_at) to the consumer starting on it (`wait`: outbox, bus, queue), the evaluation with
- * its actions (`handle`) and the log/sample writes after it (`log`). Last 50,000 events.
+ * Where the time of an event goes in this process (for bench:rules), ms, last 50,000 events with rules:
+ * - `publish`: stored (occurred_at) → on the rules queue (SQS SentTimestamp): outbox relay + bus;
+ * - `queued`: on the queue → delivered to the consumer (ApproximateFirstReceiveTimestamp);
+ * - `receipts`: delivered → the evaluation starts (consumer receipts, the plan gate);
+ * - `handle`: the evaluation with its actions; `log`: the log and dry-run sample writes after it.
  */
-const stats: { wait: number[]; handle: number[]; log: number[] } = { wait: [], handle: [], log: [] };
-function recordStat(wait: number, handle: number, logMs: number): void {
-  if (stats.wait.length >= 50_000) for (const k of ['wait', 'handle', 'log'] as const) stats[k].splice(0, 10_000);
-  stats.wait.push(wait);
-  stats.handle.push(handle);
-  stats.log.push(logMs);
+const STAT_KEYS = ['publish', 'queued', 'receipts', 'handle', 'log'] as const;
+type StatKey = (typeof STAT_KEYS)[number];
+const stats: Record<StatKey, number[]> = { publish: [], queued: [], receipts: [], handle: [], log: [] };
+function recordStat(occurredAt: number, sentAt: number | undefined, receivedAt: number | undefined, startedAt: number, evaluatedAt: number, end: number): void {
+  if (stats.handle.length >= 50_000) for (const k of STAT_KEYS) stats[k].splice(0, 10_000);
+  const sent = sentAt ?? startedAt;
+  const received = receivedAt ?? startedAt;
+  stats.publish.push(sent - occurredAt);
+  stats.queued.push(received - sent);
+  stats.receipts.push(startedAt - received);
+  stats.handle.push(evaluatedAt - startedAt);
+  stats.log.push(end - evaluatedAt);
 }
-export function ruleEngineStats(): { wait: number[]; handle: number[]; log: number[] } {
-  return { wait: [...stats.wait], handle: [...stats.handle], log: [...stats.log] };
+export function ruleEngineStats(): Record<StatKey, number[]> {
+  return Object.fromEntries(STAT_KEYS.map((k) => [k, [...stats[k]]])) as Record<StatKey, number[]>;
 }
 export function resetRuleEngineStats(): void {
-  for (const k of ['wait', 'handle', 'log'] as const) stats[k].length = 0;
+  for (const k of STAT_KEYS) stats[k].length = 0;
 }
 
 /** Per-rule 'not matched' rows per event, at most (env RULES_LOG_NOT_MATCHED_MAX, default 20); past it one summary row. */
