@@ -111,6 +111,10 @@ export const Action = z.discriminatedUnion('type', [
   z.object({ type: z.literal('create_task'), title: z.string().trim().min(1).max(200), assignee: Email.optional(), due_in_minutes: z.number().int().min(1).max(60 * 24 * 365).optional(), ...Delay }).strict(),
   z.object({ type: z.literal('notify'), member: Email, text: z.string().trim().min(1).max(500), ...Delay }).strict(),
   z.object({ type: z.literal('webhook'), url: z.string().url('must be a URL').max(2000), ...Delay }).strict(),
+  /** set (or clear with '') a custom property of the chat (issue 15's definitions, shared/property); the value may use variables */
+  z.object({ type: z.literal('set_property'), property_id: z.string().min(1).max(100), value: z.string().max(1000), ...Delay }).strict(),
+  /** flag the message the trigger is about (spec §7 flag: the chat then needs a reply on that number) */
+  z.object({ type: z.literal('flag_message'), ...Delay }).strict(),
   z
     .object({
       type: z.literal('follow_up'),

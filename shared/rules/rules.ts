@@ -7,6 +7,8 @@ import { getOrgPreferences } from '../org/preferences.ts';
 import { permissionGranted } from '../org/permissions.rules.ts';
 import { generateSecret } from '../webhooks/ids.ts';
 import { templateProblem } from './template.ts';
+import { listProperties } from '../property/property.ts';
+import { valueProblem } from '../property/property.rules.ts';
 import { getOrgPlanState, requireFeature } from '../plan/gate.ts';
 import { ruleLimit } from '../plan/entitlements.rules.ts';
 import { RULES_PER_LICENCE } from '../plan/catalog.rules.ts';
@@ -130,9 +132,17 @@ async function checkRefs(orgId: string, input: Partial<RuleInput>): Promise<void
   if (!input.actions) return;
   const labels = new Set((await db().entities.chatLabel.query.byOrg({ org_id: orgId }).go({ pages: 'all', attributes: ['label_id'] })).data.map((l) => l.label_id));
   const members = new Set((await db().entities.member.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data.filter((m) => m.is_active !== false).map((m) => m.email.toLowerCase()));
+  const props = input.actions.some((a) => a.type === 'set_property') ? new Map((await listProperties(orgId)).map((d) => [d.property_id, d])) : new Map();
   input.actions.forEach((a, i) => {
     const f = (k: string) => `actions.${i}.${k}`;
-    for (const k of ['body', 'text', 'title', 'subject'] as const) {
+    if (a.type === 'set_property') {
+      const def = props.get(a.property_id);
+      if (!def) throw invalid(f('property_id'), 'is not a custom property of this workspace');
+      // a fixed value is checked now; one with variables when the rule runs (setChatProperties)
+      const problem = a.value.trim() && !a.value.includes('{{') ? valueProblem(def, a.value.trim()) : null;
+      if (problem) throw invalid(f('value'), problem);
+    }
+    for (const k of ['body', 'text', 'title', 'subject', 'value'] as const) {
       const t = (a as Record<string, unknown>)[k];
       if (typeof t === 'string') {
         const problem = templateProblem(t);

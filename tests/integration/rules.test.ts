@@ -236,6 +236,31 @@ describe('rules API', () => {
   });
 });
 
+describe('actions unblocked by issue 15 and message flags', () => {
+  it('sets a chat custom property (templated) and flags the customer message; an unknown property is a 400', async () => {
+    const prop = await call<{ property: { property_id: string } }>(admin, 'POST', '/properties', { property_name: 'Rules temperature', property_value_type: 'text' });
+    expect(prop.status).toBe(201);
+    const pid = prop.body.property.property_id;
+    const bad = await call<ApiError>(admin, 'POST', '/rules', { name: 'x', trigger: { type: 'message.received' }, actions: [{ type: 'set_property', property_id: 'nope', value: 'x' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([{ field: 'actions.0.property_id', reason: 'is not a custom property of this workspace' }]);
+    const r = await call<{ rule: Rule }>(admin, 'POST', '/rules', {
+      name: 'Urgent',
+      trigger: { type: 'message.received' },
+      conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'urgent' }] },
+      actions: [{ type: 'set_property', property_id: pid, value: 'hot for {{contact.name}}' }, { type: 'flag_message' }],
+    });
+    expect(r.status).toBe(201);
+    await rt.postWebhook(inboundText(rt.phone, '15550001111', 'this is urgent', { name: 'Ana' }));
+    const log = await eventually(async () => (await logsOf(`?rule_id=${r.body.rule.rule_id}&outcome=matched`))[0] ?? null, 15_000, 'urgent rule ran');
+    expect(log.actions.map((a) => `${a.type}:${a.status}`)).toEqual(['set_property:done', 'flag_message:done']);
+    expect(((await chatOf(CHAT)) as unknown as { custom_properties?: Record<string, string> }).custom_properties?.[pid]).toBe('hot for Ana');
+    const urgent = (await messagesOf(CHAT)).find((m) => m.body === 'this is urgent');
+    expect(urgent?.flag_status).toBe(true);
+    expect((await call(admin, 'DELETE', `/rules/${r.body.rule.rule_id}`)).status).toBe(200);
+  });
+});
+
 describe('plan gate (spec §9: Starter lacks the rules engine)', () => {
   it('a Starter org gets 403 plan.feature_unavailable on create and enable; its rules do not run; disabling stays allowed', async () => {
     const kept = await call<{ rule: Rule }>(admin, 'POST', '/rules', { name: 'Kept from Pro', trigger: { type: 'message.received' }, actions: [{ type: 'private_note', body: 'starter-gate' }] });

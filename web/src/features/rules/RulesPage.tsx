@@ -16,6 +16,7 @@ import { MenuButton } from '../../app/shell/MenuButton.tsx';
 import { Tabs } from '../../components/ui/Tabs.tsx';
 import { RULE_OUTCOMES } from '#shared/rules/rule.schemas.ts';
 import { PlanGate } from '../plans/index.ts';
+import { propertiesApi, propertyKeys } from '../contacts/index.ts';
 import { RuleEditor, emptyDraft, type Draft } from './RuleEditor.tsx';
 import { ruleSentence, triggerText } from './sentence.ts';
 import { ruleKeys, rulesApi, type DryRun, type LogFilter, type Rule } from './api.ts';
@@ -101,7 +102,8 @@ function RulesList({ orgId, onShowLog }: { orgId: string; onShowLog: (ruleId: st
     );
   };
   const rules = q.data?.rules ?? [];
-  const pickers = { labels, members };
+  const properties = useQuery({ queryKey: propertyKeys.all(orgId), queryFn: () => propertiesApi.list(orgId) });
+  const pickers = { labels, members, properties: properties.data ?? [] };
   return (
     <section className="rules-section">
       <div className="rules-toolbar">
