@@ -224,6 +224,7 @@ const isNoReplyKey = (k: string) => k.startsWith('nr|');
 export async function runActions(ac: ActionContext, opts: { only?: number; now?: boolean; dryRun?: boolean } = {}): Promise<{ outcomes: ActionOutcome[]; retry?: Error }> {
   const outcomes: ActionOutcome[] = [];
   let retry: Error | undefined;
+  const settles: Array<Promise<unknown>> = [];
   const actions = ac.rule.actions as Action[];
   const causation: Causation = { event_id: ac.eventId, rule_ids: [...(ac.causation?.rule_ids ?? []), ac.rule.rule_id], depth: (ac.causation?.depth ?? 0) + 1 };
   for (let index = 0; index < actions.length; index++) {
@@ -264,18 +265,22 @@ export async function runActions(ac: ActionContext, opts: { only?: number; now?:
       outcomes.push({ index, type: a.type, status: 'scheduled', detail: `at ${new Date(due).toISOString()}`, ms: ms() });
       continue;
     }
-    if (!opts.now && !(await claim(ac.orgId, key, ac.rule.rule_id, ac.chatId, 'running'))) {
+    // the receipt claim and the chat's rate counter are independent writes: one round trip, not two
+    // (a redelivered duplicate therefore also counts once against the chat's minute: harmless)
+    const [claimed, inRate] = await Promise.all([opts.now ? true : claim(ac.orgId, key, ac.rule.rule_id, ac.chatId, 'running'), withinRate(ac.orgId, ac.chatId)]);
+    if (!claimed) {
       outcomes.push({ index, type: a.type, status: 'duplicate', detail: 'already done for this event (idempotent by event + rule + action)' });
       continue;
     }
-    if (!(await withinRate(ac.orgId, ac.chatId))) {
+    if (!inRate) {
       await settle(ac.orgId, key, 'skipped', 'rate limit');
       outcomes.push({ index, type: a.type, status: 'skipped', detail: `rate limit: more than ${chatRatePerMinute()} rule actions in this chat this minute`, ms: ms() });
       continue;
     }
     try {
       const detail = await withCausation(causation, () => executeAction(ac, a));
-      await settle(ac.orgId, key, 'done', detail);
+      // the receipt's final status is written while the next action runs (awaited before returning)
+      settles.push(settle(ac.orgId, key, 'done', detail));
       outcomes.push({ index, type: a.type, status: 'done', detail, ms: ms() });
     } catch (e) {
       const reason = isAppError(e) ? e.message : String((e as Error)?.message ?? e);
@@ -288,6 +293,7 @@ export async function runActions(ac: ActionContext, opts: { only?: number; now?:
       }
     }
   }
+  await Promise.all(settles);
   return { outcomes, retry };
 }
 
