@@ -373,7 +373,7 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
     for (const rule of enabled.filter((r) => r.trigger.type === 'no_reply')) {
       const key = `nr|${rule.rule_id}|${chatId}`;
       const w: RuleWakeup = { kind: 'no_reply', org_id: orgId, rule_id: rule.rule_id, chat_id: chatId, key, action_index: -1, anchor: Date.now(), event_id: meta.id, trigger: 'no_reply', message_unique_id: (props.message as { unique_id?: string } | undefined)?.unique_id ?? null };
-      await schedulePending(w, await timerDue(orgId, Date.now(), rule.trigger.minutes ?? 60, rule.trigger.business_hours), rule, `“${rule.name}” if nobody replies within ${rule.trigger.minutes} ${rule.trigger.business_hours ? 'business ' : ''}min`, false);
+      await schedulePending(w, await timerDue(orgId, w.anchor, rule.trigger.minutes ?? 60, rule.trigger.business_hours), rule, `“${rule.name}” if nobody replies within ${rule.trigger.minutes} ${rule.trigger.business_hours ? 'business ' : ''}min`, false);
     }
   }
   // a team message: 'no reply' timers are moot

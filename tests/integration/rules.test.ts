@@ -8,6 +8,8 @@ import { db } from '../../shared/db/service.ts';
 import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
 import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
 import { signStripePayload, stripeShapedEvent } from '../../shared/plan/billing-local.ts';
+import { getOrgClock } from '../../shared/org/org-clock.ts';
+import { dueAfter } from '../../shared/rules/business-time.rules.ts';
 import type { Rule, RuleLog } from '../../shared/rules/rule.schemas.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
@@ -257,6 +259,22 @@ describe('actions unblocked by issue 15 and message flags', () => {
     expect(((await chatOf(CHAT)) as unknown as { custom_properties?: Record<string, string> }).custom_properties?.[pid]).toBe('hot for Ana');
     const urgent = (await messagesOf(CHAT)).find((m) => m.body === 'this is urgent');
     expect(urgent?.flag_status).toBe(true);
+    expect((await call(admin, 'DELETE', `/rules/${r.body.rule.rule_id}`)).status).toBe(200);
+  });
+});
+
+describe('business hours (the org clock)', () => {
+  it("a 'no reply within N business minutes' timer is due after N minutes of the org's open hours", async () => {
+    const r = await call<{ rule: Rule }>(admin, 'POST', '/rules', { name: 'Slow answer', trigger: { type: 'no_reply', minutes: 90, business_hours: true }, actions: [{ type: 'add_label', label_id: vip }] });
+    expect(r.status).toBe(201);
+    await rt.postWebhook(inboundText(rt.phone, '15550001111', 'anyone there?', { name: 'Ana' }));
+    const cmd = await eventually(async () => [...pending.values()].find((c) => c.queue === 'rule-actions' && (JSON.parse(c.body) as { rule_id: string }).rule_id === r.body.rule.rule_id) ?? null, 15_000, 'no-reply timer');
+    const w = JSON.parse(cmd.body) as { kind: string; anchor: number };
+    expect(w.kind).toBe('no_reply');
+    const clock = await getOrgClock(rt.orgId);
+    expect(cmd.at).toBe(dueAfter(clock, w.anchor, 90 * 60_000, true));
+    expect(cmd.at - w.anchor).toBeGreaterThanOrEqual(90 * 60_000);
+    pending.delete(cmd.name);
     expect((await call(admin, 'DELETE', `/rules/${r.body.rule.rule_id}`)).status).toBe(200);
   });
 });
