@@ -1,14 +1,22 @@
-import { sqsHandler } from '../lib/sqs.ts';
+import { sqsBatchHandler } from '../lib/sqs.ts';
 import { parseEventRecord } from '../lib/records.ts';
 import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
 
 /**
  * rules-engine consumer (issue 17): evaluates the org's automation rules on each subscribed bus
- * event (shared/rules/engine.ts handleRuleEvent). Deduped by event id (sqsHandler) and idempotent
- * per action (receipts), so redelivery never repeats an action; an unexpected failure is retried,
- * then dead-lettered with the reason.
+ * event (shared/rules/engine.ts handleRuleEvent), all records of a batch concurrently. Deduped by
+ * event id with one BatchGet / one BatchWrite of consumer receipts per batch (sqsBatchHandler,
+ * not a Get and a Put per record) and idempotent per action (receipts by event + rule + action
+ * index), so redelivery never repeats an action; an unexpected failure is retried, then
+ * dead-lettered with the reason (only the failed records of a batch).
  */
-export const handler = sqsHandler('rules-engine', async (record) => {
-  const e = parseEventRecord(record, 'rules-engine');
-  await handleRuleEvent(e as unknown as BusEvent);
-});
+export const handler = sqsBatchHandler('rules-engine', async (records) =>
+  Promise.allSettled(
+    records.map(async (record) =>
+      handleRuleEvent(parseEventRecord(record, 'rules-engine') as unknown as BusEvent, {
+        sentAt: Number(record.attributes?.SentTimestamp) || undefined,
+        receivedAt: Number(record.attributes?.ApproximateFirstReceiveTimestamp) || undefined,
+      }),
+    ),
+  ),
+);

@@ -6,6 +6,8 @@ import { assignChats, closeChats, labelChats, snoozeChats } from '../chat/chat-w
 type ChatBatchResult = { failed: Array<{ chat_id: string; reason: string }> };
 import { createPrivateNote } from '../message/private-note.ts';
 import { createTicket } from '../ticket/ticket.ts';
+import { setChatProperties } from '../chat/chat-workflow.ts';
+import { setMessageFlag } from '../message/message-actions.ts';
 import { createTask } from '../task/task.ts';
 import { CreateTaskInput } from '../task/task.schemas.ts';
 import { notifyMember } from '../notification/notification.ts';
@@ -129,6 +131,16 @@ export async function executeAction(ac: ActionContext, a: Action): Promise<strin
       if (res.status < 200 || res.status >= 300) throw new AppError('rules.webhook_failed', `The webhook answered ${res.status || 'nothing'}: ${res.excerpt.slice(0, 200)}`, { status: 400 });
       return `webhook answered ${res.status} in ${res.latencyMs} ms`;
     }
+    case 'set_property': {
+      const value = await render(ac, a.value);
+      await setChatProperties(actor, needChat(ac), { [a.property_id]: value });
+      return value.trim() ? `property ${a.property_id} set to “${value.trim().slice(0, 100)}”` : `property ${a.property_id} cleared`;
+    }
+    case 'flag_message': {
+      if (!ac.messageUniqueId) throw new AppError('rules.no_message', 'There is no message to flag in this chat.', { status: 400 });
+      await setMessageFlag(actor, needChat(ac), ac.messageUniqueId, true);
+      return `message ${ac.messageUniqueId} flagged`;
+    }
     case 'follow_up':
       throw new AppError('rules.follow_up', 'Follow-ups are scheduled, not run directly.', { status: 400 });
   }
@@ -164,6 +176,10 @@ export async function actionSummary(ac: ActionContext, a: Action): Promise<strin
       return `notify ${a.member}: “${(await text(a.text)).slice(0, 200)}”`;
     case 'webhook':
       return `call ${a.url}`;
+    case 'set_property':
+      return `set property ${a.property_id} to “${(await text(a.value)).slice(0, 100)}”`;
+    case 'flag_message':
+      return 'flag the message';
     case 'follow_up':
       return `follow up “${(await text(a.body)).slice(0, 120)}” after ${a.after_minutes} min without a reply, up to ${a.repeat}×, then ${a.then}`;
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateConditions, testCondition, timeFields, valueAt } from './conditions.rules.ts';
+import { evaluateConditions, testCondition, valueAt } from './conditions.rules.ts';
+import { timeFields } from './business-time.rules.ts';
+import { DEFAULT_ORG_CLOCK } from '../org/business-hours.rules.ts';
 import { Conditions, RuleInput } from './rule.schemas.ts';
 import { renderTemplate, templateProblem } from './template.ts';
 
@@ -76,9 +78,12 @@ describe('timeFields', () => {
   it('weekday, date and business hours in the org zone', () => {
     // 2026-11-23 is a Monday; 08:30 UTC = 09:30 in Berlin (CET)
     const at = Date.UTC(2026, 10, 23, 8, 30);
-    expect(timeFields(at)).toMatchObject({ weekday: 'monday', date: '2026-11-23', business_hours: false, hour: 8 });
-    expect(timeFields(at, { timezone: 'Europe/Berlin', days: [1, 2, 3, 4, 5], start_minute: 540, end_minute: 1020 })).toMatchObject({ business_hours: true, hour: 9 });
-    expect(timeFields(Date.UTC(2026, 10, 22, 12), undefined).business_hours).toBe(false);
+    expect(timeFields(at, DEFAULT_ORG_CLOCK)).toMatchObject({ weekday: 'monday', weekday_number: 1, date: '2026-11-23', business_hours: false, hour: 8 });
+    expect(timeFields(at, { ...DEFAULT_ORG_CLOCK, time_zone: 'Europe/Berlin' })).toMatchObject({ business_hours: true, hour: 9 });
+    expect(timeFields(Date.UTC(2026, 10, 22, 12), DEFAULT_ORG_CLOCK)).toMatchObject({ weekday: 'sunday', business_hours: false });
+    // the org's own hours: open on Sunday 10:00–14:00 in Kolkata (UTC+5:30)
+    const sundays = { ...DEFAULT_ORG_CLOCK, time_zone: 'Asia/Kolkata', business_hours: { ...DEFAULT_ORG_CLOCK.business_hours, sun: { open: '10:00', close: '14:00' } } };
+    expect(timeFields(Date.UTC(2026, 10, 22, 5), sundays)).toMatchObject({ weekday: 'sunday', hour: 10, business_hours: true });
   });
 });
 

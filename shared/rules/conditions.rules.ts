@@ -147,36 +147,3 @@ export function evaluateConditions(conditions: Conditions, ctx: EvalContext): Ev
   const matched = evalGroup(conditions, ctx, reasons);
   return { matched, reasons: matched ? [] : reasons.slice(0, 10) };
 }
-
-/** Business hours of an org: weekdays (0 Sunday … 6 Saturday) and a daily window in its time zone. */
-export interface BusinessHours {
-  timezone: string;
-  days: number[];
-  /** minutes after midnight, start inclusive, end exclusive */
-  start_minute: number;
-  end_minute: number;
-}
-
-/** Default business hours until an org setting exists: Monday–Friday 09:00–17:00, UTC (documented in README). */
-export const DEFAULT_BUSINESS_HOURS: BusinessHours = { timezone: 'UTC', days: [1, 2, 3, 4, 5], start_minute: 9 * 60, end_minute: 17 * 60 };
-
-/** The time fields of a context (`time.*`) at `now` (epoch ms) in the org's zone (Intl, IANA names). */
-export function timeFields(now: number, hours: BusinessHours = DEFAULT_BUSINESS_HOURS): { weekday: string; weekday_number: number; date: string; hour: number; business_hours: boolean } {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: hours.timezone, weekday: 'long', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-      .formatToParts(new Date(now))
-      .map((p) => [p.type, p.value]),
-  );
-  const names = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-  const weekday = String(parts.weekday).toLowerCase();
-  const wd = names.indexOf(weekday);
-  const hour = Number(parts.hour);
-  const minute = hour * 60 + Number(parts.minute);
-  return {
-    weekday,
-    weekday_number: wd,
-    date: `${parts.year}-${parts.month}-${parts.day}`,
-    hour,
-    business_hours: hours.days.includes(wd) && minute >= hours.start_minute && minute < hours.end_minute,
-  };
-}

@@ -5,7 +5,10 @@ import { log } from '../log.ts';
 import type { Actor } from '../auth/actor.ts';
 import { withCausation, MAX_CAUSATION_DEPTH, type Causation } from '../../events/causation.ts';
 import { schedulerPort, scheduleName } from '../ports/scheduler.ts';
-import { evaluateConditions, timeFields, DEFAULT_BUSINESS_HOURS, type BusinessHours, type EvalContext } from './conditions.rules.ts';
+import { evaluateConditions, type EvalContext } from './conditions.rules.ts';
+import { dueAfter, timeFields } from './business-time.rules.ts';
+import { getOrgClock } from '../org/org-clock.ts';
+import { orgHasFeature } from '../plan/gate.ts';
 import { chatIdOf, loopGuard, triggersOf, type BusEventLike, type FiredTrigger } from './triggers.rules.ts';
 import { orgRules, writeRuleLogs } from './rules.ts';
 import { executeAction, actionSummary } from './actions.ts';
@@ -36,9 +39,13 @@ export const chatRatePerMinute = () => {
 };
 const RECEIPT_TTL_S = 14 * 86_400;
 
-/** Business hours used by `time.*` conditions: env RULES_TIMEZONE (IANA, default UTC), Mon–Fri 09–17. */
-export function businessHours(): BusinessHours {
-  return { ...DEFAULT_BUSINESS_HOURS, timezone: process.env.RULES_TIMEZONE || DEFAULT_BUSINESS_HOURS.timezone };
+/**
+ * When a rule timer of `minutes` started at `fromMs` is due (epoch ms): calendar minutes, or
+ * business minutes only (the org's clock, getOrgClock: time zone + weekly hours) when `businessOnly`.
+ */
+export async function timerDue(orgId: string, fromMs: number, minutes: number, businessOnly: boolean | undefined): Promise<number> {
+  if (!businessOnly) return fromMs + minutes * 60_000;
+  return dueAfter(await getOrgClock(orgId), fromMs, minutes * 60_000, true);
 }
 
 /** The actor a rule acts as: an admin-role automation identity of the org (the guard lets it see every chat). */
@@ -111,7 +118,7 @@ export async function buildContext(orgId: string, e: BusEvent, chatId: string | 
   const ticket = (p.ticket as Record<string, unknown> | undefined) ?? null;
   const unread = Number(chat?.message_unread_count ?? 0);
   const closed = !!chat?.closed_at || chat?.inbox_state === 'closed';
-  const time = timeFields(now, businessHours());
+  const time = timeFields(now, await getOrgClock(orgId));
   const ctx: EvalContext = {
     message: msg ? { body: msg.body ?? null, type: msg.message_type ?? null, from_me: !!msg.from_me, number: number ?? null } : {},
     chat: chat
@@ -217,6 +224,7 @@ const isNoReplyKey = (k: string) => k.startsWith('nr|');
 export async function runActions(ac: ActionContext, opts: { only?: number; now?: boolean; dryRun?: boolean } = {}): Promise<{ outcomes: ActionOutcome[]; retry?: Error }> {
   const outcomes: ActionOutcome[] = [];
   let retry: Error | undefined;
+  const settles: Array<Promise<unknown>> = [];
   const actions = ac.rule.actions as Action[];
   const causation: Causation = { event_id: ac.eventId, rule_ids: [...(ac.causation?.rule_ids ?? []), ac.rule.rule_id], depth: (ac.causation?.depth ?? 0) + 1 };
   for (let index = 0; index < actions.length; index++) {
@@ -236,7 +244,7 @@ export async function runActions(ac: ActionContext, opts: { only?: number; now?:
       }
       const key = `fu|${ac.rule.rule_id}|${ac.chatId}`;
       const w: RuleWakeup = { kind: 'follow_up', org_id: ac.orgId, rule_id: ac.rule.rule_id, chat_id: ac.chatId, key, action_index: index, step: 1, anchor: Date.now(), event_id: ac.eventId, trigger: ac.trigger, message_unique_id: ac.messageUniqueId, causation: ac.causation };
-      const due = Date.now() + a.after_minutes * 60_000;
+      const due = await timerDue(ac.orgId, Date.now(), a.after_minutes, a.business_hours);
       await schedulePending(w, due, ac.rule, `Follow-up 1 of ${a.repeat}: “${a.body.slice(0, 80)}”`, true);
       outcomes.push({ index, type: a.type, status: 'scheduled', detail: `follow-up 1 of ${a.repeat} at ${new Date(due).toISOString()}`, ms: ms() });
       continue;
@@ -257,18 +265,22 @@ export async function runActions(ac: ActionContext, opts: { only?: number; now?:
       outcomes.push({ index, type: a.type, status: 'scheduled', detail: `at ${new Date(due).toISOString()}`, ms: ms() });
       continue;
     }
-    if (!opts.now && !(await claim(ac.orgId, key, ac.rule.rule_id, ac.chatId, 'running'))) {
+    // the receipt claim and the chat's rate counter are independent writes: one round trip, not two
+    // (a redelivered duplicate therefore also counts once against the chat's minute: harmless)
+    const [claimed, inRate] = await Promise.all([opts.now ? true : claim(ac.orgId, key, ac.rule.rule_id, ac.chatId, 'running'), withinRate(ac.orgId, ac.chatId)]);
+    if (!claimed) {
       outcomes.push({ index, type: a.type, status: 'duplicate', detail: 'already done for this event (idempotent by event + rule + action)' });
       continue;
     }
-    if (!(await withinRate(ac.orgId, ac.chatId))) {
+    if (!inRate) {
       await settle(ac.orgId, key, 'skipped', 'rate limit');
       outcomes.push({ index, type: a.type, status: 'skipped', detail: `rate limit: more than ${chatRatePerMinute()} rule actions in this chat this minute`, ms: ms() });
       continue;
     }
     try {
       const detail = await withCausation(causation, () => executeAction(ac, a));
-      await settle(ac.orgId, key, 'done', detail);
+      // the receipt's final status is written while the next action runs (awaited before returning)
+      settles.push(settle(ac.orgId, key, 'done', detail));
       outcomes.push({ index, type: a.type, status: 'done', detail, ms: ms() });
     } catch (e) {
       const reason = isAppError(e) ? e.message : String((e as Error)?.message ?? e);
@@ -281,6 +293,7 @@ export async function runActions(ac: ActionContext, opts: { only?: number; now?:
       }
     }
   }
+  await Promise.all(settles);
   return { outcomes, retry };
 }
 
@@ -304,23 +317,51 @@ async function keepSample(orgId: string, trigger: TriggerType, eventId: string, 
 }
 
 /**
+ * What the engine derives from an org's rule list, computed once per cached list (not per event):
+ * the enabled rules by trigger, whether any rule is timed (delays, follow-ups, 'no reply': only
+ * then can a chat have pending rows to cancel — a deleted rule's ones wake up and are dropped),
+ * and whether any rule reads the contact row.
+ */
+interface RuleIndex {
+  enabled: RuleRow[];
+  byTrigger: Map<TriggerType, RuleRow[]>;
+  timed: boolean;
+  withContact: boolean;
+}
+const indexes = new WeakMap<RuleRow[], RuleIndex>();
+function ruleIndex(all: RuleRow[]): RuleIndex {
+  let ix = indexes.get(all);
+  if (ix) return ix;
+  const enabled = all.filter((r) => r.enabled);
+  const byTrigger = new Map<TriggerType, RuleRow[]>();
+  for (const r of enabled) byTrigger.set(r.trigger.type, [...(byTrigger.get(r.trigger.type) ?? []), r]);
+  const timed = all.some((r) => r.trigger.type === 'no_reply' || (r.actions as Action[]).some((a) => a.type === 'follow_up' || !!a.delay_minutes));
+  ix = { enabled, byTrigger, timed, withContact: needsContact(enabled) };
+  indexes.set(all, ix);
+  return ix;
+}
+
+/**
  * Handle one bus event (the rules consumer).
  * @throws the first unexpected action failure, after everything else was done and logged
  */
-export async function handleRuleEvent(e: BusEvent): Promise<void> {
+export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number; receivedAt?: number }): Promise<void> {
   const props = e.detail.properties;
   const orgId = props.org_id as string | undefined;
   if (!orgId) return;
+  const fired = triggersOf(e);
+  // most chat.updated events (read, typing, renamed…) fire no trigger: nothing to read or write
+  if (!fired.length) return;
+  const startedAt = Date.now();
+  // spec §9: Starter lacks the rules engine — its rules (kept from an earlier plan) do not run (plan state cached 5 s)
+  if (!(await orgHasFeature(orgId, 'rules_engine'))) return;
   const meta = e.detail.metadata;
   const chatId = chatIdOf(e);
-  const fired = triggersOf(e);
   const occurredAt = meta.occurred_at ? Date.parse(meta.occurred_at) : null;
   const all = await orgRules(orgId);
-  const enabled = all.filter((r) => r.enabled);
+  const { enabled, byTrigger, timed, withContact } = ruleIndex(all);
   const logs: RuleLog[] = [];
 
-  // only orgs that use delays, follow-ups or 'no reply' timers can have pending rows (a deleted rule's ones wake up and are dropped)
-  const timed = all.some((r) => r.trigger.type === 'no_reply' || (r.actions as Action[]).some((a) => a.type === 'follow_up' || !!a.delay_minutes));
   // a customer message: delayed actions and follow-ups waiting for no reply are moot
   if (e['detail-type'] === 'message.received' && fired.length && chatId && timed) {
     const cancelled = await cancelPending(orgId, chatId, (r) => r.cancel_on_reply && !isNoReplyKey(r.action_key), 'the customer replied');
@@ -332,19 +373,19 @@ export async function handleRuleEvent(e: BusEvent): Promise<void> {
     for (const rule of enabled.filter((r) => r.trigger.type === 'no_reply')) {
       const key = `nr|${rule.rule_id}|${chatId}`;
       const w: RuleWakeup = { kind: 'no_reply', org_id: orgId, rule_id: rule.rule_id, chat_id: chatId, key, action_index: -1, anchor: Date.now(), event_id: meta.id, trigger: 'no_reply', message_unique_id: (props.message as { unique_id?: string } | undefined)?.unique_id ?? null };
-      await schedulePending(w, Date.now() + (rule.trigger.minutes ?? 60) * 60_000, rule, `“${rule.name}” if nobody replies within ${rule.trigger.minutes} min`, false);
+      await schedulePending(w, await timerDue(orgId, w.anchor, rule.trigger.minutes ?? 60, rule.trigger.business_hours), rule, `“${rule.name}” if nobody replies within ${rule.trigger.minutes} ${rule.trigger.business_hours ? 'business ' : ''}min`, false);
     }
   }
   // a team message: 'no reply' timers are moot
   if (e['detail-type'] === 'message.sent' && fired.length && chatId && timed) await cancelPending(orgId, chatId, (r) => isNoReplyKey(r.action_key), 'a member replied');
 
   let retry: Error | undefined;
-  const triggered = fired.flatMap((f) => enabled.filter((r) => r.trigger.type === f.trigger).map((rule) => ({ f, rule })));
+  const triggered = fired.flatMap((f) => (byTrigger.get(f.trigger) ?? []).map((rule) => ({ f, rule })));
   const built = new Map<string, Awaited<ReturnType<typeof buildContext>>>();
   const contextFor = async (f: FiredTrigger) => {
     const k = f.trigger_id;
     if (!built.has(k)) {
-      const b = await buildContext(orgId, e, chatId, needsContact(enabled), occurredAt ?? Date.now());
+      const b = await buildContext(orgId, e, chatId, withContact, occurredAt ?? Date.now());
       if (f.subject && f.trigger.startsWith('label.')) (b.ctx as { label?: unknown }).label = { id: f.subject, name: (await labelNames(orgId)).get(f.subject) ?? null };
       built.set(k, b);
     }
@@ -372,8 +413,37 @@ export async function handleRuleEvent(e: BusEvent): Promise<void> {
     retry ??= r.retry;
     logs.push(logRow(rule, f.trigger, meta.id, chatId, outcomeOf(r.outcomes), [], r.outcomes, occurredAt));
   }
+  const evaluatedAt = Date.now();
   await Promise.all([writeRuleLogs(orgId, collapseNotMatched(logs)), ...samples]);
+  if (occurredAt && triggered.length) recordStat(occurredAt, delivery?.sentAt, delivery?.receivedAt, startedAt, evaluatedAt, Date.now());
   if (retry) throw retry;
+}
+
+/**
+ * Where the time of an event goes in this process (for bench:rules), ms, last 50,000 events with rules:
+ * - `publish`: stored (occurred_at) → on the rules queue (SQS SentTimestamp): outbox relay + bus;
+ * - `queued`: on the queue → delivered to the consumer (ApproximateFirstReceiveTimestamp);
+ * - `receipts`: delivered → the evaluation starts (consumer receipts, the plan gate);
+ * - `handle`: the evaluation with its actions; `log`: the log and dry-run sample writes after it.
+ */
+const STAT_KEYS = ['publish', 'queued', 'receipts', 'handle', 'log'] as const;
+type StatKey = (typeof STAT_KEYS)[number];
+const stats: Record<StatKey, number[]> = { publish: [], queued: [], receipts: [], handle: [], log: [] };
+function recordStat(occurredAt: number, sentAt: number | undefined, receivedAt: number | undefined, startedAt: number, evaluatedAt: number, end: number): void {
+  if (stats.handle.length >= 50_000) for (const k of STAT_KEYS) stats[k].splice(0, 10_000);
+  const sent = sentAt ?? startedAt;
+  const received = receivedAt ?? startedAt;
+  stats.publish.push(sent - occurredAt);
+  stats.queued.push(received - sent);
+  stats.receipts.push(startedAt - received);
+  stats.handle.push(evaluatedAt - startedAt);
+  stats.log.push(end - evaluatedAt);
+}
+export function ruleEngineStats(): Record<StatKey, number[]> {
+  return Object.fromEntries(STAT_KEYS.map((k) => [k, [...stats[k]]])) as Record<StatKey, number[]>;
+}
+export function resetRuleEngineStats(): void {
+  for (const k of STAT_KEYS) stats[k].length = 0;
 }
 
 /** Per-rule 'not matched' rows per event, at most (env RULES_LOG_NOT_MATCHED_MAX, default 20); past it one summary row. */
@@ -415,6 +485,8 @@ export async function handleRuleWakeup(w: RuleWakeup): Promise<void> {
   const rule = rules.find((r) => r.rule_id === w.rule_id);
   const drop = () => db().entities.rulePending.delete({ org_id: w.org_id, chat_id: w.chat_id, action_key: w.key }).go();
   if (!rule || !rule.enabled) return void (await drop());
+  // the plan lost the rules engine (spec §9) since the timer was set: drop it
+  if (!(await orgHasFeature(w.org_id, 'rules_engine'))) return void (await drop());
   const chat = (await db().entities.chat.get({ org_id: w.org_id, chat_id: w.chat_id }).go()).data as ChatLike | null;
   if (!chat) return void (await drop());
   const event: BusEvent = { 'detail-type': 'rules.wakeup', detail: { properties: { org_id: w.org_id, chat }, metadata: { id: w.event_id, causation: w.causation } } };
@@ -452,7 +524,7 @@ export async function handleRuleWakeup(w: RuleWakeup): Promise<void> {
         const next: RuleWakeup = { ...w, step: step + 1 };
         const last = step === a.repeat;
         if (last && a.then === 'nothing') await drop();
-        else await schedulePending(next, Date.now() + a.after_minutes * 60_000, rule, last ? `${a.then === 'close' ? 'Close the chat' : 'Label the chat'} if the customer does not reply` : `Follow-up ${step + 1} of ${a.repeat}: “${a.body.slice(0, 80)}”`, true);
+        else await schedulePending(next, await timerDue(w.org_id, Date.now(), a.after_minutes, a.business_hours), rule, last ? `${a.then === 'close' ? 'Close the chat' : 'Label the chat'} if the customer does not reply` : `Follow-up ${step + 1} of ${a.repeat}: “${a.body.slice(0, 80)}”`, true);
       } else {
         await drop();
         const then: Action = a.then === 'close' ? { type: 'close' } : { type: 'add_label', label_id: a.then_label_id ?? '' };

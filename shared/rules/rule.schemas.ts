@@ -111,6 +111,10 @@ export const Action = z.discriminatedUnion('type', [
   z.object({ type: z.literal('create_task'), title: z.string().trim().min(1).max(200), assignee: Email.optional(), due_in_minutes: z.number().int().min(1).max(60 * 24 * 365).optional(), ...Delay }).strict(),
   z.object({ type: z.literal('notify'), member: Email, text: z.string().trim().min(1).max(500), ...Delay }).strict(),
   z.object({ type: z.literal('webhook'), url: z.string().url('must be a URL').max(2000), ...Delay }).strict(),
+  /** set (or clear with '') a custom property of the chat (issue 15's definitions, shared/property); the value may use variables */
+  z.object({ type: z.literal('set_property'), property_id: z.string().min(1).max(100), value: z.string().max(1000), ...Delay }).strict(),
+  /** flag the message the trigger is about (spec §7 flag: the chat then needs a reply on that number) */
+  z.object({ type: z.literal('flag_message'), ...Delay }).strict(),
   z
     .object({
       type: z.literal('follow_up'),
@@ -122,6 +126,8 @@ export const Action = z.discriminatedUnion('type', [
       /** what to do after the last follow-up went unanswered */
       then: z.enum(['nothing', 'close', 'label']).default('nothing'),
       then_label_id: z.string().min(1).max(100).optional(),
+      /** count only the org's business hours (its time zone and weekly hours) in `after_minutes` */
+      business_hours: z.boolean().optional(),
     })
     .strict(),
 ]);
@@ -133,6 +139,8 @@ export const Trigger = z
     type: z.enum(TRIGGERS, { errorMap: () => ({ message: `must be one of ${TRIGGERS.join(', ')}` }) }),
     /** 'no_reply': minutes without a team reply after a customer message */
     minutes: z.number().int().min(1).max(60 * 24 * 30).optional(),
+    /** 'no_reply': count only the org's business hours (getOrgClock: time zone + weekly hours) */
+    business_hours: z.boolean().optional(),
   })
   .strict()
   .refine((t) => t.type !== 'no_reply' || t.minutes !== undefined, { message: 'minutes is required for no_reply', path: ['minutes'] });

@@ -7,29 +7,30 @@ import { getOrgPreferences } from '../org/preferences.ts';
 import { permissionGranted } from '../org/permissions.rules.ts';
 import { generateSecret } from '../webhooks/ids.ts';
 import { templateProblem } from './template.ts';
+import { listProperties } from '../property/property.ts';
+import { valueProblem } from '../property/property.rules.ts';
+import { getOrgPlanState, requireFeature } from '../plan/gate.ts';
+import { ruleLimit } from '../plan/entitlements.rules.ts';
+import { RULES_PER_LICENCE } from '../plan/catalog.rules.ts';
 import type { ListRuleLogsQuery, Rule, RuleInput, RuleLog, UpdateRuleInput, Action } from './rule.schemas.ts';
 
 /**
  * Rules CRUD, version history and the log (issue 17 §4, §7, §8, §9). Access: admins, or members
  * when `member_permissions.rules` allows (spec §2/§6, shared/org/permissions.rules.ts).
- * @throws AppError 403 rules.forbidden; 404 rule.not_found (also another org's ids: every key
+ * Plans (spec §9): Starter lacks the rules engine — creating or enabling a rule there is refused
+ * with 403 `plan.feature_unavailable` (shared/plan/gate.ts); reading, editing a disabled rule,
+ * disabling and deleting stay allowed so an org that downgraded can tidy up.
+ * @throws AppError 403 rules.forbidden; 403 plan.feature_unavailable; 404 rule.not_found (also another org's ids: every key
  *   carries the actor's org_id); 409 rules.limit when the plan's rule count is reached; 400
  *   validation.failed with `{ field, reason }` for a template that does not parse or an unknown label/member.
  */
 
-/** Rules per licence (spec §9: 2 per licence on Pro and Enterprise) until plans exist (issue 22): env `RULES_PER_LICENCE`. */
-export function rulesPerLicence(): number {
-  const v = Number(process.env.RULES_PER_LICENCE);
-  return Number.isInteger(v) && v > 0 ? v : 2;
-}
-
-/** The org's licence count: the org row's `licenses` / `seats` when a plan sets it, else env `RULES_LICENCES` (default 1). */
-async function licencesOf(orgId: string): Promise<number> {
-  const org = (await db().entities.organization.get({ org_id: orgId }).go()).data as Record<string, unknown> | null;
-  const fromOrg = Number(org?.licenses ?? org?.licences ?? org?.seats);
-  if (Number.isInteger(fromOrg) && fromOrg > 0) return fromOrg;
-  const env = Number(process.env.RULES_LICENCES);
-  return Number.isInteger(env) && env > 0 ? env : 1;
+/**
+ * The org's rule count limit (spec §9: 2 automation rules per licence on Pro and Enterprise; none on
+ * Starter), from the one entitlement module (`ruleLimit`) over the org's plan state (5 s cache).
+ */
+export async function orgRuleLimit(orgId: string): Promise<number> {
+  return ruleLimit(await getOrgPlanState(orgId));
 }
 
 export const RULE_LOG_TTL_DAYS = 90;
@@ -62,21 +63,60 @@ export function ruleView(r: RuleRow): Rule & { webhook_secret?: string } {
 }
 
 // --- the rules of an org, cached per process for the consumer (rules change rarely) ---
-const cache = new Map<string, { at: number; rules: RuleRow[] }>();
+/**
+ * Per-process cache of an org's rules: one Query per org at most every CACHE_MS, shared by every
+ * concurrent event (single flight: the in-flight promise is cached, so a burst of events after
+ * expiry costs one Query, not one each), and served stale while the refresh runs (the hot path
+ * never waits for it after the first load). A change in this process (create/update/delete)
+ * bumps the org's version, so a refresh started before the change never overwrites the newer
+ * rows; other processes see a change within CACHE_MS.
+ */
+interface CacheEntry {
+  at: number;
+  rules: RuleRow[] | null;
+  loading: Promise<RuleRow[]> | null;
+  version: number;
+}
+const cache = new Map<string, CacheEntry>();
 const CACHE_MS = 2_000;
 
-/** Every rule of an org (one Query; an org has a handful). */
-export async function orgRules(orgId: string, fresh = false): Promise<RuleRow[]> {
-  const hit = cache.get(orgId);
-  if (!fresh && hit && Date.now() - hit.at < CACHE_MS) return hit.rules;
-  const rows = (await db().entities.rule.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data as unknown as RuleRow[];
-  cache.set(orgId, { at: Date.now(), rules: rows });
-  return rows;
+function load(orgId: string, entry: CacheEntry): Promise<RuleRow[]> {
+  const version = entry.version;
+  const p = db()
+    .entities.rule.query.byOrg({ org_id: orgId })
+    .go({ pages: 'all' })
+    .then((res) => {
+      const rows = res.data as unknown as RuleRow[];
+      const cur = cache.get(orgId);
+      if (cur === entry && entry.version === version) Object.assign(entry, { at: Date.now(), rules: rows, loading: null });
+      return rows;
+    })
+    .finally(() => {
+      if (entry.loading === p) entry.loading = null;
+    });
+  entry.loading = p;
+  return p;
 }
 
+/**
+ * Every rule of an org (one Query; an org has a handful — 2 per licence). `fresh`: read now
+ * (the API, wake-ups); otherwise the cached list, refreshed in the background once older than 2 s.
+ */
+export async function orgRules(orgId: string, fresh = false): Promise<RuleRow[]> {
+  let entry = cache.get(orgId);
+  if (!entry) cache.set(orgId, (entry = { at: 0, rules: null, loading: null, version: 0 }));
+  if (fresh) return load(orgId, entry);
+  if (entry.rules && Date.now() - entry.at < CACHE_MS) return entry.rules;
+  const loading = entry.loading ?? load(orgId, entry);
+  // stale while revalidating: the previous list answers while the refresh runs
+  return entry.rules ?? loading;
+}
+
+/** Forget an org's cached rules after a change in this process (bumps its version), or all (tests). */
 export function forgetRules(orgId?: string): void {
-  if (orgId) cache.delete(orgId);
-  else cache.clear();
+  if (!orgId) return cache.clear();
+  const entry = cache.get(orgId);
+  if (entry) Object.assign(entry, { at: 0, rules: null, loading: null, version: entry.version + 1 });
 }
 
 async function getRuleRow(orgId: string, ruleId: string): Promise<RuleRow> {
@@ -92,9 +132,17 @@ async function checkRefs(orgId: string, input: Partial<RuleInput>): Promise<void
   if (!input.actions) return;
   const labels = new Set((await db().entities.chatLabel.query.byOrg({ org_id: orgId }).go({ pages: 'all', attributes: ['label_id'] })).data.map((l) => l.label_id));
   const members = new Set((await db().entities.member.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data.filter((m) => m.is_active !== false).map((m) => m.email.toLowerCase()));
+  const props = input.actions.some((a) => a.type === 'set_property') ? new Map((await listProperties(orgId)).map((d) => [d.property_id, d])) : new Map();
   input.actions.forEach((a, i) => {
     const f = (k: string) => `actions.${i}.${k}`;
-    for (const k of ['body', 'text', 'title', 'subject'] as const) {
+    if (a.type === 'set_property') {
+      const def = props.get(a.property_id);
+      if (!def) throw invalid(f('property_id'), 'is not a custom property of this workspace');
+      // a fixed value is checked now; one with variables when the rule runs (setChatProperties)
+      const problem = a.value.trim() && !a.value.includes('{{') ? valueProblem(def, a.value.trim()) : null;
+      if (problem) throw invalid(f('value'), problem);
+    }
+    for (const k of ['body', 'text', 'title', 'subject', 'value'] as const) {
       const t = (a as Record<string, unknown>)[k];
       if (typeof t === 'string') {
         const problem = templateProblem(t);
@@ -132,14 +180,28 @@ export async function getRule(actor: Actor, ruleId: string): Promise<{ rule: Rul
   return { rule: ruleView(r), versions };
 }
 
-/** POST /rules. @throws 409 rules.limit past 2 per licence (or RULES_PER_LICENCE). */
+/**
+ * Does a rule change need the rules engine in the plan (spec §9)? Enabling, or saving a rule that
+ * stays enabled, does; disabling, or editing a disabled rule, does not (an org that moved to
+ * Starter can still switch its rules off and tidy them up). Pure.
+ */
+export function changeNeedsRulesEngine(currentlyEnabled: boolean, input: { enabled?: boolean }): boolean {
+  return input.enabled === true || (input.enabled === undefined && currentlyEnabled);
+}
+
+/**
+ * POST /rules.
+ * @throws 403 plan.feature_unavailable on a plan without the rules engine (Starter);
+ *   409 rules.limit past the plan's `ruleLimit` (2 per licence, spec §9).
+ */
 export async function createRule(actor: Actor, input: RuleInput): Promise<Rule> {
   await assertRulesAccess(actor);
+  await requireFeature(actor.org_id, 'rules_engine');
   await checkRefs(actor.org_id, input);
   const existing = await orgRules(actor.org_id, true);
-  const limit = rulesPerLicence() * (await licencesOf(actor.org_id));
+  const limit = await orgRuleLimit(actor.org_id);
   if (existing.length >= limit) {
-    throw new AppError('rules.limit', `Your plan allows ${limit} automation rule${limit === 1 ? '' : 's'} (${rulesPerLicence()} per licence). Delete a rule or add licences to create another.`, { status: 409 });
+    throw new AppError('rules.limit', `Your plan allows ${limit} automation rule${limit === 1 ? '' : 's'} (${RULES_PER_LICENCE} per licence). Delete a rule or add licences to create another.`, { status: 409 });
   }
   const now = Date.now();
   const row: RuleRow = {
@@ -167,6 +229,7 @@ export async function createRule(actor: Actor, input: RuleInput): Promise<Rule> 
 export async function updateRule(actor: Actor, ruleId: string, input: UpdateRuleInput): Promise<Rule> {
   await assertRulesAccess(actor);
   const cur = await getRuleRow(actor.org_id, ruleId);
+  if (changeNeedsRulesEngine(cur.enabled, input)) await requireFeature(actor.org_id, 'rules_engine');
   await checkRefs(actor.org_id, input);
   const now = Date.now();
   const next: RuleRow = { ...cur, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), version: cur.version + 1, updated_by: actor.email, updated_at: now } as RuleRow;

@@ -7,6 +7,9 @@ import { enqueue } from '../../shared/ports/commands.ts';
 import { db } from '../../shared/db/service.ts';
 import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
 import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
+import { signStripePayload, stripeShapedEvent } from '../../shared/plan/billing-local.ts';
+import { getOrgClock } from '../../shared/org/org-clock.ts';
+import { dueAfter } from '../../shared/rules/business-time.rules.ts';
 import type { Rule, RuleLog } from '../../shared/rules/rule.schemas.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
@@ -51,11 +54,19 @@ beforeAll(async () => {
     cancel: async (name) => (pending.delete(name) ? undefined : real.cancel(name)),
   });
   vip = (await call<{ label: { label_id: string } }>(admin, 'POST', '/labels', { name: 'Rules VIP', color: '#1f7a8c' })).body.label.label_id;
-  process.env.RULES_PER_LICENCE = '2';
+  // Pro with one licence: 2 rules (spec §9), through a verified billing event like production
+  await setPlan('pro', 1);
 }, 120_000);
 
+/** Move the org's subscription with a signed provider event (shared/plan: forgets the cached plan state). */
+async function setPlan(planId: 'starter' | 'pro', licences: number): Promise<void> {
+  const ev = stripeShapedEvent('paid', { org_id: rt.orgId, plan_id: planId, licences });
+  const secret = rt.env.STRIPE_WEBHOOK_SECRET ?? process.env.STRIPE_WEBHOOK_SECRET!;
+  const res = await fetch(`${rt.url}/webhooks/billing`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signStripePayload(ev.payload, secret) }, body: ev.payload });
+  expect(res.status).toBe(200);
+}
+
 afterAll(async () => {
-  delete process.env.RULES_PER_LICENCE;
   setSchedulerPort(undefined);
   await rt?.cleanup();
 });
@@ -224,5 +235,79 @@ describe('rules API', () => {
     expect(dry.body.evaluated).toBeGreaterThanOrEqual(4);
     expect(dry.body.matched).toBeGreaterThanOrEqual(3);
     expect(dry.body.results.find((r) => r.matched)?.actions[0].would).toMatch(/^follow up “Any news, Ana\?” after 120 min/);
+  });
+});
+
+describe('actions unblocked by issue 15 and message flags', () => {
+  it('sets a chat custom property (templated) and flags the customer message; an unknown property is a 400', async () => {
+    const prop = await call<{ property: { property_id: string } }>(admin, 'POST', '/properties', { property_name: 'Rules temperature', property_value_type: 'text' });
+    expect(prop.status).toBe(201);
+    const pid = prop.body.property.property_id;
+    const bad = await call<ApiError>(admin, 'POST', '/rules', { name: 'x', trigger: { type: 'message.received' }, actions: [{ type: 'set_property', property_id: 'nope', value: 'x' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([{ field: 'actions.0.property_id', reason: 'is not a custom property of this workspace' }]);
+    const r = await call<{ rule: Rule }>(admin, 'POST', '/rules', {
+      name: 'Urgent',
+      trigger: { type: 'message.received' },
+      conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'urgent' }] },
+      actions: [{ type: 'set_property', property_id: pid, value: 'hot for {{contact.name}}' }, { type: 'flag_message' }],
+    });
+    expect(r.status).toBe(201);
+    await rt.postWebhook(inboundText(rt.phone, '15550001111', 'this is urgent', { name: 'Ana' }));
+    const log = await eventually(async () => (await logsOf(`?rule_id=${r.body.rule.rule_id}&outcome=matched`))[0] ?? null, 15_000, 'urgent rule ran');
+    expect(log.actions.map((a) => `${a.type}:${a.status}`)).toEqual(['set_property:done', 'flag_message:done']);
+    expect(((await chatOf(CHAT)) as unknown as { custom_properties?: Record<string, string> }).custom_properties?.[pid]).toBe('hot for Ana');
+    const urgent = (await messagesOf(CHAT)).find((m) => m.body === 'this is urgent');
+    expect(urgent?.flag_status).toBe(true);
+    expect((await call(admin, 'DELETE', `/rules/${r.body.rule.rule_id}`)).status).toBe(200);
+  });
+});
+
+describe('business hours (the org clock)', () => {
+  it("a 'no reply within N business minutes' timer is due after N minutes of the org's open hours", async () => {
+    const r = await call<{ rule: Rule }>(admin, 'POST', '/rules', { name: 'Slow answer', trigger: { type: 'no_reply', minutes: 90, business_hours: true }, actions: [{ type: 'add_label', label_id: vip }] });
+    expect(r.status).toBe(201);
+    await rt.postWebhook(inboundText(rt.phone, '15550001111', 'anyone there?', { name: 'Ana' }));
+    const cmd = await eventually(async () => [...pending.values()].find((c) => c.queue === 'rule-actions' && (JSON.parse(c.body) as { rule_id: string }).rule_id === r.body.rule.rule_id) ?? null, 15_000, 'no-reply timer');
+    const w = JSON.parse(cmd.body) as { kind: string; anchor: number };
+    expect(w.kind).toBe('no_reply');
+    const clock = await getOrgClock(rt.orgId);
+    expect(cmd.at).toBe(dueAfter(clock, w.anchor, 90 * 60_000, true));
+    expect(cmd.at - w.anchor).toBeGreaterThanOrEqual(90 * 60_000);
+    pending.delete(cmd.name);
+    expect((await call(admin, 'DELETE', `/rules/${r.body.rule.rule_id}`)).status).toBe(200);
+  });
+});
+
+describe('plan gate (spec §9: Starter lacks the rules engine)', () => {
+  it('a Starter org gets 403 plan.feature_unavailable on create and enable; its rules do not run; disabling stays allowed', async () => {
+    const kept = await call<{ rule: Rule }>(admin, 'POST', '/rules', { name: 'Kept from Pro', trigger: { type: 'message.received' }, actions: [{ type: 'private_note', body: 'starter-gate' }] });
+    expect(kept.status).toBe(201);
+    const listed = await call<{ limit: number; per_licence: number }>(admin, 'GET', '/rules');
+    expect(listed.body).toMatchObject({ limit: 2, per_licence: 2 });
+
+    await setPlan('starter', 1);
+    expect((await call<{ limit: number }>(admin, 'GET', '/rules')).body.limit).toBe(0);
+    const created = await call<ApiError>(admin, 'POST', '/rules', { name: 'On Starter', trigger: { type: 'message.received' }, actions: [{ type: 'close' }] });
+    expect(created.status).toBe(403);
+    expect(created.body.error).toMatchObject({ code: 'plan.feature_unavailable', message: 'Rules engine is not included in your plan. Upgrade on Settings › Plans.', details: [{ field: 'plan', reason: 'rules_engine' }] });
+
+    // the consumer skips the org: an inbound message leaves no evaluation and no note
+    const before = (await messagesOf(CHAT)).length;
+    await rt.postWebhook(inboundText(rt.phone, '15550001111', 'hello on starter', { name: 'Ana' }));
+    await eventually(async () => (await messagesOf(CHAT)).some((m) => m.body === 'hello on starter') || null, 15_000, 'inbound stored');
+    await rt.idle();
+    expect(await logsOf(`?rule_id=${kept.body.rule.rule_id}`)).toEqual([]);
+    expect((await messagesOf(CHAT)).length).toBe(before + 1);
+
+    // disabling is allowed (tidy up after a downgrade); enabling again is refused
+    expect((await call(admin, 'PUT', `/rules/${kept.body.rule.rule_id}`, { enabled: false })).status).toBe(200);
+    const enable = await call<ApiError>(admin, 'PUT', `/rules/${kept.body.rule.rule_id}`, { enabled: true });
+    expect(enable.status).toBe(403);
+    expect(enable.body.error.code).toBe('plan.feature_unavailable');
+
+    // back on Pro the rule can be enabled again
+    await setPlan('pro', 1);
+    expect((await call(admin, 'PUT', `/rules/${kept.body.rule.rule_id}`, { enabled: true })).status).toBe(200);
   });
 });

@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { FIELDS, OPERATORS, TRIGGERS, type Action, type Condition, type ConditionGroup, type Conditions, type RuleInput, type Trigger } from '#shared/rules/rule.schemas.ts';
 import type { ChatLabel } from '#shared/chat/chat.schemas.ts';
+import type { PropertyDef } from '#shared/property/property.schemas.ts';
 import type { OrgMember } from '../../lib/api.ts';
 import { ACTION_LABELS, FIELD_LABELS, OP_LABELS, TRIGGER_LABELS } from './sentence.ts';
 
@@ -17,6 +18,8 @@ export const emptyDraft = (): Draft => ({ name: '', trigger: { type: 'message.re
 interface Pickers {
   labels: ChatLabel[];
   members: OrgMember[];
+  /** the org's custom properties (issue 15), for "set a custom property" */
+  properties: PropertyDef[];
 }
 
 const ACTION_TYPES = Object.keys(ACTION_LABELS) as Array<Action['type']>;
@@ -44,6 +47,8 @@ function newAction(type: Action['type'], p: Pickers): Action {
       return { type, member, text: 'Have a look at this chat' };
     case 'webhook':
       return { type, url: 'https://' };
+    case 'set_property':
+      return { type, property_id: p.properties[0]?.property_id ?? '', value: '' };
     case 'follow_up':
       return { type, after_minutes: 24 * 60, body: 'Just checking in — any questions?', repeat: 1, then: 'nothing' };
     default:
@@ -84,8 +89,11 @@ export function RuleEditor({ initial, pickers, saving, error, onSave, onCancel }
         {d.trigger.type === 'no_reply' && (
           <>
             <span className="rule-word">within</span>
-            <input className="rule-num" type="number" min={1} aria-label="Minutes" value={d.trigger.minutes ?? 60} onChange={(e) => set({ trigger: { type: 'no_reply', minutes: Number(e.target.value) } })} />
-            <span className="rule-word">min</span>
+            <input className="rule-num" type="number" min={1} aria-label="Minutes" value={d.trigger.minutes ?? 60} onChange={(e) => set({ trigger: { ...d.trigger, type: 'no_reply', minutes: Number(e.target.value) } })} />
+            <select aria-label="Count" value={d.trigger.business_hours ? 'business' : 'calendar'} onChange={(e) => set({ trigger: { ...d.trigger, business_hours: e.target.value === 'business' || undefined } })} data-testid="rule-trigger-clock">
+              <option value="calendar">min</option>
+              <option value="business">business-hour min</option>
+            </select>
           </>
         )}
       </div>
@@ -319,12 +327,31 @@ function ActionRow({ a, index, pickers, onChange, onRemove }: { a: Action; index
         );
       case 'webhook':
         return text('url', 'URL');
+      case 'set_property':
+        return (
+          <>
+            <select aria-label="Property" value={a.property_id} onChange={(e) => onChange({ ...a, property_id: e.target.value })} data-testid={`rule-action-property-${index}`}>
+              {!pickers.properties.length && <option value="">no custom properties yet</option>}
+              {pickers.properties.map((p) => (
+                <option key={p.property_id} value={p.property_id}>
+                  {p.property_name}
+                </option>
+              ))}
+            </select>
+            <span className="rule-word">to</span>
+            {text('value', 'Value')}
+          </>
+        );
       case 'follow_up':
         return (
           <>
             <span className="rule-word">after</span>
             {num('after_minutes', 'Minutes without a reply')}
-            <span className="rule-word">min, send</span>
+            <select aria-label="Count" value={a.business_hours ? 'business' : 'calendar'} onChange={(e) => onChange({ ...a, business_hours: e.target.value === 'business' || undefined })}>
+              <option value="calendar">min</option>
+              <option value="business">business-hour min</option>
+            </select>
+            <span className="rule-word">, send</span>
             {text('body', 'Follow-up text')}
             <span className="rule-word">up to</span>
             {num('repeat', 'Times')}

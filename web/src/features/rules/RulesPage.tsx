@@ -3,7 +3,8 @@
  * org's automation rules as sentences with an enable switch, the editor, a dry run against the
  * last 100 matching events, the version history, and the Rules log (each evaluation: trigger,
  * matched or why not, each action's outcome and timing; filter by rule, chat and outcome).
- * Desktop only (web/src/app/shell/nav.ts MOBILE_UNAVAILABLE).
+ * Desktop only (web/src/app/shell/nav.ts MOBILE_UNAVAILABLE). Plans (spec §9): Starter lacks the
+ * rules engine, so the page is wrapped in `PlanGate` (the API refuses with plan.feature_unavailable).
  */
 import { useMemo, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -14,12 +15,22 @@ import { useToast } from '../../app/toast.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
 import { Tabs } from '../../components/ui/Tabs.tsx';
 import { RULE_OUTCOMES } from '#shared/rules/rule.schemas.ts';
+import { PlanGate } from '../plans/index.ts';
+import { propertiesApi, propertyKeys } from '../contacts/index.ts';
 import { RuleEditor, emptyDraft, type Draft } from './RuleEditor.tsx';
 import { ruleSentence, triggerText } from './sentence.ts';
 import { ruleKeys, rulesApi, type DryRun, type LogFilter, type Rule } from './api.ts';
 import './rules.css';
 
 export function RulesPage() {
+  return (
+    <PlanGate feature="rules_engine">
+      <RulesPageBody />
+    </PlanGate>
+  );
+}
+
+function RulesPageBody() {
   const { org } = useSession();
   const [tab, setTab] = useState('rules');
   const [logRule, setLogRule] = useState<string>('');
@@ -91,12 +102,13 @@ function RulesList({ orgId, onShowLog }: { orgId: string; onShowLog: (ruleId: st
     );
   };
   const rules = q.data?.rules ?? [];
-  const pickers = { labels, members };
+  const properties = useQuery({ queryKey: propertyKeys.all(orgId), queryFn: () => propertiesApi.list(orgId) });
+  const pickers = { labels, members, properties: properties.data ?? [] };
   return (
     <section className="rules-section">
       <div className="rules-toolbar">
         <p className="muted">
-          Rules act on their own when something happens in the inbox. Your plan allows {q.data?.per_licence ?? 2} rules per licence.
+          Rules act on their own when something happens in the inbox. Your plan allows {q.data?.limit ?? '…'} rules ({q.data?.per_licence ?? 2} per licence).
         </p>
         {!editing && (
           <button type="button" className="btn btn-primary" onClick={() => (setError(null), setEditing('new'))} data-testid="rule-new">

@@ -42,7 +42,7 @@ export const ruleKeys = {
 };
 
 export const rulesApi = {
-  list: (orgId: string) => apiRequest<{ rules: Rule[]; per_licence: number }>('GET', `${base(orgId)}/rules`),
+  list: (orgId: string) => apiRequest<{ rules: Rule[]; per_licence: number; limit: number }>('GET', `${base(orgId)}/rules`),
   get: (orgId: string, id: string) => apiRequest<{ rule: Rule; versions: RuleVersion[] }>('GET', `${base(orgId)}/rules/${enc(id)}`),
   create: async (orgId: string, input: RuleInput) => (await apiRequest<{ rule: Rule }>('POST', `${base(orgId)}/rules`, input)).rule,
   update: async (orgId: string, id: string, input: UpdateRuleInput) => (await apiRequest<{ rule: Rule }>('PUT', `${base(orgId)}/rules/${enc(id)}`, input)).rule,

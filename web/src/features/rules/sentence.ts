@@ -64,13 +64,15 @@ export const ACTION_LABELS: Record<Action['type'], string> = {
   notify: 'notify a member',
   webhook: 'call a webhook',
   follow_up: 'follow up if the customer stays silent',
+  set_property: 'set a custom property',
+  flag_message: 'flag the message',
 };
 
 const isGroup = (x: Condition | ConditionGroup): x is ConditionGroup => 'match' in x;
 const noValue = (op: Condition['op']) => op === 'is_known' || op === 'is_unknown';
 
 export function triggerText(t: Trigger): string {
-  return t.type === 'no_reply' ? `nobody replies to the customer within ${t.minutes} min` : TRIGGER_LABELS[t.type];
+  return t.type === 'no_reply' ? `nobody replies to the customer within ${t.minutes} ${t.business_hours ? 'business-hour ' : ''}min` : TRIGGER_LABELS[t.type];
 }
 
 export function conditionText(c: Condition, labelName: (id: string) => string): string {
@@ -110,8 +112,10 @@ export function actionText(a: Action, labelName: (id: string) => string): string
       return `notify ${a.member}${delay}`;
     case 'webhook':
       return `call ${a.url}${delay}`;
+    case 'set_property':
+      return `set property ${a.property_id} to “${a.value}”${delay}`;
     case 'follow_up':
-      return `follow up with “${a.body}” after ${a.after_minutes} min of silence (up to ${a.repeat}×${a.then === 'close' ? ', then close' : a.then === 'label' ? `, then label ${labelName(a.then_label_id ?? '')}` : ''})`;
+      return `follow up with “${a.body}” after ${a.after_minutes} ${a.business_hours ? 'business-hour ' : ''}min of silence (up to ${a.repeat}×${a.then === 'close' ? ', then close' : a.then === 'label' ? `, then label ${labelName(a.then_label_id ?? '')}` : ''})`;
     default:
       return ACTION_LABELS[a.type] + delay;
   }
