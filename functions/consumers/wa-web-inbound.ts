@@ -1,53 +1,68 @@
 import type { SQSRecord } from 'aws-lambda';
-import { sqsBatchHandler, receiveCount } from '../lib/sqs.ts';
-import { processWaWebInbound, RetryLater } from '../../shared/whatsapp/web/inbound-queue.ts';
-import { COMMAND_QUEUES } from '../../events/catalog.ts';
+import { sqsBatchHandler } from '../lib/sqs.ts';
+import { fromQueueBody, processWaWebInbound } from '../../shared/whatsapp/web/inbound-queue.ts';
 import { log } from '../../shared/log.ts';
-
-const MAX_RECEIVES = COMMAND_QUEUES.find((q) => q.name === 'wa-web-inbound')!.maxReceiveCount;
+import type { InboundEvent } from '../../shared/whatsapp/web/types.ts';
+import type { WaWebPhone } from '../../shared/whatsapp/web/ingest-web.ts';
 
 /**
  * wa-web-inbound queue consumer: stores what a WhatsApp Web session received (one record = one
- * socket event's normalized §C events, put there by the session worker) and asks the worker for
- * the files and group metadata that need its socket (shared/whatsapp/web/inbound-queue.ts).
- * A failed record is retried by the queue and dead-lettered after maxReceiveCount; storing is
- * idempotent, so a redelivery stores nothing twice. A record that is not one the worker writes
- * is logged and dropped (retrying cannot make it readable).
+ * chat's normalized §C events of one socket event, put there by the session worker) and asks the
+ * worker for the files and group metadata that need its socket (shared/whatsapp/web/inbound-queue.ts).
+ *
+ * Consecutive records of one number are stored together (one ingest call: a hot group's backlog
+ * costs about what one record does). The queue is FIFO by number and chat: once records fail,
+ * their chats' later records of the batch are not stored but reported failed too, so they come
+ * back after them, in order (the SQS FIFO partial batch rule). A failed record is retried and
+ * dead-lettered after maxReceiveCount; storing is idempotent, so a redelivery stores nothing twice.
+ * A record that is not one the worker writes is logged and dropped (retrying cannot make it readable).
  */
-async function processRecord(record: SQSRecord): Promise<void> {
-  try {
-    const r = await processWaWebInbound(record.body, receiveCount(record), MAX_RECEIVES);
-    log('debug', 'wa_web.inbound_stored', { ...r });
-  } catch (e) {
-    if (e instanceof SyntaxError || (e instanceof Error && e.message.startsWith('not a wa-web-inbound record'))) {
-      log('error', 'wa_web.inbound_unreadable', { messageId: record.messageId, error: e.message });
-      return;
-    }
-    if (e instanceof RetryLater) log('info', 'wa_web.inbound_retry_later', { messageId: record.messageId, reason: e.message });
-    throw e;
-  }
-}
+type Parsed = { record: SQSRecord; body: { phone: WaWebPhone; events: InboundEvent[] } | null; group: string | undefined };
 
-/**
- * Records one after another, in the order the queue hands them over. The queue is FIFO by number
- * and chat: once a record of a chat fails, the chat's later records of the batch are not stored
- * but reported failed too, so they come back after it, in order (SQS FIFO partial batch rule).
- */
 export const handler = sqsBatchHandler('wa-web-inbound', async (records) => {
-  const results: PromiseSettledResult<unknown>[] = [];
+  const results: PromiseSettledResult<unknown>[] = records.map(() => ({ status: 'fulfilled', value: undefined }));
+  const parsed: Parsed[] = records.map((record) => {
+    try {
+      return { record, body: fromQueueBody(record.body), group: record.attributes?.MessageGroupId };
+    } catch (e) {
+      log('error', 'wa_web.inbound_unreadable', { messageId: record.messageId, error: (e as Error).message });
+      return { record, body: null, group: record.attributes?.MessageGroupId };
+    }
+  });
   const failedGroups = new Set<string>();
-  for (const r of records) {
-    const group = r.attributes?.MessageGroupId;
-    if (group && failedGroups.has(group)) {
-      results.push({ status: 'rejected', reason: new Error(`an earlier record of ${group} failed: kept for after it`) });
+  let i = 0;
+  while (i < parsed.length) {
+    const first = parsed[i]!;
+    if (!first.body) {
+      i++;
       continue;
     }
-    try {
-      results.push({ status: 'fulfilled', value: await processRecord(r) });
-    } catch (reason) {
-      if (group) failedGroups.add(group);
-      results.push({ status: 'rejected', reason });
+    // a run: consecutive readable records of the same number, skipping those held behind a failure
+    const run: number[] = [];
+    let j = i;
+    for (; j < parsed.length; j++) {
+      const p = parsed[j]!;
+      if (!p.body) break;
+      if (p.body.phone.phone_id !== first.body.phone.phone_id) break;
+      if (p.group && failedGroups.has(p.group)) {
+        results[j] = { status: 'rejected', reason: new Error(`an earlier record of ${p.group} failed: kept for after it`) };
+        continue;
+      }
+      run.push(j);
     }
+    if (run.length) {
+      try {
+        const r = await processWaWebInbound(run.map((k) => parsed[k]!.body!));
+        log('debug', 'wa_web.inbound_stored', { ...r, records: run.length });
+      } catch (reason) {
+        for (const k of run) {
+          results[k] = { status: 'rejected', reason };
+          const g = parsed[k]!.group;
+          if (g) failedGroups.add(g);
+        }
+      }
+    }
+    i = j;
   }
   return results;
 });

@@ -160,19 +160,19 @@ export function fromQueueBody(body: string): { phone: WaWebPhone; events: Inboun
   return { phone: parsed.data.phone, events };
 }
 
-/** Thrown to have the queue redeliver a record later (not a failure of the infrastructure). */
-export class RetryLater extends Error {}
-
 /**
- * Store one record's events, then ask the number's worker for what needs the socket: the files of
- * its media messages, and the metadata of its group chats when missing or older than an hour.
- * @param attempt 1-based receive count; `maxAttempts` the queue's maxReceiveCount
- * @throws infrastructure errors (the queue redelivers; everything here is idempotent);
- *   RetryLater when an edit or delete names a message not stored yet and attempts remain
- *   (the queue does not keep order: the message may be in a record still on its way)
+ * Store the events of several records of one number together (one `ingestWaWebEvents` call: one
+ * chat read and shared transactions per chat, so a hot group's backlog of records costs about what
+ * one record does), then ask the number's worker for what needs the socket: the files of media
+ * messages, and the metadata of group chats when missing or older than an hour.
+ * An edit or delete of a message not stored yet is parked until it arrives (shared/inbox/parked.ts).
+ * @param records parsed record bodies (fromQueueBody), all of one number, in queue order
+ * @throws infrastructure errors (the queue redelivers; everything here is idempotent)
  */
-export async function processWaWebInbound(body: string, attempt: number, maxAttempts: number, now = Date.now()): Promise<WaWebIngestSummary & { downloads: number; groups: number }> {
-  const { phone, events } = fromQueueBody(body);
+export async function processWaWebInbound(records: Array<{ phone: WaWebPhone; events: InboundEvent[] }>, now = Date.now()): Promise<WaWebIngestSummary & { downloads: number; groups: number }> {
+  const phone = records[0]!.phone;
+  if (records.some((r) => r.phone.phone_id !== phone.phone_id)) throw new Error('processWaWebInbound: records of several numbers');
+  const events = records.flatMap((r) => r.events);
   const summary = await ingestWaWebEvents(phone, events);
   let downloads = 0;
   for (const e of events) {
@@ -189,6 +189,5 @@ export async function processWaWebInbound(body: string, attempt: number, maxAtte
     await sendWaWebCommand({ kind: 'group-metadata', org_id: phone.org_id, phone_id: phone.phone_id, chat_id: chatId });
     groups++;
   }
-  if (summary.unknown > 0 && attempt < maxAttempts) throw new RetryLater(`${summary.unknown} edit(s)/delete(s) of messages not stored yet; retrying`);
   return { ...summary, downloads, groups };
 }
