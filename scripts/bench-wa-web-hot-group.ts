@@ -29,6 +29,8 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '20' },
     seconds: { type: 'string', default: '30' },
     burst: { type: 'string', default: '2000' },
+    /** print the worker's pending records and the queues' depths every second (where the time goes) */
+    trace: { type: 'boolean', default: false },
   },
 });
 const PARTICIPANTS = Number(values.participants);
@@ -73,6 +75,10 @@ try {
     return { key: { remoteJid: GROUP, fromMe: false, id, participant: jid(i % PARTICIPANTS) }, message: { conversation: `message ${i}` }, messageTimestamp: baseS + Math.floor(i / 10), pushName: `P${i % PARTICIPANTS}` };
   };
   const inbound = rt.queues.get('wa-web-inbound')!;
+  const fanout = rt.queues.get('realtime-fanout')!;
+  const trace = values.trace
+    ? setInterval(() => console.log(`  t: worker pending ${rt.waWebWorker.pendingInbound()}, wa-web-inbound ${inbound.depth}, realtime-fanout ${fanout.depth}, on the socket ${arrived.size}/${n}`), 1000)
+    : undefined;
   const report = async (label: string, ids: string[], t0: number, failedBefore: number) => {
     const deadline = Date.now() + 300_000;
     while (ids.some((id) => !arrived.has(id)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
@@ -120,6 +126,7 @@ try {
   const stored = (await db().entities.message.query.byChat({ org_id: rt.orgId, chat_id: GROUP }).go({ pages: 'all' })).data.length;
   const chat = (await db().entities.chat.get({ org_id: rt.orgId, chat_id: GROUP }).go()).data as { message_unread_count?: number } | null;
   console.log(`stored ${stored}/${n}; unread counter ${chat?.message_unread_count} (exact: ${chat?.message_unread_count === n})`);
+  clearInterval(trace);
   console.log(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}, node ${process.version}`);
   ws.close();
 } finally {
