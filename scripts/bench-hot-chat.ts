@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startRuntime } from './local/runtime.ts';
 import { freePort } from './local/ports.ts';
 import { inboundText, newWamid } from '../shared/whatsapp/cloud/payloads.ts';
-import { adminSocket, pct, postSignedWebhook } from './bench-lib.ts';
+import { adminSocket, pct, postSignedWebhook, profileDynamoDb } from './bench-lib.ts';
 
 /**
  * Hot-chat benchmark (issue 23 item 1): a burst to ONE chat as Meta delivers it (one message per
@@ -48,24 +48,7 @@ async function main() {
   const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: values['in-memory'], logLevel: 'silent' });
   const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
   const inbound = rt.queues.get('whatsapp-inbound')!;
-  const ops = new Map<string, { n: number; ms: number }>();
-  if (values.profile) {
-    const { documentClient } = await import('../shared/db/client.ts');
-    documentClient().middlewareStack.add(
-      (next, context) => async (args) => {
-        const t0 = performance.now();
-        try {
-          return await next(args);
-        } finally {
-          const o = ops.get(context.commandName ?? '?') ?? { n: 0, ms: 0 };
-          o.n++;
-          o.ms += performance.now() - t0;
-          ops.set(context.commandName ?? '?', o);
-        }
-      },
-      { step: 'initialize', name: 'benchProfile' },
-    );
-  }
+  const printProfile = values.profile ? await profileDynamoDb() : undefined;
   try {
     const ws = await adminSocket(rt, port);
 
@@ -185,7 +168,7 @@ async function main() {
     console.log(`  failed store attempts (queue deliveries retried): ${failedAttempts}`);
     console.log(`  order in the hot chat: ${hotArrived}/${N} arrived; ${overtaking} arrived before an earlier one; worst: ${worstMissing} earlier messages still missing`);
     console.log(`paced, one chat at ${RATE}/s for ${SECONDS} s: ${one.got}/${one.count} arrived, webhook-to-socket p50 ${f(one.p50)} ms, p95 ${f(one.p95)} ms (target <= 150)`);
-    if (values.profile) for (const [k, o] of [...ops].sort((a, b) => b[1].ms - a[1].ms)) console.log(`  ddb ${k}: ${o.n} calls, mean ${f(o.ms / o.n)} ms, total ${f(o.ms / 1000)} s`);
+    if (printProfile) console.log(printProfile());
     console.log(`paced, 100 chats at 100/s for ${SECONDS} s: ${many.got}/${many.count} arrived, p50 ${f(many.p50)} ms, p95 ${f(many.p95)} ms (target <= 150)`);
   } finally {
     await rt.stop();

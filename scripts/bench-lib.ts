@@ -44,3 +44,27 @@ export async function postSignedWebhook(rt: import('./local/runtime.ts').Runtime
   await res.arrayBuffer();
   return res.status;
 }
+
+/**
+ * Count DynamoDB calls by command (count, total ms) from now on, through the document client's
+ * middleware: where a benchmark's time goes. @returns a function that prints the table
+ */
+export async function profileDynamoDb(): Promise<() => string> {
+  const ops = new Map<string, { n: number; ms: number }>();
+  const { documentClient } = await import('../shared/db/client.ts');
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const t0 = performance.now();
+      try {
+        return await next(args);
+      } finally {
+        const o = ops.get(context.commandName ?? '?') ?? { n: 0, ms: 0 };
+        o.n++;
+        o.ms += performance.now() - t0;
+        ops.set(context.commandName ?? '?', o);
+      }
+    },
+    { step: 'initialize', name: 'benchProfile' },
+  );
+  return () => [...ops].sort((a, b) => b[1].ms - a[1].ms).map(([k, o]) => `  ddb ${k}: ${o.n} calls, mean ${(o.ms / o.n).toFixed(1)} ms, total ${(o.ms / 1000).toFixed(1)} s`).join('\n');
+}

@@ -4,7 +4,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startRuntime } from './local/runtime.ts';
 import { freePort } from './local/ports.ts';
-import { adminSocket, pct } from './bench-lib.ts';
+import { adminSocket, pct, profileDynamoDb } from './bench-lib.ts';
 import { db } from '../shared/db/service.ts';
 import { createWaWebSession, getWaWebSession } from '../shared/whatsapp/web/sessions.ts';
 
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     burst: { type: 'string', default: '2000' },
     /** print the worker's pending records and the queues' depths every second (where the time goes) */
     trace: { type: 'boolean', default: false },
+    /** print DynamoDB calls by command */
+    profile: { type: 'boolean', default: false },
   },
 });
 const PARTICIPANTS = Number(values.participants);
@@ -52,6 +54,7 @@ try {
   for (let i = 0; i < 200 && !(rt.waWeb.isOpen(PHONE) && (await getWaWebSession(PHONE))?.state === 'open'); i++) await new Promise((r) => setTimeout(r, 100));
   rt.waWeb.setGroup(GROUP, { subject: 'Hot group', participants: [{ id: `${OWN}@s.whatsapp.net`, admin: 'admin' }, ...Array.from({ length: PARTICIPANTS }, (_, i) => ({ id: jid(i), admin: null }))] });
 
+  const printProfile = values.profile ? await profileDynamoDb() : undefined;
   const ws = await adminSocket(rt, port);
   const arrived = new Map<string, number>();
   let duplicates = 0;
@@ -127,6 +130,7 @@ try {
   const chat = (await db().entities.chat.get({ org_id: rt.orgId, chat_id: GROUP }).go()).data as { message_unread_count?: number } | null;
   console.log(`stored ${stored}/${n}; unread counter ${chat?.message_unread_count} (exact: ${chat?.message_unread_count === n})`);
   clearInterval(trace);
+  if (printProfile) console.log(printProfile());
   console.log(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}, node ${process.version}`);
   ws.close();
 } finally {
