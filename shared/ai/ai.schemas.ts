@@ -3,6 +3,7 @@ import { FAQ_MAX_ANSWER, FAQ_MAX_ATTACHMENTS, FAQ_MAX_QUESTION, FAQ_MIN_LENGTH, 
 
 /** API shapes of the AI agent (issue 18; spec §3 FAQ pair, §5 limits). */
 
+/** spec §3 `{ url, type, name }`: `url` is the file's storage key (`{org_id}/ai_assets/{context_id}/…`, from POST /ai/faqs/uploads), `type` its MIME type. */
 export const FaqAttachment = z.object({
   url: z.string().trim().min(1, 'is required').max(2000, 'is too long'),
   type: z.string().trim().min(1, 'is required').max(100, 'is too long'),
@@ -21,6 +22,8 @@ export const FaqInput = z.object({
   question: z.string({ required_error: 'is required' }).trim().min(FAQ_MIN_LENGTH, FAQ_TOO_SHORT_MESSAGE).max(FAQ_MAX_QUESTION, 'is too long'),
   answer: z.string({ required_error: 'is required' }).trim().min(FAQ_MIN_LENGTH, FAQ_TOO_SHORT_MESSAGE).max(FAQ_MAX_ANSWER, 'is too long'),
   attachments,
+  /** POST only: the context_id an upload minted for this new pair (POST /ai/faqs/uploads); omitted: a new one */
+  id: z.string({ invalid_type_error: 'must be text' }).regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a pair id').optional(),
 });
 export type FaqInput = z.infer<typeof FaqInput>;
 
