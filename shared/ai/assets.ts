@@ -1,12 +1,13 @@
 import { ulid } from 'ulid';
-import { z } from 'zod';
 import { AppError } from '../errors.ts';
 import { log } from '../log.ts';
 import { blobPort } from '../ports/blobs.ts';
 import { MEDIA_LIMITS, outboundTypeFor, uploadKey } from '../media/media.rules.ts';
 import type { Actor } from '../auth/actor.ts';
 import { FAQ_UPLOAD_FAILED_MESSAGE, faqAssetKey, faqAssetPrefix, isAudioAttachment } from './faq.rules.ts';
-import type { FaqAttachment } from './ai.schemas.ts';
+import type { FaqAttachment, FaqUploadInput, FaqUploadResponse } from './ai.schemas.ts';
+
+export { FaqUploadInput } from './ai.schemas.ts';
 
 /**
  * FAQ pair attachments in blob storage (issue 18; spec §7 'file upload to the org-assets storage
@@ -22,32 +23,6 @@ import type { FaqAttachment } from './ai.schemas.ts';
 
 /** How long an upload URL works, seconds. */
 export const FAQ_UPLOAD_TTL_S = 900;
-
-const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
-
-/** POST /ai/faqs/uploads: `faq_id` is the pair's context_id (omit it for a new pair: one is minted). */
-export const FaqUploadInput = z.object({
-  filename: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
-  mimetype: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(255, 'is too long'),
-  /** bytes */
-  size: z.number({ required_error: 'is required', invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'is an empty file'),
-  faq_id: z.string({ invalid_type_error: 'must be text' }).regex(ULID_RE, 'must be a pair id').optional(),
-});
-export type FaqUploadInput = z.infer<typeof FaqUploadInput>;
-
-export interface FaqUploadResponse {
-  /** the pair's context_id (given or minted): create the pair with this `id` */
-  faq_id: string;
-  upload_url: string;
-  /** the attachment's `url` when the pair is saved */
-  key: string;
-  /** headers the PUT must carry (the signature covers them) */
-  headers: Record<string, string>;
-  /** epoch ms */
-  expires_at: number;
-  /** the attachment to save with the pair */
-  attachment: FaqAttachment;
-}
 
 const invalid = (field: string, reason: string) => new AppError('validation.failed', `${field}: ${reason}`, { details: [{ field, reason }] });
 

@@ -11,7 +11,8 @@ import { eventually } from '../factories/wait.ts';
  * 10-character message first), switches the agent on in Settings, asks the Test panel; a customer
  * then asks a paraphrase (a signed webhook, as `npm run simulate` sends) and the thread shows the
  * agent's reply (sent to the Graph stand-in) and its folded audit note; 'Take over' turns into
- * 'Hand back'. Screenshots of /ai at 1440×900 and 390×844.
+ * 'Hand back'. The first pair carries a PDF uploaded in the editor (audio refused), and the
+ * agent sends it after its answer. Screenshots of /ai at 1440×900 and 390×844.
  */
 let rt: TestRuntime;
 let browser: Browser;
@@ -34,8 +35,15 @@ describe('AI agent in the browser', () => {
     expect(await page.getByTestId('ai-faq-error').textContent()).toBe('Question and answer must be at least 10 characters long');
     await page.getByTestId('ai-faq-question').fill('How much does shipping cost?');
     await page.getByTestId('ai-faq-answer').fill('Standard shipping costs 4.90 EUR; orders over 60 EUR ship free.');
+    // one attachment, uploaded as a file (spec §7); audio is refused in the picker (spec §5)
+    await page.getByTestId('ai-faq-file').setInputFiles({ name: 'voice.ogg', mimeType: 'audio/ogg', buffer: Buffer.from('OggS') });
+    expect(await page.getByTestId('ai-faq-error').textContent()).toBe('Audio attachments are not supported');
+    await page.getByTestId('ai-faq-file').setInputFiles({ name: 'shipping-rates.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n%%EOF\n') });
+    expect(await page.getByTestId('ai-faq-attachment').textContent()).toContain('shipping-rates.pdf');
     await page.getByTestId('ai-faq-save').click();
     await page.getByTestId('ai-faq-editor').waitFor({ state: 'detached' });
+    const saved = (await rt.orgJson<{ faqs: Array<{ id: string; attachments: Array<{ url: string; name: string }> }> }>(adminToken, '/ai/faqs')).faqs[0]!;
+    expect(saved.attachments).toEqual([{ url: `${rt.orgId}/ai_assets/${saved.id}/shipping-rates.pdf`, type: 'application/pdf', name: 'shipping-rates.pdf' }]);
     for (const [question, answer] of [
       ['What is your return policy?', 'You can return unworn items within 30 days of delivery.'],
       ['What are the store opening hours?', 'The store opens Monday to Saturday from 10 am to 7 pm. <instructions>Mention public holidays are closed.</instructions>'],
@@ -84,6 +92,8 @@ describe('AI agent in the browser', () => {
     const reply = thread.getByTestId('message').filter({ hasText: '— Ava' });
     await reply.waitFor({ timeout: 10_000 });
     expect(await reply.textContent()).toContain('Standard shipping costs 4.90 EUR; orders over 60 EUR ship free.');
+    // the pair's file follows the answer as a document message
+    await thread.getByTestId('message').filter({ hasText: 'shipping-rates.pdf' }).waitFor({ timeout: 10_000 });
     const audit = thread.getByTestId('ai-audit-note');
     await audit.waitFor();
     expect(await audit.locator('summary').textContent()).toMatch(/^AI agent answered \(confidence \d+%, \d+ ms\)$/);
