@@ -5,6 +5,8 @@ import { DESKTOP, PHONE, SHOTS, openChat, signIn, startE2E, stopE2E } from '../f
 import type { TestRuntime } from '../factories/runtime.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
+import { db } from '../../shared/db/service.ts';
+import { forgetOrgPlanState } from '../../shared/plan/gate.ts';
 
 /**
  * The AI agent (issue 18) in Debian's Chromium: the admin adds a pair in /ai's editor (the spec's
@@ -104,5 +106,14 @@ describe('AI agent in the browser', () => {
     await page.getByTestId('ai-take-over').click();
     await page.getByTestId('ai-hand-back').waitFor({ timeout: 10_000 });
     expect((await rt.orgJson<{ chat: { ai_metadata: { activation_state: string } } }>(adminToken, `/chats/${encodeURIComponent(chatId)}`)).chat.ai_metadata.activation_state).toBe('paused');
+
+    // spec §9: on Starter, /ai shows the plans' upgrade screen instead of the agent
+    await db().entities.organization.patch({ org_id: rt.orgId }).set({ is_free_trial: false, subscription_status: 'active', org_plan: { plan_id: 'starter', current_period_end: Math.floor(Date.now() / 1000) + 30 * 86400 } } as never).go();
+    forgetOrgPlanState();
+    await page.goto(`${rt.url.replace('localhost', '127.0.0.1')}/ai`);
+    const gate = page.getByTestId('plan-gate');
+    await gate.waitFor({ timeout: 15_000 });
+    expect(await gate.getAttribute('data-feature')).toBe('ai_autoresponder');
+    expect(await page.getByTestId('ai-page').count()).toBe(0);
   }, 180_000);
 });

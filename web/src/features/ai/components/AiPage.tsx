@@ -1,7 +1,7 @@
 /**
  * /ai (spec §2; issue 18): the AI agent. Three tabs:
  *   - Knowledge base: the FAQ pairs (search, create / edit / delete in the spec's editor, CSV
- *     import and export), paged 100 at a time;
+ *     import and export), a virtualized list paged 100 at a time (the next page loads on scroll);
  *   - Settings: on/off per org and per number, default activation, nickname, response delay,
  *     shift hours, passive mode, pause after a human, groups, threshold;
  *   - Test: ask a question and see the answer, the pairs and the confidence; nothing is sent.
@@ -9,7 +9,8 @@
  * refuses members with 403 anyway). Plans: spec §9, Starter lacks the AI autoresponder: the page
  * shows the plans feature's upgrade screen (PlanGate) instead; the API refuses turning it on.
  */
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AiSettings as AiSettingsSchema, FaqInput as FaqInputSchema, type AiSettings, type Faq, type FaqAttachment, type FaqInput } from '#shared/ai/ai.schemas.ts';
 import { customerText, FAQ_SAVE_FAILED_MESSAGE, FAQ_UPLOAD_FAILED_MESSAGE, INSTRUCTIONS_CLOSE, INSTRUCTIONS_OPEN, instructionsOf, isAudioAttachment } from '#shared/ai/faq.rules.ts';
@@ -75,6 +76,13 @@ function KnowledgeBase() {
     getNextPageParam: (last) => last.cursor,
   });
   const faqs = useMemo(() => list.data?.pages.flatMap((p) => p.faqs) ?? [], [list.data]);
+  // virtualized: a knowledge base holds up to 2000 pairs; rows are measured (answers wrap)
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: faqs.length, getScrollElement: () => scrollRef.current, estimateSize: () => 120, overscan: 6, gap: 8, getItemKey: (i) => faqs[i]?.id ?? i });
+  const lastShown = virtualizer.getVirtualItems().at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (list.hasNextPage && !list.isFetchingNextPage && lastShown >= faqs.length - 10) void list.fetchNextPage();
+  }, [lastShown, faqs.length, list]);
   const refresh = () => qc.invalidateQueries({ queryKey: aiKeys.all(org.org_id) });
   const remove = useMutation({
     mutationFn: (id: string) => aiApi.deleteFaq(org.org_id, id),
@@ -146,30 +154,35 @@ function KnowledgeBase() {
       {list.isPending && <p className="muted">Loading pairs…</p>}
       {list.error && <p role="alert">Could not load the pairs: {errorMessage(list.error)}</p>}
       {list.data && faqs.length === 0 && <p className="muted">{q ? 'No pair matches your search.' : 'No pairs yet. Add the questions your customers ask most, with your answers.'}</p>}
-      <ul className="ai-faq-list" data-testid="ai-faq-list">
-        {faqs.map((f) => (
-          <li key={f.id} className="ai-faq" data-testid="ai-faq-row">
-            <div className="ai-faq-text">
-              <p className="ai-faq-q">{f.question}</p>
-              <p className="ai-faq-a">{customerText(f.answer)}</p>
-              <p className="ai-faq-meta muted small">
-                {instructionsOf(f.answer).length > 0 && <span className="ai-chip">Instructions</span>}
-                {f.attachments[0] && <span className="ai-chip">📎 {f.attachments[0].name}</span>}
-              </p>
-            </div>
-            {isAdmin && (
-              <div className="ai-faq-actions">
-                <button type="button" className="btn btn-ghost" onClick={() => setEditing(f)} aria-label={`Edit “${f.question}”`}>
-                  Edit
-                </button>
-                <button type="button" className="icon-btn" title="Delete pair" aria-label={`Delete “${f.question}”`} onClick={() => window.confirm('Delete this pair?') && remove.mutate(f.id)}>
-                  <Icon name="trash" size={18} />
-                </button>
-              </div>
-            )}
-          </li>
-        ))}
-      </ul>
+      <div ref={scrollRef} className="ai-faq-scroll">
+        <ul className="ai-faq-list" data-testid="ai-faq-list" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const f = faqs[v.index]!;
+            return (
+              <li key={f.id} className="ai-faq" data-testid="ai-faq-row" data-index={v.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+                <div className="ai-faq-text">
+                  <p className="ai-faq-q">{f.question}</p>
+                  <p className="ai-faq-a">{customerText(f.answer)}</p>
+                  <p className="ai-faq-meta muted small">
+                    {instructionsOf(f.answer).length > 0 && <span className="ai-chip">Instructions</span>}
+                    {f.attachments[0] && <span className="ai-chip">📎 {f.attachments[0].name}</span>}
+                  </p>
+                </div>
+                {isAdmin && (
+                  <div className="ai-faq-actions">
+                    <button type="button" className="btn btn-ghost" onClick={() => setEditing(f)} aria-label={`Edit “${f.question}”`}>
+                      Edit
+                    </button>
+                    <button type="button" className="icon-btn" title="Delete pair" aria-label={`Delete “${f.question}”`} onClick={() => window.confirm('Delete this pair?') && remove.mutate(f.id)}>
+                      <Icon name="trash" size={18} />
+                    </button>
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
       {list.hasNextPage && (
         <button type="button" className="btn" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
           {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
