@@ -191,9 +191,9 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   // The test panel answers through the same port; take-over cancels a scheduled reply.
   'functions/http/ai/test-answer.ts#handler': { bedrock: true, publishEvents: false, enqueue: [] },
   'functions/http/ai/set-chat-ai.ts#handler': { scheduler: true },
-  // FAQ pair files (spec §7 {org_id}/ai_assets/{context_id}/): a presigned PUT; saving checks the file is there (head); editing or deleting removes a dropped file.
+  // FAQ pair files (spec §7 {org_id}/ai_assets/{context_id}/): a presigned PUT; saving checks the file is there (head) or copies a chat message's file in ('Add to FAQs'); editing or deleting removes a dropped file.
   'functions/http/ai/create-faq-upload.ts#handler': { media: 'put', publishEvents: false, enqueue: [] },
-  'functions/http/ai/create-faq.ts#handler': { media: 'read' },
+  'functions/http/ai/create-faq.ts#handler': { media: 'readWrite' },
   'functions/http/ai/update-faq.ts#handler': { media: 'readWrite' },
   'functions/http/ai/delete-faq.ts#handler': { media: 'readWrite' },
   // --- issue 17: automation rules ---

@@ -2,7 +2,8 @@ import { ulid } from 'ulid';
 import { AppError } from '../errors.ts';
 import { log } from '../log.ts';
 import { blobPort } from '../ports/blobs.ts';
-import { MEDIA_LIMITS, outboundTypeFor, uploadKey } from '../media/media.rules.ts';
+import { MEDIA_LIMITS, outboundTypeFor, safeSegment, uploadKey } from '../media/media.rules.ts';
+import { chatGuard } from '../access/guard.ts';
 import type { Actor } from '../auth/actor.ts';
 import { FAQ_UPLOAD_FAILED_MESSAGE, faqAssetKey, faqAssetPrefix, isAudioAttachment } from './faq.rules.ts';
 import type { FaqAttachment, FaqUploadInput, FaqUploadResponse } from './ai.schemas.ts';
@@ -16,8 +17,8 @@ export { FaqUploadInput } from './ai.schemas.ts';
  * Same blob port as chat media (shared/ports/blobs.ts: S3 bucket MEDIA_BUCKET in AWS, the local
  * file store in the local runtime); the pair's files live under `faqAssetPrefix(org, context_id)`.
  * The browser asks for a presigned PUT (`createFaqUpload`), PUTs the file, then saves the pair with
- * `attachments: [{ url: <key>, type: <mimetype>, name }]`; `checkFaqAttachments` refuses keys of
- * another pair or org and files that were never uploaded. The agent sends a pair's file with its
+ * `attachments: [{ url: <key>, type: <mimetype>, name }]`; `resolveFaqAttachments` refuses keys of
+ * another pair or org and files that were never uploaded, and copies a chat message's file in. The agent sends a pair's file with its
  * reply by copying it to an upload key of the chat and using the normal send path (`chatUploadOf`).
  */
 
@@ -61,20 +62,46 @@ export async function createFaqUpload(actor: Actor, input: FaqUploadInput): Prom
 }
 
 /**
- * Check the attachments a pair is saved with: each `url` is a key under this pair's folder and the
- * file is in the store.
- * @throws AppError 400 validation.failed on `attachments.<i>.url`
+ * The attachments a pair is saved with, checked and stored: a key under this pair's folder must
+ * be in the store; a chat message's file ('Add to FAQs' on an image or document message, spec §5:
+ * `media/<org_id>/<chat_id>/…`, the chat checked through the access guard) is copied into the
+ * pair's folder. Anything else is refused.
+ * @returns the attachments to store (urls are keys under `{org_id}/ai_assets/{context_id}/`)
+ * @throws AppError 400 validation.failed on `attachments.<i>.url` / `.type`; 403/404 from the guard
  */
-export async function checkFaqAttachments(orgId: string, faqId: string, attachments: FaqAttachment[]): Promise<void> {
-  if (!attachments.length) return;
+export async function resolveFaqAttachments(actor: Actor, faqId: string, attachments: FaqAttachment[]): Promise<FaqAttachment[]> {
+  if (!attachments.length) return [];
+  const orgId = actor.org_id;
   const prefix = faqAssetPrefix(orgId, faqId);
+  const chatMedia = `media/${safeSegment(orgId)}/`;
   const blobs = await blobPort();
+  const out: FaqAttachment[] = [];
   for (const [i, a] of attachments.entries()) {
     const field = `attachments.${i}.url`;
+    if (a.url.startsWith(chatMedia)) {
+      const chatId = a.url.split('/')[2] ?? '';
+      await (await chatGuard(actor)).requireChat(chatId);
+      const blob = await blobs.get(a.url);
+      if (!blob) throw invalid(field, `${FAQ_UPLOAD_FAILED_MESSAGE}: the message's file is not stored`);
+      const type = (blob.contentType || a.type).split(';')[0]!.trim().toLowerCase();
+      const refused = faqFileRefusal(a.name, type, blob.bytes.length);
+      if (refused) throw invalid(`attachments.${i}.type`, refused.reason);
+      const key = faqAssetKey(orgId, faqId, a.name);
+      try {
+        await blobs.put(key, blob.bytes, type);
+      } catch (e) {
+        log('error', 'ai.upload_failed', { org_id: orgId, faq_id: faqId, error: String(e) });
+        throw new AppError('ai.upload_failed', FAQ_UPLOAD_FAILED_MESSAGE, { status: 502 });
+      }
+      out.push({ url: key, type, name: a.name });
+      continue;
+    }
     if (!a.url.startsWith(prefix) || a.url.slice(prefix.length).includes('/')) throw invalid(field, 'is not a file uploaded for this pair');
     const head = await blobs.head(a.url);
     if (!head) throw invalid(field, `${FAQ_UPLOAD_FAILED_MESSAGE}: the file was not uploaded, or the upload expired`);
+    out.push(a);
   }
+  return out;
 }
 
 /** Remove stored files of a pair that are no longer attached (best effort; logged). */

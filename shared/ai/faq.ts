@@ -9,7 +9,7 @@ import { AiSettings, type Faq, type FaqInput, type ListFaqsQuery } from './ai.sc
 import { answerPort, type AnswerPair, type AnswerResult } from './answer-port.ts';
 import { log } from '../log.ts';
 import { requireFeature } from '../plan/gate.ts';
-import { checkFaqAttachments, removeFaqFiles } from './assets.ts';
+import { resolveFaqAttachments, removeFaqFiles } from './assets.ts';
 
 /**
  * The AI agent's knowledge base and settings (issue 18; spec §3 FAQ pair, §7 'save FAQ pair').
@@ -74,8 +74,8 @@ export async function createFaq(actor: Actor, input: FaqInput): Promise<Faq> {
   const now = Date.now();
   const faqId = input.id ?? ulid(now);
   if (input.id && (await db().entities.aiFaq.get({ org_id: actor.org_id, faq_id: faqId }).go()).data) throw new AppError('ai.faq_exists', 'A Q&A pair with this id exists already.', { status: 409 });
-  await checkFaqAttachments(actor.org_id, faqId, input.attachments);
-  const item = { org_id: actor.org_id, faq_id: faqId, question: input.question, answer: input.answer, attachments: input.attachments, created_by: actor.email, created_at: now, updated_at: now, updated_by: actor.email };
+  const attachments = await resolveFaqAttachments(actor, faqId, input.attachments);
+  const item = { org_id: actor.org_id, faq_id: faqId, question: input.question, answer: input.answer, attachments, created_by: actor.email, created_at: now, updated_at: now, updated_by: actor.email };
   try {
     await db().entities.aiFaq.create(item).go();
   } catch (e) {
@@ -90,16 +90,16 @@ export async function updateFaq(actor: Actor, faqId: string, input: FaqInput): P
   assertAiAdmin(actor);
   const before = (await db().entities.aiFaq.get({ org_id: actor.org_id, faq_id: faqId }).go()).data;
   if (!before) throw notFound('faq');
-  await checkFaqAttachments(actor.org_id, faqId, input.attachments);
+  const attachments = await resolveFaqAttachments(actor, faqId, input.attachments);
   const now = Date.now();
-  const item = { ...before, question: input.question, answer: input.answer, attachments: input.attachments, updated_at: now, updated_by: actor.email, embedding: before.question === input.question ? before.embedding : undefined };
+  const item = { ...before, question: input.question, answer: input.answer, attachments, updated_at: now, updated_by: actor.email, embedding: before.question === input.question ? before.embedding : undefined };
   try {
     await db().entities.aiFaq.put(item).go();
   } catch (e) {
     log('error', 'ai.faq_save_failed', { org_id: actor.org_id, faq_id: faqId, error: String(e) });
     throw new AppError('ai.faq_save_failed', FAQ_SAVE_FAILED_MESSAGE, { status: 500 });
   }
-  await removeFaqFiles(actor.org_id, faqId, (before.attachments as Faq['attachments'] | undefined) ?? [], input.attachments);
+  await removeFaqFiles(actor.org_id, faqId, (before.attachments as Faq['attachments'] | undefined) ?? [], attachments);
   return toFaqWire(item as FaqItem);
 }
 

@@ -254,6 +254,24 @@ describe('attachments (spec §5, §7, §8)', () => {
     // the pair keeps its own file (the chat got a copy)
     expect(await stored(up.key)).toBe(true);
   });
+
+  it("'Add to FAQs' on a document message: the message's file is copied into the new pair's folder", async () => {
+    const chat = '15557771005@c.us';
+    const up = await rt.orgCall<{ upload_url: string; key: string; headers: Record<string, string> }>(admin, 'POST', `/chats/${enc(chat)}/uploads`, { filename: 'returns-form.pdf', mimetype: 'application/pdf', size: PDF.length });
+    expect((await fetch(`${rt.url}${up.body.upload_url}`, { method: 'PUT', headers: up.body.headers, body: new Uint8Array(PDF) })).status).toBe(200);
+    const sent = await rt.orgCall<{ message: Message }>(admin, 'POST', `/chats/${enc(chat)}/messages`, { media: { key: up.body.key, filename: 'returns-form.pdf', mimetype: 'application/pdf' } });
+    expect(sent.status).toBe(201);
+    const media = sent.body.message.media!;
+    const created = await rt.orgCall<{ faq: Faq }>(admin, 'POST', '/ai/faqs', { question: 'Where is the returns form?', answer: 'Fill in the attached returns form and put it in the parcel.', attachments: [{ url: media.path, type: 'application/pdf', name: 'returns-form.pdf' }] });
+    expect(created.status).toBe(201);
+    const id = created.body.faq.id;
+    expect(created.body.faq.attachments).toEqual([{ url: `${rt.orgId}/ai_assets/${id}/returns-form.pdf`, type: 'application/pdf', name: 'returns-form.pdf' }]);
+    expect(await stored(created.body.faq.attachments[0]!.url)).toBe(true);
+    // another org's or an unknown chat's file is not taken
+    const foreign = await rt.orgCall<ApiError>(admin, 'POST', '/ai/faqs', { question: 'Where is the returns form?', answer: 'Fill in the attached returns form.', attachments: [{ url: `media/${rt.orgId}/nobody@c.us/x/y.pdf`, type: 'application/pdf', name: 'y.pdf' }] });
+    expect(foreign.status).toBe(404);
+    await rt.orgCall(admin, 'DELETE', `/ai/faqs/${id}`);
+  });
 });
 
 describe('internal contacts (issue 15 Contact)', () => {

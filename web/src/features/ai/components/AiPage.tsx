@@ -165,7 +165,7 @@ function KnowledgeBase() {
                   <p className="ai-faq-a">{customerText(f.answer)}</p>
                   <p className="ai-faq-meta muted small">
                     {instructionsOf(f.answer).length > 0 && <span className="ai-chip">Instructions</span>}
-                    {f.attachments[0] && <span className="ai-chip">📎 {f.attachments[0].name}</span>}
+                    {f.attachments[0] && <span className="ai-chip"><Icon name="file" size={12} /> {f.attachments[0].name}</span>}
                   </p>
                 </div>
                 {isAdmin && (
@@ -285,7 +285,7 @@ export function FaqEditor({ faq, initial, onClose, onSaved }: { faq: Faq | null;
           <legend>Attachment (one; an image, a video or a document — audio is not supported). The agent sends it with its answer.</legend>
           {shown ? (
             <span className="ai-chip" data-testid="ai-faq-attachment">
-              📎 {shown.name}
+              <Icon name="file" size={12} /> {shown.name}
               {shown.note && <span className="muted small"> ({shown.note})</span>}
               <button type="button" className="link-btn" onClick={() => (setFile(null), setAttachment(null), fileInput.current && (fileInput.current.value = ''))} aria-label={`Remove ${shown.name}`}>
                 Remove
