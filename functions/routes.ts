@@ -180,6 +180,8 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'POST', path: '/api/orgs/{org_id}/ai/test', handler: 'functions/http/ai/test-answer.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/ai/decisions', handler: 'functions/http/ai/list-decisions.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/chats/{chat_id}/ai', handler: 'functions/http/ai/set-chat-ai.ts#handler', auth: 'jwt' },
+  // issue 18 (part 2): FAQ pair attachments (spec §7 upload under {org_id}/ai_assets/{context_id}/)
+  { method: 'POST', path: '/api/orgs/{org_id}/ai/faqs/uploads', handler: 'functions/http/ai/create-faq-upload.ts#handler', auth: 'jwt' },
   // --- end issue 18 ---
   // --- issue 19: dashboard, analytics and the audit log ---
   { method: 'GET', path: '/api/orgs/{org_id}/dashboard', handler: 'functions/http/analytics/get-dashboard.ts#handler', auth: 'jwt' },

@@ -185,11 +185,17 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/webhooks/replay-delivery.ts#handler': { publishEvents: false, enqueue: ['webhook-deliveries'] },
   // --- issue 18: AI agent ---
   // Takes customer messages up (schedules delayed replies, cancels them when a member replies) and answers through Bedrock.
-  'functions/consumers/ai-agent.ts#handler': { scheduler: true, bedrock: true },
-  'functions/consumers/ai-replies.ts#handler': { scheduler: true, bedrock: true },
+  // It also sends the answering pair's file: copies it from {org_id}/ai_assets/ to a chat upload key, then the send path checks it and writes its thumbnail.
+  'functions/consumers/ai-agent.ts#handler': { scheduler: true, bedrock: true, media: 'readWrite' },
+  'functions/consumers/ai-replies.ts#handler': { scheduler: true, bedrock: true, media: 'readWrite' },
   // The test panel answers through the same port; take-over cancels a scheduled reply.
   'functions/http/ai/test-answer.ts#handler': { bedrock: true, publishEvents: false, enqueue: [] },
   'functions/http/ai/set-chat-ai.ts#handler': { scheduler: true },
+  // FAQ pair files (spec §7 {org_id}/ai_assets/{context_id}/): a presigned PUT; saving checks the file is there (head) or copies a chat message's file in ('Add to FAQs'); editing or deleting removes a dropped file.
+  'functions/http/ai/create-faq-upload.ts#handler': { media: 'put', publishEvents: false, enqueue: [] },
+  'functions/http/ai/create-faq.ts#handler': { media: 'readWrite' },
+  'functions/http/ai/update-faq.ts#handler': { media: 'readWrite' },
+  'functions/http/ai/delete-faq.ts#handler': { media: 'readWrite' },
   // --- issue 17: automation rules ---
   // Rule actions go through the inbox's use cases (send: whatsapp-outbound; snooze and task reminders: the scheduler), arm delayed actions / follow-ups (scheduler) and call signed webhooks.
   'functions/consumers/rules-engine.ts#handler': { scheduler: true },

@@ -231,11 +231,13 @@ describe('media', () => {
     expect(fn.Properties.Timeout).toBeLessThanOrEqual(180); // the queue's visibility timeout
   });
 
+  // issue 18: FAQ pair files under {org_id}/ai_assets/ (upload, check, copy, delete) and the agent sending a pair's file
+  const AI_MEDIA_USERS = ['functions/http/ai/create-faq-upload.ts#handler', 'functions/http/ai/create-faq.ts#handler', 'functions/http/ai/update-faq.ts#handler', 'functions/http/ai/delete-faq.ts#handler', 'functions/consumers/ai-agent.ts#handler', 'functions/consumers/ai-replies.ts#handler'];
   it('leaves every other function without MEDIA_BUCKET or access to it', () => {
     let others = 0;
     for (const t of handlerStacks()) {
       for (const fn of lambdasOf(t)) {
-        if ([MEDIA_DOWNLOAD, MEDIA_URL, LIST_MEDIA, CREATE_UPLOAD, SEND_MESSAGE, OUTBOUND].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
+        if ([MEDIA_DOWNLOAD, MEDIA_URL, LIST_MEDIA, CREATE_UPLOAD, SEND_MESSAGE, OUTBOUND, ...AI_MEDIA_USERS].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
         others++;
         expect(fn.Properties.Environment?.Variables ?? {}, fn.Properties.Description).not.toHaveProperty('MEDIA_BUCKET');
         expect(mediaActions(t, fn), fn.Properties.Description).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterHumanReply, auditNoteBody, effectiveState, eligibility, inShift } from './agent.rules.ts';
+import { afterHumanReply, auditNoteBody, contactMarkedInternal, effectiveState, eligibility, inShift } from './agent.rules.ts';
 import { AiSettings } from './ai.schemas.ts';
 
 const base = AiSettings.parse({ enabled: true });
@@ -60,5 +60,29 @@ describe('shift hours', () => {
     const body = auditNoteBody({ outcome: 'handed_off', question: 'Q?', candidates: [{ faq_id: 'f', question: 'Pair?', score: 0.3 }], answer: null, reason: 'low_confidence', confidence: 0.3, latency_ms: 12, adapter: 'local' });
     expect(body.split('\n')[0]).toBe('AI agent handed off: no pair matches well enough (best 30%) (12 ms)');
     expect(body).toContain('1. Pair? (30%) [f]');
+  });
+});
+
+describe('internal contacts (issue 15 Contact: labels and custom properties)', () => {
+  const labels = [
+    { label_id: 'l1', name: 'VIP' },
+    { label_id: 'l2', name: ' Internal ' },
+  ];
+  const props = [
+    { property_id: 'p1', property_name: 'Internal', property_value_type: 'dropdown', property_value: { o1: 'Yes', o2: 'No' } },
+    { property_id: 'p2', property_name: 'internal', property_value_type: 'text' },
+    { property_id: 'p3', property_name: 'Team', property_value_type: 'text' },
+  ];
+  it('a label named Internal marks the contact', () => {
+    expect(contactMarkedInternal({ label_ids: ['l2'] }, labels, props)).toBe(true);
+    expect(contactMarkedInternal({ label_ids: ['l1'] }, labels, props)).toBe(false);
+  });
+  it('a property named Internal set to yes marks it; no, empty or another property does not', () => {
+    expect(contactMarkedInternal({ custom_properties: { p1: 'o1' } }, labels, props)).toBe(true);
+    expect(contactMarkedInternal({ custom_properties: { p1: 'o2' } }, labels, props)).toBe(false);
+    expect(contactMarkedInternal({ custom_properties: { p2: 'TRUE' } }, labels, props)).toBe(true);
+    expect(contactMarkedInternal({ custom_properties: { p2: 'no' } }, labels, props)).toBe(false);
+    expect(contactMarkedInternal({ custom_properties: { p3: 'internal' } }, labels, props)).toBe(false);
+    expect(contactMarkedInternal({}, labels, props)).toBe(false);
   });
 });

@@ -107,3 +107,39 @@ export function handoffWhy(reason: string | null, confidence: number): string {
       return `no pair matches well enough (best ${pct(confidence)})`;
   }
 }
+
+/** The word that marks a contact internal: a label of that name, or a custom property of that name set to yes. */
+export const INTERNAL_MARK = 'internal';
+const YES = new Set(['yes', 'y', 'true', '1', 'internal', 'x', 'on']);
+const norm = (s: string) => s.trim().toLowerCase();
+
+/**
+ * Is a contact (issue 15's Contact: `label_ids` are org chat labels, `custom_properties` maps
+ * property_id -> value) marked internal? It is when one of its labels is named 'Internal', or a
+ * custom property named 'Internal' holds a yes: text 'yes' / 'true' / '1' (case-insensitive), a
+ * dropdown option whose label says so, or any date/number other than 0. The agent never answers
+ * such contacts (issue 18 §3).
+ */
+export function contactMarkedInternal(
+  contact: { label_ids?: readonly string[] | null; custom_properties?: Record<string, unknown> | null },
+  labels: ReadonlyArray<{ label_id: string; name: string }>,
+  properties: ReadonlyArray<{ property_id: string; property_name: string; property_value_type: string; property_value?: unknown }>,
+): boolean {
+  const own = new Set(contact.label_ids ?? []);
+  if (labels.some((l) => own.has(l.label_id) && norm(l.name) === INTERNAL_MARK)) return true;
+  const values = contact.custom_properties ?? {};
+  for (const p of properties) {
+    if (norm(p.property_name) !== INTERNAL_MARK) continue;
+    const v = values[p.property_id];
+    if (v == null || v === '') continue;
+    if (p.property_value_type === 'dropdown') {
+      const options = (p.property_value as Record<string, string> | null | undefined) ?? {};
+      if (YES.has(norm(String(options[String(v)] ?? v)))) return true;
+    } else if (p.property_value_type === 'number') {
+      if (Number(v) !== 0 && !Number.isNaN(Number(v))) return true;
+    } else if (p.property_value_type === 'date') {
+      return true;
+    } else if (v === true || YES.has(norm(String(v)))) return true;
+  }
+  return false;
+}

@@ -10,14 +10,16 @@ import { schedulerPort, scheduleName } from '../ports/scheduler.ts';
 import { chatGuard } from '../access/guard.ts';
 import { withCursor } from '../db/paging.ts';
 import { log } from '../log.ts';
+import { orgHasFeature } from '../plan/gate.ts';
+import { chatUploadOf } from './assets.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { PublishInput } from '../../events/publish.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import type { Message } from '../message/message.schemas.ts';
 import { allPairs, getAiSettings } from './faq.ts';
 import { answerPort, type AnswerResult } from './answer-port.ts';
-import { AI_AUTHOR, afterHumanReply, auditNoteBody, effectiveState, eligibility, handoffWhy, SILENT_REASONS } from './agent.rules.ts';
-import type { AiMetadata, AiSettings } from './ai.schemas.ts';
+import { AI_AUTHOR, afterHumanReply, auditNoteBody, contactMarkedInternal, effectiveState, eligibility, handoffWhy, SILENT_REASONS } from './agent.rules.ts';
+import type { AiMetadata, AiSettings, FaqAttachment } from './ai.schemas.ts';
 
 /**
  * The AI agent's use cases (issue 18 §2-§6, §8):
@@ -64,17 +66,24 @@ async function writeMeta(orgId: string, chatId: string, by: string, decide: (met
   );
 }
 
-/** Is the chat's contact marked internal (issue 15's Contact: `is_internal`, or an 'internal' tag)? */
+/**
+ * Is the chat's customer a contact marked internal (issue 15's Contact, `contactMarkedInternal`:
+ * an 'Internal' label or an 'Internal' custom property set to yes)? A 1:1 chat's contact_id is the
+ * chat id without '@c.us' (and its members' contact_id). Labels and property definitions are
+ * read only when the contact has labels or properties at all.
+ */
 async function isInternalContact(orgId: string, chat: ChatRow): Promise<boolean> {
   if (chat.chat_type !== 'user') return false;
   const members = (chat.members as Record<string, { contact_id?: string }> | undefined) ?? {};
-  const ids = Object.values(members).map((m) => m.contact_id).filter((x): x is string => !!x);
+  const ids = [...new Set([chat.chat_id.replace(/@c\.us$/, ''), ...Object.values(members).map((m) => m.contact_id)].filter((x): x is string => !!x))];
   for (const contact_id of ids.slice(0, 3)) {
-    const c = (await db().entities.contact.get({ org_id: orgId, contact_id }).go()).data as Record<string, unknown> | null;
-    if (!c) continue;
-    const tags = (c.tags as unknown[] | undefined) ?? [];
-    const props = (c.custom_properties as Record<string, unknown> | undefined) ?? {};
-    if (c.is_internal === true || tags.includes('internal') || props.internal === true || props.internal === 'true') return true;
+    const c = (await db().entities.contact.get({ org_id: orgId, contact_id }).go()).data;
+    if (!c || (!c.label_ids?.length && !Object.keys((c.custom_properties as object | undefined) ?? {}).length)) continue;
+    const [labels, props] = await Promise.all([
+      c.label_ids?.length ? db().entities.chatLabel.query.byOrg({ org_id: orgId }).go({ pages: 'all' }).then((r) => r.data) : [],
+      Object.keys((c.custom_properties as object | undefined) ?? {}).length ? db().entities.propertyDef.query.byOrg({ org_id: orgId }).go({ pages: 'all' }).then((r) => r.data) : [],
+    ]);
+    if (contactMarkedInternal({ label_ids: c.label_ids, custom_properties: c.custom_properties as Record<string, unknown> | undefined }, labels, props)) return true;
   }
   return false;
 }
@@ -94,6 +103,8 @@ export async function onCustomerMessage(props: { org_id: string; chat: Chat; mes
   const chatId = message.chat_id;
   const settings = await getAiSettings(orgId);
   if (!settings.enabled) return 'skipped:disabled';
+  // spec §9: Starter lacks the AI autoresponder (a downgraded org keeps its settings, the agent is silent)
+  if (!(await orgHasFeature(orgId, 'ai_autoresponder'))) return 'skipped:plan';
   const chat = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data as ChatRow | null;
   if (!chat) return 'skipped:no_chat';
   const now = Date.now();
@@ -168,6 +179,31 @@ async function notifyHandoff(orgId: string, chat: ChatRow, why: string, uniqueId
 }
 
 /**
+ * Send the answering pair's attachment (spec §3 `attachments`, one at most) after the text reply,
+ * through the normal send path: the stored file is copied to an upload key of the chat and sent
+ * as a media message (checked, thumbnailed and uploaded to WhatsApp like a member's file). A
+ * missing or refused file is logged and the text reply stands.
+ * @returns the media message's unique_id, or undefined when nothing was sent
+ */
+async function sendPairAttachment(orgId: string, chatId: string, uniqueId: string, faqId: string | undefined): Promise<string | undefined> {
+  if (!faqId) return undefined;
+  const pair = (await db().entities.aiFaq.get({ org_id: orgId, faq_id: faqId }).go()).data;
+  const attachment = (pair?.attachments as FaqAttachment[] | undefined)?.[0];
+  if (!attachment) return undefined;
+  try {
+    const media = await chatUploadOf(orgId, chatId, attachment);
+    if (!media) {
+      log('warn', 'ai.attachment_missing', { org_id: orgId, chat_id: chatId, faq_id: faqId, key: attachment.url });
+      return undefined;
+    }
+    return (await sendMessage(AI_ACTOR(orgId), chatId, { media, client_id: `ai-${uniqueId}-file` })).unique_id;
+  } catch (e) {
+    log('warn', 'ai.attachment_failed', { org_id: orgId, chat_id: chatId, faq_id: faqId, error: String(e) });
+    return undefined;
+  }
+}
+
+/**
  * Prepare and deliver the reply to one customer message (now, or when its delay is up). Does
  * nothing when the chat no longer waits for this message (taken over, a newer message took its
  * place): the decision is then 'cancelled'.
@@ -207,10 +243,12 @@ export async function prepareReply(cmd: AiReplyCommand): Promise<string> {
     return 'cancelled';
   }
   let replyId: string | undefined;
+  let attachmentId: string | undefined;
   if (outcome === 'answered') {
     const body = settings.nickname ? `${result.answer}\n\n— ${settings.nickname}` : result.answer!;
     const sent = await sendMessage(AI_ACTOR(orgId), chatId, { body, client_id: `ai-${uniqueId}` } as never);
     replyId = sent.unique_id;
+    attachmentId = await sendPairAttachment(orgId, chatId, uniqueId, result.faq_ids[0]);
   }
   const now = Date.now();
   const latency = Math.max(0, now - decision.created_at);
@@ -227,7 +265,7 @@ export async function prepareReply(cmd: AiReplyCommand): Promise<string> {
   }
   await db()
     .entities.aiDecision.patch({ org_id: orgId, decision_id: uniqueId })
-    .set({ outcome, reason: result.reason ?? undefined, answer: result.answer ?? undefined, confidence: result.confidence, candidates: result.candidates, adapter: result.adapter, latency_ms: latency, decided_at: now, note_unique_id: noteId, ...(replyId ? { reply_unique_id: replyId } : {}) })
+    .set({ outcome, reason: result.reason ?? undefined, answer: result.answer ?? undefined, confidence: result.confidence, candidates: result.candidates, adapter: result.adapter, latency_ms: latency, decided_at: now, note_unique_id: noteId, ...(replyId ? { reply_unique_id: replyId } : {}), ...(attachmentId ? { attachment_unique_id: attachmentId } : {}) })
     .go();
   return outcome;
 }

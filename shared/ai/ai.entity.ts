@@ -71,6 +71,8 @@ export const AiDecisionEntity = new Entity({
     due_at: { type: 'number' },
     /** unique_id of the reply sent, and of the audit note */
     reply_unique_id: { type: 'string' },
+    /** the media message carrying the pair's attachment, when one was sent */
+    attachment_unique_id: { type: 'string' },
     note_unique_id: { type: 'string' },
     created_at: { type: 'number', required: true },
     decided_at: { type: 'number' },

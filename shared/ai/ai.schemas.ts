@@ -3,6 +3,7 @@ import { FAQ_MAX_ANSWER, FAQ_MAX_ATTACHMENTS, FAQ_MAX_QUESTION, FAQ_MIN_LENGTH, 
 
 /** API shapes of the AI agent (issue 18; spec §3 FAQ pair, §5 limits). */
 
+/** spec §3 `{ url, type, name }`: `url` is the file's storage key (`{org_id}/ai_assets/{context_id}/…`, from POST /ai/faqs/uploads), `type` its MIME type. */
 export const FaqAttachment = z.object({
   url: z.string().trim().min(1, 'is required').max(2000, 'is too long'),
   type: z.string().trim().min(1, 'is required').max(100, 'is too long'),
@@ -21,6 +22,8 @@ export const FaqInput = z.object({
   question: z.string({ required_error: 'is required' }).trim().min(FAQ_MIN_LENGTH, FAQ_TOO_SHORT_MESSAGE).max(FAQ_MAX_QUESTION, 'is too long'),
   answer: z.string({ required_error: 'is required' }).trim().min(FAQ_MIN_LENGTH, FAQ_TOO_SHORT_MESSAGE).max(FAQ_MAX_ANSWER, 'is too long'),
   attachments,
+  /** POST only: the context_id an upload minted for this new pair (POST /ai/faqs/uploads); omitted: a new one */
+  id: z.string({ invalid_type_error: 'must be text' }).regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a pair id').optional(),
 });
 export type FaqInput = z.infer<typeof FaqInput>;
 
@@ -121,3 +124,31 @@ export const ListDecisionsQuery = z.object({
   limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200').default(50),
   cursor: z.string().max(2000, 'is too long').optional(),
 });
+
+const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** POST /ai/faqs/uploads: `faq_id` is the pair's context_id (omit it for a new pair: one is minted). */
+export const FaqUploadInput = z.object({
+  filename: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  mimetype: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(255, 'is too long'),
+  /** bytes */
+  size: z.number({ required_error: 'is required', invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'is an empty file'),
+  faq_id: z.string({ invalid_type_error: 'must be text' }).regex(ULID_RE, 'must be a pair id').optional(),
+});
+export type FaqUploadInput = z.infer<typeof FaqUploadInput>;
+
+/** 201 of POST /ai/faqs/uploads. */
+export interface FaqUploadResponse {
+  /** the pair's context_id (given or minted): create the pair with this `id` */
+  faq_id: string;
+  upload_url: string;
+  /** the attachment's `url` when the pair is saved */
+  key: string;
+  /** headers the PUT must carry (the signature covers them) */
+  headers: Record<string, string>;
+  /** epoch ms */
+  expires_at: number;
+  /** the attachment to save with the pair */
+  attachment: FaqAttachment;
+}
+

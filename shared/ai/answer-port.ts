@@ -2,6 +2,7 @@ import { config } from '../config.ts';
 import { customerText, instructionFlags } from './faq.rules.ts';
 import { DEFAULT_LOCAL_THRESHOLD, LocalRanker } from './ranker.ts';
 import { terms } from './text.ts';
+import { detectLanguage, pairLanguage, preferCustomerLanguage } from './language.ts';
 
 /**
  * The answering port of the AI agent (issue 18): a question and the org's FAQ pairs in, an answer
@@ -52,7 +53,7 @@ export interface AnswerPort {
   answer(question: string, pairs: readonly AnswerPair[], opts?: { threshold?: number | null }): Promise<AnswerResult>;
 }
 
-/** The local adapter: the embedded ranker; answers with the best pair's customer text. */
+/** The local adapter: the embedded ranker; answers with the best pair's customer text (the best pair in the customer's language when there is one above the threshold). */
 export function localAnswerPort(): AnswerPort {
   return {
     name: 'local',
@@ -60,9 +61,12 @@ export function localAnswerPort(): AnswerPort {
       const threshold = opts?.threshold ?? DEFAULT_LOCAL_THRESHOLD;
       if (!pairs.length) return { answer: null, confidence: 0, faq_ids: [], handoff: true, reason: 'no_pairs', candidates: [], adapter: 'local' };
       const byId = new Map(pairs.map((p) => [p.id, p]));
-      const ranked = new LocalRanker(pairs).rank(question, 3);
-      const candidates = ranked.map((r) => ({ faq_id: r.id, question: byId.get(r.id)!.question, score: r.confidence }));
-      const best = ranked[0];
+      const ranked = new LocalRanker(pairs).rank(question, 5);
+      // the customer's language where the pairs allow (language.ts): a pair in it beats a pair in another language
+      const best = preferCustomerLanguage(ranked, detectLanguage(question), (id) => pairLanguage(byId.get(id)!), threshold);
+      const shown = ranked.slice(0, 3);
+      if (best && !shown.includes(best)) shown[2] = best;
+      const candidates = shown.map((r) => ({ faq_id: r.id, question: byId.get(r.id)!.question, score: r.confidence }));
       if (!best || best.confidence < threshold) {
         return { answer: null, confidence: best?.confidence ?? 0, faq_ids: best ? [best.id] : [], handoff: true, reason: 'low_confidence', candidates, adapter: 'local' };
       }

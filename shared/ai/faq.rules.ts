@@ -72,6 +72,11 @@ export function isAudioAttachment(a: { type?: string | null; name?: string | nul
 
 /** Blob key of a pair's attachment (spec §7: `{org_id}/ai_assets/{context_id}/`). */
 export function faqAssetKey(orgId: string, contextId: string, fileName: string): string {
-  const safe = fileName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(-120) || 'file';
-  return `${orgId}/ai_assets/${contextId}/${safe}`;
+  const safe = fileName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(-120).replace(/^\.+/, '_') || 'file';
+  return `${faqAssetPrefix(orgId, contextId)}${safe}`;
+}
+
+/** The folder of a pair's files, with its trailing slash (spec §7: `{org_id}/ai_assets/{context_id}/`). */
+export function faqAssetPrefix(orgId: string, contextId: string): string {
+  return `${orgId}/ai_assets/${contextId}/`;
 }

@@ -8,6 +8,8 @@ import { FAQ_MAX_PAIRS, FAQ_SAVE_FAILED_MESSAGE } from './faq.rules.ts';
 import { AiSettings, type Faq, type FaqInput, type ListFaqsQuery } from './ai.schemas.ts';
 import { answerPort, type AnswerPair, type AnswerResult } from './answer-port.ts';
 import { log } from '../log.ts';
+import { requireFeature } from '../plan/gate.ts';
+import { resolveFaqAttachments, removeFaqFiles } from './assets.ts';
 
 /**
  * The AI agent's knowledge base and settings (issue 18; spec §3 FAQ pair, §7 'save FAQ pair').
@@ -60,15 +62,20 @@ export async function allPairs(orgId: string): Promise<AnswerPair[]> {
 }
 
 /**
- * POST /ai/faqs (spec §7 save FAQ pair). The new pair's id is its context_id (a ULID).
- * @throws AppError 403 ai.forbidden; 409 ai.faq_limit past FAQ_MAX_PAIRS; 500 'Failed to save Q&A pair' (spec §8) when the write fails
+ * POST /ai/faqs (spec §7 save FAQ pair). The new pair's id is its context_id (a ULID): `input.id`
+ * when an attachment was uploaded first (POST /ai/faqs/uploads minted it), else a new one.
+ * @throws AppError 403 ai.forbidden; 400 attachments.0.url (not a file uploaded for this pair);
+ *   409 ai.faq_exists (id taken), ai.faq_limit past FAQ_MAX_PAIRS; 500 'Failed to save Q&A pair' (spec §8) when the write fails
  */
 export async function createFaq(actor: Actor, input: FaqInput): Promise<Faq> {
   assertAiAdmin(actor);
   const count = (await db().entities.aiFaq.query.byOrg({ org_id: actor.org_id }).go({ pages: 'all', attributes: ['faq_id'] })).data.length;
   if (count >= FAQ_MAX_PAIRS) throw new AppError('ai.faq_limit', `A knowledge base holds at most ${FAQ_MAX_PAIRS} pairs.`, { status: 409 });
   const now = Date.now();
-  const item = { org_id: actor.org_id, faq_id: ulid(now), question: input.question, answer: input.answer, attachments: input.attachments, created_by: actor.email, created_at: now, updated_at: now, updated_by: actor.email };
+  const faqId = input.id ?? ulid(now);
+  if (input.id && (await db().entities.aiFaq.get({ org_id: actor.org_id, faq_id: faqId }).go()).data) throw new AppError('ai.faq_exists', 'A Q&A pair with this id exists already.', { status: 409 });
+  const attachments = await resolveFaqAttachments(actor, faqId, input.attachments);
+  const item = { org_id: actor.org_id, faq_id: faqId, question: input.question, answer: input.answer, attachments, created_by: actor.email, created_at: now, updated_at: now, updated_by: actor.email };
   try {
     await db().entities.aiFaq.create(item).go();
   } catch (e) {
@@ -78,23 +85,31 @@ export async function createFaq(actor: Actor, input: FaqInput): Promise<Faq> {
   return toFaqWire(item);
 }
 
-/** PUT /ai/faqs/{id}: replaces question, answer and attachments. @throws 403; 404 faq.not_found */
+/** PUT /ai/faqs/{id}: replaces question, answer and attachments (a dropped file is deleted). @throws 403; 404 faq.not_found; 400 attachments.0.url */
 export async function updateFaq(actor: Actor, faqId: string, input: FaqInput): Promise<Faq> {
   assertAiAdmin(actor);
   const before = (await db().entities.aiFaq.get({ org_id: actor.org_id, faq_id: faqId }).go()).data;
   if (!before) throw notFound('faq');
+  const attachments = await resolveFaqAttachments(actor, faqId, input.attachments);
   const now = Date.now();
-  const item = { ...before, question: input.question, answer: input.answer, attachments: input.attachments, updated_at: now, updated_by: actor.email, embedding: before.question === input.question ? before.embedding : undefined };
-  await db().entities.aiFaq.put(item).go();
+  const item = { ...before, question: input.question, answer: input.answer, attachments, updated_at: now, updated_by: actor.email, embedding: before.question === input.question ? before.embedding : undefined };
+  try {
+    await db().entities.aiFaq.put(item).go();
+  } catch (e) {
+    log('error', 'ai.faq_save_failed', { org_id: actor.org_id, faq_id: faqId, error: String(e) });
+    throw new AppError('ai.faq_save_failed', FAQ_SAVE_FAILED_MESSAGE, { status: 500 });
+  }
+  await removeFaqFiles(actor.org_id, faqId, (before.attachments as Faq['attachments'] | undefined) ?? [], attachments);
   return toFaqWire(item as FaqItem);
 }
 
-/** DELETE /ai/faqs/{id}. @throws 403; 404 faq.not_found */
+/** DELETE /ai/faqs/{id} (and its stored files). @throws 403; 404 faq.not_found */
 export async function deleteFaq(actor: Actor, faqId: string): Promise<{ deleted: true }> {
   assertAiAdmin(actor);
   const before = (await db().entities.aiFaq.get({ org_id: actor.org_id, faq_id: faqId }).go()).data;
   if (!before) throw notFound('faq');
   await db().entities.aiFaq.delete({ org_id: actor.org_id, faq_id: faqId }).go();
+  await removeFaqFiles(actor.org_id, faqId, (before.attachments as Faq['attachments'] | undefined) ?? []);
   return { deleted: true };
 }
 
@@ -104,10 +119,16 @@ export async function getAiSettings(orgId: string): Promise<AiSettings> {
   return AiSettings.parse(row?.settings ?? {});
 }
 
-/** PUT /ai/settings (the whole settings object). @throws 403 ai.forbidden */
+/**
+ * PUT /ai/settings (the whole settings object). Turning the agent on (`enabled`; per-number switches only narrow it)
+ * needs the plan's AI autoresponder (spec §9: Starter lacks it); turning it off, or saving other
+ * settings while it stays off, is always allowed.
+ * @throws AppError 403 ai.forbidden; 403 plan.feature_unavailable (details plan: ai_autoresponder)
+ */
 export async function updateAiSettings(actor: Actor, input: AiSettings): Promise<AiSettings> {
   assertAiAdmin(actor);
   const settings = AiSettings.parse(input);
+  if (settings.enabled) await requireFeature(actor.org_id, 'ai_autoresponder');
   await db().entities.aiSettings.put({ org_id: actor.org_id, settings, updated_by: actor.email, updated_at: Date.now() }).go();
   return settings;
 }

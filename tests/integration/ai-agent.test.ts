@@ -7,6 +7,9 @@ import { AI_AUTHOR } from '../../shared/ai/agent.rules.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 import type { Faq } from '../../shared/ai/ai.schemas.ts';
+import { blobPort } from '../../shared/ports/blobs.ts';
+import { db } from '../../shared/db/service.ts';
+import { forgetOrgPlanState } from '../../shared/plan/gate.ts';
 
 /**
  * The AI agent (issue 18) on the local runtime: the knowledge base routes (validation with the
@@ -36,6 +39,18 @@ const customerSays = async (from: string, text: string) => {
 const aiReplies = (ms: Message[]) => ms.filter((m) => m.author === AI_AUTHOR && !m.is_private_note);
 const aiNotes = (ms: Message[]) => ms.filter((m) => m.author === AI_AUTHOR && m.is_private_note);
 
+/** A tiny PDF (documents take any bytes; this one looks like a PDF to file-type too). */
+const PDF = new TextEncoder().encode('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+type Upload = { faq_id: string; upload_url: string; key: string; headers: Record<string, string>; attachment: { url: string; type: string; name: string } };
+/** POST /ai/faqs/uploads then PUT the bytes to the presigned URL, as the editor does. */
+const uploadFor = async (faqId: string | undefined, filename: string, bytes: Uint8Array, mimetype = 'application/pdf'): Promise<Upload> => {
+  const up = await rt.orgCall<Upload>(admin, 'POST', '/ai/faqs/uploads', { filename, mimetype, size: bytes.length, ...(faqId ? { faq_id: faqId } : {}) });
+  expect(up.status).toBe(201);
+  expect((await fetch(`${rt.url}${up.body.upload_url}`, { method: 'PUT', headers: up.body.headers, body: new Uint8Array(bytes) })).status).toBe(200);
+  return up.body;
+};
+const stored = async (key: string) => !!(await (await blobPort()).head(key));
+
 beforeAll(async () => {
   rt = await startTestRuntime();
   [admin, member] = await Promise.all([rt.signIn(rt.adminEmail), rt.signIn(rt.memberEmail)]);
@@ -52,9 +67,16 @@ describe('knowledge base', () => {
     expect((await rt.orgCall(member, 'POST', '/ai/faqs', PAIRS[0])).status).toBe(403);
     const extra = await rt.orgCall<{ faq: Faq }>(admin, 'POST', '/ai/faqs', { question: 'Temporary question?', answer: 'Temporary answer here.' });
     const id = extra.body.faq.id;
-    const upd = await rt.orgCall<{ faq: Faq }>(admin, 'PUT', `/ai/faqs/${id}`, { question: 'Temporary question, edited?', answer: 'Temporary answer, edited.', attachments: [{ url: 'https://cdn.example.com/x.pdf', type: 'document', name: 'x.pdf' }] });
-    expect(upd.body.faq).toMatchObject({ id, question: 'Temporary question, edited?', attachments: [{ name: 'x.pdf' }] });
+    // a link is not an attachment: files are uploaded to the pair's folder first
+    const link = await rt.orgCall<ApiError>(admin, 'PUT', `/ai/faqs/${id}`, { question: 'Temporary question, edited?', answer: 'Temporary answer, edited.', attachments: [{ url: 'https://cdn.example.com/x.pdf', type: 'application/pdf', name: 'x.pdf' }] });
+    expect(link.body.error.details).toEqual([{ field: 'attachments.0.url', reason: 'is not a file uploaded for this pair' }]);
+    const up = await uploadFor(id, 'x.pdf', PDF);
+    const upd = await rt.orgCall<{ faq: Faq }>(admin, 'PUT', `/ai/faqs/${id}`, { question: 'Temporary question, edited?', answer: 'Temporary answer, edited.', attachments: [up.attachment] });
+    expect(upd.body.faq).toMatchObject({ id, question: 'Temporary question, edited?', attachments: [{ name: 'x.pdf', url: `${rt.orgId}/ai_assets/${id}/x.pdf`, type: 'application/pdf' }] });
+    expect(await stored(up.key)).toBe(true);
     expect((await rt.orgCall(admin, 'DELETE', `/ai/faqs/${id}`)).status).toBe(200);
+    // the pair's file goes with it
+    expect(await stored(up.key)).toBe(false);
     expect((await rt.orgCall(admin, 'DELETE', `/ai/faqs/${id}`)).status).toBe(404);
   });
 
@@ -185,5 +207,109 @@ describe('the agent on customer messages', () => {
     expect((await rt.orgCall(member, 'PUT', `/chats/${enc(chatA)}/ai`, { activation_state: 'paused' })).status).toBe(403);
     const list = await rt.orgJson<{ decisions: Array<{ chat_id: string }> }>(member, '/ai/decisions');
     expect(list.decisions.some((d) => d.chat_id === chatA)).toBe(false);
+  });
+});
+
+describe('attachments (spec §5, §7, §8)', () => {
+  it('uploads one file under {org_id}/ai_assets/{context_id}/, refuses audio, members and foreign keys; the agent sends the file with its answer', async () => {
+    // refusals first: audio (by type or name), a type WhatsApp cannot send, members
+    const audio = await rt.orgCall<ApiError>(admin, 'POST', '/ai/faqs/uploads', { filename: 'hello.ogg', mimetype: 'audio/ogg', size: 100 });
+    expect(audio.status).toBe(400);
+    expect(audio.body.error.details).toEqual([{ field: 'mimetype', reason: 'Audio attachments are not supported' }]);
+    expect((await rt.orgCall<ApiError>(admin, 'POST', '/ai/faqs/uploads', { filename: 'a.exe', mimetype: 'application/x-msdownload', size: 100 })).body.error.details?.[0]?.field).toBe('mimetype');
+    expect((await rt.orgCall(member, 'POST', '/ai/faqs/uploads', { filename: 'a.pdf', mimetype: 'application/pdf', size: 100 })).status).toBe(403);
+
+    // a new pair: the upload mints its context_id, the pair is created with it
+    const up = await uploadFor(undefined, 'Size guide.pdf', PDF);
+    expect(up.key).toBe(`${rt.orgId}/ai_assets/${up.faq_id}/Size_guide.pdf`);
+    expect(up.attachment).toEqual({ url: up.key, type: 'application/pdf', name: 'Size guide.pdf' });
+    const pair = { question: 'Do you have a size guide for shoes?', answer: 'Yes: our shoe size guide is attached. Shoes run true to size.' };
+    // another pair's file, or a file never uploaded, is refused
+    const other = await rt.orgCall<ApiError>(admin, 'POST', '/ai/faqs', { ...pair, attachments: [up.attachment] });
+    expect(other.body.error.details).toEqual([{ field: 'attachments.0.url', reason: 'is not a file uploaded for this pair' }]);
+    const ghost = await rt.orgCall<ApiError>(admin, 'POST', '/ai/faqs', { ...pair, id: up.faq_id, attachments: [{ ...up.attachment, url: `${rt.orgId}/ai_assets/${up.faq_id}/missing.pdf` }] });
+    expect(ghost.body.error.details?.[0]).toMatchObject({ field: 'attachments.0.url', reason: expect.stringContaining('Unable to upload file') });
+    const created = await rt.orgCall<{ faq: Faq }>(admin, 'POST', '/ai/faqs', { ...pair, id: up.faq_id, attachments: [up.attachment] });
+    expect(created.status).toBe(201);
+    expect(created.body.faq).toMatchObject({ id: up.faq_id, attachments: [up.attachment] });
+    expect((await rt.orgCall(admin, 'POST', '/ai/faqs', { ...pair, id: up.faq_id })).status).toBe(409);
+
+    // the agent answers with the text, then the file, both through the normal send path
+    expect((await settings()).status).toBe(200);
+    const sentBefore = rt.graph.sent.length;
+    await customerSays('15557771005', 'Is there a size guide for shoes?');
+    const replies = aiReplies(await messagesOf('15557771005@c.us')).sort((a, b) => a.timestamp - b.timestamp);
+    expect(replies.map((m) => m.message_type)).toEqual(['text', 'document']);
+    expect(replies[0]!.body).toBe('Yes: our shoe size guide is attached. Shoes run true to size.\n\n— Ava');
+    expect(replies[1]!.media).toMatchObject({ filename: 'Size guide.pdf', mimetype: 'application/pdf', size: PDF.length });
+    // WhatsApp got the text, the file's bytes (media upload) and the document message naming it
+    await eventually(async () => {
+      const sent = rt.graph.sent.slice(sentBefore).map((r) => r.body as { type?: string; to?: string; document?: { filename?: string }; file?: { size: number } });
+      expect(sent.filter((b) => b.to === '15557771005').map((b) => b.type)).toEqual(['text', 'document']);
+      expect(sent.find((b) => b.type === 'document' && b.to)?.document?.filename).toBe('Size guide.pdf');
+      expect(sent.some((b) => b.file?.size === PDF.length)).toBe(true);
+      return true;
+    });
+    await eventually(async () => expect(aiReplies(await messagesOf('15557771005@c.us')).every((m) => m.message_id?.startsWith('wamid.'))).toBe(true));
+    // the pair keeps its own file (the chat got a copy)
+    expect(await stored(up.key)).toBe(true);
+  });
+
+  it("'Add to FAQs' on a document message: the message's file is copied into the new pair's folder", async () => {
+    const chat = '15557771005@c.us';
+    const up = await rt.orgCall<{ upload_url: string; key: string; headers: Record<string, string> }>(admin, 'POST', `/chats/${enc(chat)}/uploads`, { filename: 'returns-form.pdf', mimetype: 'application/pdf', size: PDF.length });
+    expect((await fetch(`${rt.url}${up.body.upload_url}`, { method: 'PUT', headers: up.body.headers, body: new Uint8Array(PDF) })).status).toBe(200);
+    const sent = await rt.orgCall<{ message: Message }>(admin, 'POST', `/chats/${enc(chat)}/messages`, { media: { key: up.body.key, filename: 'returns-form.pdf', mimetype: 'application/pdf' } });
+    expect(sent.status).toBe(201);
+    const media = sent.body.message.media!;
+    const created = await rt.orgCall<{ faq: Faq }>(admin, 'POST', '/ai/faqs', { question: 'Where is the returns form?', answer: 'Fill in the attached returns form and put it in the parcel.', attachments: [{ url: media.path, type: 'application/pdf', name: 'returns-form.pdf' }] });
+    expect(created.status).toBe(201);
+    const id = created.body.faq.id;
+    expect(created.body.faq.attachments).toEqual([{ url: `${rt.orgId}/ai_assets/${id}/returns-form.pdf`, type: 'application/pdf', name: 'returns-form.pdf' }]);
+    expect(await stored(created.body.faq.attachments[0]!.url)).toBe(true);
+    // another org's or an unknown chat's file is not taken
+    const foreign = await rt.orgCall<ApiError>(admin, 'POST', '/ai/faqs', { question: 'Where is the returns form?', answer: 'Fill in the attached returns form.', attachments: [{ url: `media/${rt.orgId}/nobody@c.us/x/y.pdf`, type: 'application/pdf', name: 'y.pdf' }] });
+    expect(foreign.status).toBe(404);
+    await rt.orgCall(admin, 'DELETE', `/ai/faqs/${id}`);
+  });
+});
+
+describe('internal contacts (issue 15 Contact)', () => {
+  it("never answers a contact labelled 'Internal'", async () => {
+    expect((await settings()).status).toBe(200);
+    await customerSays('15557771006', 'How much does shipping cost?');
+    expect(aiReplies(await messagesOf('15557771006@c.us'))).toHaveLength(1);
+    const label = (await rt.orgJson<{ label: { label_id: string } }>(admin, '/labels', { method: 'POST', json: { name: 'Internal', color: '#1f7a8c' } })).label;
+    expect((await rt.orgCall(admin, 'PATCH', '/contacts/15557771006', { label_ids: [label.label_id] })).status).toBe(200);
+    await customerSays('15557771006', 'What is your return policy?');
+    expect(aiReplies(await messagesOf('15557771006@c.us'))).toHaveLength(1);
+    const audit = await rt.orgJson<{ decisions: Array<{ chat_id: string; outcome: string; reason: string | null }> }>(admin, '/ai/decisions');
+    expect(audit.decisions.find((d) => d.chat_id === '15557771006@c.us')).toMatchObject({ outcome: 'skipped', reason: 'internal_contact' });
+  });
+});
+
+describe('plan gate (spec §9: Starter lacks the AI autoresponder)', () => {
+  it('a Starter org cannot turn the agent on, and the agent does not answer for it', async () => {
+    expect((await settings()).status).toBe(200);
+    const org = (await db().entities.organization.get({ org_id: rt.orgId }).go()).data!;
+    const end = Math.floor(Date.now() / 1000) + 30 * 86400;
+    await db().entities.organization.patch({ org_id: rt.orgId }).set({ is_free_trial: false, subscription_status: 'active', org_plan: { plan_id: 'starter', current_period_end: end } } as never).go();
+    forgetOrgPlanState();
+    try {
+      const on = await rt.orgCall<ApiError>(admin, 'PUT', '/ai/settings', { enabled: true });
+      expect(on.status).toBe(403);
+      expect(on.body.error).toMatchObject({ code: 'plan.feature_unavailable', details: [{ field: 'plan', reason: 'ai_autoresponder' }] });
+      // turning it off stays allowed
+      expect((await rt.orgCall(admin, 'PUT', '/ai/settings', { enabled: false })).status).toBe(200);
+      // settings saved while on Pro stay, but the agent is silent on Starter
+      await db().entities.aiSettings.patch({ org_id: rt.orgId }).set({ settings: { enabled: true, nickname: 'Ava' } }).go();
+      await customerSays('15557771007', 'How much does shipping cost?');
+      expect(aiReplies(await messagesOf('15557771007@c.us'))).toEqual([]);
+      const customer = (await messagesOf('15557771007@c.us')).find((m) => !m.from_me)!;
+      expect(await onCustomerMessage({ org_id: rt.orgId, chat: await chatOf('15557771007@c.us'), message: customer })).toBe('skipped:plan');
+    } finally {
+      await db().entities.organization.put(org as never).go();
+      forgetOrgPlanState();
+    }
   });
 });

@@ -190,7 +190,8 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'PUT /api/orgs/{org_id}/settings/config': () => ({ feature_flags: { onboarding_cards: false, whats_new: true, phones_disconnected_banner: true } }),
   'PUT /api/orgs/{org_id}/settings/library': () => ({ save_incoming: true, save_outgoing: false, retention_days: 90, default_type: 'image' }),
   // --- issue 18: AI agent ---
-  'POST /api/orgs/{org_id}/ai/faqs': () => ({ question: 'How much is shipping?', answer: 'Shipping costs 4.90 EUR.', attachments: [{ url: 'https://cdn.example.com/a.pdf', type: 'document', name: 'a.pdf' }] }),
+  'POST /api/orgs/{org_id}/ai/faqs': () => ({ question: 'How much is shipping?', answer: 'Shipping costs 4.90 EUR.', attachments: [] }),
+  'POST /api/orgs/{org_id}/ai/faqs/uploads': () => ({ filename: 'price-list.pdf', mimetype: 'application/pdf', size: 1000 }),
   'PUT /api/orgs/{org_id}/ai/faqs/{faq_id}': () => ({ question: 'How much is shipping?', answer: 'Shipping costs 4.90 EUR.', attachments: [] }),
   'PUT /api/orgs/{org_id}/ai/settings': () => ({ enabled: true, phones: {}, default_activation: 'auto', nickname: 'Ava', response_delay_seconds: 0, shift: { enabled: true, timezone: 'Europe/Lisbon', days: [1, 2], start: '09:00', end: '18:00' }, passive_mode: false, pause_after_human_minutes: 30, answer_groups: false, confidence_threshold: 0.5, handoff_label_id: null }),
   'POST /api/orgs/{org_id}/ai/test': () => ({ question: 'How much is shipping?' }),

@@ -440,6 +440,7 @@ const ROUTES: Record<string, Row> = {
   'PUT /api/orgs/{org_id}/ai/settings': adminOnly({ body: () => ({ enabled: false }) }),
   'POST /api/orgs/{org_id}/ai/test': orgWide({ body: (w) => ({ question: `Is there news about ${w.sentinel}?` }) }),
   'GET /api/orgs/{org_id}/ai/decisions': orgWide(),
+  'POST /api/orgs/{org_id}/ai/faqs/uploads': adminOnly({ body: () => ({ filename: 'price-list.pdf', mimetype: 'application/pdf', size: 1000 }) }),
   'PUT /api/orgs/{org_id}/chats/{chat_id}/ai': chatLinked({ body: () => ({ activation_state: 'paused' }) }),
   // --- end issue 18 ---
   // --- issue 15: contacts. Masked members get sealed ids (cx_…); a contact whose 1:1 chat the

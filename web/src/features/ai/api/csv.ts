@@ -1,7 +1,10 @@
 /**
  * CSV import and export of FAQ pairs (papaparse): columns `question`, `answer` (instructions kept
- * inside their tag pair), `attachment_url`, `attachment_type`, `attachment_name`. A header row is
- * required on import; rows without a question or an answer are reported, not imported.
+ * inside their tag pair), `attachment_url` (the file's storage key), `attachment_type`, `attachment_name`.
+ * A header row is required on import; rows without a question or an answer are reported, not
+ * imported. Attachments are files uploaded to each pair's own folder (spec §7), so an import
+ * brings the texts only: a row naming a file is imported without it and reported, and the file is
+ * attached in the editor.
  */
 import Papa from 'papaparse';
 import type { Faq, FaqInput } from '#shared/ai/ai.schemas.ts';
@@ -24,8 +27,9 @@ export function csvToFaqs(text: string): { pairs: FaqInput[]; skipped: Array<{ r
     const question = (r.question ?? '').trim();
     const answer = (r.answer ?? '').trim();
     if (!question || !answer) return skipped.push({ row: i + 1, reason: 'no question or answer' });
-    const url = (r.attachment_url ?? '').trim();
-    pairs.push({ question, answer, attachments: url ? [{ url, type: (r.attachment_type ?? '').trim() || 'document', name: (r.attachment_name ?? '').trim() || url.split('/').pop() || 'file' }] : [] });
+    const file = (r.attachment_name ?? '').trim() || (r.attachment_url ?? '').trim();
+    if (file) skipped.push({ row: i + 1, reason: `imported without its file ${file.split('/').pop()} (attach it in the editor)` });
+    pairs.push({ question, answer, attachments: [] });
   });
   return { pairs, skipped };
 }

@@ -1,18 +1,19 @@
 /**
  * /ai (spec §2; issue 18): the AI agent. Three tabs:
  *   - Knowledge base: the FAQ pairs (search, create / edit / delete in the spec's editor, CSV
- *     import and export), paged 100 at a time;
+ *     import and export), a virtualized list paged 100 at a time (the next page loads on scroll);
  *   - Settings: on/off per org and per number, default activation, nickname, response delay,
  *     shift hours, passive mode, pause after a human, groups, threshold;
  *   - Test: ask a question and see the answer, the pairs and the confidence; nothing is sent.
  * Members read everything and use the test panel; admins change pairs and settings (the API
- * refuses members with 403 anyway). Plans: spec §9 says Starter lacks the AI autoresponder; the
- * gate comes with issue 22 (plans and entitlements).
+ * refuses members with 403 anyway). Plans: spec §9, Starter lacks the AI autoresponder: the page
+ * shows the plans feature's upgrade screen (PlanGate) instead; the API refuses turning it on.
  */
-import { useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { AiSettings as AiSettingsSchema, FaqInput as FaqInputSchema, type AiSettings, type Faq, type FaqInput } from '#shared/ai/ai.schemas.ts';
-import { customerText, FAQ_SAVE_FAILED_MESSAGE, FAQ_UPLOAD_FAILED_MESSAGE, INSTRUCTIONS_CLOSE, INSTRUCTIONS_OPEN, instructionsOf } from '#shared/ai/faq.rules.ts';
+import { AiSettings as AiSettingsSchema, FaqInput as FaqInputSchema, type AiSettings, type Faq, type FaqAttachment, type FaqInput } from '#shared/ai/ai.schemas.ts';
+import { customerText, FAQ_SAVE_FAILED_MESSAGE, FAQ_UPLOAD_FAILED_MESSAGE, INSTRUCTIONS_CLOSE, INSTRUCTIONS_OPEN, instructionsOf, isAudioAttachment } from '#shared/ai/faq.rules.ts';
 import { api, errorMessage, fieldErrors } from '../../../lib/api.ts';
 import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
@@ -20,13 +21,22 @@ import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { Tabs } from '../../../components/ui/Tabs.tsx';
 import { Dialog } from '../../../components/ui/Dialog.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
-import { aiApi, aiKeys, type AiTestResult } from '../api/ai.ts';
+import { aiApi, aiKeys, faqFileMime, uploadFaqFile, type AiTestResult } from '../api/ai.ts';
 import { csvToFaqs, faqsToCsv } from '../api/csv.ts';
+import { PlanGate } from '../../plans/index.ts';
 import './ai.css';
 
 type Tab = 'faqs' | 'settings' | 'test';
 
 export function AiPage() {
+  return (
+    <PlanGate feature="ai_autoresponder">
+      <AiAgentPage />
+    </PlanGate>
+  );
+}
+
+function AiAgentPage() {
   const [tab, setTab] = useState<Tab>('faqs');
   return (
     <div className="page" data-testid="ai-page">
@@ -66,6 +76,13 @@ function KnowledgeBase() {
     getNextPageParam: (last) => last.cursor,
   });
   const faqs = useMemo(() => list.data?.pages.flatMap((p) => p.faqs) ?? [], [list.data]);
+  // virtualized: a knowledge base holds up to 2000 pairs; rows are measured (answers wrap)
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: faqs.length, getScrollElement: () => scrollRef.current, estimateSize: () => 120, overscan: 6, gap: 8, getItemKey: (i) => faqs[i]?.id ?? i });
+  const lastShown = virtualizer.getVirtualItems().at(-1)?.index ?? 0;
+  useEffect(() => {
+    if (list.hasNextPage && !list.isFetchingNextPage && lastShown >= faqs.length - 10) void list.fetchNextPage();
+  }, [lastShown, faqs.length, list]);
   const refresh = () => qc.invalidateQueries({ queryKey: aiKeys.all(org.org_id) });
   const remove = useMutation({
     mutationFn: (id: string) => aiApi.deleteFaq(org.org_id, id),
@@ -137,30 +154,35 @@ function KnowledgeBase() {
       {list.isPending && <p className="muted">Loading pairs…</p>}
       {list.error && <p role="alert">Could not load the pairs: {errorMessage(list.error)}</p>}
       {list.data && faqs.length === 0 && <p className="muted">{q ? 'No pair matches your search.' : 'No pairs yet. Add the questions your customers ask most, with your answers.'}</p>}
-      <ul className="ai-faq-list" data-testid="ai-faq-list">
-        {faqs.map((f) => (
-          <li key={f.id} className="ai-faq" data-testid="ai-faq-row">
-            <div className="ai-faq-text">
-              <p className="ai-faq-q">{f.question}</p>
-              <p className="ai-faq-a">{customerText(f.answer)}</p>
-              <p className="ai-faq-meta muted small">
-                {instructionsOf(f.answer).length > 0 && <span className="ai-chip">Instructions</span>}
-                {f.attachments[0] && <span className="ai-chip">📎 {f.attachments[0].name}</span>}
-              </p>
-            </div>
-            {isAdmin && (
-              <div className="ai-faq-actions">
-                <button type="button" className="btn btn-ghost" onClick={() => setEditing(f)} aria-label={`Edit “${f.question}”`}>
-                  Edit
-                </button>
-                <button type="button" className="icon-btn" title="Delete pair" aria-label={`Delete “${f.question}”`} onClick={() => window.confirm('Delete this pair?') && remove.mutate(f.id)}>
-                  <Icon name="trash" size={18} />
-                </button>
-              </div>
-            )}
-          </li>
-        ))}
-      </ul>
+      <div ref={scrollRef} className="ai-faq-scroll">
+        <ul className="ai-faq-list" data-testid="ai-faq-list" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const f = faqs[v.index]!;
+            return (
+              <li key={f.id} className="ai-faq" data-testid="ai-faq-row" data-index={v.index} ref={virtualizer.measureElement} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${v.start}px)` }}>
+                <div className="ai-faq-text">
+                  <p className="ai-faq-q">{f.question}</p>
+                  <p className="ai-faq-a">{customerText(f.answer)}</p>
+                  <p className="ai-faq-meta muted small">
+                    {instructionsOf(f.answer).length > 0 && <span className="ai-chip">Instructions</span>}
+                    {f.attachments[0] && <span className="ai-chip"><Icon name="file" size={12} /> {f.attachments[0].name}</span>}
+                  </p>
+                </div>
+                {isAdmin && (
+                  <div className="ai-faq-actions">
+                    <button type="button" className="btn btn-ghost" onClick={() => setEditing(f)} aria-label={`Edit “${f.question}”`}>
+                      Edit
+                    </button>
+                    <button type="button" className="icon-btn" title="Delete pair" aria-label={`Delete “${f.question}”`} onClick={() => window.confirm('Delete this pair?') && remove.mutate(f.id)}>
+                      <Icon name="trash" size={18} />
+                    </button>
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      </div>
       {list.hasNextPage && (
         <button type="button" className="btn" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
           {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
@@ -171,34 +193,54 @@ function KnowledgeBase() {
   );
 }
 
-const ATTACHMENT_TYPES = [
-  { value: 'image', label: 'Image' },
-  { value: 'document', label: 'Document' },
-  { value: 'video', label: 'Video' },
-];
+/** What the file picker offers: what WhatsApp sends as an image, video or document (spec §5: no audio). */
+const ACCEPT = 'image/jpeg,image/png,video/mp4,video/3gpp,text/plain,application/pdf,.pdf,.txt,.doc,.docx,.xls,.xlsx,.ppt,.pptx';
 
-/** The FAQ pair editor (spec §2, §5, §8): question, answer with an instructions block, one attachment (no audio). */
+/**
+ * The FAQ pair editor (spec §2, §5, §7, §8): question, answer with an instructions block, one
+ * attachment uploaded as a file (no audio) to the pair's folder before the pair is saved.
+ */
 export function FaqEditor({ faq, initial, onClose, onSaved }: { faq: Faq | null; initial?: Partial<FaqInput>; onClose: () => void; onSaved: (f: Faq) => void }) {
   const { org } = useSession();
   const toast = useToast();
   const [question, setQuestion] = useState(faq?.question ?? initial?.question ?? '');
   const [answer, setAnswer] = useState(faq?.answer ?? initial?.answer ?? '');
-  const first = faq?.attachments[0] ?? initial?.attachments?.[0];
-  const [url, setUrl] = useState(first?.url ?? '');
-  const [name, setName] = useState(first?.name ?? '');
-  const [type, setType] = useState(first?.type ?? 'document');
+  const [attachment, setAttachment] = useState<FaqAttachment | null>(faq?.attachments[0] ?? initial?.attachments?.[0] ?? null);
+  const [file, setFile] = useState<File | null>(null);
+  /** a new pair's id once a file was uploaded for it (the upload mints it) */
+  const [mintedId, setMintedId] = useState<string | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
 
   async function save(e: FormEvent) {
     e.preventDefault();
-    const input = { question, answer, attachments: url.trim() ? [{ url: url.trim(), name: name.trim() || url.trim().split('/').pop() || 'file', type }] : [] };
-    const parsed = FaqInputSchema.safeParse(input);
+    const pending = file ? { url: 'pending-upload', type: faqFileMime(file), name: file.name } : attachment;
+    const parsed = FaqInputSchema.safeParse({ question, answer, attachments: pending ? [pending] : [] });
     if (!parsed.success) return setError(parsed.error.issues[0]!.message);
     setBusy(true);
     setError(null);
+    let id = faq?.id ?? mintedId;
+    let attachments = attachment ? [attachment] : [];
+    if (file) {
+      try {
+        const up = await uploadFaqFile(org.org_id, id, file);
+        id = up.faq_id;
+        if (!faq) setMintedId(up.faq_id);
+        attachments = [up.attachment];
+        setAttachment(up.attachment);
+        setFile(null);
+      } catch (err) {
+        const details = fieldErrors(err);
+        setError(details.length ? `${FAQ_UPLOAD_FAILED_MESSAGE}: ${details.map((d) => d.reason).join('; ')}` : FAQ_UPLOAD_FAILED_MESSAGE);
+        toast.show(FAQ_UPLOAD_FAILED_MESSAGE, 'error');
+        setBusy(false);
+        return;
+      }
+    }
     try {
-      const saved = faq ? await aiApi.updateFaq(org.org_id, faq.id, parsed.data) : await aiApi.createFaq(org.org_id, parsed.data);
+      const input = { ...parsed.data, attachments };
+      const saved = faq ? await aiApi.updateFaq(org.org_id, faq.id, input) : await aiApi.createFaq(org.org_id, { ...input, ...(id ? { id } : {}) });
       toast.show('Q&A pair saved', 'success');
       onSaved(saved);
     } catch (err) {
@@ -210,6 +252,18 @@ export function FaqEditor({ faq, initial, onClose, onSaved }: { faq: Faq | null;
     }
   }
 
+  function pick(f: File | undefined) {
+    if (!f) return;
+    if (isAudioAttachment({ type: faqFileMime(f), name: f.name })) {
+      setError('Audio attachments are not supported');
+      if (fileInput.current) fileInput.current.value = '';
+      return;
+    }
+    setError(null);
+    setFile(f);
+  }
+
+  const shown = file ? { name: file.name, note: 'uploads when you save' } : attachment ? { name: attachment.name, note: null } : null;
   return (
     <Dialog title={faq ? 'Edit Q&A pair' : 'New Q&A pair'} onClose={onClose} testId="ai-faq-editor" className="ai-editor">
       <form onSubmit={(e) => void save(e)} className="settings-form" noValidate>
@@ -228,17 +282,19 @@ export function FaqEditor({ faq, initial, onClose, onSaved }: { faq: Faq | null;
           </button>
         </p>
         <fieldset className="ai-attachment">
-          <legend>Attachment (one; images, documents or videos — audio is not supported)</legend>
-          <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://… file link" aria-label="Attachment link" />
-          <input type="text" value={name} onChange={(e) => setName(e.target.value)} placeholder="File name" aria-label="Attachment name" maxLength={200} />
-          <select value={type} onChange={(e) => setType(e.target.value)} aria-label="Attachment type">
-            {ATTACHMENT_TYPES.map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-          {url && !/^https?:\/\//i.test(url) && <span className="ai-error">{FAQ_UPLOAD_FAILED_MESSAGE}: give a http(s) link</span>}
+          <legend>Attachment (one; an image, a video or a document — audio is not supported). The agent sends it with its answer.</legend>
+          {shown ? (
+            <span className="ai-chip" data-testid="ai-faq-attachment">
+              <Icon name="file" size={12} /> {shown.name}
+              {shown.note && <span className="muted small"> ({shown.note})</span>}
+              <button type="button" className="link-btn" onClick={() => (setFile(null), setAttachment(null), fileInput.current && (fileInput.current.value = ''))} aria-label={`Remove ${shown.name}`}>
+                Remove
+              </button>
+            </span>
+          ) : (
+            <span className="muted small">No file</span>
+          )}
+          <input ref={fileInput} type="file" accept={ACCEPT} onChange={(e) => pick(e.target.files?.[0])} aria-label="Attachment file" data-testid="ai-faq-file" />
         </fieldset>
         {error && (
           <p className="ai-error" role="alert" data-testid="ai-faq-error">
