@@ -41,7 +41,7 @@ export function TrafficChart({ days, inbound, outbound }: { days: string[]; inbo
           { stroke: token('--text-2'), grid: { stroke: token('--divider') }, values: (_u, v) => v.map((s) => dayLabel.format(s * 1000)) },
           { stroke: token('--text-2'), grid: { stroke: token('--divider') } },
         ],
-        series: [{ value: (_u, s) => (s == null ? '--' : dayLabel.format(s * 1000)) }, { label: 'In', stroke: token('--accent'), width: 2 }, { label: 'Out', stroke: token('--info'), width: 2 }],
+        series: [{ label: 'Day', value: (_u, s) => (s == null ? '--' : dayLabel.format(s * 1000)) }, { label: 'In', stroke: token('--accent'), width: 2 }, { label: 'Out', stroke: token('--info'), width: 2 }],
       },
       data: [days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000), inbound, outbound],
     }),
@@ -50,7 +50,7 @@ export function TrafficChart({ days, inbound, outbound }: { days: string[]; inbo
   return <div ref={ref} className="an-chart" data-testid="traffic-chart" role="img" aria-label="Messages in and out per day" />;
 }
 
-/** Messages by hour of day (bars, 0–23 UTC). */
+/** Messages by hour of day (bars, 0–23, the org's hours). */
 export function HoursChart({ hours }: { hours: number[] }) {
   const ref = useUPlot(
     (width) => ({
