@@ -9,6 +9,10 @@ import type { AnalyticsGroups, AnalyticsReport, Figures } from './analytics.sche
 import { orgHasFeature, requireFeature } from '../plan/gate.ts';
 
 export type { AnalyticsGroups, AnalyticsReport, Figures };
+
+/** The attributes a read needs: the counters, plus the hour counters only for the org's rows (busiest hours). */
+const READ_ATTRS = ['dim_id', 'day', ...COUNTERS] as const;
+const READ_ATTRS_HOURS = [...READ_ATTRS, ...HOUR_COUNTERS] as const;
 import type { TxEntities, TxItem } from '../db/transaction.ts';
 import {
   addRow,
@@ -60,7 +64,18 @@ export interface AnalyticsEvent {
   input: AnalyticsInput;
 }
 
-/** DynamoDB's TransactWriteItems limit. */
+/** ADD the merged increments: one UpdateItem per row key, 16 at a time. */
+async function addCounters(orgId: string, merged: Increment[], hourly: Map<string, Record<string, number>>, now: number): Promise<void> {
+  const ops: Array<() => Promise<unknown>> = [];
+  for (const i of merged) {
+    const counters = Object.fromEntries(Object.entries(i.counters).filter(([, v]) => v)) as Record<string, number>;
+    if (Object.keys(counters).length) ops.push(() => db().entities.analyticsDaily.update({ org_id: orgId, dim: i.dim, dim_id: i.dim_id, day: i.day }).add(counters).go({ response: 'none' }));
+  }
+  for (const [hour, counters] of hourly) ops.push(() => db().entities.analyticsHourly.update({ org_id: orgId, hour }).add(counters).set({ expires_at: Math.floor(now / 1000) + HOURLY_TTL_S }).go({ response: 'none' }));
+  for (let i = 0; i < ops.length; i += 16) await Promise.all(ops.slice(i, i + 16).map((op) => op()));
+}
+
+/** DynamoDB's TransactWriteItems limit (the claim transaction: receipts + chat states). */
 const MAX_TX_ITEMS = 100;
 
 /** The chats' analytics states (one BatchGet, strongly consistent). */
@@ -93,11 +108,15 @@ function addHourly(into: Map<string, Record<string, number>>, input: AnalyticsIn
 /**
  * Apply a batch of events (one SQS batch of the analytics-aggregate consumer) to the aggregates,
  * exactly once per `eventId`, on the org's days and hours (`getOrgClock`, or `opts.timeZone`).
- * The chats' states are read once for the batch (one BatchGet); the batch's increments are
- * grouped by row key (day, week and month rows: withRollups) so each row gets ONE `ADD` however
- * many events hit it; each transaction holds, all or nothing, the events' receipts (conditional
- * creates: a repeat is skipped), the chats' new states (version-guarded) and those ADDs, split
- * into several transactions only when one would exceed 100 items.
+ * The chats' states are read once for the batch (one BatchGet); then one small transaction claims
+ * the batch, all or nothing: the events' receipts (conditional creates: a repeat is skipped) and
+ * the chats' new states (version-guarded; split only past 100 items). Then the batch's increments,
+ * grouped by row key (day, week and month rows: withRollups), are applied as ONE plain UpdateItem
+ * `ADD` per row however many events hit it (no read-modify-write; hot rows such as the org's take
+ * concurrent ADDs without the conflicts a transaction would meet).
+ * Exactly once: a repeat never counts twice (its receipt exists). A process that dies between the
+ * claim and the ADDs loses that batch's counts (at most once in that window); `npm run
+ * analytics:rebuild` recomputes the days from the table.
  * @returns how many events were applied and how many were repeats (nothing changed for them)
  * @throws ConflictRetriesExhausted when the states kept changing under us (the queue retries)
  */
@@ -123,7 +142,7 @@ export async function applyAnalyticsBatch(orgId: string, events: AnalyticsEvent[
         const r = reduce(chatId ? work.get(chatId)! : EMPTY_STATE, ev.input, tz);
         const nextIncs = incs.concat(withRollups(r.increments));
         const nextMerged = mergeIncrements(nextIncs);
-        const size = chunk.length + 1 + touched.size + (chatId && !touched.has(chatId) ? 1 : 0) + nextMerged.length + hourly.size + 2;
+        const size = chunk.length + 1 + touched.size + (chatId && !touched.has(chatId) ? 1 : 0);
         if (size > MAX_TX_ITEMS && chunk.length) break;
         chunk.push(ev);
         incs = nextIncs;
@@ -134,6 +153,7 @@ export async function applyAnalyticsBatch(orgId: string, events: AnalyticsEvent[
         }
         addHourly(hourly, ev.input, r.increments, tz);
       }
+      // 1. claim: the events' receipts and the chats' new states, all or nothing (small: no hot rows)
       const res = await db()
         .transaction.write(((e: TxEntities) => {
           const items: TxItem[] = chunk.map((ev) => e.consumerReceipt.create({ consumer: ANALYTICS_CONSUMER, event_id: ev.eventId, handled_at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S }).commit() as TxItem);
@@ -143,16 +163,13 @@ export async function applyAnalyticsBatch(orgId: string, events: AnalyticsEvent[
             const put = e.analyticsChatState.put({ org_id: orgId, chat_id: chatId, opened_at: st.opened_at ?? undefined, waiting_since: st.waiting_since ?? undefined, responded: st.responded, version: (before.version ?? 0) + 1 });
             items.push((before.version === null ? put.where((a, { notExists }) => notExists(a.version)) : put.where((a, { eq }) => eq(a.version, before.version!))).commit() as TxItem);
           }
-          for (const i of merged) {
-            const counters = Object.fromEntries(Object.entries(i.counters).filter(([, v]) => v)) as Record<string, number>;
-            if (Object.keys(counters).length) items.push(e.analyticsDaily.update({ org_id: orgId, dim: i.dim, dim_id: i.dim_id, day: i.day }).add(counters).commit() as TxItem);
-          }
-          for (const [hour, counters] of hourly)
-            items.push(e.analyticsHourly.update({ org_id: orgId, hour }).add(counters).set({ expires_at: Math.floor(now / 1000) + HOURLY_TTL_S }).commit() as TxItem);
           return items;
         }) as never)
         .go();
       if (!res.canceled) {
+        // 2. count: one plain UpdateItem ADD per row key (DynamoDB serializes ADDs on a hot row
+        // without conflicts; in a transaction every concurrent batch would conflict on the org row)
+        await addCounters(orgId, merged, hourly, now);
         applied += chunk.length;
         rest = rest.slice(chunk.length);
         return 'done' as const;
@@ -189,7 +206,8 @@ type Row = Record<string, unknown> & { dim_id: string; day: string };
 
 /** Every row of one dimension in one run of keys (one paged Query). */
 async function rowsBetween(orgId: string, dim: Dimension, fromKey: string, toKey: string): Promise<Row[]> {
-  const res = await db().entities.analyticsDaily.query.byDay({ org_id: orgId, dim }).between({ day: fromKey, dim_id: '' }, { day: toKey, dim_id: '\uffff' }).go({ pages: 'all' });
+  const attributes = (dim === 'org' ? READ_ATTRS_HOURS : READ_ATTRS) as unknown as Array<'dim_id'>;
+  const res = await db().entities.analyticsDaily.query.byDay({ org_id: orgId, dim }).between({ day: fromKey, dim_id: '' }, { day: toKey, dim_id: '\uffff' }).go({ pages: 'all', attributes });
   return res.data as unknown as Row[];
 }
 
