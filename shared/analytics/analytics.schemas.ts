@@ -44,7 +44,7 @@ export interface AnalyticsReport {
   time_zone: string;
   /** today in the org's zone, 'YYYY-MM-DD' */
   today: string;
-  /** false on plans without advanced analytics (spec §9: Starter): previous, busiest_hours, members, phones and labels are then null / empty */
+  /** false on plans without advanced analytics (spec §9: Starter): previous and busiest_hours are then null (and /analytics/breakdown and /groups answer 403) */
   advanced: boolean;
   previous: { from: string; to: string; totals: Figures } | null;
   totals: Figures;
@@ -52,9 +52,6 @@ export interface AnalyticsReport {
   series: Array<{ day: string } & Figures>;
   /** messages (in + out) by the org's hour of day over the range, 24 entries (null without advanced analytics) */
   busiest_hours: number[] | null;
-  members: Array<{ email: string } & Figures>;
-  phones: Array<{ phone_id: string } & Figures>;
-  labels: Array<{ label_id: string } & Figures>;
   /** today's hours (the org's, 'YYYY-MM-DDTHH') when the range includes today: messages in/out per hour */
   today_hours: Array<{ hour: string; messages_in: number; messages_out: number }> | null;
 }
@@ -65,4 +62,13 @@ export interface AnalyticsGroups {
   from: string;
   to: string;
   groups: Array<{ chat_id: string; messages: number; top_members: Array<{ author: string; messages: number }> }>;
+}
+
+/** GET /analytics/breakdown: the range's figures per member, number and label (advanced analytics). */
+export interface AnalyticsBreakdown {
+  from: string;
+  to: string;
+  members: Array<{ email: string } & Figures>;
+  phones: Array<{ phone_id: string } & Figures>;
+  labels: Array<{ label_id: string } & Figures>;
 }

@@ -5,10 +5,10 @@ import { getOrgPreferences } from '../org/preferences.ts';
 import { getOrgClock } from '../org/org-clock.ts';
 import { memberPermissionsOf, permissionGranted } from '../org/permissions.rules.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { AnalyticsGroups, AnalyticsReport, Figures } from './analytics.schemas.ts';
+import type { AnalyticsBreakdown, AnalyticsGroups, AnalyticsReport, Figures } from './analytics.schemas.ts';
 import { orgHasFeature, requireFeature } from '../plan/gate.ts';
 
-export type { AnalyticsGroups, AnalyticsReport, Figures };
+export type { AnalyticsBreakdown, AnalyticsGroups, AnalyticsReport, Figures };
 
 /** The attributes a read needs: the counters, plus the hour counters only for the org's rows (busiest hours). */
 const READ_ATTRS = ['dim_id', 'day', ...COUNTERS] as const;
@@ -252,12 +252,12 @@ function checkRange(from: string, to: string): string[] {
 }
 
 /**
- * Read the aggregates of the org-local days [from, to]. Basic figures (every plan): the totals, one
- * entry per day and today's hours — one Query of the org's day rows. Advanced (plans with
- * `advanced_analytics`, spec §9; `advanced: false` and empty/null parts otherwise): the previous
- * period of the same length, busiest hours, per member, number and label — each dimension read as
- * whole months + whole weeks + odd days (planRange), so 30 days read ~10 rows per member, not 30.
- * Groups are a separate read (readGroupAnalytics). Never reads a message or a chat.
+ * Read the summary of the org-local days [from, to] (the first view of /analytics). Basic figures
+ * (every plan): the totals, one entry per day and today's hours — one Query of the org's day rows.
+ * Advanced (plans with `advanced_analytics`, spec §9; `advanced: false` and null parts otherwise):
+ * the previous period of the same length (read as whole months + whole weeks + odd days:
+ * planRange) and the busiest hours. Per member, number and label: readAnalyticsBreakdown; groups:
+ * readGroupAnalytics (second requests of the page). Never reads a message or a chat.
  * @throws AppError 400 (field `query.to`) when the range is reversed or longer than MAX_RANGE_DAYS; 403 as assertAnalyticsAccess
  */
 export async function readAnalytics(actor: Actor, from: string, to: string, opts: { now?: number } = {}): Promise<AnalyticsReport> {
@@ -269,12 +269,9 @@ export async function readAnalytics(actor: Actor, from: string, to: string, opts
   const prev = previousPeriod(from, to);
   const today = dayOf(now, clock.time_zone);
   const none = Promise.resolve([] as Row[]);
-  const [orgRows, prevRows, phoneRows, memberRows, labelRows, hours] = await Promise.all([
+  const [orgRows, prevRows, hours] = await Promise.all([
     rowsOf(org, 'org', from, to),
     advanced ? rolledRows(org, 'org', prev.from, prev.to) : none,
-    advanced ? rolledRows(org, 'phone', from, to) : none,
-    advanced ? rolledRows(org, 'member', from, to) : none,
-    advanced ? rolledRows(org, 'label', from, to) : none,
     from <= today && today <= to ? db().entities.analyticsHourly.query.byHour({ org_id: org }).begins({ hour: today }).go({ pages: 'all' }) : Promise.resolve(null),
   ]);
   const totals = emptyTotals();
@@ -296,10 +293,27 @@ export async function readAnalytics(actor: Actor, from: string, to: string, opts
     totals: figuresOf(totals),
     series: days.map((day) => ({ day, ...figuresOf(byDay.get(day)!) })),
     busiest_hours: advanced ? totals.hours : null,
+    today_hours: hours ? (hours.data as Array<Record<string, unknown>>).map((h) => ({ hour: String(h.hour), messages_in: Number(h.msg_in ?? 0), messages_out: Number(h.msg_out ?? 0) })) : null,
+  };
+}
+
+/**
+ * Per member, number and label over [from, to] (advanced analytics, spec §9): each dimension read as
+ * whole months + whole weeks + odd days (planRange), so 30 days read ~12 rows per member, not 30.
+ * @throws AppError 400 as readAnalytics; 403 analytics.forbidden; 403 plan.feature_unavailable
+ */
+export async function readAnalyticsBreakdown(actor: Actor, from: string, to: string): Promise<AnalyticsBreakdown> {
+  await assertAnalyticsAccess(actor);
+  checkRange(from, to);
+  await requireFeature(actor.org_id, 'advanced_analytics');
+  const org = actor.org_id;
+  const [phoneRows, memberRows, labelRows] = await Promise.all([rolledRows(org, 'phone', from, to), rolledRows(org, 'member', from, to), rolledRows(org, 'label', from, to)]);
+  return {
+    from,
+    to,
     members: [...sumBy(memberRows)].map(([email, t]) => ({ email, ...figuresOf(t) })).sort((a, b) => a.email.localeCompare(b.email)),
     phones: [...sumBy(phoneRows)].map(([phone_id, t]) => ({ phone_id, ...figuresOf(t) })),
     labels: [...sumBy(labelRows)].map(([label_id, t]) => ({ label_id, ...figuresOf(t) })),
-    today_hours: hours ? (hours.data as Array<Record<string, unknown>>).map((h) => ({ hour: String(h.hour), messages_in: Number(h.msg_in ?? 0), messages_out: Number(h.msg_out ?? 0) })) : null,
   };
 }
 
@@ -333,7 +347,7 @@ export async function readGroupAnalytics(actor: Actor, from: string, to: string,
 }
 
 /** CSV of a report (export): one line per day, then per member, number and label. */
-export function analyticsCsv(r: AnalyticsReport): string {
+export function analyticsCsv(r: AnalyticsReport & AnalyticsBreakdown): string {
   const cols = ['conversations_opened', 'conversations_closed', 'messages_in', 'messages_out', 'first_response_ms', 'response_ms', 'resolution_ms', 'tickets_created', 'tickets_resolved', 'assigned'] as const;
   const cell = (v: unknown) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
   const lines = [['section', 'key', ...cols].join(',')];

@@ -115,6 +115,14 @@ describe('dashboard, analytics and logs in the browser', () => {
     await page.getByTestId('audit-area').selectOption('assignments');
     await row.first().waitFor();
     await shoot(page, 'logs-desktop.png');
+    // the Rules and AI tabs read GET /logs/rules and GET /ai/decisions: an answer (rows or the empty text), never an error
+    for (const tab of ['rules', 'ai']) {
+      await page.getByTestId(`logs-tab-${tab}`).click();
+      const panel = page.getByTestId(`${tab}-tab`);
+      await panel.locator(`[data-testid="log-empty"], [data-testid="${tab}-log"]`).first().waitFor({ timeout: 15_000 });
+      expect(await panel.getByRole('alert').count()).toBe(0);
+    }
+    await shoot(page, 'logs-ai-desktop.png');
     await page.context().close();
 
     const phone = await signIn(browser, rt, rt.adminEmail, PHONE);

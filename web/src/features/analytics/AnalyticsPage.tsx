@@ -156,11 +156,40 @@ function Groups({ orgId, from, to }: { orgId: string; from: string; to: string }
   );
 }
 
-function Report({ r, orgId }: { r: AnalyticsReport; orgId: string }) {
+/** Tables per member, number and label: a second request (GET /analytics/breakdown). */
+function Breakdown({ orgId, from, to }: { orgId: string; from: string; to: string }) {
+  const q = useQuery({ queryKey: analyticsKeys.breakdown(orgId, from, to), queryFn: () => analyticsApi.breakdown(orgId, from, to), placeholderData: (prev) => prev });
   const phones = useQuery({ queryKey: analyticsKeys.phones(orgId), queryFn: () => analyticsApi.phones(orgId), staleTime: 60_000 });
   const labels = useQuery({ queryKey: analyticsKeys.labels(orgId), queryFn: () => analyticsApi.labels(orgId), staleTime: 60_000 });
   const phoneOf = useMemo(() => new Map((phones.data ?? []).map((p) => [p.phone_id, p])), [phones.data]);
   const labelOf = useMemo(() => new Map((labels.data ?? []).map((l) => [l.label_id, l.name])), [labels.data]);
+  if (q.isPending) return <p className="muted small">Loading members, numbers and labels…</p>;
+  if (q.isError)
+    return (
+      <div className="inline-state" role="alert">
+        <span>Could not load the tables: {errorMessage(q.error)}</span>
+        <button type="button" className="link-btn" onClick={() => void q.refetch()}>
+          Retry
+        </button>
+      </div>
+    );
+  const b = q.data;
+  return (
+    <>
+      <FigureTable title="By member" testId="table-members" rows={b.members.map((m) => ({ ...m, key: m.email }))} name={(k) => k} link={(k) => `/chats?assignee=${encodeURIComponent(k)}`} />
+      <FigureTable
+        title="By number"
+        testId="table-numbers"
+        rows={b.phones.map((p) => ({ ...p, key: p.phone_id }))}
+        name={(k) => (phoneOf.get(k) ? formatPhone(phoneOf.get(k)!.org_phone) : k)}
+        link={(k) => (phoneOf.get(k) ? `/chats?phone=${phoneOf.get(k)!.org_phone}` : '/chats')}
+      />
+      <FigureTable title="By label" testId="table-labels" rows={b.labels.map((l) => ({ ...l, key: l.label_id }))} name={(k) => labelOf.get(k) ?? k} link={(k) => `/chats?label_id=${encodeURIComponent(k)}`} />
+    </>
+  );
+}
+
+function Report({ r, orgId }: { r: AnalyticsReport; orgId: string }) {
   const hours = r.busiest_hours;
   const peak = hours ? hours.indexOf(Math.max(...hours)) : -1;
   return (
@@ -207,21 +236,7 @@ function Report({ r, orgId }: { r: AnalyticsReport; orgId: string }) {
       </div>
       {r.advanced ? (
         <>
-          <FigureTable
-            title="By member"
-            testId="table-members"
-            rows={r.members.map((m) => ({ ...m, key: m.email }))}
-            name={(k) => k}
-            link={(k) => `/chats?assignee=${encodeURIComponent(k)}`}
-          />
-          <FigureTable
-            title="By number"
-            testId="table-numbers"
-            rows={r.phones.map((p) => ({ ...p, key: p.phone_id }))}
-            name={(k) => (phoneOf.get(k) ? formatPhone(phoneOf.get(k)!.org_phone) : k)}
-            link={(k) => (phoneOf.get(k) ? `/chats?phone=${phoneOf.get(k)!.org_phone}` : '/chats')}
-          />
-          <FigureTable title="By label" testId="table-labels" rows={r.labels.map((l) => ({ ...l, key: l.label_id }))} name={(k) => labelOf.get(k) ?? k} link={(k) => `/chats?label_id=${encodeURIComponent(k)}`} />
+          <Breakdown orgId={orgId} from={r.from} to={r.to} />
           <Groups orgId={orgId} from={r.from} to={r.to} />
         </>
       ) : (

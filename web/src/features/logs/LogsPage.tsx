@@ -15,7 +15,7 @@ import { useSession } from '../../app/session.tsx';
 import { Tabs } from '../../components/ui/Tabs.tsx';
 import { PagedLog } from '../../components/ui/PagedLog.tsx';
 import { chatNumber } from '../../lib/format.ts';
-import { DeliveryLog } from '../webhooks/DeliveryLog.tsx';
+import { DeliveryLog } from '../webhooks/index.ts';
 import { logKeys, logsApi, type AuditFilters } from './api.ts';
 import './logs.css';
 
