@@ -41,11 +41,11 @@ import {
 } from './analytics.rules.ts';
 
 /**
- * Analytics aggregates (issue 19; spec §2 /analytics): applying normalized inputs to the aggregate
- * rows (one DynamoDB transaction per event: the counters (ADD), the chat's state (version-guarded)
- * and the event's receipt (a conditional create: the event's id, so a repeat changes nothing)),
- * and reading a date range back (Queries over the aggregate rows only).
- * Times: epoch ms; days 'YYYY-MM-DD' UTC.
+ * Analytics aggregates (issue 19; spec §2 /analytics): applying a batch of normalized inputs to the
+ * aggregate rows (applyAnalyticsBatch: a claim transaction of the events' receipts and the chats'
+ * states, then one ADD per row key), and reading a date range back (Queries over the aggregate
+ * rows only: readAnalytics, readAnalyticsBreakdown, readGroupAnalytics).
+ * Times: epoch ms; days 'YYYY-MM-DD' of the org's time zone (getOrgClock), plus week and month roll-up keys.
  */
 
 /** The consumer name of the aggregation's receipts (ConsumerReceipt rows). */
