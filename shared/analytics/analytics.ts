@@ -64,7 +64,7 @@ export interface AnalyticsEvent {
   input: AnalyticsInput;
 }
 
-/** ADD the merged increments: one UpdateItem per row key, 16 at a time. */
+/** ADD the merged increments: one UpdateItem per row key, 16 at a time, each retried on errors (throttling). */
 async function addCounters(orgId: string, merged: Increment[], hourly: Map<string, Record<string, number>>, now: number): Promise<void> {
   const ops: Array<() => Promise<unknown>> = [];
   for (const i of merged) {
@@ -72,7 +72,19 @@ async function addCounters(orgId: string, merged: Increment[], hourly: Map<strin
     if (Object.keys(counters).length) ops.push(() => db().entities.analyticsDaily.update({ org_id: orgId, dim: i.dim, dim_id: i.dim_id, day: i.day }).add(counters).go({ response: 'none' }));
   }
   for (const [hour, counters] of hourly) ops.push(() => db().entities.analyticsHourly.update({ org_id: orgId, hour }).add(counters).set({ expires_at: Math.floor(now / 1000) + HOURLY_TTL_S }).go({ response: 'none' }));
-  for (let i = 0; i < ops.length; i += 16) await Promise.all(ops.slice(i, i + 16).map((op) => op()));
+  // the events are claimed already: a failed ADD is retried here (5 rounds, 50 ms doubling) rather than
+  // by the queue, which would see the receipts and skip the batch
+  const retried = async (op: () => Promise<unknown>) => {
+    for (let n = 0; ; n++) {
+      try {
+        return await op();
+      } catch (e) {
+        if (n >= 4) throw e;
+        await new Promise((r) => setTimeout(r, 50 * 2 ** n));
+      }
+    }
+  };
+  for (let i = 0; i < ops.length; i += 16) await Promise.all(ops.slice(i, i + 16).map(retried));
 }
 
 /** DynamoDB's TransactWriteItems limit (the claim transaction: receipts + chat states). */
