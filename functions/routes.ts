@@ -188,6 +188,8 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/analytics', handler: 'functions/http/analytics/get-analytics.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/analytics/export.csv', handler: 'functions/http/analytics/export-analytics.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/logs/audit', handler: 'functions/http/logs/list-audit-log.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/analytics/groups', handler: 'functions/http/analytics/get-analytics-groups.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/analytics/breakdown', handler: 'functions/http/analytics/get-analytics-breakdown.ts#handler', auth: 'jwt' },
   // --- end issue 19 ---
   // --- issue 15: contacts, custom properties, quick replies ---
   { method: 'GET', path: '/api/orgs/{org_id}/contacts', handler: 'functions/http/contacts/list-contacts.ts#handler', auth: 'jwt' },

@@ -4,10 +4,12 @@ import { COUNTERS, HOUR_COUNTERS } from './analytics.rules.ts';
 const counterAttrs = Object.fromEntries([...COUNTERS, ...HOUR_COUNTERS].map((c) => [c, { type: 'number' as const }])) as Record<(typeof COUNTERS)[number] | `h${string}`, { type: 'number' }>;
 
 /**
- * One daily aggregate row (issue 19): counters of one org × dimension × UTC day, grown only with
- * DynamoDB ADD by the analytics consumer (shared/analytics/analytics.ts) and replaced by
- * `npm run analytics:rebuild`. Counters: shared/analytics/analytics.rules.ts (durations in ms as
- * sum + count; `h00`…`h23` messages by UTC hour of day).
+ * One aggregate row (issue 19): counters of one org × dimension × period, grown only with DynamoDB
+ * ADD by the analytics consumer (shared/analytics/analytics.ts) and replaced by
+ * `npm run analytics:rebuild`. The period (`day`) is a day of the org's time zone 'YYYY-MM-DD', or
+ * a roll-up of those: a week 'W' + its Monday ('W2026-11-23') or a month 'M' + 'YYYY-MM'; the
+ * letters sort after digits, so a day range never meets a roll-up (analytics.rules.ts planRange). Counters: shared/analytics/analytics.rules.ts (durations in ms as
+ * sum + count; `h00`…`h23` messages by the org's hour of day).
  * Access (ACCESS_PATTERNS.md 60): rows of one dimension over a day range = one Query
  * (pk org + dim, sk between days); never a scan, never a message read.
  */
@@ -17,7 +19,7 @@ export const AnalyticsDailyEntity = new Entity({
     org_id: { type: 'string', required: true },
     dim: { type: ['org', 'phone', 'member', 'label', 'group', 'gauthor'] as const, required: true },
     dim_id: { type: 'string', required: true },
-    /** 'YYYY-MM-DD' (UTC) */
+    /** 'YYYY-MM-DD' (the org's day), 'W' + Monday, or 'M' + 'YYYY-MM' */
     day: { type: 'string', required: true },
     ...counterAttrs,
   },
@@ -28,14 +30,14 @@ export const AnalyticsDailyEntity = new Entity({
 
 /**
  * One hourly aggregate row of an org (today's chart on /analytics and /dashboard): messages in and
- * out and conversations opened and closed in one UTC hour. TTL 3 days (only today's are read).
+ * out and conversations opened and closed in one hour of the org's zone. TTL 3 days (only today's are read).
  * Access (61): an org's hours of a day = one Query (pk org, sk begins with the day).
  */
 export const AnalyticsHourlyEntity = new Entity({
   model: { entity: 'analytics_hourly', version: '1', service: 'chorus' },
   attributes: {
     org_id: { type: 'string', required: true },
-    /** 'YYYY-MM-DDTHH' (UTC) */
+    /** 'YYYY-MM-DDTHH' (the org's zone) */
     hour: { type: 'string', required: true },
     msg_in: { type: 'number' },
     msg_out: { type: 'number' },

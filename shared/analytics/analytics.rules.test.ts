@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_STATE, mergeIncrements, previousPeriod, reduce, type ChatFacts } from './analytics.rules.ts';
+import { EMPTY_STATE, mergeIncrements, planRange, previousPeriod, reduce, rollupBucketsOf, withRollups, type ChatFacts } from './analytics.rules.ts';
 
 const chat: ChatFacts = { chat_id: '1@c.us', chat_type: 'user', phone_id: 'p1', label_ids: ['l1'], assigned_to: 'ana@x.co' };
 const T = Date.parse('2026-11-20T10:00:00Z');
@@ -45,5 +45,45 @@ describe('analytics rules', () => {
     ]);
     expect(m).toEqual([{ dim: 'org', dim_id: '_', day: '2026-11-20', counters: { msg_in: 3, msg_out: 1 } }]);
     expect(previousPeriod('2026-11-01', '2026-11-30')).toEqual({ from: '2026-10-02', to: '2026-10-31' });
+  });
+});
+
+describe('org time zone and roll-ups', () => {
+  it('counts days and hours in the org zone (a late UTC evening is the next morning in Tokyo)', () => {
+    const at = Date.parse('2026-11-20T23:30:00Z');
+    const utc = reduce(EMPTY_STATE, { kind: 'message_in', at, chat, author: null });
+    expect(utc.increments[0]).toMatchObject({ day: '2026-11-20', counters: { h23: 1 } });
+    const tokyo = reduce(EMPTY_STATE, { kind: 'message_in', at, chat, author: null }, 'Asia/Tokyo');
+    expect(tokyo.increments[0]).toMatchObject({ day: '2026-11-21', counters: { h08: 1 } });
+  });
+
+  it('adds each day increment to its week (from Monday) and month rows', () => {
+    const rows = withRollups([{ dim: 'org', dim_id: '_', day: '2026-11-26', counters: { msg_in: 2 } }]);
+    expect(rows.map((r) => r.day)).toEqual(['2026-11-26', 'W2026-11-23', 'M2026-11']);
+    expect(rows.every((r) => r.counters.msg_in === 2)).toBe(true);
+  });
+
+  it('plans a range as whole months, whole weeks and the odd days, in runs', () => {
+    expect(planRange('2026-11-01', '2026-11-30')).toEqual([{ kind: 'month', from: 'M2026-11', to: 'M2026-11', count: 1 }]);
+    const p = planRange('2026-10-28', '2026-11-26');
+    // Wed 28 Oct .. Sun 1 Nov as days, three whole weeks from Mon 2 Nov, then Mon 23 .. Thu 26 Nov as days
+    expect(p.map((r) => [r.kind, r.count])).toEqual([
+      ['day', 5],
+      ['week', 3],
+      ['day', 4],
+    ]);
+    const rows = p.reduce((n, r) => n + r.count, 0);
+    expect(rows).toBeLessThan(30);
+    const year = planRange('2026-01-01', '2026-12-31');
+    expect(year).toEqual([{ kind: 'month', from: 'M2026-01', to: 'M2026-12', count: 12 }]);
+    // the days covered add up exactly
+    const covered = (k: { kind: string; from: string; count: number }) => (k.kind === 'day' ? k.count : k.kind === 'week' ? 7 * k.count : 0);
+    expect(p.reduce((n, r) => n + covered(r), 0)).toBe(30);
+  });
+
+  it('names the roll-ups a rebuilt range touches, with the span of days that sums them', () => {
+    const b = rollupBucketsOf('2026-11-26', '2026-12-02');
+    expect([...b.keys].sort()).toEqual(['M2026-11', 'M2026-12', 'W2026-11-23', 'W2026-11-30']);
+    expect(b.span).toEqual({ from: '2026-11-01', to: '2026-12-31' });
   });
 });

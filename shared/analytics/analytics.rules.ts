@@ -1,8 +1,10 @@
+import { localTime } from '../org/business-hours.rules.ts';
+
 /**
  * Analytics aggregation rules (issue 19; spec §2 /analytics), pure.
  *
  * Domain events become counter increments on aggregate rows: one daily row per
- * org × dimension × UTC day, where a dimension is the whole org (`org`, id `_`), an org number
+ * org × dimension × day of the org's time zone (plus week and month roll-up rows: withRollups), where a dimension is the whole org (`org`, id `_`), an org number
  * (`phone`, its phone_id), a member (`member`, email), a chat label (`label`, label_id), a group
  * chat (`group`, chat_id) or a group's sender (`gauthor`, `{chat_id}|{author}`), plus one hourly
  * row per org × UTC hour for today's chart. Counters only ever grow (DynamoDB ADD), so reads sum
@@ -15,7 +17,7 @@
  * - first response time: first member message after the conversation opened − open.
  * - response time: each member message answering waiting customer messages − the first of those.
  * - tickets created / resolved: `ticket.created` / `ticket.closed`.
- * - busiest hours: messages (in + out) by UTC hour of day (`h00`…`h23` on daily rows).
+ * - busiest hours: messages (in + out) by the org's hour of day (`h00`…`h23` on daily rows).
  * - per member workload: chats assigned to them (`assigned`), messages they sent, customer
  *   messages in chats assigned to them, and their response times.
  */
@@ -38,7 +40,7 @@ export const COUNTERS = [
 ] as const;
 export type Counter = (typeof COUNTERS)[number];
 
-/** Hour-of-day counters of a daily row: h00 … h23 (UTC). */
+/** Hour-of-day counters of a daily row: h00 … h23 (the org's hours). */
 export const HOUR_COUNTERS = Array.from({ length: 24 }, (_, h) => `h${String(h).padStart(2, '0')}`) as readonly `h${string}`[];
 
 export type Dimension = 'org' | 'phone' | 'member' | 'label' | 'group' | 'gauthor';
@@ -83,12 +85,97 @@ export type AnalyticsInput =
   | { kind: 'ticket_created'; at: number; phone_id: string; assignee: string | null }
   | { kind: 'ticket_resolved'; at: number; phone_id: string; assignee: string | null };
 
-/** UTC day of an epoch-ms instant: 'YYYY-MM-DD'. */
-export const dayOf = (at: number): string => new Date(at).toISOString().slice(0, 10);
-/** UTC hour of an epoch-ms instant: 'YYYY-MM-DDTHH'. */
-export const hourOf = (at: number): string => new Date(at).toISOString().slice(0, 13);
-/** The hour-of-day counter name of an instant ('h00'…'h23', UTC). */
-export const hourCounterOf = (at: number): string => `h${new Date(at).toISOString().slice(11, 13)}`;
+/** The zone rows are counted in when an org has none (and for calendar arithmetic). */
+export const UTC = 'Etc/UTC';
+
+/** The day of an epoch-ms instant in `timeZone` (the org's, shared/org/org-clock.ts): 'YYYY-MM-DD'. */
+export const dayOf = (at: number, timeZone: string = UTC): string => (timeZone === UTC ? new Date(at).toISOString().slice(0, 10) : localTime(at, timeZone).date);
+/** The hour of an epoch-ms instant in `timeZone`: 'YYYY-MM-DDTHH' (the hourly rows' key). */
+export const hourOf = (at: number, timeZone: string = UTC): string => {
+  if (timeZone === UTC) return new Date(at).toISOString().slice(0, 13);
+  const t = localTime(at, timeZone);
+  return `${t.date}T${String(t.hour).padStart(2, '0')}`;
+};
+/** The hour-of-day counter name of an instant in `timeZone` ('h00'…'h23'). */
+export const hourCounterOf = (at: number, timeZone: string = UTC): string => `h${(timeZone === UTC ? new Date(at).toISOString().slice(11, 13) : String(localTime(at, timeZone).hour).padStart(2, '0'))}`;
+
+// ---- roll-ups: weekly and monthly rows, so a long range reads few rows ----
+
+const DAY_MS = 86_400_000;
+const dayMs = (d: string): number => Date.parse(`${d}T00:00:00Z`);
+const plusDays = (d: string, n: number): string => new Date(dayMs(d) + n * DAY_MS).toISOString().slice(0, 10);
+/** The Monday of a calendar day's week ('YYYY-MM-DD'; ISO weeks start on Monday). */
+export const mondayOf = (d: string): string => plusDays(d, -((new Date(dayMs(d)).getUTCDay() + 6) % 7));
+/** The last day of a calendar day's month. */
+const monthEndOf = (d: string): string => {
+  const t = new Date(dayMs(d));
+  return new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+};
+/** Row key of the week starting on Monday `monday`: 'W2026-11-23'. Sorts after every day key. */
+export const weekKey = (monday: string): string => `W${monday}`;
+/** Row key of a day's month: 'M2026-11'. Sorts after every day key. */
+export const monthKey = (d: string): string => `M${d.slice(0, 7)}`;
+
+/**
+ * Each day increment again on its week's and its month's row (the live consumer and the rebuild
+ * write all three, so a range is read as whole months, whole weeks and the odd days: planRange).
+ */
+export function withRollups(increments: Increment[]): Increment[] {
+  return increments.flatMap((i) => [i, { ...i, day: weekKey(mondayOf(i.day)) }, { ...i, day: monthKey(i.day) }]);
+}
+
+/** A run of consecutive row keys of one kind (days, weeks or months), read by one Query. */
+export interface KeyRun {
+  kind: 'day' | 'week' | 'month';
+  /** first and last row key of the run, inclusive */
+  from: string;
+  to: string;
+  count: number;
+}
+
+/**
+ * The fewest rows that cover the days [from, to] (inclusive, 'YYYY-MM-DD'): whole calendar months
+ * as month rows, whole Monday–Sunday weeks as week rows, the rest as day rows, greedily from the
+ * start; consecutive keys of one kind are merged into runs (one Query each). 30 days need at most
+ * ~4 weeks + 12 days; a year 12 months at most + a few days.
+ */
+export function planRange(from: string, to: string): KeyRun[] {
+  const runs: KeyRun[] = [];
+  const push = (kind: KeyRun['kind'], key: string) => {
+    const last = runs[runs.length - 1];
+    if (last && last.kind === kind) {
+      last.to = key;
+      last.count++;
+    } else runs.push({ kind, from: key, to: key, count: 1 });
+  };
+  for (let d = from; d <= to; ) {
+    const monthEnd = monthEndOf(d);
+    if (d.endsWith('-01') && monthEnd <= to) {
+      push('month', monthKey(d));
+      d = plusDays(monthEnd, 1);
+    } else if (mondayOf(d) === d && plusDays(d, 6) <= to) {
+      push('week', weekKey(d));
+      d = plusDays(d, 7);
+    } else {
+      push('day', d);
+      d = plusDays(d, 1);
+    }
+  }
+  return runs;
+}
+
+/** The week and month keys whose rows sum the days [from, to] touch (rebuild: recompute them). */
+export function rollupBucketsOf(from: string, to: string): { span: { from: string; to: string }; keys: Set<string> } {
+  const keys = new Set<string>();
+  for (let d = from; d <= to; d = plusDays(d, 1)) {
+    keys.add(weekKey(mondayOf(d)));
+    keys.add(monthKey(d));
+  }
+  const start = mondayOf(from) < `${from.slice(0, 7)}-01` ? mondayOf(from) : `${from.slice(0, 7)}-01`;
+  const sunday = plusDays(mondayOf(to), 6);
+  const end = sunday > monthEndOf(to) ? sunday : monthEndOf(to);
+  return { span: { from: start, to: end }, keys };
+}
 
 /** The dimensions a chat event counts in: org, its number, its labels, its group, and optionally a member. */
 function chatDims(chat: ChatFacts, member: string | null): Array<[Dimension, string]> {
@@ -99,30 +186,31 @@ function chatDims(chat: ChatFacts, member: string | null): Array<[Dimension, str
   return dims;
 }
 
-const incs = (dims: Array<[Dimension, string]>, at: number, counters: Partial<Record<string, number>>): Increment[] =>
-  dims.map(([dim, dim_id]) => ({ dim, dim_id, day: dayOf(at), counters: { ...counters } }));
+const incs = (dims: Array<[Dimension, string]>, at: number, counters: Partial<Record<string, number>>, timeZone: string): Increment[] =>
+  dims.map(([dim, dim_id]) => ({ dim, dim_id, day: dayOf(at, timeZone), counters: { ...counters } }));
 
 /**
- * Apply one input to a chat's state: the new state and the daily-row increments it causes.
+ * Apply one input to a chat's state: the new state and the daily-row increments it causes, on the
+ * days and hours of `timeZone` (the org's; spec §9 analytics days are the org's days).
  * Pure and deterministic (the same input on the same state gives the same output), so the live
  * consumer and `analytics:rebuild` agree.
  */
-export function reduce(state: ChatAnalyticsState, input: AnalyticsInput): { state: ChatAnalyticsState; increments: Increment[] } {
+export function reduce(state: ChatAnalyticsState, input: AnalyticsInput, timeZone: string = UTC): { state: ChatAnalyticsState; increments: Increment[] } {
   const out: Increment[] = [];
   let next = { ...state };
   switch (input.kind) {
     case 'message_in': {
-      const c: Record<string, number> = { msg_in: 1, [hourCounterOf(input.at)]: 1 };
+      const c: Record<string, number> = { msg_in: 1, [hourCounterOf(input.at, timeZone)]: 1 };
       if (next.opened_at === null) {
         next = { opened_at: input.at, waiting_since: input.at, responded: false };
         c.conv_opened = 1;
       } else if (next.waiting_since === null) next.waiting_since = input.at;
-      out.push(...incs(chatDims(input.chat, input.chat.assigned_to), input.at, c));
-      if (input.chat.chat_type === 'group' && input.author) out.push(...incs([['gauthor', `${input.chat.chat_id}|${input.author}`]], input.at, { msg_in: 1 }));
+      out.push(...incs(chatDims(input.chat, input.chat.assigned_to), input.at, c, timeZone));
+      if (input.chat.chat_type === 'group' && input.author) out.push(...incs([['gauthor', `${input.chat.chat_id}|${input.author}`]], input.at, { msg_in: 1 }, timeZone));
       break;
     }
     case 'message_out': {
-      const c: Record<string, number> = { msg_out: 1, [hourCounterOf(input.at)]: 1 };
+      const c: Record<string, number> = { msg_out: 1, [hourCounterOf(input.at, timeZone)]: 1 };
       if (next.waiting_since !== null) {
         c.rt_sum = Math.max(0, input.at - next.waiting_since);
         c.rt_count = 1;
@@ -133,7 +221,7 @@ export function reduce(state: ChatAnalyticsState, input: AnalyticsInput): { stat
         c.frt_count = 1;
         next.responded = true;
       }
-      out.push(...incs(chatDims(input.chat, input.member ?? input.chat.assigned_to), input.at, c));
+      out.push(...incs(chatDims(input.chat, input.member ?? input.chat.assigned_to), input.at, c, timeZone));
       break;
     }
     case 'chat_closed': {
@@ -143,18 +231,18 @@ export function reduce(state: ChatAnalyticsState, input: AnalyticsInput): { stat
         c.res_count = 1;
       }
       next = { ...EMPTY_STATE };
-      out.push(...incs(chatDims(input.chat, input.chat.assigned_to ?? input.by), input.at, c));
+      out.push(...incs(chatDims(input.chat, input.chat.assigned_to ?? input.by), input.at, c, timeZone));
       break;
     }
     case 'chat_assigned':
-      out.push(...incs([['org', '_'], ['member', input.to.toLowerCase()]], input.at, { assigned: 1 }));
+      out.push(...incs([['org', '_'], ['member', input.to.toLowerCase()]], input.at, { assigned: 1 }, timeZone));
       break;
     case 'ticket_created':
     case 'ticket_resolved': {
       const key = input.kind === 'ticket_created' ? 'tickets_created' : 'tickets_resolved';
       const dims: Array<[Dimension, string]> = [['org', '_'], ['phone', input.phone_id]];
       if (input.assignee) dims.push(['member', input.assignee.toLowerCase()]);
-      out.push(...incs(dims, input.at, { [key]: 1 }));
+      out.push(...incs(dims, input.at, { [key]: 1 }, timeZone));
       break;
     }
   }

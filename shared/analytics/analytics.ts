@@ -2,22 +2,33 @@ import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import { retryOnConflict, RETRY } from '../db/retry.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
+import { getOrgClock } from '../org/org-clock.ts';
 import { memberPermissionsOf, permissionGranted } from '../org/permissions.rules.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { AnalyticsReport, Figures } from './analytics.schemas.ts';
+import type { AnalyticsBreakdown, AnalyticsGroups, AnalyticsReport, Figures } from './analytics.schemas.ts';
+import { orgHasFeature, requireFeature } from '../plan/gate.ts';
 
-export type { AnalyticsReport, Figures };
+export type { AnalyticsBreakdown, AnalyticsGroups, AnalyticsReport, Figures };
+
+/** The attributes a read needs: the counters, plus the hour counters only for the org's rows (busiest hours). */
+const READ_ATTRS = ['dim_id', 'day', ...COUNTERS] as const;
+const READ_ATTRS_HOURS = [...READ_ATTRS, ...HOUR_COUNTERS] as const;
 import type { TxEntities, TxItem } from '../db/transaction.ts';
 import {
   addRow,
   avg,
   COUNTERS,
+  HOUR_COUNTERS,
   daysBetween,
   DIMENSIONS,
   emptyTotals,
   EMPTY_STATE,
+  dayOf,
   hourOf,
   MAX_RANGE_DAYS,
+  planRange,
+  rollupBucketsOf,
+  withRollups,
   mergeIncrements,
   previousPeriod,
   reduce,
@@ -30,11 +41,11 @@ import {
 } from './analytics.rules.ts';
 
 /**
- * Analytics aggregates (issue 19; spec §2 /analytics): applying normalized inputs to the aggregate
- * rows (one DynamoDB transaction per event: the counters (ADD), the chat's state (version-guarded)
- * and the event's receipt (a conditional create: the event's id, so a repeat changes nothing)),
- * and reading a date range back (Queries over the aggregate rows only).
- * Times: epoch ms; days 'YYYY-MM-DD' UTC.
+ * Analytics aggregates (issue 19; spec §2 /analytics): applying a batch of normalized inputs to the
+ * aggregate rows (applyAnalyticsBatch: a claim transaction of the events' receipts and the chats'
+ * states, then one ADD per row key), and reading a date range back (Queries over the aggregate
+ * rows only: readAnalytics, readAnalyticsBreakdown, readGroupAnalytics).
+ * Times: epoch ms; days 'YYYY-MM-DD' of the org's time zone (getOrgClock), plus week and month roll-up keys.
  */
 
 /** The consumer name of the aggregation's receipts (ConsumerReceipt rows). */
@@ -47,58 +58,153 @@ const stateOf = (row: Record<string, unknown> | null): { state: ChatAnalyticsSta
     ? { state: { opened_at: (row.opened_at as number | undefined) ?? null, waiting_since: (row.waiting_since as number | undefined) ?? null, responded: !!row.responded }, version: Number(row.version ?? 0) }
     : { state: { ...EMPTY_STATE }, version: null };
 
-/** Transaction items that ADD increments to daily rows. */
-function dailyOps(e: TxEntities, orgId: string, increments: Increment[]): TxItem[] {
-  return mergeIncrements(increments).map((i) => {
-    const counters = Object.fromEntries(Object.entries(i.counters).filter(([, v]) => v)) as Record<string, number>;
-    return e.analyticsDaily.update({ org_id: orgId, dim: i.dim, dim_id: i.dim_id, day: i.day }).add(counters).commit() as TxItem;
-  });
+/** One event's input to aggregate, with the id that makes it count once. */
+export interface AnalyticsEvent {
+  eventId: string;
+  input: AnalyticsInput;
 }
 
-/** The hourly-row counters of some increments of the org dimension (today's chart). */
-function hourlyCounters(input: AnalyticsInput, increments: Increment[]): Record<string, number> | null {
-  const org = increments.filter((i) => i.dim === 'org');
-  const c: Record<string, number> = {};
-  for (const i of org) for (const k of ['msg_in', 'msg_out', 'conv_opened', 'conv_closed']) if (i.counters[k]) c[k] = (c[k] ?? 0) + i.counters[k]!;
-  return Object.keys(c).length && input.at ? c : null;
+/** ADD the merged increments: one UpdateItem per row key, 16 at a time, each retried on errors (throttling). */
+async function addCounters(orgId: string, merged: Increment[], hourly: Map<string, Record<string, number>>, now: number): Promise<void> {
+  const ops: Array<() => Promise<unknown>> = [];
+  for (const i of merged) {
+    const counters = Object.fromEntries(Object.entries(i.counters).filter(([, v]) => v)) as Record<string, number>;
+    if (Object.keys(counters).length) ops.push(() => db().entities.analyticsDaily.update({ org_id: orgId, dim: i.dim, dim_id: i.dim_id, day: i.day }).add(counters).go({ response: 'none' }));
+  }
+  for (const [hour, counters] of hourly) ops.push(() => db().entities.analyticsHourly.update({ org_id: orgId, hour }).add(counters).set({ expires_at: Math.floor(now / 1000) + HOURLY_TTL_S }).go({ response: 'none' }));
+  // the events are claimed already: a failed ADD is retried here (5 rounds, 50 ms doubling) rather than
+  // by the queue, which would see the receipts and skip the batch
+  const retried = async (op: () => Promise<unknown>) => {
+    for (let n = 0; ; n++) {
+      try {
+        return await op();
+      } catch (e) {
+        if (n >= 4) throw e;
+        await new Promise((r) => setTimeout(r, 50 * 2 ** n));
+      }
+    }
+  };
+  for (let i = 0; i < ops.length; i += 16) await Promise.all(ops.slice(i, i + 16).map(retried));
+}
+
+/** DynamoDB's TransactWriteItems limit (the claim transaction: receipts + chat states). */
+const MAX_TX_ITEMS = 100;
+
+/** The chats' analytics states (one BatchGet, strongly consistent). */
+async function loadStates(orgId: string, chatIds: string[]): Promise<Map<string, { state: ChatAnalyticsState; version: number | null }>> {
+  const out = new Map(chatIds.map((id) => [id, stateOf(null)]));
+  if (!chatIds.length) return out;
+  const res = await db()
+    .entities.analyticsChatState.get(chatIds.map((chat_id) => ({ org_id: orgId, chat_id })))
+    .go({ consistent: true });
+  for (const row of res.data as Array<Record<string, unknown>>) out.set(String(row.chat_id), stateOf(row));
+  if (res.unprocessed.length) throw Object.assign(new Error('analytics: chat states not read (throttled); the queue retries'), { name: 'AnalyticsStatesUnprocessed' });
+  return out;
+}
+
+const stateChatOf = (input: AnalyticsInput): string | null => ('chat' in input && touchesChatState(input) ? input.chat.chat_id : null);
+
+/** Hourly-row counters of an input's org increments (today's chart), keyed by the hour. */
+function addHourly(into: Map<string, Record<string, number>>, input: AnalyticsInput, increments: Increment[], timeZone: string): void {
+  for (const i of increments) {
+    if (i.dim !== 'org') continue;
+    for (const k of ['msg_in', 'msg_out', 'conv_opened', 'conv_closed']) {
+      if (!i.counters[k]) continue;
+      const key = hourOf(input.at, timeZone);
+      const c = into.get(key) ?? into.set(key, {}).get(key)!;
+      c[k] = (c[k] ?? 0) + i.counters[k]!;
+    }
+  }
 }
 
 /**
- * Apply one event's input to the aggregates, exactly once per `eventId`.
+ * Apply a batch of events (one SQS batch of the analytics-aggregate consumer) to the aggregates,
+ * exactly once per `eventId`, on the org's days and hours (`getOrgClock`, or `opts.timeZone`).
+ * The chats' states are read once for the batch (one BatchGet); then one small transaction claims
+ * the batch, all or nothing: the events' receipts (conditional creates: a repeat is skipped) and
+ * the chats' new states (version-guarded; split only past 100 items). Then the batch's increments,
+ * grouped by row key (day, week and month rows: withRollups), are applied as ONE plain UpdateItem
+ * `ADD` per row however many events hit it (no read-modify-write; hot rows such as the org's take
+ * concurrent ADDs without the conflicts a transaction would meet).
+ * Exactly once: a repeat never counts twice (its receipt exists). A process that dies between the
+ * claim and the ADDs loses that batch's counts (at most once in that window); `npm run
+ * analytics:rebuild` recomputes the days from the table.
+ * @returns how many events were applied and how many were repeats (nothing changed for them)
+ * @throws ConflictRetriesExhausted when the states kept changing under us (the queue retries)
+ */
+export async function applyAnalyticsBatch(orgId: string, events: AnalyticsEvent[], opts: { now?: number; timeZone?: string } = {}): Promise<{ applied: number; duplicates: number }> {
+  const now = opts.now ?? Date.now();
+  const tz = opts.timeZone ?? (await getOrgClock(orgId)).time_zone;
+  const seen = new Set<string>();
+  let rest = events.filter((e) => !seen.has(e.eventId) && !!seen.add(e.eventId));
+  let duplicates = events.length - rest.length;
+  let applied = 0;
+  while (rest.length) {
+    await retryOnConflict(`analytics ${orgId} batch of ${rest.length}`, async () => {
+      if (!rest.length) return 'done' as const;
+      const loaded = await loadStates(orgId, [...new Set(rest.map((e) => stateChatOf(e.input)).filter((c): c is string => !!c))]);
+      const work = new Map([...loaded].map(([k, v]) => [k, v.state]));
+      const chunk: AnalyticsEvent[] = [];
+      const touched = new Set<string>();
+      let incs: Increment[] = [];
+      let merged: Increment[] = [];
+      const hourly = new Map<string, Record<string, number>>();
+      for (const ev of rest) {
+        const chatId = stateChatOf(ev.input);
+        const r = reduce(chatId ? work.get(chatId)! : EMPTY_STATE, ev.input, tz);
+        const nextIncs = incs.concat(withRollups(r.increments));
+        const nextMerged = mergeIncrements(nextIncs);
+        const size = chunk.length + 1 + touched.size + (chatId && !touched.has(chatId) ? 1 : 0);
+        if (size > MAX_TX_ITEMS && chunk.length) break;
+        chunk.push(ev);
+        incs = nextIncs;
+        merged = nextMerged;
+        if (chatId) {
+          work.set(chatId, r.state);
+          touched.add(chatId);
+        }
+        addHourly(hourly, ev.input, r.increments, tz);
+      }
+      // 1. claim: the events' receipts and the chats' new states, all or nothing (small: no hot rows)
+      const res = await db()
+        .transaction.write(((e: TxEntities) => {
+          const items: TxItem[] = chunk.map((ev) => e.consumerReceipt.create({ consumer: ANALYTICS_CONSUMER, event_id: ev.eventId, handled_at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S }).commit() as TxItem);
+          for (const chatId of touched) {
+            const before = loaded.get(chatId)!;
+            const st = work.get(chatId)!;
+            const put = e.analyticsChatState.put({ org_id: orgId, chat_id: chatId, opened_at: st.opened_at ?? undefined, waiting_since: st.waiting_since ?? undefined, responded: st.responded, version: (before.version ?? 0) + 1 });
+            items.push((before.version === null ? put.where((a, { notExists }) => notExists(a.version)) : put.where((a, { eq }) => eq(a.version, before.version!))).commit() as TxItem);
+          }
+          return items;
+        }) as never)
+        .go();
+      if (!res.canceled) {
+        // 2. count: one plain UpdateItem ADD per row key (DynamoDB serializes ADDs on a hot row
+        // without conflicts; in a transaction every concurrent batch would conflict on the org row)
+        await addCounters(orgId, merged, hourly, now);
+        applied += chunk.length;
+        rest = rest.slice(chunk.length);
+        return 'done' as const;
+      }
+      const reasons = res.data as Array<{ code?: string }>;
+      const dup = new Set(chunk.filter((_, i) => reasons[i]?.code === 'ConditionalCheckFailed').map((ev) => ev.eventId));
+      if (dup.size) {
+        duplicates += dup.size;
+        rest = rest.filter((ev) => !dup.has(ev.eventId));
+      }
+      return RETRY; // a repeat, or a chat's state changed under us: read again
+    });
+  }
+  return { applied, duplicates };
+}
+
+/**
+ * Apply one event's input (a batch of one: applyAnalyticsBatch), exactly once per `eventId`.
  * @returns 'applied', or 'duplicate' when the event's receipt already existed (nothing changed)
- * @throws ConflictRetriesExhausted when the chat's state kept changing under us (the queue retries)
  */
 export async function applyAnalyticsInput(orgId: string, eventId: string, input: AnalyticsInput, now = Date.now()): Promise<'applied' | 'duplicate'> {
-  const chatId = 'chat' in input ? input.chat.chat_id : null;
-  return retryOnConflict(`analytics ${orgId} ${eventId}`, async () => {
-    const loaded = chatId && touchesChatState(input) ? stateOf((await db().entities.analyticsChatState.get({ org_id: orgId, chat_id: chatId }).go({ consistent: true })).data as Record<string, unknown> | null) : null;
-    const { state, increments } = reduce(loaded?.state ?? EMPTY_STATE, input);
-    const hourly = hourlyCounters(input, increments);
-    const res = await db()
-      .transaction.write(((e: TxEntities) => {
-        const items: TxItem[] = [e.consumerReceipt.create({ consumer: ANALYTICS_CONSUMER, event_id: eventId, handled_at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S }).commit() as TxItem];
-        if (loaded && chatId) {
-          const row = { org_id: orgId, chat_id: chatId, opened_at: state.opened_at ?? undefined, waiting_since: state.waiting_since ?? undefined, responded: state.responded, version: (loaded.version ?? 0) + 1 };
-          const put = e.analyticsChatState.put(row);
-          items.push((loaded.version === null ? put.where((a, { notExists }) => notExists(a.version)) : put.where((a, { eq }) => eq(a.version, loaded.version!))).commit() as TxItem);
-        }
-        items.push(...dailyOps(e, orgId, increments));
-        if (hourly)
-          items.push(
-            e.analyticsHourly
-              .update({ org_id: orgId, hour: hourOf(input.at) })
-              .add(hourly)
-              .set({ expires_at: Math.floor(input.at / 1000) + HOURLY_TTL_S })
-              .commit() as TxItem,
-          );
-        return items;
-      }) as never)
-      .go();
-    if (!res.canceled) return 'applied' as const;
-    const reasons = res.data as Array<{ rejected?: boolean }>;
-    if (reasons[0]?.rejected) return 'duplicate' as const;
-    return RETRY; // the chat's state changed under us: read it again
-  });
+  const r = await applyAnalyticsBatch(orgId, [{ eventId, input }], { now });
+  return r.applied ? 'applied' : 'duplicate';
 }
 
 /** Spec §6: /analytics follows member_permissions.analytics (admins always). @throws AppError 403 analytics.forbidden */
@@ -110,10 +216,22 @@ export async function assertAnalyticsAccess(actor: Actor): Promise<void> {
 
 type Row = Record<string, unknown> & { dim_id: string; day: string };
 
-/** Every daily row of one dimension between two days (one paged Query). */
-async function rowsOf(orgId: string, dim: Dimension, from: string, to: string): Promise<Row[]> {
-  const res = await db().entities.analyticsDaily.query.byDay({ org_id: orgId, dim }).between({ day: from, dim_id: '' }, { day: to, dim_id: '\uffff' }).go({ pages: 'all' });
+/** Every row of one dimension in one run of keys (one paged Query). */
+async function rowsBetween(orgId: string, dim: Dimension, fromKey: string, toKey: string): Promise<Row[]> {
+  const attributes = (dim === 'org' ? READ_ATTRS_HOURS : READ_ATTRS) as unknown as Array<'dim_id'>;
+  const res = await db().entities.analyticsDaily.query.byDay({ org_id: orgId, dim }).between({ day: fromKey, dim_id: '' }, { day: toKey, dim_id: '\uffff' }).go({ pages: 'all', attributes });
   return res.data as unknown as Row[];
+}
+
+/** The DAY rows of one dimension between two days (rebuild, the per-day series). */
+const rowsOf = (orgId: string, dim: Dimension, from: string, to: string): Promise<Row[]> => rowsBetween(orgId, dim, from, to);
+
+/**
+ * The rows that sum one dimension over the days [from, to]: whole months and weeks from their
+ * roll-up rows, the odd days from day rows (planRange: one Query per run, in parallel).
+ */
+async function rolledRows(orgId: string, dim: Dimension, from: string, to: string): Promise<Row[]> {
+  return (await Promise.all(planRange(from, to).map((r) => rowsBetween(orgId, dim, r.from, r.to)))).flat();
 }
 
 export function figuresOf(t: Totals): Figures {
@@ -137,56 +255,98 @@ function sumBy(rows: Row[]): Map<string, Totals> {
   return m;
 }
 
-/**
- * Read the aggregates of [from, to] and of the previous period of the same length: six Queries
- * over daily rows (org, phone, member, label, group, group sender) plus today's hours. Never reads
- * a message or a chat. Group chats the actor may not see (spec §6 chat_access, `opts.visibleChatIds`:
- * the guard's) are left out of `groups`.
- * @throws AppError 400 (field `query.to`) when the range is reversed or longer than MAX_RANGE_DAYS; 403 as assertAnalyticsAccess
- */
-export async function readAnalytics(actor: Actor, from: string, to: string, opts: { visibleChatIds?: (ids: string[]) => Promise<Set<string>>; now?: number } = {}): Promise<AnalyticsReport> {
-  const now = opts.now ?? Date.now();
-  await assertAnalyticsAccess(actor);
+/** 400 for a reversed or too long range. */
+function checkRange(from: string, to: string): string[] {
   const days = daysBetween(from, to);
   if (!days.length) throw new AppError('validation.failed', 'query.to: must not be before from', { details: [{ field: 'query.to', reason: 'must not be before from' }] });
   if (days.length > MAX_RANGE_DAYS) throw new AppError('validation.failed', `query.to: the range is at most ${MAX_RANGE_DAYS} days`, { details: [{ field: 'query.to', reason: `the range is at most ${MAX_RANGE_DAYS} days` }] });
-  const prev = previousPeriod(from, to);
+  return days;
+}
+
+/**
+ * Read the summary of the org-local days [from, to] (the first view of /analytics). Basic figures
+ * (every plan): the totals, one entry per day and today's hours — one Query of the org's day rows.
+ * Advanced (plans with `advanced_analytics`, spec §9; `advanced: false` and null parts otherwise):
+ * the previous period of the same length (read as whole months + whole weeks + odd days:
+ * planRange) and the busiest hours. Per member, number and label: readAnalyticsBreakdown; groups:
+ * readGroupAnalytics (second requests of the page). Never reads a message or a chat.
+ * @throws AppError 400 (field `query.to`) when the range is reversed or longer than MAX_RANGE_DAYS; 403 as assertAnalyticsAccess
+ */
+export async function readAnalytics(actor: Actor, from: string, to: string, opts: { now?: number } = {}): Promise<AnalyticsReport> {
+  const now = opts.now ?? Date.now();
+  await assertAnalyticsAccess(actor);
+  const days = checkRange(from, to);
   const org = actor.org_id;
-  const today = new Date(now).toISOString().slice(0, 10);
-  const [orgRows, phoneRows, memberRows, labelRows, groupRows, authorRows, hours] = await Promise.all([
-    rowsOf(org, 'org', prev.from, to),
-    rowsOf(org, 'phone', from, to),
-    rowsOf(org, 'member', from, to),
-    rowsOf(org, 'label', from, to),
-    rowsOf(org, 'group', from, to),
-    rowsOf(org, 'gauthor', from, to),
+  const [clock, advanced] = await Promise.all([getOrgClock(org), orgHasFeature(org, 'advanced_analytics')]);
+  const prev = previousPeriod(from, to);
+  const today = dayOf(now, clock.time_zone);
+  const none = Promise.resolve([] as Row[]);
+  const [orgRows, prevRows, hours] = await Promise.all([
+    rowsOf(org, 'org', from, to),
+    advanced ? rolledRows(org, 'org', prev.from, prev.to) : none,
     from <= today && today <= to ? db().entities.analyticsHourly.query.byHour({ org_id: org }).begins({ hour: today }).go({ pages: 'all' }) : Promise.resolve(null),
   ]);
   const totals = emptyTotals();
-  const prevTotals = emptyTotals();
   const byDay = new Map(days.map((d) => [d, emptyTotals()]));
   for (const r of orgRows) {
-    if (r.day < from) addRow(prevTotals, r);
-    else {
-      addRow(totals, r);
-      const d = byDay.get(r.day);
-      if (d) addRow(d, r);
-    }
+    addRow(totals, r);
+    const d = byDay.get(r.day);
+    if (d) addRow(d, r);
   }
+  const prevTotals = emptyTotals();
+  for (const r of prevRows) addRow(prevTotals, r);
+  return {
+    from,
+    to,
+    time_zone: clock.time_zone,
+    today,
+    advanced,
+    previous: advanced ? { ...prev, totals: figuresOf(prevTotals) } : null,
+    totals: figuresOf(totals),
+    series: days.map((day) => ({ day, ...figuresOf(byDay.get(day)!) })),
+    busiest_hours: advanced ? totals.hours : null,
+    today_hours: hours ? (hours.data as Array<Record<string, unknown>>).map((h) => ({ hour: String(h.hour), messages_in: Number(h.msg_in ?? 0), messages_out: Number(h.msg_out ?? 0) })) : null,
+  };
+}
+
+/**
+ * Per member, number and label over [from, to] (advanced analytics, spec §9): each dimension read as
+ * whole months + whole weeks + odd days (planRange), so 30 days read ~12 rows per member, not 30.
+ * @throws AppError 400 as readAnalytics; 403 analytics.forbidden; 403 plan.feature_unavailable
+ */
+export async function readAnalyticsBreakdown(actor: Actor, from: string, to: string): Promise<AnalyticsBreakdown> {
+  await assertAnalyticsAccess(actor);
+  checkRange(from, to);
+  await requireFeature(actor.org_id, 'advanced_analytics');
+  const org = actor.org_id;
+  const [phoneRows, memberRows, labelRows] = await Promise.all([rolledRows(org, 'phone', from, to), rolledRows(org, 'member', from, to), rolledRows(org, 'label', from, to)]);
+  return {
+    from,
+    to,
+    members: [...sumBy(memberRows)].map(([email, t]) => ({ email, ...figuresOf(t) })).sort((a, b) => a.email.localeCompare(b.email)),
+    phones: [...sumBy(phoneRows)].map(([phone_id, t]) => ({ phone_id, ...figuresOf(t) })),
+    labels: [...sumBy(labelRows)].map(([label_id, t]) => ({ label_id, ...figuresOf(t) })),
+  };
+}
+
+/**
+ * The most active group chats of [from, to] (at most 20) with their most active senders (at most
+ * 5 each): roll-up Queries of the group and group-sender rows. Advanced analytics (spec §9). Group
+ * chats the actor may not see (`visibleChatIds`: the guard's, spec §6 chat_access) are left out.
+ * @throws AppError 400 as readAnalytics; 403 analytics.forbidden; 403 plan.feature_unavailable
+ */
+export async function readGroupAnalytics(actor: Actor, from: string, to: string, visibleChatIds: (ids: string[]) => Promise<Set<string>>): Promise<AnalyticsGroups> {
+  await assertAnalyticsAccess(actor);
+  checkRange(from, to);
+  await requireFeature(actor.org_id, 'advanced_analytics');
+  const [groupRows, authorRows] = await Promise.all([rolledRows(actor.org_id, 'group', from, to), rolledRows(actor.org_id, 'gauthor', from, to)]);
   const allGroups = [...sumBy(groupRows)].map(([chat_id, t]) => ({ chat_id, messages: t.msg_in + t.msg_out }));
-  const visible = opts.visibleChatIds && allGroups.length ? await opts.visibleChatIds(allGroups.map((g) => g.chat_id)) : null;
-  const groups = allGroups.filter((g) => !visible || visible.has(g.chat_id)).sort((a, b) => b.messages - a.messages).slice(0, 20);
+  const visible = allGroups.length ? await visibleChatIds(allGroups.map((g) => g.chat_id)) : new Set<string>();
+  const groups = allGroups.filter((g) => visible.has(g.chat_id)).sort((a, b) => b.messages - a.messages).slice(0, 20);
   const authors = sumBy(authorRows);
   return {
     from,
     to,
-    previous: { ...prev, totals: figuresOf(prevTotals) },
-    totals: figuresOf(totals),
-    series: days.map((day) => ({ day, ...figuresOf(byDay.get(day)!) })),
-    busiest_hours: totals.hours,
-    members: [...sumBy(memberRows)].map(([email, t]) => ({ email, ...figuresOf(t) })).sort((a, b) => a.email.localeCompare(b.email)),
-    phones: [...sumBy(phoneRows)].map(([phone_id, t]) => ({ phone_id, ...figuresOf(t) })),
-    labels: [...sumBy(labelRows)].map(([label_id, t]) => ({ label_id, ...figuresOf(t) })),
     groups: groups.map((g) => ({
       ...g,
       top_members: [...authors]
@@ -195,18 +355,17 @@ export async function readAnalytics(actor: Actor, from: string, to: string, opts
         .sort((a, b) => b.messages - a.messages)
         .slice(0, 5),
     })),
-    today_hours: hours ? (hours.data as Array<Record<string, unknown>>).map((h) => ({ hour: String(h.hour), messages_in: Number(h.msg_in ?? 0), messages_out: Number(h.msg_out ?? 0) })) : null,
   };
 }
 
 /** CSV of a report (export): one line per day, then per member, number and label. */
-export function analyticsCsv(r: AnalyticsReport): string {
+export function analyticsCsv(r: AnalyticsReport & AnalyticsBreakdown): string {
   const cols = ['conversations_opened', 'conversations_closed', 'messages_in', 'messages_out', 'first_response_ms', 'response_ms', 'resolution_ms', 'tickets_created', 'tickets_resolved', 'assigned'] as const;
   const cell = (v: unknown) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
   const lines = [['section', 'key', ...cols].join(',')];
   const add = (section: string, key: string, f: Figures) => lines.push([section, key, ...cols.map((c) => f[c])].map(cell).join(','));
   add('total', `${r.from}..${r.to}`, r.totals);
-  add('previous', `${r.previous.from}..${r.previous.to}`, r.previous.totals);
+  if (r.previous) add('previous', `${r.previous.from}..${r.previous.to}`, r.previous.totals);
   for (const d of r.series) add('day', d.day, d);
   for (const m of r.members) add('member', m.email, m);
   for (const p of r.phones) add('number', p.phone_id, p);
@@ -237,3 +396,28 @@ export async function putDailyRows(orgId: string, increments: Increment[]): Prom
 
 /** Counter names, for tests and the bench. */
 export const ANALYTICS_COUNTERS = COUNTERS;
+
+/**
+ * Recompute the week and month roll-up rows that the days [from, to] touch, from the day rows
+ * (rebuild; after putDailyRows). Reads each dimension's day rows over the buckets' whole span
+ * (one Query per dimension), deletes the old roll-ups of those buckets and writes the sums.
+ * @returns roll-up rows written
+ */
+export async function rollUpRows(orgId: string, from: string, to: string): Promise<number> {
+  const { span, keys } = rollupBucketsOf(from, to);
+  const weeks = [...keys].filter((k) => k.startsWith('W')).sort();
+  const months = [...keys].filter((k) => k.startsWith('M')).sort();
+  let n = 0;
+  for (const dim of DIMENSIONS) {
+    const days = await rowsOf(orgId, dim, span.from, span.to);
+    const incs: Increment[] = [];
+    for (const r of days) {
+      const counters = Object.fromEntries([...COUNTERS, ...HOUR_COUNTERS].filter((c) => r[c]).map((c) => [c, Number(r[c])]));
+      for (const i of withRollups([{ dim, dim_id: r.dim_id, day: r.day, counters }]).slice(1)) if (keys.has(i.day)) incs.push(i);
+    }
+    const old = [...(weeks.length ? await rowsBetween(orgId, dim, weeks[0]!, weeks[weeks.length - 1]!) : []), ...(months.length ? await rowsBetween(orgId, dim, months[0]!, months[months.length - 1]!) : [])];
+    for (let i = 0; i < old.length; i += 25) await db().entities.analyticsDaily.delete(old.slice(i, i + 25).map((r) => ({ org_id: orgId, dim, dim_id: r.dim_id, day: r.day }))).go();
+    n += await putDailyRows(orgId, incs);
+  }
+  return n;
+}

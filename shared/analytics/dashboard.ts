@@ -1,3 +1,5 @@
+import { getOrgClock } from '../org/org-clock.ts';
+import { dayOf } from './analytics.rules.ts';
 import { db } from '../db/service.ts';
 import { chatCounts } from '../chat/chat-list.ts';
 import { getTicketBadge } from '../ticket/ticket.ts';
@@ -33,7 +35,7 @@ async function overdueTasks(actor: Actor, now: number): Promise<number> {
 }
 
 export async function readDashboard(actor: Actor, now = Date.now()): Promise<Dashboard> {
-  const today = new Date(now).toISOString().slice(0, 10);
+  const today = dayOf(now, (await getOrgClock(actor.org_id)).time_zone); // the org's day (its hourly rows are in its zone)
   const [org, counts, badge, overdue, phones, hours, newest] = await Promise.all([
     db().entities.organization.get({ org_id: actor.org_id }).go({ attributes: ['is_platform'] }),
     chatCounts(actor),

@@ -1,7 +1,8 @@
 import { encodeTime } from 'ulid';
 import { db } from '../db/service.ts';
 import { chatFactsOf } from './analytics-events.ts';
-import { clearDailyRows, putDailyRows } from './analytics.ts';
+import { clearDailyRows, putDailyRows, rollUpRows } from './analytics.ts';
+import { getOrgClock } from '../org/org-clock.ts';
 import { DIMENSIONS, EMPTY_STATE, reduce, type AnalyticsInput, type Increment } from './analytics.rules.ts';
 
 /**
@@ -16,7 +17,10 @@ import { DIMENSIONS, EMPTY_STATE, reduce, type AnalyticsInput, type Increment } 
  *     closed-status index (15) with `closed_at` in the range.
  * Assignment counts have no history in the table: the rows' `assigned` counters are carried over.
  * Conversations still open at the range's start begin at their first message in the range.
- * Then the range's rows are deleted and written anew. Times: epoch ms.
+ * Then the range's rows are deleted and written anew, and the week and month roll-up rows the range
+ * touches are summed again from the day rows (rollUpRows). Days are the org's (its time zone,
+ * getOrgClock): the table is read from a day before `from` to a day after `to` (UTC bounds) and
+ * only increments on the org's days [from, to] are kept. Times: epoch ms.
  */
 export interface RebuildProgress {
   chats: number;
@@ -29,8 +33,10 @@ export interface RebuildProgress {
 const NOT_TRAFFIC = new Set(['reaction', 'system', 'revoked', 'e2e_notification', 'notification_template']);
 
 export async function rebuildAnalytics(orgId: string, from: string, to: string, onProgress: (p: RebuildProgress) => void = () => undefined): Promise<RebuildProgress> {
-  const start = Date.parse(`${from}T00:00:00Z`);
-  const end = Date.parse(`${to}T23:59:59.999Z`);
+  const tz = (await getOrgClock(orgId)).time_zone;
+  // the org's days lie within a day of UTC's: read one day more on each side, keep [from, to]
+  const start = Date.parse(`${from}T00:00:00Z`) - 86_400_000;
+  const end = Date.parse(`${to}T23:59:59.999Z`) + 86_400_000;
   const p: RebuildProgress = { chats: 0, messages: 0, tickets: 0, rows: 0, phase: 'chats' };
   const increments: Increment[] = [];
 
@@ -62,7 +68,7 @@ export async function rebuildAnalytics(orgId: string, from: string, to: string, 
       inputs.sort((a, b) => a.at - b.at);
       let state = { ...EMPTY_STATE };
       for (const input of inputs) {
-        const r = reduce(state, input);
+        const r = reduce(state, input, tz);
         state = r.state;
         increments.push(...r.increments);
       }
@@ -77,12 +83,12 @@ export async function rebuildAnalytics(orgId: string, from: string, to: string, 
     .entities.ticket.query.byId({ org_id: orgId })
     .between({ ticket_id: `tkt_${encodeTime(start, 10)}` }, { ticket_id: `tkt_${encodeTime(end, 10)}Z` })
     .go({ pages: 'all', attributes: ['ticket_id', 'created_at', 'phone_id', 'assignee'] });
-  for (const t of created.data) increments.push(...reduce(EMPTY_STATE, { kind: 'ticket_created', at: t.created_at, phone_id: t.phone_id, assignee: t.assignee ?? null }).increments);
+  for (const t of created.data) increments.push(...reduce(EMPTY_STATE, { kind: 'ticket_created', at: t.created_at, phone_id: t.phone_id, assignee: t.assignee ?? null }, tz).increments);
   const closed = await db()
     .entities.ticket.query.byStatus({ org_id: orgId, status: 'closed' })
     .where((a, { between }) => between(a.closed_at, start, end))
     .go({ pages: 'all', attributes: ['ticket_id', 'closed_at', 'phone_id', 'assignee'] });
-  for (const t of closed.data) increments.push(...reduce(EMPTY_STATE, { kind: 'ticket_resolved', at: t.closed_at!, phone_id: t.phone_id, assignee: t.assignee ?? null }).increments);
+  for (const t of closed.data) increments.push(...reduce(EMPTY_STATE, { kind: 'ticket_resolved', at: t.closed_at!, phone_id: t.phone_id, assignee: t.assignee ?? null }, tz).increments);
   p.tickets = created.data.length + closed.data.length;
 
   // assignment counts are carried over (no history of assignments in the table)
@@ -92,7 +98,8 @@ export async function rebuildAnalytics(orgId: string, from: string, to: string, 
     for (const r of rows.data) if (r.assigned) increments.push({ dim, dim_id: r.dim_id, day: r.day, counters: { assigned: r.assigned } });
   }
   await clearDailyRows(orgId, from, to);
-  p.rows = await putDailyRows(orgId, increments);
+  p.rows = await putDailyRows(orgId, increments.filter((i) => i.day >= from && i.day <= to));
+  p.rows += await rollUpRows(orgId, from, to);
   p.phase = 'done';
   onProgress({ ...p });
   return p;

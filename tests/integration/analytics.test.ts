@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import { eventually } from '../factories/wait.ts';
-import { applyAnalyticsInput, type AnalyticsReport } from '../../shared/analytics/analytics.ts';
+import { applyAnalyticsInput, type AnalyticsBreakdown, type AnalyticsReport } from '../../shared/analytics/analytics.ts';
 import type { Dashboard } from '../../shared/analytics/dashboard.ts';
 import type { AuditEntry } from '../../shared/audit/audit.ts';
 import { dayOf } from '../../shared/analytics/analytics.rules.ts';
+import { db } from '../../shared/db/service.ts';
+import { forgetOrgPlanState } from '../../shared/plan/gate.ts';
 
 /**
  * Issue 19 over HTTP against the local runtime: messages, a reply, a close, an assignment and a
@@ -32,7 +34,10 @@ beforeAll(async () => {
 });
 afterAll(async () => rt?.cleanup());
 
-const report = async (token = admin) => (await rt.orgCall<AnalyticsReport>(token, 'GET', `/analytics?from=${today()}&to=${today()}`)).body;
+const report = async (token = admin, from = today(), to = today()): Promise<AnalyticsReport & AnalyticsBreakdown> => ({
+  ...(await rt.orgCall<AnalyticsReport>(token, 'GET', `/analytics?from=${from}&to=${to}`)).body,
+  ...(await rt.orgCall<AnalyticsBreakdown>(token, 'GET', `/analytics/breakdown?from=${from}&to=${to}`)).body,
+});
 
 describe('aggregate rows', () => {
   it('count messages in and out, the conversation opened and the response times', async () => {
@@ -47,9 +52,10 @@ describe('aggregate rows', () => {
     expect(r.members.find((m) => m.email === rt.adminEmail)).toMatchObject({ messages_out: 1 });
     expect(r.phones).toHaveLength(1);
     expect(r.phones[0]).toMatchObject({ messages_in: 1, messages_out: 1 });
-    expect(r.busiest_hours.reduce((a, b) => a + b, 0)).toBe(2);
+    expect(r.busiest_hours!.reduce((a, b) => a + b, 0)).toBe(2);
     expect(r.series).toHaveLength(1);
-    expect(r.previous.totals.messages_in).toBe(0);
+    expect(r.previous!.totals.messages_in).toBe(0);
+    expect(r).toMatchObject({ advanced: true, time_zone: expect.any(String), today: today() });
     expect(r.today_hours!.reduce((n, h) => n + h.messages_in, 0)).toBe(1);
   });
 
@@ -166,7 +172,54 @@ describe('analytics:rebuild', () => {
     // the synthetic customer message (after the close) had opened a conversation too
     expect(after.totals).toEqual({ ...before.totals, messages_in: before.totals.messages_in - 1, conversations_opened: before.totals.conversations_opened - 1 });
     // (the rebuild credits a chat's customer messages to its current assignee: the member now has the first chat's)
-    const admin = (r: AnalyticsReport) => r.members.find((m) => m.email === rt.adminEmail);
+    const admin = (r: AnalyticsBreakdown) => r.members.find((m) => m.email === rt.adminEmail);
     expect(admin(after)).toEqual(admin(before));
+  });
+});
+
+describe('plans (spec §9: Starter lacks advanced analytics and exports)', () => {
+  it('a Starter org gets the basic figures only, and 403 plan.feature_unavailable on groups and the CSV export', async () => {
+    const before = (await db().entities.organization.get({ org_id: rt.orgId }).go()).data as Record<string, unknown>;
+    await db()
+      .entities.organization.patch({ org_id: rt.orgId })
+      .set({ is_free_trial: false, subscription_status: 'active', org_plan: { plan_id: 'starter' } } as never)
+      .go();
+    forgetOrgPlanState(rt.orgId);
+    try {
+      const r = (await rt.orgCall<AnalyticsReport>(admin, 'GET', `/analytics?from=${today()}&to=${today()}`)).body;
+      expect(r).toMatchObject({ advanced: false, previous: null, busiest_hours: null });
+      expect(r.totals.messages_in).toBeGreaterThanOrEqual(1); // the basic figures stay
+      expect(r.series).toHaveLength(1);
+      for (const path of [`/analytics/breakdown?from=${today()}&to=${today()}`, `/analytics/groups?from=${today()}&to=${today()}`, `/analytics/export.csv?from=${today()}&to=${today()}`]) {
+        const res = await rt.orgCall<{ error: { code: string; details: unknown } }>(admin, 'GET', path);
+        expect(res.status).toBe(403);
+        expect(res.body.error.code).toBe('plan.feature_unavailable');
+      }
+    } finally {
+      await db()
+        .entities.organization.patch({ org_id: rt.orgId })
+        .set({ is_free_trial: before.is_free_trial, subscription_status: before.subscription_status, org_plan: before.org_plan ?? { plan_id: 'pro' } } as never)
+        .go();
+      forgetOrgPlanState(rt.orgId);
+    }
+    expect((await rt.orgCall(admin, 'GET', `/analytics/groups?from=${today()}&to=${today()}`)).status).toBe(200);
+  });
+});
+
+describe('roll-up rows', () => {
+  it('a range of whole weeks and months reads their roll-up rows and gives the same figures as the days', async () => {
+    // March 2026 in the test org's zone (UTC): 2 Mar is a Monday
+    const chat = { chat_id: '15554449999@c.us', chat_type: 'user' as const, phone_id: rt.phone.phone_number_id, label_ids: [], assigned_to: null };
+    for (let d = 0; d < 31; d++) await applyAnalyticsInput(rt.orgId, `test:rollup-${d}`, { kind: 'message_in', at: Date.parse('2026-03-01T10:00:00Z') + d * 86_400_000, chat, author: null });
+    const week = (await rt.orgCall<AnalyticsReport>(admin, 'GET', '/analytics?from=2026-03-02&to=2026-03-08')).body;
+    expect(week.totals.messages_in).toBe(7);
+    expect(week.series.map((x) => x.messages_in)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    const month = await report(admin, '2026-03-01', '2026-03-31');
+    expect(month.totals.messages_in).toBe(31);
+    expect(month.phones[0]!.messages_in).toBe(31); // phones read the month row
+    const mixed = await report(admin, '2026-03-04', '2026-04-10');
+    expect(mixed.phones[0]!.messages_in).toBe(28);
+    const rows = await db().entities.analyticsDaily.query.byDay({ org_id: rt.orgId, dim: 'phone' }).between({ day: 'M2026-03', dim_id: '' }, { day: 'M2026-03', dim_id: '\uffff' }).go();
+    expect(rows.data[0]).toMatchObject({ msg_in: 31 });
   });
 });

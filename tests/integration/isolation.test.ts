@@ -402,6 +402,9 @@ const ROUTES: Record<string, Row> = {
   },
   'GET /api/orgs/{org_id}/analytics/export.csv': orgWide({ query: () => 'from=2026-01-01&to=2026-12-31' }, [200, 403]),
   'GET /api/orgs/{org_id}/logs/audit': adminOnly(),
+  // groups: R's group never listed to the member (visibleChatIds); 403 on a plan without advanced analytics
+  'GET /api/orgs/{org_id}/analytics/groups': orgWide({ query: () => 'from=2026-01-01&to=2026-12-31' }, [200, 403]),
+  'GET /api/orgs/{org_id}/analytics/breakdown': orgWide({ query: () => 'from=2026-01-01&to=2026-12-31' }, [200, 403]),
   // --- end issue 19 ---
   // --- search (issue 14): the member gets no hit of R (its sentinel; 'caption' matches R's and O's images: O's only), bad params 400
   'GET /api/orgs/{org_id}/search': {

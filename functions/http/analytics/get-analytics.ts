@@ -5,7 +5,9 @@ import { readAnalytics } from '../../../shared/analytics/analytics.ts';
 
 /**
  * GET /api/orgs/{org_id}/analytics?from=YYYY-MM-DD&to=YYYY-MM-DD -> AnalyticsReport (shared/analytics/analytics.ts):
- * totals and the previous period's, per day, busiest hours, per member, number, label and group.
+ * totals and per day for every plan; the previous period's and busiest hours with advanced analytics
+ * (spec §9; `advanced: false` on Starter). Per member/number/label: GET /analytics/breakdown; groups:
+ * GET /analytics/groups (second requests of the page).
  * 403 for members when member_permissions.analytics is off (spec §6); 400 for a bad or reversed range.
  */
-export const handler = httpHandler({ params: OrgParams, query: AnalyticsQuery }, async ({ actor, guard, query }) => ({ body: await readAnalytics(actor, query.from, query.to, { visibleChatIds: (ids) => guard.visibleChatIds(ids) }) }));
+export const handler = httpHandler({ params: OrgParams, query: AnalyticsQuery }, async ({ actor, query }) => ({ body: await readAnalytics(actor, query.from, query.to) }));

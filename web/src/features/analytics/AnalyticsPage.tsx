@@ -5,7 +5,10 @@
  * (lazy: uPlot loads with them), tables per member, number and label with drill-down links to the
  * chats behind them, busiest hours, most active groups, and a CSV export. Members follow
  * member_permissions.analytics (the route's PageGate shows Restricted). Desktop only.
- * Days are UTC (the aggregate rows are by UTC day).
+ * Days and hours are the org's (its time zone; the report says which and what 'today' is there).
+ * Starter (spec §9: no advanced analytics, no exports): the basic figures and the per-day chart
+ * stay; the comparison, busiest hours, tables and groups show an upgrade note (PlanGate's data:
+ * useHasFeature), and Export CSV is offered only with `exports`. Groups load in a second request.
  */
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -17,6 +20,7 @@ import { useToast } from '../../app/toast.tsx';
 import { errorMessage } from '../../lib/api.ts';
 import { formatPhone, chatNumber } from '../../lib/format.ts';
 import { editRange, RANGE_DATE_FORMAT, type DayRange } from '#shared/analytics/date-range.rules.ts';
+import { useHasFeature } from '../plans/index.ts';
 import { analyticsApi, analyticsKeys, type AnalyticsReport, type Figures } from './api.ts';
 import './analytics.css';
 
@@ -60,7 +64,8 @@ const KPIS: Array<{ key: keyof Figures; label: string; time?: boolean; lowerIsBe
   { key: 'tickets_resolved', label: 'Tickets resolved', to: '/tickets?status=closed' },
 ];
 
-function Delta({ now, before, lowerIsBetter }: { now: number | null; before: number | null; lowerIsBetter?: boolean }) {
+function Delta({ now, before, lowerIsBetter }: { now: number | null; before: number | null | undefined; lowerIsBetter?: boolean }) {
+  if (before === undefined) return null;
   if (now === null || before === null || before === 0) return <span className="an-delta muted">no earlier figure</span>;
   const pct = Math.round(((now - before) / before) * 100);
   if (pct === 0) return <span className="an-delta muted">same as before</span>;
@@ -78,7 +83,7 @@ function FigureTable({ title, rows, name, link, testId }: { title: string; rows:
         <table className="an-table" data-testid={testId}>
           <thead>
             <tr>
-              <th scope="col">{title.replace(/^By /, '')}</th>
+              <th scope="col">{title.replace(/^By (.)/, (_m, c: string) => c.toUpperCase())}</th>
               <th scope="col">In</th>
               <th scope="col">Out</th>
               <th scope="col">Opened</th>
@@ -110,12 +115,83 @@ function FigureTable({ title, rows, name, link, testId }: { title: string; rows:
   );
 }
 
-function Report({ r, orgId }: { r: AnalyticsReport; orgId: string }) {
+/** Where Starter's advanced parts would be: what they are and where to upgrade (spec §9). */
+function Upgrade({ what }: { what: string }) {
+  const { org } = useSession();
+  return (
+    <section className="an-card an-upgrade" data-testid="analytics-upgrade">
+      <h2>{what}</h2>
+      <p className="muted small">
+        Advanced analytics is not included in your plan.{' '}
+        {org.role === 'admin' ? <Link to="/settings/plans/select">See plans</Link> : 'Ask an admin to upgrade the plan.'}
+      </p>
+    </section>
+  );
+}
+
+function Groups({ orgId, from, to }: { orgId: string; from: string; to: string }) {
+  const q = useQuery({ queryKey: analyticsKeys.groups(orgId, from, to), queryFn: () => analyticsApi.groups(orgId, from, to), placeholderData: (prev) => prev });
+  return (
+    <section className="an-card" aria-label="Most active groups">
+      <h2>Most active groups</h2>
+      {q.isPending ? (
+        <p className="muted small">Loading groups…</p>
+      ) : q.isError ? (
+        <p className="muted small" role="alert">
+          Could not load the groups: {errorMessage(q.error)}
+        </p>
+      ) : q.data.groups.length === 0 ? (
+        <p className="muted small">No group messages in this range.</p>
+      ) : (
+        <ol className="an-groups" data-testid="groups">
+          {q.data.groups.map((g) => (
+            <li key={g.chat_id}>
+              <Link to={`/chats/${encodeURIComponent(g.chat_id)}`}>{chatNumber(g.chat_id)}</Link> — {g.messages} messages
+              {g.top_members.length > 0 && <span className="muted small"> · most active: {g.top_members.map((m) => `${formatPhone(m.author)} (${m.messages})`).join(', ')}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
+
+/** Tables per member, number and label: a second request (GET /analytics/breakdown). */
+function Breakdown({ orgId, from, to }: { orgId: string; from: string; to: string }) {
+  const q = useQuery({ queryKey: analyticsKeys.breakdown(orgId, from, to), queryFn: () => analyticsApi.breakdown(orgId, from, to), placeholderData: (prev) => prev });
   const phones = useQuery({ queryKey: analyticsKeys.phones(orgId), queryFn: () => analyticsApi.phones(orgId), staleTime: 60_000 });
   const labels = useQuery({ queryKey: analyticsKeys.labels(orgId), queryFn: () => analyticsApi.labels(orgId), staleTime: 60_000 });
   const phoneOf = useMemo(() => new Map((phones.data ?? []).map((p) => [p.phone_id, p])), [phones.data]);
   const labelOf = useMemo(() => new Map((labels.data ?? []).map((l) => [l.label_id, l.name])), [labels.data]);
-  const peak = r.busiest_hours.indexOf(Math.max(...r.busiest_hours));
+  if (q.isPending) return <p className="muted small">Loading members, numbers and labels…</p>;
+  if (q.isError)
+    return (
+      <div className="inline-state" role="alert">
+        <span>Could not load the tables: {errorMessage(q.error)}</span>
+        <button type="button" className="link-btn" onClick={() => void q.refetch()}>
+          Retry
+        </button>
+      </div>
+    );
+  const b = q.data;
+  return (
+    <>
+      <FigureTable title="By member" testId="table-members" rows={b.members.map((m) => ({ ...m, key: m.email }))} name={(k) => k} link={(k) => `/chats?assignee=${encodeURIComponent(k)}`} />
+      <FigureTable
+        title="By number"
+        testId="table-numbers"
+        rows={b.phones.map((p) => ({ ...p, key: p.phone_id }))}
+        name={(k) => (phoneOf.get(k) ? formatPhone(phoneOf.get(k)!.org_phone) : k)}
+        link={(k) => (phoneOf.get(k) ? `/chats?phone=${phoneOf.get(k)!.org_phone}` : '/chats')}
+      />
+      <FigureTable title="By label" testId="table-labels" rows={b.labels.map((l) => ({ ...l, key: l.label_id }))} name={(k) => labelOf.get(k) ?? k} link={(k) => `/chats?label_id=${encodeURIComponent(k)}`} />
+    </>
+  );
+}
+
+function Report({ r, orgId }: { r: AnalyticsReport; orgId: string }) {
+  const hours = r.busiest_hours;
+  const peak = hours ? hours.indexOf(Math.max(...hours)) : -1;
   return (
     <>
       <div className="an-kpis" data-testid="analytics-kpis">
@@ -132,7 +208,7 @@ function Report({ r, orgId }: { r: AnalyticsReport; orgId: string }) {
               ) : (
                 <span className="an-kpi-value">{text}</span>
               )}
-              <Delta now={v} before={r.previous.totals[k.key]} lowerIsBetter={k.lowerIsBetter} />
+              <Delta now={v} before={r.previous ? r.previous.totals[k.key] : undefined} lowerIsBetter={k.lowerIsBetter} />
             </div>
           );
         })}
@@ -144,44 +220,28 @@ function Report({ r, orgId }: { r: AnalyticsReport; orgId: string }) {
             <Charts.Traffic days={r.series.map((s) => s.day)} inbound={r.series.map((s) => s.messages_in)} outbound={r.series.map((s) => s.messages_out)} />
           </Suspense>
         </section>
-        <section className="an-card" aria-label="Busiest hours">
-          <h2>Busiest hours (UTC)</h2>
-          <Suspense fallback={<div className="an-chart an-chart-loading muted">Loading chart…</div>}>
-            <Charts.Hours hours={r.busiest_hours} />
-          </Suspense>
-          <p className="muted small">{r.busiest_hours[peak] ? `Busiest: ${peak}:00–${peak + 1}:00 (${r.busiest_hours[peak]} messages)` : 'No messages in this range.'}</p>
-        </section>
-      </div>
-      <FigureTable
-        title="By member"
-        testId="table-members"
-        rows={r.members.map((m) => ({ ...m, key: m.email }))}
-        name={(k) => k}
-        link={(k) => `/chats?assignee=${encodeURIComponent(k)}`}
-      />
-      <FigureTable
-        title="By number"
-        testId="table-numbers"
-        rows={r.phones.map((p) => ({ ...p, key: p.phone_id }))}
-        name={(k) => (phoneOf.get(k) ? formatPhone(phoneOf.get(k)!.org_phone) : k)}
-        link={(k) => (phoneOf.get(k) ? `/chats?phone=${phoneOf.get(k)!.org_phone}` : '/chats')}
-      />
-      <FigureTable title="By label" testId="table-labels" rows={r.labels.map((l) => ({ ...l, key: l.label_id }))} name={(k) => labelOf.get(k) ?? k} link={(k) => `/chats?label_id=${encodeURIComponent(k)}`} />
-      <section className="an-card" aria-label="Most active groups">
-        <h2>Most active groups</h2>
-        {r.groups.length === 0 ? (
-          <p className="muted small">No group messages in this range.</p>
+        {hours ? (
+          <section className="an-card" aria-label="Busiest hours">
+            <h2>Busiest hours</h2>
+            <Suspense fallback={<div className="an-chart an-chart-loading muted">Loading chart…</div>}>
+              <Charts.Hours hours={hours} />
+            </Suspense>
+            <p className="muted small" data-testid="busiest">
+              {hours[peak] ? `Busiest: ${peak}:00–${peak + 1}:00 (${hours[peak]} messages)` : 'No messages in this range.'}
+            </p>
+          </section>
         ) : (
-          <ol className="an-groups" data-testid="groups">
-            {r.groups.map((g) => (
-              <li key={g.chat_id}>
-                <Link to={`/chats/${encodeURIComponent(g.chat_id)}`}>{chatNumber(g.chat_id)}</Link> — {g.messages} messages
-                {g.top_members.length > 0 && <span className="muted small"> · most active: {g.top_members.map((m) => `${formatPhone(m.author)} (${m.messages})`).join(', ')}</span>}
-              </li>
-            ))}
-          </ol>
+          <Upgrade what="Busiest hours" />
         )}
-      </section>
+      </div>
+      {r.advanced ? (
+        <>
+          <Breakdown orgId={orgId} from={r.from} to={r.to} />
+          <Groups orgId={orgId} from={r.from} to={r.to} />
+        </>
+      ) : (
+        <Upgrade what="Members, numbers, labels and groups" />
+      )}
     </>
   );
 }
@@ -189,10 +249,17 @@ function Report({ r, orgId }: { r: AnalyticsReport; orgId: string }) {
 export function AnalyticsPage() {
   const { org } = useSession();
   const toast = useToast();
-  const today = utcDay(Date.now());
-  const min = utcDay(Date.now() - 365 * DAY);
-  const [range, setRange] = useState<DayRange>({ from: utcDay(Date.now() - 6 * DAY), to: today });
+  const exportsOk = useHasFeature('exports');
+  // 'today' is the org's (its time zone), known from the last report; UTC's until the first one
+  const [orgToday, setOrgToday] = useState<string | null>(null);
+  const today = orgToday ?? utcDay(Date.now());
+  const minus = (d: string, n: number) => utcDay(Date.parse(`${d}T00:00:00Z`) - n * DAY);
+  const min = minus(today, 365);
+  const [sel, setSel] = useState<{ preset: number } | DayRange>({ preset: 7 });
+  const range: DayRange = 'preset' in sel ? { from: minus(today, sel.preset - 1), to: today } : sel;
+  const setRange = (r: DayRange) => setSel(r);
   const q = useQuery({ queryKey: analyticsKeys.report(org.org_id, range.from, range.to), queryFn: () => analyticsApi.report(org.org_id, range.from, range.to), placeholderData: (prev) => prev });
+  if (q.data && q.data.today !== orgToday) setOrgToday(q.data.today);
   const [exporting, setExporting] = useState(false);
   const exportCsv = async () => {
     setExporting(true);
@@ -213,9 +280,9 @@ export function AnalyticsPage() {
       <div className="page-body an-body">
         <div className="an-toolbar" role="group" aria-label="Date range">
           {PRESETS.map((p) => {
-            const from = utcDay(Date.now() - (p.days - 1) * DAY);
+            const from = minus(today, p.days - 1);
             return (
-              <button key={p.label} type="button" className={`btn ${range.from === from && range.to === today ? 'btn-primary' : ''}`} onClick={() => setRange({ from, to: today })}>
+              <button key={p.label} type="button" className={`btn ${range.from === from && range.to === today ? 'btn-primary' : ''}`} onClick={() => setSel({ preset: p.days })}>
                 {p.label}
               </button>
             );
@@ -231,13 +298,15 @@ export function AnalyticsPage() {
           <span className="an-range" data-testid="range-label">
             {show(range.from)} – {show(range.to)}
           </span>
-          <button type="button" className="btn" onClick={() => void exportCsv()} disabled={exporting} data-testid="export-csv">
-            {exporting ? 'Exporting…' : 'Export CSV'}
-          </button>
+          {exportsOk !== false && (
+            <button type="button" className="btn" onClick={() => void exportCsv()} disabled={exporting} data-testid="export-csv">
+              {exporting ? 'Exporting…' : 'Export CSV'}
+            </button>
+          )}
         </div>
         {q.data && (
           <p className="muted small" data-testid="compare-label">
-            Compared with {show(q.data.previous.from)} – {show(q.data.previous.to)}. Days are UTC.
+            {q.data.previous ? `Compared with ${show(q.data.previous.from)} – ${show(q.data.previous.to)}. ` : ''}Days and hours are in {q.data.time_zone.replace(/_/g, ' ')}.
           </p>
         )}
         {q.isPending && <p className="muted">Loading figures…</p>}

@@ -7,6 +7,9 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
+/** Day ticks as the spec's 'DD MMM' (the rows are by day; UTC midnights). */
+const dayLabel = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', timeZone: 'UTC' });
+
 const token = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || 'currentColor';
 
 function useUPlot(make: (width: number) => { opts: uPlot.Options; data: uPlot.AlignedData }, deps: unknown[]) {
@@ -34,8 +37,11 @@ export function TrafficChart({ days, inbound, outbound }: { days: string[]; inbo
         width,
         height: 220,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-        axes: [{ stroke: token('--text-2'), grid: { stroke: token('--divider') } }, { stroke: token('--text-2'), grid: { stroke: token('--divider') } }],
-        series: [{}, { label: 'In', stroke: token('--accent'), width: 2 }, { label: 'Out', stroke: token('--info'), width: 2 }],
+        axes: [
+          { stroke: token('--text-2'), grid: { stroke: token('--divider') }, values: (_u, v) => v.map((s) => dayLabel.format(s * 1000)) },
+          { stroke: token('--text-2'), grid: { stroke: token('--divider') } },
+        ],
+        series: [{ label: 'Day', value: (_u, s) => (s == null ? '--' : dayLabel.format(s * 1000)) }, { label: 'In', stroke: token('--accent'), width: 2 }, { label: 'Out', stroke: token('--info'), width: 2 }],
       },
       data: [days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000), inbound, outbound],
     }),
@@ -44,7 +50,7 @@ export function TrafficChart({ days, inbound, outbound }: { days: string[]; inbo
   return <div ref={ref} className="an-chart" data-testid="traffic-chart" role="img" aria-label="Messages in and out per day" />;
 }
 
-/** Messages by hour of day (bars, 0–23 UTC). */
+/** Messages by hour of day (bars, 0–23, the org's hours). */
 export function HoursChart({ hours }: { hours: number[] }) {
   const ref = useUPlot(
     (width) => ({

@@ -1,12 +1,31 @@
 /**
  * Clients of the /logs tabs (issue 19): the audit log (GET /logs/audit), the public API request
- * log (GET /api-keys/logs, issue 20) and the webhook delivery logs (GET /webhooks/{id}/deliveries,
- * issue 20), with their TanStack Query keys under ['orgs', orgId, 'logs', …].
+ * log (GET /api-keys/logs, issue 20), the webhook endpoints (GET /webhooks, issue 20; their
+ * deliveries: the webhooks feature's DeliveryLog), the rules log (GET /logs/rules, issue 17) and the
+ * AI agent's decisions (GET /ai/decisions, issue 18), with their TanStack Query keys under ['orgs', orgId, 'logs', …].
  */
 import { apiRequest } from '../../lib/api.ts';
 import type { AuditEntry } from '#shared/audit/audit.rules.ts';
 import type { ApiRequestLog } from '#shared/apikey/api-key.schemas.ts';
-import type { DeliveryView, EndpointView } from '#shared/webhooks/webhook.schemas.ts';
+import type { EndpointView } from '#shared/webhooks/webhook.schemas.ts';
+import type { RuleLog } from '#shared/rules/rule.schemas.ts';
+
+export type { RuleLog };
+
+/** One AI agent decision as GET /ai/decisions returns it (shared/ai/agent.ts AiDecisionWire; epoch ms). */
+export interface AiDecision {
+  decision_id: string;
+  chat_id: string;
+  /** null when the viewer's access masks it */
+  question: string | null;
+  outcome: string;
+  reason: string | null;
+  answer: string | null;
+  confidence: number | null;
+  latency_ms: number | null;
+  created_at: number;
+  decided_at: number | null;
+}
 
 export type { AuditEntry };
 export interface AuditFilters {
@@ -30,7 +49,8 @@ export const logKeys = {
   audit: (orgId: string, f: AuditFilters) => ['orgs', orgId, 'logs', 'audit', f] as const,
   api: (orgId: string) => ['orgs', orgId, 'logs', 'api'] as const,
   endpoints: (orgId: string) => ['orgs', orgId, 'logs', 'webhook-endpoints'] as const,
-  deliveries: (orgId: string, endpointId: string) => ['orgs', orgId, 'logs', 'deliveries', endpointId] as const,
+  rules: (orgId: string, outcome: string) => ['orgs', orgId, 'logs', 'rules', outcome] as const,
+  ai: (orgId: string) => ['orgs', orgId, 'logs', 'ai'] as const,
 };
 
 export const logsApi = {
@@ -41,5 +61,6 @@ export const logsApi = {
     ),
   api: (orgId: string, cursor?: string) => apiRequest<{ logs: ApiRequestLog[]; cursor: string | null }>('GET', `${base(orgId)}/api-keys/logs${qs({ cursor })}`),
   endpoints: async (orgId: string) => (await apiRequest<{ endpoints: EndpointView[] }>('GET', `${base(orgId)}/webhooks`)).endpoints,
-  deliveries: (orgId: string, endpointId: string, cursor?: string) => apiRequest<{ deliveries: DeliveryView[]; cursor: string | null }>('GET', `${base(orgId)}/webhooks/${enc(endpointId)}/deliveries${qs({ cursor })}`),
+  rules: (orgId: string, outcome: string, cursor?: string) => apiRequest<{ logs: RuleLog[]; cursor: string | null }>('GET', `${base(orgId)}/logs/rules${qs({ outcome, cursor, limit: 50 })}`),
+  ai: (orgId: string, cursor?: string) => apiRequest<{ decisions: AiDecision[]; cursor: string | null }>('GET', `${base(orgId)}/ai/decisions${qs({ cursor, limit: 50 })}`),
 };
