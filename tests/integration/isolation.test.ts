@@ -471,8 +471,8 @@ const ROUTES: Record<string, Row> = {
   // --- end issue 15 ---
   // --- issue 17: automation rules (member_permissions.rules unset = members allowed, spec §6); org A's rules `ruleIds`, made below ---
   'GET /api/orgs/{org_id}/rules': orgWide(),
-  // the plan's limit (2 per licence) is already reached by the two rules made below
-  // members may create rules (member_permissions.rules on); 409 once the plan's rule limit (ruleLimit) is reached
+  // members may create rules (member_permissions.rules on): 201, or 409 once the plan's rule limit
+  // (ruleLimit: 2 per licence on the trial's licences) is reached
   'POST /api/orgs/{org_id}/rules': orgWide({ body: () => ({ name: 'sneaky', trigger: { type: 'task.due' }, actions: [{ type: 'close' }], enabled: false }) }, [201, 409]),
   'GET /api/orgs/{org_id}/rules/{rule_id}': orgWide({ params: () => ({ rule_id: ruleIds.keep }) }),
   'PUT /api/orgs/{org_id}/rules/{rule_id}': orgWide({ params: () => ({ rule_id: ruleIds.keep }), body: () => ({ enabled: false }) }),
