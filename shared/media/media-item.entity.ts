@@ -31,6 +31,8 @@ export const MediaItemEntity = new Entity({
     from_me: { type: 'boolean', required: true },
     /** the customer's profile name or the member's email */
     author: { type: 'string' },
+    /** epoch s (TTL): the message's time + the org's library retention (settings/library), when set */
+    expires_at: { type: 'number' },
   },
   indexes: {
     // media of an org, newest first (date range = between on the sort key)

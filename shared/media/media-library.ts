@@ -7,6 +7,7 @@ import { log } from '../log.ts';
 import { blobPort } from '../ports/blobs.ts';
 import type { Actor } from '../auth/actor.ts';
 import { chatGuard } from '../access/guard.ts';
+import { orgLibrarySettings } from '../org/org-settings.ts';
 import type { StoredMedia } from './media.ts';
 import { LIBRARY_MEDIA_TYPES, type ListMediaQuery, type ListMediaResponse, type LibraryMediaType, type MediaItem } from './media.schemas.ts';
 
@@ -41,12 +42,18 @@ export interface MediaMessage {
 /**
  * Put the library row of a message whose file is stored (idempotent: the same message always
  * writes the same key, so redelivery or a retry overwrites it with the same values). Messages
- * that are not a library type (stickers, text) or have no stored file are skipped.
+ * that are not a library type (stickers, text) or have no stored file are skipped, and so are
+ * incoming or outgoing files when settings/library says not to keep them; with a retention the row
+ * expires (TTL) that many days after the message.
  * @param chatName the chat's name; read from the chat when not given
  */
 export async function recordMediaItem(m: MediaMessage, chatName?: string | null): Promise<void> {
   const media = (m.media ?? {}) as StoredMedia;
   if (!isLibraryType(m.message_type) || !media.path || (media.status && media.status !== 'stored')) return;
+  // settings/library (issue 22): what the library keeps, and for how long (the file stays in its chat)
+  const lib = await orgLibrarySettings(m.org_id);
+  if (m.from_me ? !lib.save_outgoing : !lib.save_incoming) return;
+  const expires_at = lib.retention_days ? Math.floor(m.timestamp / 1000) + lib.retention_days * 86_400 : undefined;
   let name = chatName;
   if (name === undefined) name = (await db().entities.chat.get({ org_id: m.org_id, chat_id: m.chat_id }).go()).data?.chat_name ?? null;
   await db()
@@ -65,6 +72,7 @@ export async function recordMediaItem(m: MediaMessage, chatName?: string | null)
       ...(media.thumbnail ? { thumbnail: media.thumbnail } : {}),
       ...(media.caption ? { caption: media.caption } : {}),
       ...(m.author ? { author: m.author } : {}),
+      ...(expires_at ? { expires_at } : {}),
     })
     .go();
 }
@@ -115,7 +123,10 @@ export async function listMedia(actor: Actor, query: ListMediaQuery): Promise<Li
   const org = actor.org_id;
   const e = db().entities.mediaItem;
   const start = checkCursor(query.cursor);
-  const { type, chat_id, from, to } = query;
+  const { type, chat_id, to } = query;
+  // rows past the library's retention are swept by TTL (within days): never listed meanwhile
+  const retention = (await orgLibrarySettings(org)).retention_days;
+  const from = retention ? Math.max(query.from ?? 0, Date.now() - retention * 86_400_000) : query.from;
   const idx = e.schema.indexes;
   // the most selective index: one chat, then one type, then the whole org
   const [q, gsi, rest] = chat_id

@@ -3,6 +3,7 @@ import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { getOrgClock } from '../../shared/org/org-clock.ts';
 import { isOpenAt } from '../../shared/org/business-hours.rules.ts';
 import { db } from '../../shared/db/service.ts';
+import { recordMediaItem } from '../../shared/media/media-library.ts';
 import { MAINTENANCE_NOT_ADMIN, type ConfigSettings, type GeneralSettings, type LibrarySettings } from '../../shared/org/org-settings.schemas.ts';
 import type { PlanView } from '../../shared/plan/plan.schemas.ts';
 
@@ -113,5 +114,16 @@ describe('settings/library', () => {
     expect(bad.body.error.details?.[0]?.field).toBe('retention_days');
     expect((await rt.orgCall<ErrorBody>(admin, 'PUT', '/settings/library', { colour: 'red' })).status).toBe(400);
     expect((await rt.orgCall<ErrorBody>(member, 'PUT', '/settings/library', { save_incoming: false })).status).toBe(403);
+  });
+
+  it('the library keeps what the settings say: no outgoing files when off, and rows expire after the retention', async () => {
+    expect((await rt.orgCall<LibrarySettings>(admin, 'PUT', '/settings/library', { save_outgoing: false, save_incoming: true, retention_days: 30 })).status).toBe(200);
+    const at = Date.now() - 86_400_000;
+    const file = (unique_id: string, from_me: boolean) => ({ org_id: rt.orgId, chat_id: '15550001234@c.us', unique_id, timestamp: at, message_type: 'image', from_me, media: { path: `${rt.orgId}/media/${unique_id}.jpg`, status: 'stored', mimetype: 'image/jpeg' } });
+    await recordMediaItem(file('01LIBIN', false), 'Ada');
+    await recordMediaItem(file('01LIBOUT', true), 'Ada');
+    const rows = (await db().entities.mediaItem.query.byOrg({ org_id: rt.orgId }).go()).data.filter((r) => r.unique_id.startsWith('01LIB'));
+    expect(rows.map((r) => [r.unique_id, r.expires_at])).toEqual([['01LIBIN', Math.floor(at / 1000) + 30 * 86_400]]);
+    await rt.orgCall(admin, 'PUT', '/settings/library', { save_outgoing: true, retention_days: null, default_type: 'all' });
   });
 });

@@ -18,6 +18,7 @@ import { Tabs } from '../../../components/ui/Tabs.tsx';
 import { MediaChatPicker } from './MediaChatPicker.tsx';
 import { MediaTile } from './MediaTile.tsx';
 import { useMediaLibrary } from '../hooks/useMediaLibrary.ts';
+import { useLibrarySettings } from '../api/library-settings.ts';
 import './media.css';
 
 /** Type filters, in the order shown. */
@@ -54,6 +55,15 @@ export function MediaPage() {
   const { org } = useSession();
   const tz = useMemo(() => browserTimeZone(), []);
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  // settings/library: the type the library opens on (until the person picks one)
+  const libSettings = useLibrarySettings(org.org_id).data;
+  const openedOn = useRef(false);
+  useEffect(() => {
+    if (!libSettings || openedOn.current) return;
+    openedOn.current = true;
+    const t = libSettings.default_type;
+    if (t !== 'all') setFilters((f) => (f.type === '' ? { ...f, type: t } : f));
+  }, [libSettings]);
   const [open, setOpen] = useState<number | null>(null);
   const range = dateRange(filters, tz);
   const params = useMemo(
