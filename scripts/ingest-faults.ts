@@ -84,6 +84,9 @@ type Ready = { url: string; orgId: string; clientId: string; demo: { adminEmail:
 class RuntimeChild {
   proc!: ChildProcess;
   ready!: Ready;
+  /** set when the child exited without being killed by the harness */
+  died: Error | undefined;
+  private killing = false;
   private lines: Array<(o: Record<string, unknown>) => void> = [];
   constructor(private args: { dataDir: string; port: number; dynamoEndpoint: string }) {}
 
@@ -96,6 +99,12 @@ class RuntimeChild {
     });
     let stderr = '';
     this.proc.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
+    this.died = undefined;
+    this.killing = false;
+    // a runtime that dies on its own (not our kill -9) ends the run with its last words
+    this.proc.once('exit', (code, sig) => {
+      if (!this.killing) this.died = new Error(`the runtime child died (${code ?? sig}): ${stderr.slice(-1500)}`);
+    });
     createInterface({ input: this.proc.stdout! }).on('line', (l) => {
       if (!l.startsWith('{')) return;
       const o = JSON.parse(l) as Record<string, unknown>;
@@ -112,19 +121,24 @@ class RuntimeChild {
   }
 
   async command(cmd: 'idle'): Promise<Record<string, unknown>> {
+    if (this.died) throw this.died;
     const answer = this.next();
+    const died = new Promise<never>((_, reject) => this.proc.once('exit', () => setImmediate(() => reject(this.died ?? new Error('the runtime child exited')))));
+    died.catch(() => undefined);
     this.proc.stdin!.write(`${cmd}\n`);
-    return answer;
+    return Promise.race([answer, died]);
   }
 
   /** kill -9 the runtime and everything it started */
   async kill9(): Promise<void> {
+    this.killing = true;
     const gone = new Promise<void>((r) => this.proc.once('exit', () => r()));
     process.kill(-this.proc.pid!, 'SIGKILL');
     await gone;
   }
 
   async stop(): Promise<void> {
+    this.killing = true;
     if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
     const gone = new Promise<void>((r) => this.proc.once('exit', () => r()));
     this.proc.stdin!.write('stop\n');
@@ -283,7 +297,16 @@ export async function runIngestFaults(o: FaultOptions): Promise<FaultReport> {
         fault = (async () => {
           log(`kill -9 of the runtime after ${answered} webhooks answered`);
           await child.kill9();
-          ready = await child.start();
+          // a restart can fail under load (cognito-local not up within its wait): try again, then give up
+          for (let attempt = 1; ; attempt++) {
+            try {
+              ready = await child.start();
+              break;
+            } catch (e) {
+              log(`restart ${attempt} failed: ${String((e as Error).message).slice(0, 300)}`);
+              if (attempt >= 3) throw e;
+            }
+          }
           token = await signIn();
           await connect();
           log('runtime restarted, socket reconnected');
@@ -302,12 +325,20 @@ export async function runIngestFaults(o: FaultOptions): Promise<FaultReport> {
       }
     };
     let next = 0;
+    // a failed fault (the runtime did not come back) ends the run instead of retrying forever
+    let failure: unknown;
+    const watch = () => {
+      if (fault && !failure) fault.catch((e) => (failure ??= e));
+      if (child.died && !failure) failure = child.died;
+      if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+    };
     await Promise.all(
       Array.from({ length: o.inflight }, async () => {
         while (next < items.length) {
           const item = items[next++]!;
           // as Meta: a webhook not answered 200 is sent again, with backoff
           for (let attempt = 0; ; attempt++) {
+            watch();
             const status = await post(item.raw).catch(() => 0);
             if (status === 200) break;
             retried++;

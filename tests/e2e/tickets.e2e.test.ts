@@ -227,7 +227,7 @@ describe('tickets in the browser', () => {
     await member.context().close();
   });
 
-  it('100 tickets: 99+ badge, load more, filters, bulk change, phone layout', async () => {
+  it('100 tickets: 99+ badge, load more, filters, bulk change, phone layout', { timeout: 150_000 }, async () => {
     const admin = await signIn(rt.adminEmail);
     expect(await badgeCount(admin)).toBe('0');
     const ids = await seedTickets('16505550999', 100, rt.adminEmail);

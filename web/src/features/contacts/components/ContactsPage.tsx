@@ -81,8 +81,10 @@ export function ContactsPage() {
 
   function set(key: string, value: string | null) {
     setParams(
-      (p) => {
-        const n = new URLSearchParams(p);
+      () => {
+        // from the URL as it is now: react-router hands the updater the params of the last render, so
+        // two updates before a render (the search box's debounce and opening a new contact) undid each other
+        const n = new URLSearchParams(window.location.search);
         if (value) n.set(key, value);
         else n.delete(key);
         return n;
