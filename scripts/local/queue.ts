@@ -349,15 +349,7 @@ export class LocalQueue {
       if (isUnavailableError(s.lastError) && now - (s.outageSince ?? now) < OUTAGE_GRACE_MS) {
         s.outageSince ??= now;
         s.outageReceives = (s.outageReceives ?? 0) + 1;
-        const delay = outageBackoffMs(s.outageReceives);
-        s.notBefore = now + delay;
-        await this.persist(s);
-        this.enqueueReady(s);
-        const t = setTimeout(() => {
-          this.timers.delete(t);
-          this.pump();
-        }, delay);
-        this.timers.add(t);
+        await this.retryLater(s, outageBackoffMs(s.outageReceives));
         continue;
       }
       s.outageSince = undefined;
@@ -369,15 +361,19 @@ export class LocalQueue {
         console.error(JSON.stringify({ level: 'error', msg: 'queue.dead_lettered', queue: this.name, id: s.id, reason }));
         continue;
       }
-      const delay = (this.opts.backoffMs ?? ((n: number) => Math.min(30_000, 200 * 2 ** (n - 1))))(s.receiveCount);
-      s.notBefore = Date.now() + delay;
-      await this.persist(s);
-      this.enqueueReady(s);
-      const t = setTimeout(() => {
-        this.timers.delete(t);
-        this.pump();
-      }, delay);
-      this.timers.add(t);
+      await this.retryLater(s, (this.opts.backoffMs ?? ((n: number) => Math.min(30_000, 200 * 2 ** (n - 1))))(s.receiveCount));
     }
+  }
+
+  /** Put a failed message back, due in `delayMs`, and pump then. */
+  private async retryLater(s: Stored, delayMs: number): Promise<void> {
+    s.notBefore = Date.now() + delayMs;
+    await this.persist(s);
+    this.enqueueReady(s);
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      this.pump();
+    }, delayMs);
+    this.timers.add(t);
   }
 }
