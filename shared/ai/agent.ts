@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import type { AiDecisionWire } from './ai.schemas.ts';
 import { db } from '../db/service.ts';
 import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import { updateChatRow, type ChatRow } from '../chat/chat-write.ts';
@@ -312,19 +313,6 @@ export async function setChatAi(actor: Actor, chatId: string, state: 'active' | 
   return guard.viewChat(r!.after as unknown as Record<string, unknown>);
 }
 
-export interface AiDecisionWire {
-  decision_id: string;
-  chat_id: string;
-  question: string | null;
-  outcome: string;
-  reason: string | null;
-  answer: string | null;
-  confidence: number | null;
-  candidates: unknown;
-  latency_ms: number | null;
-  created_at: number;
-  decided_at: number | null;
-}
 
 /**
  * GET /ai/decisions: the audit rows, newest first (for /logs' AI tab), 50 a page; rows of chats the

@@ -152,3 +152,18 @@ export interface FaqUploadResponse {
   attachment: FaqAttachment;
 }
 
+
+/** One AI agent decision as GET /ai/decisions returns it (for /logs' AI tab); times epoch ms, `question` null when masked. */
+export interface AiDecisionWire {
+  decision_id: string;
+  chat_id: string;
+  question: string | null;
+  outcome: string;
+  reason: string | null;
+  answer: string | null;
+  confidence: number | null;
+  candidates: unknown;
+  latency_ms: number | null;
+  created_at: number;
+  decided_at: number | null;
+}

@@ -9,6 +9,7 @@ import { MEMBER_PERMISSION_KEYS, permissionGranted } from './permissions.rules.t
 import type { PermissionSettings, UpdatePermissionSettingsInput } from './org.schemas.ts';
 import { orgClockOf } from './business-hours.rules.ts';
 import { forgetOrgClock } from './org-clock.ts';
+import { orgCache } from './org-cache.ts';
 import { forgetOrgPlanState } from '../plan/gate.ts';
 import {
   ADMIN_FEATURE_FLAG_KEYS,
@@ -143,19 +144,9 @@ export async function updateConfigSettings(actor: Actor, input: UpdateConfigSett
   return { feature_flags: resolveFeatureFlags(next) };
 }
 
-const libraryCache = new Map<string, { at: number; settings: LibrarySettings }>();
-/**
- * The org's library settings for the media code (recordMediaItem, listMedia), cached per process
- * for 5 s like the org's preferences; defaults when unset.
- */
-export async function orgLibrarySettings(orgId: string): Promise<LibrarySettings> {
-  const hit = libraryCache.get(orgId);
-  if (hit && Date.now() - hit.at < 5_000) return hit.settings;
-  const org = (await db().entities.organization.get({ org_id: orgId }).go({ attributes: ['org_id', 'library_settings'] })).data;
-  const settings = resolveLibrarySettings(org?.library_settings);
-  libraryCache.set(orgId, { at: Date.now(), settings });
-  return settings;
-}
+const libraries = orgCache(async (orgId) => resolveLibrarySettings((await db().entities.organization.get({ org_id: orgId }).go({ attributes: ['org_id', 'library_settings'] })).data?.library_settings));
+/** The org's library settings for the media code (recordMediaItem, listMedia), cached 5 s (org-cache.ts); defaults when unset. */
+export const orgLibrarySettings = (orgId: string): Promise<LibrarySettings> => libraries.get(orgId);
 
 /** GET /settings/library (any member): the media library's settings, defaults filled in. */
 export async function getLibrarySettings(actor: Pick<Actor, 'org_id'>): Promise<LibrarySettings> {
@@ -171,6 +162,6 @@ export async function updateLibrarySettings(actor: Actor, input: UpdateLibrarySe
   const org = await orgRowOf(actor.org_id);
   const next: LibrarySettings = { ...resolveLibrarySettings(org.library_settings), ...(Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<LibrarySettings>) };
   await db().entities.organization.patch({ org_id: actor.org_id }).set({ library_settings: next }).go();
-  libraryCache.delete(actor.org_id);
+  libraries.forget(actor.org_id);
   return next;
 }

@@ -1,4 +1,5 @@
 import { db } from '../db/service.ts';
+import { orgCache } from '../org/org-cache.ts';
 import { AppError } from '../errors.ts';
 import { FEATURE_LABELS, type Feature } from './catalog.rules.ts';
 import { hasFeature, type OrgPlanState } from './entitlements.rules.ts';
@@ -9,24 +10,13 @@ import { hasFeature, type OrgPlanState } from './entitlements.rules.ts';
  * gate on a hot path (an event consumer) costs no read per event; a plan change reaches every
  * Lambda within seconds.
  */
-const cache = new Map<string, { at: number; state: OrgPlanState }>();
-const TTL_MS = 5_000;
+const states = orgCache(async (orgId): Promise<OrgPlanState> => ((await db().entities.organization.get({ org_id: orgId }).go()).data ?? {}) as OrgPlanState);
 
 /** The org's plan state (org_plan, trial, status, licences, add-ons); `{}` when the org is missing. */
-export async function getOrgPlanState(orgId: string): Promise<OrgPlanState> {
-  const hit = cache.get(orgId);
-  if (hit && Date.now() - hit.at < TTL_MS) return hit.state;
-  const org = (await db().entities.organization.get({ org_id: orgId }).go()).data;
-  const state = (org ?? {}) as OrgPlanState;
-  cache.set(orgId, { at: Date.now(), state });
-  return state;
-}
+export const getOrgPlanState = (orgId: string): Promise<OrgPlanState> => states.get(orgId);
 
 /** Forget cached plan states (after a billing event changes the plan in this process; tests). */
-export function forgetOrgPlanState(orgId?: string): void {
-  if (orgId) cache.delete(orgId);
-  else cache.clear();
-}
+export const forgetOrgPlanState = (orgId?: string): void => states.forget(orgId);
 
 /** Does the org's plan include the feature (spec §9)? */
 export async function orgHasFeature(orgId: string, feature: Feature): Promise<boolean> {

@@ -159,6 +159,23 @@ function WebhooksTab({ orgId }: { orgId: string }) {
   );
 }
 
+/** The Outcome select of the Rules and AI tabs ('' = any). */
+function OutcomeFilter({ value, onChange, outcomes, testId }: { value: string; onChange: (v: string) => void; outcomes: readonly string[]; testId: string }) {
+  return (
+    <label>
+      Outcome
+      <select value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
+        <option value="">Any</option>
+        {outcomes.map((o) => (
+          <option key={o} value={o}>
+            {words(o)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function RulesTab({ orgId }: { orgId: string }) {
   const [outcome, setOutcome] = useState('');
   const q = usePaged(logKeys.rules(orgId, outcome), (c) => logsApi.rules(orgId, outcome, c));
@@ -172,17 +189,7 @@ function RulesTab({ orgId }: { orgId: string }) {
         rowProps={(r) => ({ 'data-testid': 'rule-log-row', 'data-outcome': r.outcome })}
         empty="No rule runs match in the last 90 days."
         filters={
-          <label>
-            Outcome
-            <select value={outcome} onChange={(e) => setOutcome(e.target.value)} data-testid="rules-outcome">
-              <option value="">Any</option>
-              {RULE_OUTCOMES.map((o) => (
-                <option key={o} value={o}>
-                  {words(o)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <OutcomeFilter value={outcome} onChange={setOutcome} outcomes={RULE_OUTCOMES} testId="rules-outcome" />
         }
         columns={[
           { header: 'When', cell: (r) => when(r.at), nowrap: true },
@@ -221,17 +228,7 @@ function AiTab({ orgId }: { orgId: string }) {
         rowProps={(d) => ({ 'data-testid': 'ai-log-row', 'data-outcome': d.outcome })}
         empty="No AI agent decisions in the last 90 days."
         filters={
-          <label>
-            Outcome
-            <select value={outcome} onChange={(e) => setOutcome(e.target.value)} data-testid="ai-outcome">
-              <option value="">Any</option>
-              {outcomes.map((o) => (
-                <option key={o} value={o}>
-                  {words(o)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <OutcomeFilter value={outcome} onChange={setOutcome} outcomes={outcomes} testId="ai-outcome" />
         }
         columns={[
           { header: 'When', cell: (d) => when(d.created_at), nowrap: true },

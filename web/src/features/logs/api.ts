@@ -9,23 +9,12 @@ import type { AuditEntry } from '#shared/audit/audit.rules.ts';
 import type { ApiRequestLog } from '#shared/apikey/api-key.schemas.ts';
 import type { EndpointView } from '#shared/webhooks/webhook.schemas.ts';
 import type { RuleLog } from '#shared/rules/rule.schemas.ts';
+import type { AiDecisionWire } from '#shared/ai/ai.schemas.ts';
 
 export type { RuleLog };
 
-/** One AI agent decision as GET /ai/decisions returns it (shared/ai/agent.ts AiDecisionWire; epoch ms). */
-export interface AiDecision {
-  decision_id: string;
-  chat_id: string;
-  /** null when the viewer's access masks it */
-  question: string | null;
-  outcome: string;
-  reason: string | null;
-  answer: string | null;
-  confidence: number | null;
-  latency_ms: number | null;
-  created_at: number;
-  decided_at: number | null;
-}
+/** One AI agent decision as GET /ai/decisions returns it (shared/ai/ai.schemas.ts; epoch ms). */
+export type AiDecision = AiDecisionWire;
 
 export type { AuditEntry };
 export interface AuditFilters {
