@@ -94,10 +94,11 @@ export function useChatWrites(chatId: string) {
     if ((email ?? null) === (chat?.assigned_to ?? null)) return;
     void write('assign', { assigned_to: email }, { assigned_to: email });
   };
-  const toggleLabel = (labelId: string, on: boolean) => {
+  /** @returns whether the write succeeded */
+  const toggleLabel = (labelId: string, on: boolean): Promise<boolean> => {
     const labelIds = chat?.label_ids ?? [];
     const next = on ? [...labelIds, labelId] : labelIds.filter((l) => l !== labelId);
-    void write('labels', on ? { add: [labelId] } : { remove: [labelId] }, { label_ids: next }, LABELS_FAILED);
+    return write('labels', on ? { add: [labelId] } : { remove: [labelId] }, { label_ids: next }, LABELS_FAILED);
   };
   const snooze = (until: number | null) => {
     void write('snooze', { snooze_until: until }, { snooze_metadata: until === null ? null : { snooze_until: until, snoozed_by: user.email, snoozed_at: Date.now() } });
