@@ -85,7 +85,7 @@ async function main() {
         ) as Record<string, unknown> & { label_ids: string[]; inbox_state: string };
         chats.push(row);
         mergeDeltas(counters, bucketDeltas(null, chatBuckets(row as never, row.inbox_state as never)));
-        for (const label_id of row.label_ids) links.push({ org_id: ORG, label_id, inbox_state: row.inbox_state, latest_message_timestamp: ts, chat_id, chat: toChatWire(row) });
+        for (const label_id of row.label_ids) links.push({ org_id: ORG, label_id, inbox_state: row.inbox_state, latest_message_timestamp: ts, chat_id, assignee_key: row.assignee_key as string, unread_key: row.unread_key as string, chat: toChatWire(row) });
       }
       for (let i = 0; i < chats.length; i += 2500) {
         await db().entities.chat.put(chats.slice(i, i + 2500) as never).go({ concurrency: 8 } as never);
@@ -115,7 +115,10 @@ async function main() {
       ['Phone', { phone: PHONES[1]! }, c.query.byPhone({ org_id: ORG, inbox_state: 'open', org_phone: PHONES[1]! })],
       ['Type group', { type: 'group' }, c.query.byType({ org_id: ORG, inbox_state: 'open', chat_type: 'group' })],
       ['Mine + Unread (combined)', { assignee: 'me', unread: 'true' }, c.query.byAssignee({ org_id: ORG, inbox_state: 'open', assignee_key: me })],
+      ['Unassigned + Unread (combined)', { assignee: 'none', unread: 'true' }, c.query.byAssignee({ org_id: ORG, inbox_state: 'open', assignee_key: 'none' })],
       ['Label + Unassigned (combined)', { label_id: LABELS[2]!, assignee: 'none' }, db().entities.chatLabelLink.query.byLabel({ org_id: ORG, label_id: LABELS[2]!, inbox_state: 'open' })],
+      ['Label + Unread (combined)', { label_id: LABELS[2]!, unread: 'true' }, db().entities.chatLabelLink.query.byLabel({ org_id: ORG, label_id: LABELS[2]!, inbox_state: 'open' })],
+      ['Mine + Unread + Group (3 filters)', { assignee: 'me', unread: 'true', type: 'group' }, c.query.byAssignee({ org_id: ORG, inbox_state: 'open', assignee_key: me })],
     ];
     const fmt = (x: number) => x.toFixed(1).padStart(7);
     console.log(`\n${N} chats, first page of 50, ${RUNS} runs each (p50 / p95 ms)\n`);

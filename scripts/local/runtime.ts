@@ -18,6 +18,7 @@ import { startLocalScheduler } from './scheduler.ts';
 import { startLocalSearch } from './search.ts';
 import { startLocalBlobs, type LocalBlobs } from './blobs.ts';
 import { ensureTable, startDynamoDb } from './dynamodb.ts';
+import { runMigrations } from '../../shared/db/migrations.ts';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startCognito, ensurePool, ensureUser, LOCAL_ISSUER_DOMAIN } from './cognito.ts';
 import { LocalQueue, readDeadLetters, recordErrors, type SqsHandler } from './queue.ts';
@@ -187,6 +188,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     resetDocumentClient();
     resetDb();
     resetRealtimeClient();
+    // one-off data migrations this table has not had yet (shared/db/migrations.ts)
+    await runMigrations({ log: (line) => console.log(line) });
 
     // the embedded search index, installed before any consumer can ask for it
     // (a lost index file is rebuilt from the table: every org's documents, collected once)

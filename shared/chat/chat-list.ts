@@ -1,7 +1,7 @@
 import { db } from '../db/service.ts';
 import { collectFiltered, keyCursor } from '../db/paging.ts';
 import { AppError } from '../errors.ts';
-import { ChatEntity } from './chat.entity.ts';
+import { ChatEntity, ChatLabelLinkEntity } from './chat.entity.ts';
 import { assigneeKey, countsFromBuckets, isClosedFor, isUnread, type FolderCounts, type InboxState } from './chat-state.rules.ts';
 import { viewChat, type MemberState, type ViewContext } from './chat-view.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
@@ -90,13 +90,26 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
   let run: (cursor: string | null, limit: number) => Promise<Page>;
   let toCursor: (item: Record<string, unknown>) => string;
   if (f.label_id !== undefined) {
-    index = 'label';
-    const q = db().entities.chatLabelLink.query.byLabel({ org_id: org, label_id: f.label_id, inbox_state: f.state });
+    // label rows: alone, or with the assignee or unread filter on the rows' own GSIs (one Query either way)
+    const links = db().entities.chatLabelLink.query;
+    const withAssignee = f.assignee !== undefined;
+    const withUnread = !withAssignee && f.unread !== undefined;
+    const q = withAssignee
+      ? links.byLabelAssignee({ org_id: org, label_id: f.label_id, inbox_state: f.state, assignee_key: f.assignee! })
+      : withUnread
+        ? links.byLabelUnread({ org_id: org, label_id: f.label_id, inbox_state: f.state, unread_key: f.unread ? 'unread' : 'read' })
+        : links.byLabel({ org_id: org, label_id: f.label_id, inbox_state: f.state });
+    index = withAssignee ? 'label-assignee' : withUnread ? 'label-unread' : 'label';
     run = async (cursor, limit) => {
-      const res = (await q.go({ order: 'desc', cursor, limit, pages: 1, data: 'includeKeys' })) as unknown as { data: Array<{ chat: ChatRow; pk: string; sk: string }>; cursor: string | null };
-      return { data: res.data.map((r) => ({ ...r.chat, pk: r.pk, sk: r.sk }) as unknown as ChatRow), cursor: res.cursor };
+      const res = (await q.go({ order: 'desc', cursor, limit, pages: 1, data: 'includeKeys' })) as unknown as { data: Array<{ chat: ChatRow } & Record<string, unknown>>; cursor: string | null };
+      return { data: res.data.map(({ chat, ...keys }) => ({ ...chat, ...pickKeys(keys) }) as unknown as ChatRow), cursor: res.cursor };
     };
-    toCursor = keyCursor(undefined);
+    const linkIdx = ChatLabelLinkEntity.schema.indexes;
+    toCursor = keyCursor(withAssignee ? linkIdx.byLabelAssignee.index : withUnread ? linkIdx.byLabelUnread.index : undefined);
+  } else if (f.assignee !== undefined && f.unread !== undefined) {
+    index = 'assignee-unread';
+    run = go(c.query.byAssigneeUnread({ org_id: org, inbox_state: f.state, assignee_key: f.assignee, unread_key: f.unread ? 'unread' : 'read' }));
+    toCursor = keyCursor(idx.byAssigneeUnread.index);
   } else if (f.assignee !== undefined) {
     index = 'assignee';
     run = go(c.query.byAssignee({ org_id: org, inbox_state: f.state, assignee_key: f.assignee }));
@@ -121,7 +134,12 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
   if (cur && cur.i !== index) throw badCursor();
   // Filters the chosen index does not apply itself. With none (and no 'close for me' of the
   // viewer's to hide), a page is exactly one Query of `limit` items.
-  const applied: Record<string, Array<keyof Filters>> = { label: ['state', 'label_id'], assignee: ['state', 'assignee'], phone: ['state', 'phone'], type: ['state', 'type'], unread: ['state', 'unread'], state: ['state'] };
+  const applied: Record<string, Array<keyof Filters>> = {
+    'label-assignee': ['state', 'label_id', 'assignee'],
+    'label-unread': ['state', 'label_id', 'unread'],
+    'assignee-unread': ['state', 'assignee', 'unread'],
+    label: ['state', 'label_id'],
+    assignee: ['state', 'assignee'], phone: ['state', 'phone'], type: ['state', 'type'], unread: ['state', 'unread'], state: ['state'] };
   const extra = (Object.keys(f) as Array<keyof Filters>).some((k) => !applied[index].includes(k));
   // The viewer's states (one Query) and the first index page are read at the same time; the
   // page is then checked for 'close for me' and, when that removed some, topped up from its cursor.
@@ -151,6 +169,13 @@ export async function listPinnedChats(actor: Actor, query: ListChatsQuery): Prom
   const [rows, ctx] = await Promise.all([pinnedChats(actor.org_id, states, f, closedForMe), viewContext(actor, states)]);
   return { chats: rows.map((row) => viewChat(row, ctx)) };
 }
+
+/** The table and GSI key attributes of an item read with `data: 'includeKeys'` (for keyCursor). */
+const pickKeys = (item: Record<string, unknown>): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) if (/^(pk|sk|gsi\d+(pk|sk))$/.test(k)) out[k] = v;
+  return out;
+};
 
 const stripKeys = (row: Record<string, unknown>): Record<string, unknown> => {
   const out: Record<string, unknown> = {};

@@ -59,7 +59,7 @@ export function chatWriteItems(e: TxEntities, before: ChatRow | null, after: Cha
   for (const l of new Set(row.label_ids ?? [])) {
     items.push(
       e.chatLabelLink
-        .put({ org_id: row.org_id, label_id: l, inbox_state: row.inbox_state, latest_message_timestamp: row.latest_message_timestamp, chat_id: row.chat_id, chat: toChatWire(row) })
+        .put({ org_id: row.org_id, label_id: l, inbox_state: row.inbox_state, latest_message_timestamp: row.latest_message_timestamp, chat_id: row.chat_id, assignee_key: row.assignee_key, unread_key: row.unread_key, chat: toChatWire(row) })
         .commit() as TxItem,
     );
   }

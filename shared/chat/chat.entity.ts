@@ -103,13 +103,21 @@ export const ChatEntity = new Entity({
       pk: { field: 'gsi6pk', composite: ['org_id', 'inbox_state', 'org_phone'] },
       sk: { field: 'gsi6sk', composite: ['latest_message_timestamp', 'chat_id'] },
     },
+    // the combined filter assignee + unread (Mine + Unread, Unassigned + Unread): one Query (issue 14 item 8)
+    byAssigneeUnread: {
+      index: 'gsi7',
+      pk: { field: 'gsi7pk', composite: ['org_id', 'inbox_state', 'assignee_key', 'unread_key'] },
+      sk: { field: 'gsi7sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
   },
 });
 
 /**
  * One row per (chat label, chat) in the chat's folder: the label filter's index (a chat has
  * several labels; a GSI key holds one value). Holds a copy of the chat so a page is one Query.
- * Rewritten in every transaction that writes a labelled chat (chatWriteItems).
+ * Rewritten in every transaction that writes a labelled chat (chatWriteItems). It also carries
+ * the chat's assignee and unread keys, so label + assignee and label + unread are one Query each
+ * on its own GSIs (issue 14 item 8).
  */
 export const ChatLabelLinkEntity = new Entity({
   model: { entity: 'chatLabelLink', version: '1', service: 'chorus' },
@@ -119,12 +127,26 @@ export const ChatLabelLinkEntity = new Entity({
     inbox_state: { type: 'string', required: true },
     latest_message_timestamp: { type: 'number', required: true, padding: { length: 15, char: '0' } },
     chat_id: { type: 'string', required: true },
+    /** the chat's assignee_key ('none' or the lower-cased email) */
+    assignee_key: { type: 'string', required: true, default: 'none' },
+    /** the chat's unread_key ('unread' | 'read') */
+    unread_key: { type: 'string', required: true, default: 'read' },
     chat: { type: 'any', required: true },
   },
   indexes: {
     byLabel: {
       pk: { field: 'pk', composite: ['org_id', 'label_id', 'inbox_state'] },
       sk: { field: 'sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+    byLabelAssignee: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['org_id', 'label_id', 'inbox_state', 'assignee_key'] },
+      sk: { field: 'gsi1sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+    byLabelUnread: {
+      index: 'gsi2',
+      pk: { field: 'gsi2pk', composite: ['org_id', 'label_id', 'inbox_state', 'unread_key'] },
+      sk: { field: 'gsi2sk', composite: ['latest_message_timestamp', 'chat_id'] },
     },
   },
 });

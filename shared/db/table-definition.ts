@@ -8,7 +8,7 @@ export const TABLE_DEFINITION = {
   partitionKey: 'pk',
   sortKey: 'sk',
   /** Overloaded GSIs; every index projects all attributes. */
-  globalIndexes: [1, 2, 3, 4, 5, 6, 7].map((n) => ({ name: `gsi${n}`, partitionKey: `gsi${n}pk`, sortKey: `gsi${n}sk` })),
+  globalIndexes: [1, 2, 3, 4, 5, 6, 7, 8].map((n) => ({ name: `gsi${n}`, partitionKey: `gsi${n}pk`, sortKey: `gsi${n}sk` })),
   /** TTL attribute, epoch **seconds** (DynamoDB's rule). */
   ttlAttribute: 'expires_at',
   /** Stream view (AWS): new images, read by the outbox relay (functions/consumers/outbox-relay.ts). */

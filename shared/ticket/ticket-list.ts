@@ -15,7 +15,8 @@ import { compareTickets, matchesTicketFilter } from './ticket-list.rules.ts';
  *
  * Index choice (ACCESS_PATTERNS.md 14-21):
  *   sort due_asc -> byDue (due range as a key condition); sort updated_desc -> byUpdated;
- *   otherwise label -> label rows (ticket copies); assignee -> byAssignee; status -> byStatus;
+ *   otherwise label -> label rows (ticket copies); status + assignee -> byStatusAssignee;
+ *   assignee -> byAssignee; status -> byStatus;
  *   priority -> byPriority; phone -> byPhone; a due range alone -> byDue (listed by due date);
  *   nothing -> byId (table, newest first).
  *   sort priority_desc without a priority filter -> byPriority 3, then 2, then 1.
@@ -159,6 +160,7 @@ export async function listTickets(actor: Actor, query: ListTicketsQuery): Promis
     const linkCursor = (item: Record<string, unknown>) => linkKeys.get(item.ticket_id as string)!;
     return done(await collect(runLinks, linkCursor, { ...f, label: undefined }, limit, cur?.c ?? null));
   }
+  if (f.assignee && f.status) return done(await collect(go(t.query.byStatusAssignee({ org_id: org, status: f.status, assignee_key: f.assignee })), cursorOf('byStatusAssignee'), { ...f, assignee: undefined, status: undefined }, limit, cur?.c ?? null));
   if (f.assignee) return done(await collect(go(t.query.byAssignee({ org_id: org, assignee_key: f.assignee })), cursorOf('byAssignee'), { ...f, assignee: undefined }, limit, cur?.c ?? null));
   if (f.status) return done(await collect(go(t.query.byStatus({ org_id: org, status: f.status })), cursorOf('byStatus'), { ...f, status: undefined }, limit, cur?.c ?? null));
   if (f.priority) return done(await collect(go(t.query.byPriority({ org_id: org, priority: f.priority })), cursorOf('byPriority'), { ...f, priority: undefined }, limit, cur?.c ?? null));

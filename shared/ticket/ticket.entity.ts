@@ -56,6 +56,8 @@ export const TicketEntity = new Entity({
     byChat: { index: 'gsi6', pk: { field: 'gsi6pk', composite: ['org_id', 'chat_id'] }, sk: { field: 'gsi6sk', composite: ['ticket_id'] } },
     // tickets of an org by last change (updated_desc sort)
     byUpdated: { index: 'gsi7', pk: { field: 'gsi7pk', composite: ['org_id'] }, sk: { field: 'gsi7sk', composite: ['last_updated_at', 'ticket_id'] } },
+    // the combined filter status + assignee (e.g. my open tickets), newest first: one Query (issue 14 item 8)
+    byStatusAssignee: { index: 'gsi8', pk: { field: 'gsi8pk', composite: ['org_id', 'status', 'assignee_key'] }, sk: { field: 'gsi8sk', composite: ['ticket_id'] } },
   },
 });
 

@@ -217,6 +217,67 @@ describe('counters stay right under concurrent writes', () => {
   });
 });
 
+describe('combined filters (issue 14 item 8)', () => {
+  const unread = (c: Chat) => Object.values(c.unread_count ?? {}).some((n) => n > 0) || !!c.marked_unread;
+  /** every chat of the folder through the API with limit=1 pages (cursors exercised) */
+  async function paged(token: string, q: string): Promise<string[]> {
+    const out: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await list(token, `${q}&limit=1${cursor ? `&cursor=${enc(cursor)}` : ''}`);
+      out.push(...page.chats.map((c) => c.chat_id));
+      cursor = page.cursor;
+    } while (cursor);
+    return out;
+  }
+
+  it('each pair (and a triple) answers what the whole folder filtered by hand holds, page by page, newest first', async () => {
+    for (let n = 7; n <= 10; n++) await rt.postWebhook(inboundText(rt.phone, wa(n), `Combined ${n}`));
+    await rt.idle();
+    const gold = (await call<{ label: { label_id: string } }>(admin, 'POST', '/labels', { name: 'Combined', color: '#AA3301' })).body.label.label_id;
+    await call(admin, 'POST', '/chats/assign', { chat_ids: [chatOf(7), chatOf(8)], assigned_to: rt.memberEmail });
+    await call(admin, 'POST', '/chats/labels', { chat_ids: [chatOf(8), chatOf(9), chatOf(10)], add: [gold] });
+    await call(member, 'POST', `/chats/${enc(chatOf(8))}/read`);
+    await call(member, 'POST', `/chats/${enc(chatOf(10))}/read`);
+    const all = (await list(admin, 'state=open&limit=1000')).chats;
+    const expectOf = (keep: (c: Chat) => boolean) => all.filter(keep).map((c) => c.chat_id);
+    const cases: Array<[string, (c: Chat) => boolean]> = [
+      ['assignee=me&unread=true', (c) => c.assigned_to === rt.memberEmail && unread(c)],
+      ['assignee=me&unread=false', (c) => c.assigned_to === rt.memberEmail && !unread(c)],
+      ['assignee=none&unread=true', (c) => !c.assigned_to && unread(c)],
+      [`label_id=${gold}&assignee=none`, (c) => !!c.label_ids?.includes(gold) && !c.assigned_to],
+      [`label_id=${gold}&assignee=me`, (c) => !!c.label_ids?.includes(gold) && c.assigned_to === rt.memberEmail],
+      [`label_id=${gold}&unread=true`, (c) => !!c.label_ids?.includes(gold) && unread(c)],
+      [`label_id=${gold}&unread=false`, (c) => !!c.label_ids?.includes(gold) && !unread(c)],
+      [`label_id=${gold}&assignee=none&unread=true`, (c) => !!c.label_ids?.includes(gold) && !c.assigned_to && unread(c)],
+    ];
+    for (const [q, keep] of cases) expect(await paged(member, `state=open&${q}`), q).toEqual(expectOf(keep));
+    // the fixtures give every case something to find (or nothing, on purpose, for one)
+    expect(expectOf(cases[0][1])).toEqual([chatOf(7)]);
+    expect(expectOf(cases[3][1])).toEqual([chatOf(10), chatOf(9)]);
+    expect(expectOf(cases[6][1])).toEqual([chatOf(10), chatOf(8)]);
+    // a cursor of one index is refused by another
+    const page = await list(member, 'state=open&assignee=me&unread=true&limit=1');
+    if (page.cursor) expect((await call(member, 'GET', `/chats?state=open&assignee=me&limit=1&cursor=${enc(page.cursor)}`)).status).toBe(400);
+  });
+
+  it('rows written before the combined indexes are found after the migration', async () => {
+    const { UpdateCommand, DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { documentClient } = await import('../../shared/db/client.ts');
+    const { runMigrations, MIGRATIONS } = await import('../../shared/db/migrations.ts');
+    const TableName = process.env.TABLE_NAME!;
+    const got = (await db().entities.chat.get({ org_id: rt.orgId, chat_id: chatOf(7) }).go({ data: 'includeKeys' } as never)) as unknown as { data: Record<string, string> };
+    const row = got.data;
+    // as an older version stored it: no gsi7 keys
+    await documentClient().send(new UpdateCommand({ TableName, Key: { pk: row.pk, sk: row.sk }, UpdateExpression: 'REMOVE gsi7pk, gsi7sk' }));
+    expect(await ids(member, 'state=open&assignee=me&unread=true')).toEqual([]);
+    await documentClient().send(new DeleteCommand({ TableName, Key: { pk: 'migration', sk: MIGRATIONS[0].id } }));
+    expect(await runMigrations()).toEqual([MIGRATIONS[0].id]);
+    expect(await ids(member, 'state=open&assignee=me&unread=true')).toEqual([chatOf(7)]);
+    expect(await runMigrations()).toEqual([]);
+  });
+});
+
 describe('access and masking (spec §6)', () => {
   it('a member the chat does not list gets a stub in lists, 403 on the chat and its messages', async () => {
     const r = await call<{ chat: Chat }>(admin, 'PUT', `/chats/${enc(chatOf(3))}/access`, { chat_access: { [rt.adminEmail]: true } });

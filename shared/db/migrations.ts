@@ -1,0 +1,102 @@
+import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from './client.ts';
+import { db } from './service.ts';
+import { config } from '../config.ts';
+import { assigneeKey, unreadKey } from '../chat/chat-state.rules.ts';
+
+/**
+ * One-off data migrations of the single table, each run once per table and recorded in a marker
+ * item (`pk = 'migration'`, `sk = <id>`, outside ElectroDB's key space). `npm start` runs the
+ * pending ones at start (scripts/local/runtime.ts); in AWS run `npm run migrate` with TABLE_NAME
+ * (and AWS_ENDPOINT_URL for LocalStack) after a deploy that lists a new one (README "Migrations").
+ *
+ * A migration reads the whole table with a paged Scan: it is an offline job, never a request path
+ * (request paths use key and index lookups only, ACCESS_PATTERNS.md). Each must be idempotent:
+ * a crash before the marker is written re-runs it from the start.
+ */
+export interface Migration {
+  id: string;
+  description: string;
+  /** rewrites what needs it; `progress(done)` after each page; @returns items rewritten */
+  run: (progress: (done: number) => void) => Promise<number>;
+}
+
+type Raw = Record<string, unknown>;
+
+/** Every item of one ElectroDB entity (`__edb_e__`), page by page (Scan: offline use only). */
+async function forEachItem(entity: string, fn: (items: Raw[]) => Promise<void>): Promise<void> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentClient().send(
+      new ScanCommand({ TableName: config().TABLE_NAME, FilterExpression: '#e = :e', ExpressionAttributeNames: { '#e': '__edb_e__' }, ExpressionAttributeValues: { ':e': entity }, ExclusiveStartKey: start, Limit: 1000 }),
+    );
+    if (page.Items?.length) await fn(page.Items);
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    id: '2026-11-26-chat-combined-filter-keys',
+    description: 'issue 14 item 8: chat rows get the assignee+unread index keys (gsi7), label rows their assignee and unread keys (gsi1, gsi2)',
+    run: async (progress) => {
+      let n = 0;
+      const e = db().entities;
+      await forEachItem('chat', async (items) => {
+        // a put of the stored attributes writes every index key the entity now declares
+        const rows = items.map((i) => e.chat.parse({ Item: i }).data).filter((r): r is NonNullable<typeof r> => !!r);
+        if (rows.length) await e.chat.put(rows as never).go({ concurrency: 4 } as never);
+        n += rows.length;
+        progress(n);
+      });
+      await forEachItem('chatLabelLink', async (items) => {
+        const rows = items
+          .map((i) => e.chatLabelLink.parse({ Item: i }).data)
+          .filter((r): r is NonNullable<typeof r> => !!r)
+          .map((r) => {
+            const chat = (r.chat ?? {}) as { assigned_to?: string | null; message_unread_count?: number; marked_unread?: boolean };
+            return { ...r, assignee_key: assigneeKey(chat.assigned_to), unread_key: unreadKey(chat) };
+          });
+        if (rows.length) await e.chatLabelLink.put(rows).go({ concurrency: 4 });
+        n += rows.length;
+        progress(n);
+      });
+      return n;
+    },
+  },
+  {
+    id: '2026-11-26-ticket-status-assignee-keys',
+    description: 'issue 14 item 8: ticket rows get the status+assignee index keys (gsi8)',
+    run: async (progress) => {
+      let n = 0;
+      const e = db().entities;
+      await forEachItem('ticket', async (items) => {
+        const rows = items.map((i) => e.ticket.parse({ Item: i }).data).filter((r): r is NonNullable<typeof r> => !!r);
+        if (rows.length) await e.ticket.put(rows as never).go({ concurrency: 4 } as never);
+        n += rows.length;
+        progress(n);
+      });
+      return n;
+    },
+  },
+];
+
+const marker = (id: string) => ({ pk: 'migration', sk: id });
+
+/**
+ * Run the migrations this table has not recorded yet, in order.
+ * @returns the ids run now (empty when the table is up to date: one GetItem per migration)
+ */
+export async function runMigrations(opts: { log?: (line: string) => void } = {}): Promise<string[]> {
+  const ran: string[] = [];
+  for (const m of MIGRATIONS) {
+    const done = await documentClient().send(new GetCommand({ TableName: config().TABLE_NAME, Key: marker(m.id) }));
+    if (done.Item) continue;
+    const t0 = Date.now();
+    const n = await m.run((k) => opts.log?.(`migration ${m.id}: ${k} items`));
+    await documentClient().send(new PutCommand({ TableName: config().TABLE_NAME, Item: { ...marker(m.id), done_at: Date.now(), items: n } }));
+    opts.log?.(`migration ${m.id}: ${n} items rewritten in ${Date.now() - t0} ms`);
+    ran.push(m.id);
+  }
+  return ran;
+}
