@@ -45,7 +45,7 @@ console.log(`sent: ${r.webhooks} webhooks (${r.unique_messages} messages, ${r.du
 console.log(`faults: kill -9 of the runtime ${r.killed ? 'yes' : 'no'}; DynamoDB Local restart ${r.ddb_restarted ? 'yes' : 'no'}; ${r.retried_posts} posts not answered 200 and sent again`);
 console.log(`all answered 200 and stored after ${r.seconds.toFixed(1)} s`);
 console.log(`lost ${r.lost} · duplicates stored ${r.duplicates_stored} · unread counters wrong ${r.unread_wrong} · reactions missing ${r.reactions_missing}`);
-console.log(`acks not final ${r.acks_not_final} · acks backwards on the socket ${r.acks_backwards} · dead letters ${r.dead_letters} ${JSON.stringify(r.dead_letters_by_queue)}`);
+console.log(`acks not final ${r.acks_not_final} · acks backwards on the socket ${r.acks_backwards} · dead letters ${r.dead_letters} ${JSON.stringify(r.dead_letters_by_queue)} · stray rejections the runtime logged and survived ${r.stray_rejections}`);
 console.log(`socket: ${r.socket_events} events, ${r.socket_duplicate_ids} ids pushed twice (redelivery after the kill; the web client drops repeats by id), message.received never pushed: ${r.socket_missing} (+ ${r.socket_missing_while_down} stored before the socket's reconnect, refetched by the app)`);
 const bad = r.lost + r.duplicates_stored + r.unread_wrong + r.reactions_missing + r.acks_not_final + r.acks_backwards + r.dead_letters + r.socket_missing;
 process.exit(bad ? 1 : 0);

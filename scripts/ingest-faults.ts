@@ -74,6 +74,8 @@ export interface FaultReport {
   socket_missing_while_down: number;
   socket_missing: number;
   dead_letters: number;
+  /** rejections nobody awaited that the runtime child logged and survived (scripts/local/process-guard.ts) */
+  stray_rejections: number;
   /** dead letters per queue */
   dead_letters_by_queue: Record<string, number>;
 }
@@ -98,7 +100,11 @@ class RuntimeChild {
       detached: true,
     });
     let stderr = '';
-    this.proc.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
+    this.proc.stderr!.on('data', (d) => {
+      stderr = (stderr + String(d)).slice(-4000);
+      // the runtime survives a stray rejection (scripts/local/process-guard.ts): show where it came from
+      if (String(d).includes('unhandled rejection')) process.stderr.write(d);
+    });
     this.died = undefined;
     this.killing = false;
     // a runtime that dies on its own (not our kill -9) ends the run with its last words
@@ -419,6 +425,7 @@ export async function runIngestFaults(o: FaultOptions): Promise<FaultReport> {
       socket_missing_while_down: missingWhileDown,
       socket_missing: socketMissing,
       dead_letters: Number(idle.dead_letters ?? 0),
+      stray_rejections: Number(idle.stray_rejections ?? 0),
       dead_letters_by_queue: (idle.by_queue ?? {}) as Record<string, number>,
     };
   } finally {

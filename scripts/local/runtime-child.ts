@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { startRuntime } from './runtime.ts';
+import { logStrayRejections } from './process-guard.ts';
 
 /**
  * The local runtime as a child process that a harness can `kill -9` (issue 23 item 2,
@@ -9,6 +10,7 @@ import { startRuntime } from './runtime.ts';
  * - `idle`: waits until every queue is empty → `{ idle: true, depth, dead_letters, by_queue }`;
  * - `stop`: stops gracefully and exits 0.
  */
+const strays = logStrayRejections('runtime-child');
 const opts = JSON.parse(process.argv[2] ?? '{}') as { dataDir: string; port: number; dynamoEndpoint: string };
 const rt = await startRuntime({ dataDir: opts.dataDir, port: opts.port, dynamoEndpoint: opts.dynamoEndpoint, logLevel: 'silent' });
 const say = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
@@ -25,7 +27,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'idle') {
     await rt.idle();
     const qs = [...rt.queues.values()];
-    say({ idle: true, depth: qs.reduce((n, q) => n + q.depth, 0), dead_letters: qs.reduce((n, q) => n + q.deadLettered, 0), by_queue: Object.fromEntries(qs.filter((q) => q.deadLettered).map((q) => [q.name, q.deadLettered])) });
+    say({ idle: true, stray_rejections: strays(), depth: qs.reduce((n, q) => n + q.depth, 0), dead_letters: qs.reduce((n, q) => n + q.deadLettered, 0), by_queue: Object.fromEntries(qs.filter((q) => q.deadLettered).map((q) => [q.name, q.deadLettered])) });
   } else if (line === 'stop') {
     await rt.stop();
     process.exit(0);

@@ -5,6 +5,7 @@ import { REPO_ROOT } from './handlers.ts';
 import { isLoopbackHost } from './gateway.ts';
 import { seedSampleData } from './seed-sample.ts';
 import { db } from '../../shared/db/service.ts';
+import { logStrayRejections } from './process-guard.ts';
 
 /** Seed the demo org's sample data through the use cases (scripts/local/seed-sample.ts; idempotent). */
 async function seedDemoSample(rt: Awaited<ReturnType<typeof startRuntime>>): Promise<void> {
@@ -31,6 +32,7 @@ async function seedDemoSample(rt: Awaited<ReturnType<typeof startRuntime>>): Pro
  * per data dir, in `<data dir>/demo-password`), WHATSAPP_* (see README).
  */
 async function main() {
+  logStrayRejections('chorus');
   buildWebIfStale();
   const port = Number(process.env.PORT || 3000);
   const dataDir = resolve(process.env.CHORUS_DATA_DIR || join(REPO_ROOT, '.data'));
