@@ -64,6 +64,8 @@ export interface FunctionAccess {
   readonly vapid?: boolean;
   /** issue 18: AI_ADAPTER=bedrock + bedrock:InvokeModel on the embeddings and text models of shared/config.ts (the AI agent's answering port, shared/ai/bedrock.ts) */
   readonly bedrock?: boolean;
+  /** issue 19: QUEUE_NAME_PREFIX (the events stack's name) + sqs:ListQueues and sqs:GetQueueAttributes on its queues (shared/ops/sqs-queue-status.ts) */
+  readonly queueStatus?: boolean;
 }
 
 /** issue 18: the Bedrock models the AI agent uses in AWS (defaults of shared/config.ts AI_BEDROCK_*). */
@@ -202,6 +204,8 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/consumers/rule-actions.ts#handler': { scheduler: true },
   // A member cancels a pending follow-up: deletes its schedule.
   'functions/http/rules/cancel-chat-pending.ts#handler': { scheduler: true },
+  // --- issue 19: a platform org's /dashboard shows the deployment's queue depths and dead letters ---
+  'functions/http/analytics/get-dashboard.ts#handler': { queueStatus: true, publishEvents: false, enqueue: [] },
 };
 
 /** The access profile of one handler. */
@@ -242,6 +246,8 @@ export interface WiringResources {
   readonly mail?: MailSettings;
   /** the web push VAPID key pair (JSON `{ publicKey, privateKey }`), filled on first use */
   readonly vapidSecret?: secretsmanager.ISecret;
+  /** issue 19: the name of the stack that owns the queues (CloudFormation names them `<stack>-…`) */
+  readonly queueStackName?: string;
 }
 
 /** The product's email sender (SES) and the web app's address for links. '' = unset. */
@@ -359,6 +365,14 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
         resources: BEDROCK_MODELS.map((m) => stack.formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: m })),
       }),
     );
+  }
+
+  if (access.queueStatus) {
+    const prefix = need(res.queueStackName, 'the queues stack name');
+    setEnv('QUEUE_NAME_PREFIX', prefix);
+    // ListQueues has no resource-level scope; the attributes only of this deployment's queues
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sqs:ListQueues'], resources: ['*'] }));
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sqs:GetQueueAttributes'], resources: [Stack.of(fn).formatArn({ service: 'sqs', resource: `${prefix}-*` })] }));
   }
 
   if (access.media !== 'none') {

@@ -40,7 +40,7 @@ const CONFIG_ENV = new Set([
   'TABLE_NAME', 'COGNITO_ISSUER', 'COGNITO_JWKS_URL', 'COGNITO_CLIENT_ID', 'WHATSAPP_APP_SECRET',
   'WHATSAPP_VERIFY_TOKEN', 'WHATSAPP_ACCESS_TOKEN', 'WHATSAPP_GRAPH_URL', 'WHATSAPP_GRAPH_VERSION',
   'EVENT_BUS_NAME', 'WHATSAPP_INBOUND_QUEUE_URL', 'WHATSAPP_OUTBOUND_QUEUE_URL', 'TASK_REMINDERS_QUEUE_URL', 'CHAT_SNOOZE_QUEUE_URL', 'CHAT_BULK_QUEUE_URL', 'WS_MANAGEMENT_URL',
-  'SEARCH_ENDPOINT', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
+  'SEARCH_ENDPOINT', 'QUEUE_NAME_PREFIX', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
   'MEDIA_BUCKET', 'NODE_OPTIONS', 'MAIL_FROM', 'APP_URL', 'WA_WEB_COMMANDS_QUEUE_URL', 'WA_WEB_INBOUND_QUEUE_URL', 'OTP_HMAC_KEY',
   'VAPID_SECRET_ARN',
   // issue 20: outbound webhooks
@@ -317,6 +317,27 @@ describe('search', () => {
       expect(suffix).toBe('/*');
     });
   }
+
+  it('gives the dashboard QUEUE_NAME_PREFIX (the events stack) and SQS status reads of those queues only; no other function gets them', () => {
+    const handler = 'functions/http/analytics/get-dashboard.ts#handler';
+    const t = routeT(handler);
+    const fn = lambdaFor(t, handler);
+    expect(fn.Properties.Environment.Variables.QUEUE_NAME_PREFIX).toMatch(/Events$/);
+    expect(actionsOfRole(t, fn).filter((a) => a.startsWith('sqs:')).sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:ListQueues']);
+    const statuses = policiesOf(t)
+      .filter((p) => p.Properties.Roles.some((r: any) => r.Ref === fn.Properties.Role['Fn::GetAtt'][0]))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement as any[])
+      .filter((st) => [st.Action].flat().includes('sqs:GetQueueAttributes'));
+    expect(statuses).toHaveLength(1);
+    expect(JSON.stringify(statuses[0].Resource)).toContain(`:${fn.Properties.Environment.Variables.QUEUE_NAME_PREFIX}-*`);
+    for (const stack of handlerStacks()) {
+      for (const other of lambdasOf(stack)) {
+        if (String(other.Properties.Description).endsWith(handler)) continue;
+        expect(other.Properties.Environment?.Variables ?? {}, other.Properties.Description).not.toHaveProperty('QUEUE_NAME_PREFIX');
+        expect(actionsOfRole(stack, other), other.Properties.Description).not.toContain('sqs:ListQueues');
+      }
+    }
+  });
 
   it('leaves every other function without SEARCH_ENDPOINT or es: actions', () => {
     const users = new Set<string>(searchUsers.map((u) => u.handler));

@@ -226,6 +226,7 @@ export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStac
           wsStage: api.webSocketStage,
           whatsapp,
           mail,
+          queueStackName: events.stackName,
         },
         bundle,
       }),

@@ -53,7 +53,7 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
   {
     finding: /^AwsSolutions-IAM5\[Resource::\*\]$/,
     path: both(ANY, ROLE_POLICY),
-    reason: 'X-Ray active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions (CDK adds them with Resource *); the BucketDeployment role likewise needs cloudfront:CreateInvalidation on *.',
+    reason: 'X-Ray active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions (CDK adds them with Resource *); the BucketDeployment role likewise needs cloudfront:CreateInvalidation on *, and the dashboard sqs:ListQueues (issue 19).',
   },
   {
     finding: /^AwsSolutions-L1$/,
@@ -113,6 +113,12 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
     finding: /^AwsSolutions-IAM5\[Resource::.*Domain\w*\W?Arn.*\/\*\]$/,
     path: both(ANY, ROLE_POLICY),
     reason: 'es:ESHttp* on the domain\'s subresources (indexes, _bulk, _search) only, not its configuration API; index names are created at run time.',
+  },
+  // issue 19: a platform org's /dashboard reads the deployment's queue status
+  {
+    finding: iam5Arn('sqs', REGION, '[\\w-]*Chorus\\w*Events-\\*'),
+    path: both(stack('ApiInsights'), ROLE_POLICY),
+    reason: 'The dashboard reads sqs:GetQueueAttributes (depth and dead letters) of this deployment\'s queues, whose names CloudFormation generates under the events stack\'s name; sqs:ListQueues has no resource-level permission and only lists names.',
   },
   // Cognito (sign-in: spec §7)
   {

@@ -42,6 +42,8 @@ const ConfigSchema = z.object({
   WS_MANAGEMENT_URL: z.string().default(''),
   /** OpenSearch domain endpoint, `https://search-….{region}.es.amazonaws.com` (AWS). Locally the runtime installs an embedded index. */
   SEARCH_ENDPOINT: z.string().default(''),
+  /** issue 19: AWS only — the name prefix of the queues whose status a platform org's /dashboard shows (the events stack's name) */
+  QUEUE_NAME_PREFIX: z.string().default(''),
   /** S3 bucket of inbound media and thumbnails (AWS). Locally the runtime installs a file-backed blob store under `.data/blobs/`. */
   MEDIA_BUCKET: z.string().default(''),
   /** Sender of the product's emails (sign-in codes, invitations) through SES, a verified identity, e.g. `Chorus <no-reply@example.com>` (AWS). Locally the runtime installs a file outbox instead. */

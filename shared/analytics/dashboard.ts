@@ -52,7 +52,7 @@ export async function readDashboard(actor: Actor, now = Date.now()): Promise<Das
     is_platform: isPlatform,
     today: { open: open.total, unassigned: open.unassigned, unread: open.unread, mine: open.mine, my_open_tickets: badge, overdue_tasks: overdue, messages_in: sum('msg_in'), messages_out: sum('msg_out'), conversations_opened: sum('conv_opened') },
     phones: phones.phones.map((p) => ({ phone_id: p.phone_id, org_phone: p.org_phone, verified_name: p.verified_name ?? null, connection_type: p.connection_type ?? 'wa_cloud', health: phoneHealth(p) })),
-    queues: isPlatform ? queueStatus() : null,
+    queues: isPlatform ? await queueStatus() : null,
     last_activity_at: (newest.data[0] as { latest_message_timestamp?: number } | undefined)?.latest_message_timestamp ?? null,
   };
 }
