@@ -35,49 +35,45 @@ async function forEachItem(entity: string, fn: (items: Raw[]) => Promise<void>):
   } while (start);
 }
 
+/** The subset of an ElectroDB entity a rewrite needs. */
+interface Rewritable<R> {
+  parse: (r: { Item: Raw }) => { data: R | null };
+  put: (rows: R[]) => { go: (o: { concurrency: number }) => Promise<unknown> };
+}
+
+/**
+ * Put every stored item of `entity` again (after `fix`), so it gets the index keys its ElectroDB
+ * entity now declares. @returns items rewritten, counted on from `done` for `progress`
+ */
+async function rewriteEntity<R>(entity: string, model: Rewritable<R>, fix: (row: R) => R, done: number, progress: (n: number) => void): Promise<number> {
+  let n = done;
+  await forEachItem(entity, async (items) => {
+    const rows = items.map((i) => model.parse({ Item: i }).data).filter((r): r is R => !!r).map(fix);
+    if (rows.length) await model.put(rows).go({ concurrency: 4 });
+    n += rows.length;
+    progress(n);
+  });
+  return n;
+}
+
+const asRewritable = <R>(entity: unknown) => entity as Rewritable<R>;
+const same = <R>(r: R) => r;
+
 export const MIGRATIONS: Migration[] = [
   {
     id: '2026-11-26-chat-combined-filter-keys',
     description: 'issue 14 item 8: chat rows get the assignee+unread index keys (gsi7), label rows their assignee and unread keys (gsi1, gsi2)',
     run: async (progress) => {
-      let n = 0;
       const e = db().entities;
-      await forEachItem('chat', async (items) => {
-        // a put of the stored attributes writes every index key the entity now declares
-        const rows = items.map((i) => e.chat.parse({ Item: i }).data).filter((r): r is NonNullable<typeof r> => !!r);
-        if (rows.length) await e.chat.put(rows as never).go({ concurrency: 4 } as never);
-        n += rows.length;
-        progress(n);
-      });
-      await forEachItem('chatLabelLink', async (items) => {
-        const rows = items
-          .map((i) => e.chatLabelLink.parse({ Item: i }).data)
-          .filter((r): r is NonNullable<typeof r> => !!r)
-          .map((r) => {
-            const chat = (r.chat ?? {}) as { assigned_to?: string | null; message_unread_count?: number; marked_unread?: boolean };
-            return { ...r, assignee_key: assigneeKey(chat.assigned_to), unread_key: unreadKey(chat) };
-          });
-        if (rows.length) await e.chatLabelLink.put(rows).go({ concurrency: 4 });
-        n += rows.length;
-        progress(n);
-      });
-      return n;
+      const chats = await rewriteEntity('chat', asRewritable<Raw>(e.chat), same, 0, progress);
+      type Link = { chat?: { assigned_to?: string | null; message_unread_count?: number; marked_unread?: boolean } };
+      return rewriteEntity('chatLabelLink', asRewritable<Link>(e.chatLabelLink), (r) => ({ ...r, assignee_key: assigneeKey(r.chat?.assigned_to), unread_key: unreadKey(r.chat ?? {}) }), chats, progress);
     },
   },
   {
     id: '2026-11-26-ticket-status-assignee-keys',
     description: 'issue 14 item 8: ticket rows get the status+assignee index keys (gsi8)',
-    run: async (progress) => {
-      let n = 0;
-      const e = db().entities;
-      await forEachItem('ticket', async (items) => {
-        const rows = items.map((i) => e.ticket.parse({ Item: i }).data).filter((r): r is NonNullable<typeof r> => !!r);
-        if (rows.length) await e.ticket.put(rows as never).go({ concurrency: 4 } as never);
-        n += rows.length;
-        progress(n);
-      });
-      return n;
-    },
+    run: (progress) => rewriteEntity('ticket', asRewritable<Raw>(db().entities.ticket), same, 0, progress),
   },
 ];
 
