@@ -246,6 +246,7 @@ export function figuresOf(t: Totals): Figures {
     tickets_created: t.tickets_created,
     tickets_resolved: t.tickets_resolved,
     assigned: t.assigned,
+    sla_breaches: t.sla_breaches ?? 0,
   };
 }
 
