@@ -13,6 +13,7 @@ import { chatDisplayName, chatNumber, formatPhone, isGroupChat } from '../../../
 import { useTaskActions } from '../../tasks/index.ts';
 import { Avatar } from './Avatar.tsx';
 import { ChatActions } from './ChatActions.tsx';
+import { SlaBadge } from './SlaBadge.tsx';
 
 /** issue 18: the AI agent's state and Take over / Hand back, loaded only for chats the agent has a state in (the /chats bundle budget). */
 const AiThreadControls = lazy(() => import('../../ai/index.ts').then((m) => ({ default: m.AiThreadControls })));
@@ -49,6 +50,7 @@ export const ThreadHeader = forwardRef<HTMLButtonElement, ThreadHeaderProps>(fun
           {number && number === name && chat?.chat_name == null && <span className="muted">No saved name</span>}
           {group && <span>Group</span>}
           {chat?.org_phone && <span className="phone-tag" title="Your WhatsApp number in this chat">via {formatPhone(chat.org_phone)}</span>}
+          {chat?.sla && <SlaBadge chat={chat} now={Date.now()} long />}
         </div>
       </div>
       {chat?.ai_metadata && (
