@@ -126,6 +126,8 @@ describe('SLA policies (issue 17 §6)', () => {
       return r.totals.sla_breaches > 0 ? r : null;
     }, 10_000, 'analytics counts the breach');
     expect(report.totals.sla_breaches).toBe(1);
+    const breakdown = (await call<{ phones: Array<{ phone_id: string; sla_breaches: number }> }>('GET', `/analytics/breakdown?from=${today()}&to=${today()}`)).body;
+    expect(breakdown.phones.find((p) => p.phone_id === chat.phone_id)?.sla_breaches).toBe(1);
     const logs = (await call<{ logs: RuleLog[] }>('GET', `/logs/rules?chat_id=${enc(CHAT)}`)).body.logs.filter((l) => (l.trigger as string) === 'sla.breach');
     expect(logs).toHaveLength(1);
     expect(logs[0].actions.map((a) => a.status)).toEqual(['done', 'done']);
