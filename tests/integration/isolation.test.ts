@@ -776,6 +776,9 @@ const EVENT_CASES: Record<EventName, EventCase> = {
   'bulk_job.updated': { aboutR: async () => void (await org('POST', '/chats/bulk-jobs', { action: 'unmute', chat_ids: [w.chatR] })), rControl: 'admin', memberGetsNone: true },
   // admins only (WhatsApp Web linking and its QR): org-wide, not chat-linked
   'phone.session_updated': { aboutR: async () => void (await org('POST', '/phones/wa-web', { phone: '15557770002' })), rControl: 'admin', memberGetsNone: true },
+  // issue 17: contact events are never pushed (the rules consumer's): nobody's socket gets a frame of them
+  'contact.created': { aboutR: async () => void (await org('POST', '/contacts', { phone: '+1 555 000 9099', name: `${w.sentinel} ws contact` })), rControl: 'none', memberGetsNone: true },
+  'contact.updated': { aboutR: async () => void (await org('PATCH', `/contacts/${w.rNumber}`, { name: `${w.sentinel} ws contact renamed` })), rControl: 'none', memberGetsNone: true },
 };
 
 const STUB_KEYS = new Set(['org_id', 'chat_id', 'chat_type', 'org_phone', 'phone_id', 'latest_message_timestamp', 'inbox_state', 'has_access']);

@@ -96,6 +96,16 @@ export function RuleEditor({ initial, pickers, saving, error, onSave, onCancel }
             </select>
           </>
         )}
+        {d.trigger.type === 'contact.property_changed' && (
+          <select aria-label="Contact property" value={d.trigger.property_id ?? ''} onChange={(e) => set({ trigger: { type: 'contact.property_changed', ...(e.target.value ? { property_id: e.target.value } : {}) } })} data-testid="rule-trigger-property">
+            <option value="">any property</option>
+            {pickers.properties.map((p) => (
+              <option key={p.property_id} value={p.property_id}>
+                {p.property_name}
+              </option>
+            ))}
+          </select>
+        )}
       </div>
       <div className="rule-line">
         <span className="rule-word">and</span>

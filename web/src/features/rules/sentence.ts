@@ -21,6 +21,8 @@ export const TRIGGER_LABELS: Record<TriggerType, string> = {
   'task.created': 'a task is created',
   'task.due': 'a task is due',
   no_reply: 'nobody replies to the customer',
+  'contact.created': 'a contact is created',
+  'contact.property_changed': 'a contact property changes',
 };
 
 export const FIELD_LABELS: Record<string, string> = {
@@ -72,6 +74,7 @@ const isGroup = (x: Condition | ConditionGroup): x is ConditionGroup => 'match' 
 const noValue = (op: Condition['op']) => op === 'is_known' || op === 'is_unknown';
 
 export function triggerText(t: Trigger): string {
+  if (t.type === 'contact.property_changed' && t.property_id) return `the contact property ${t.property_id} changes`;
   return t.type === 'no_reply' ? `nobody replies to the customer within ${t.minutes} ${t.business_hours ? 'business-hour ' : ''}min` : TRIGGER_LABELS[t.type];
 }
 
