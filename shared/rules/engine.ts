@@ -275,9 +275,10 @@ export async function runActions(ac: ActionContext, opts: { only?: number; now?:
         outcomes.push({ index, type: a.type, status: 'duplicate', detail: 'already scheduled for this event' });
         continue;
       }
-      const due = Date.now() + a.delay_minutes * 60_000;
+      // calendar minutes, or business minutes of the org's clock (getOrgClock) when the action asks
+      const due = await timerDue(ac.orgId, Date.now(), a.delay_minutes, 'business_hours' in a ? a.business_hours : false);
       const w: RuleWakeup = { kind: 'action', org_id: ac.orgId, rule_id: ac.rule.rule_id, chat_id: ac.chatId, key, action_index: index, anchor: Date.now(), event_id: ac.eventId, trigger: ac.trigger, message_unique_id: ac.messageUniqueId, causation: ac.causation };
-      await schedulePending(w, due, ac.rule, `${await actionSummary(ac, a)} in ${a.delay_minutes} min`, a.cancel_on_reply !== false);
+      await schedulePending(w, due, ac.rule, `${await actionSummary(ac, a)} in ${a.delay_minutes} ${'business_hours' in a && a.business_hours ? 'business ' : ''}min`, a.cancel_on_reply !== false);
       outcomes.push({ index, type: a.type, status: 'scheduled', detail: `at ${new Date(due).toISOString()}`, ms: ms() });
       continue;
     }

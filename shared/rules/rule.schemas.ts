@@ -95,6 +95,8 @@ const Delay = {
   delay_minutes: z.number().int().min(0).max(60 * 24 * 30).optional(),
   /** a delayed action is dropped when the customer writes in the meantime (default true) */
   cancel_on_reply: z.boolean().optional(),
+  /** count only the org's business hours (its time zone and weekly hours) in `delay_minutes`, like 'no reply' timers */
+  business_hours: z.boolean().optional(),
 };
 const Text = z.string().trim().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters');
 const Email = z.string().trim().toLowerCase().email('must be an email');

@@ -9,6 +9,9 @@ import type { Chat } from '../../shared/chat/chat.schemas.ts';
 import type { SlaBreach, SlaPolicy } from '../../shared/sla/sla.schemas.ts';
 import type { SlaWakeup } from '../../shared/sla/sla-engine.ts';
 import type { AnalyticsReport } from '../../shared/analytics/analytics.schemas.ts';
+import type { RuleWakeup } from '../../shared/rules/engine.ts';
+import { getOrgClock } from '../../shared/org/org-clock.ts';
+import { dueAfter } from '../../shared/rules/business-time.rules.ts';
 
 /**
  * SLA policies end to end (issue 17 §6) against the local runtime: CRUD with field + reason
@@ -174,5 +177,24 @@ describe('SLA policies (issue 17 §6)', () => {
     expect(bad.body.error.details?.[0].field).toContain('target');
     expect((await call('DELETE', `/sla-policies/${policy.policy_id}`)).status).toBe(200);
     expect((await call<{ policies: SlaPolicy[] }>('GET', '/sla-policies')).body.policies).toHaveLength(0);
+  });
+});
+
+describe('delayed rule actions in business minutes (issue 17 §3)', () => {
+  it('a delay of 90 business minutes is due 90 minutes of the org’s open hours later; the sentence says so', async () => {
+    const res = await call<{ rule: { rule_id: string } }>('POST', '/rules', {
+      name: 'Label later',
+      trigger: { type: 'message.received' },
+      conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'delay-test' }] },
+      actions: [{ type: 'add_label', label_id: breachLabel, delay_minutes: 90, business_hours: true }],
+    });
+    expect(res.status).toBe(201);
+    await rt.postWebhook(inboundText(rt.phone, '15550008888', 'delay-test please', { name: 'Dee' }));
+    const cmd = await eventually(async () => [...armed.values()].find((c) => (JSON.parse(c.body) as RuleWakeup).kind === 'action' && (JSON.parse(c.body) as RuleWakeup).rule_id === res.body.rule.rule_id) ?? null, 20_000, 'the delayed action is armed');
+    const w = JSON.parse(cmd.body) as RuleWakeup;
+    const expected = dueAfter(await getOrgClock(rt.orgId), w.anchor, 90 * 60_000, true);
+    expect(Math.abs(cmd.at - expected)).toBeLessThan(2_000);
+    const pending = (await call<{ pending: Array<{ summary: string }> }>('GET', `/chats/${enc('15550008888@c.us')}/rule-pending`)).body.pending;
+    expect(pending[0].summary).toContain('in 90 business min');
   });
 });

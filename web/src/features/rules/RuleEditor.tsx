@@ -392,7 +392,10 @@ function ActionRow({ a, index, pickers, onChange, onRemove }: { a: Action; index
         <label className="rule-delay">
           <span className="rule-word">after</span>
           <input className="rule-num" type="number" min={0} aria-label="Delay in minutes" value={a.delay_minutes ?? 0} onChange={(e) => onChange({ ...a, delay_minutes: Number(e.target.value) || undefined } as Action)} />
-          <span className="rule-word">min</span>
+          <select aria-label="Delay clock" value={'business_hours' in a && a.business_hours ? 'business' : 'calendar'} onChange={(e) => onChange({ ...a, business_hours: e.target.value === 'business' || undefined } as Action)} data-testid="rule-action-delay-clock">
+            <option value="calendar">min</option>
+            <option value="business">business-hour min</option>
+          </select>
         </label>
       )}
       {onRemove && (

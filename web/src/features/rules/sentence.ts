@@ -93,7 +93,7 @@ export function conditionsText(g: Conditions | ConditionGroup, labelName: (id: s
 }
 
 export function actionText(a: Action, labelName: (id: string) => string): string {
-  const delay = 'delay_minutes' in a && a.delay_minutes ? ` after ${a.delay_minutes} min` : '';
+  const delay = 'delay_minutes' in a && a.delay_minutes ? ` after ${a.delay_minutes} ${'business_hours' in a && a.business_hours ? 'business-hour ' : ''}min` : '';
   switch (a.type) {
     case 'send_message':
       return `send “${a.body}”${delay}`;
