@@ -777,7 +777,7 @@ const EVENT_CASES: Record<EventName, EventCase> = {
   // admins only (WhatsApp Web linking and its QR): org-wide, not chat-linked
   'phone.session_updated': { aboutR: async () => void (await org('POST', '/phones/wa-web', { phone: '15557770002' })), rControl: 'admin', memberGetsNone: true },
   // issue 17: contact events are never pushed (the rules consumer's): nobody's socket gets a frame of them
-  'contact.created': { aboutR: async () => void (await org('POST', '/contacts', { phone: '+1 555 000 9099', name: `${w.sentinel} ws contact` })), rControl: 'none', memberGetsNone: true },
+  'contact.created': { aboutR: async () => void (await org('POST', '/contacts', { phone: '+1 415 555 0199', name: `${w.sentinel} ws contact` })), rControl: 'none', memberGetsNone: true },
   'contact.updated': { aboutR: async () => void (await org('PATCH', `/contacts/${w.rNumber}`, { name: `${w.sentinel} ws contact renamed` })), rControl: 'none', memberGetsNone: true },
 };
 
