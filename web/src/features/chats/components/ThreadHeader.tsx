@@ -50,9 +50,10 @@ export const ThreadHeader = forwardRef<HTMLButtonElement, ThreadHeaderProps>(fun
           {number && number === name && chat?.chat_name == null && <span className="muted">No saved name</span>}
           {group && <span>Group</span>}
           {chat?.org_phone && <span className="phone-tag" title="Your WhatsApp number in this chat">via {formatPhone(chat.org_phone)}</span>}
-          {chat?.sla && <SlaBadge chat={chat} now={Date.now()} long />}
         </div>
       </div>
+      {/* issue 17 §6: the chat's SLA (short; the tooltip names the target and the due time) */}
+      {chat?.sla && <SlaBadge chat={chat} now={Date.now()} />}
       {chat?.ai_metadata && (
         <Suspense fallback={null}>
           <AiThreadControls orgId={org.org_id} chat={chat} />
