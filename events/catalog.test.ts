@@ -27,6 +27,9 @@ const FIXTURES: Record<EventName, unknown> = {
   'notification.created': { org_id: 'o', email: 'm@b.c', notification: { notification_id: 'ntf_1', kind: 'mention', title: 'Ann mentioned you', body: 'hi', created_at: 1, chat_id: '1@c.us', actor: 'a@b.c' } },
   'bulk_job.updated': { org_id: 'o', job: { job_id: 'job_1', action: 'label', status: 'running', total: 480, processed: 200, succeeded: 198, failed_count: 2, created_by: 'a@b.c' } },
   'phone.session_updated': { org_id: 'o', phone_id: 'waweb_1', state: 'qr', qr: '2@abc,def', detail: null, at: 5 },
+  // issue 17: contact triggers
+  'contact.created': { org_id: 'o', contact: { contact_id: '15550001', display_name: 'Ana', numbers: ['15550001'], label_ids: [], custom_properties: {}, updated_at: null }, source: 'manual' },
+  'contact.updated': { org_id: 'o', contact: { contact_id: '15550001', display_name: 'Ana', numbers: ['15550001'], label_ids: ['lbl_1'], custom_properties: { prp_tier: 'Gold' }, updated_at: 5 }, changes: ['custom_properties'], property_changes: [{ property_id: 'prp_tier', from: null, to: 'Gold' }] },
 };
 const metadata = { id: 'e1', version: 1, occurred_at: '2026-11-21T00:00:00.000Z', actor: 'system' };
 

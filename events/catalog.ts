@@ -8,6 +8,7 @@ import { NoteCreatedV1, NoteDeletedV1 } from './contracts/note.ts';
 import { NotificationCreatedV1 } from './contracts/notification.ts';
 import { BulkJobUpdatedV1 } from './contracts/bulk.ts';
 import { PhoneSessionUpdatedV1 } from './contracts/phone.ts';
+import { ContactCreatedV1, ContactUpdatedV1 } from './contracts/contact.ts';
 import { MEDIA_MESSAGE_TYPES } from '../shared/media/media.rules.ts';
 
 /**
@@ -35,6 +36,9 @@ export const EVENTS = {
   'notification.created': { version: 1, properties: NotificationCreatedV1 },
   'bulk_job.updated': { version: 1, properties: BulkJobUpdatedV1 },
   'phone.session_updated': { version: 1, properties: PhoneSessionUpdatedV1 },
+  // issue 17: contact triggers (published by shared/contact/contact.ts through the outbox; not pushed on sockets)
+  'contact.created': { version: 1, properties: ContactCreatedV1 },
+  'contact.updated': { version: 1, properties: ContactUpdatedV1 },
 } as const satisfies Record<string, { version: number; properties: z.ZodTypeAny }>;
 
 export type EventName = keyof typeof EVENTS;
@@ -160,8 +164,8 @@ export const SUBSCRIPTIONS = [
   // --- issue 17: automation rules (the bus events of RULE_BUS_EVENTS in shared/rules/triggers.rules.ts; a test keeps them equal) ---
   {
     name: 'rules-engine',
-    description: 'Evaluates the org’s automation rules on each event (message received/sent, chat created/reopened/assigned/closed, label added/removed, message flagged, ticket created/updated/closed, task created/due): loop guard, conditions, idempotent actions through the inbox’s use cases, delayed actions and follow-ups through the scheduler, one log row per evaluation',
-    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.received', 'message.sent', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.reminder_due'] },
+    description: 'Evaluates the org’s automation rules on each event (message received/sent, chat created/reopened/assigned/closed, label added/removed, message flagged, ticket created/updated/closed, task created/due, contact created, contact custom property changed), and the SLA clocks: loop guard, conditions, idempotent actions through the inbox’s use cases, delayed actions and follow-ups through the scheduler, one log row per evaluation',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.received', 'message.sent', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.reminder_due', 'contact.created', 'contact.updated'] },
     handler: 'functions/consumers/rules-engine.ts#handler',
     maxReceiveCount: 5,
     batchSize: 10,

@@ -214,6 +214,13 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}/rule-pending', handler: 'functions/http/rules/list-chat-pending.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/chats/{chat_id}/rule-pending/{key}', handler: 'functions/http/rules/cancel-chat-pending.ts#handler', auth: 'jwt' },
   // --- end issue 17 ---
+  // --- issue 17 §6: SLA policies and the breach report ---
+  { method: 'GET', path: '/api/orgs/{org_id}/sla-policies', handler: 'functions/http/sla/list-sla-policies.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/sla-policies', handler: 'functions/http/sla/create-sla-policy.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/sla-policies/{policy_id}', handler: 'functions/http/sla/update-sla-policy.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/sla-policies/{policy_id}', handler: 'functions/http/sla/delete-sla-policy.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/logs/sla', handler: 'functions/http/sla/list-sla-breaches.ts#handler', auth: 'jwt' },
+  // --- end issue 17 §6 ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -33,7 +33,7 @@ export const API_ROUTE_GROUPS = {
   /** issue 20: outbound webhooks, Zapier / Pabbly REST hooks, Slack (admin routes) */
   Webhooks: ['functions/http/webhooks/'],
   /** issue 17: automation rules and their log */
-  Rules: ['functions/http/rules/'],
+  Rules: ['functions/http/rules/', 'functions/http/sla/'],
   /** issue 15: contacts and custom property definitions */
   Contacts: ['functions/http/contacts/', 'functions/http/properties/'],
   /** issue 19: dashboard, analytics and the audit log */

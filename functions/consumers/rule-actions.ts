@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { sqsHandler } from '../lib/sqs.ts';
 import { parseCommandRecord } from '../lib/records.ts';
 import { handleRuleWakeup, type RuleWakeup } from '../../shared/rules/engine.ts';
+import { handleSlaWakeup } from '../../shared/sla/sla-engine.ts';
+import { SLA_TARGETS } from '../../shared/sla/sla.schemas.ts';
 
 /** A wake-up put on rule-actions by the scheduler (shared/rules/engine.ts schedulePending). Times epoch ms. */
 const Wakeup = z
@@ -19,8 +21,17 @@ const Wakeup = z
   })
   .passthrough();
 
-/** rule-actions consumer: runs a delayed rule action, a follow-up step or a 'no reply' timer, or ignores a stale one (handleRuleWakeup). */
+/** An SLA clock's near-breach or breach wake-up (shared/sla/sla-engine.ts). `started_at`: epoch ms, the clock's identity. */
+const SlaWakeup = z
+  .object({ kind: z.literal('sla'), org_id: z.string(), chat_id: z.string(), target: z.enum(SLA_TARGETS), phase: z.enum(['near', 'breach']), started_at: z.number(), policy_id: z.string() })
+  .passthrough();
+
+/**
+ * rule-actions consumer: runs a delayed rule action, a follow-up step or a 'no reply' timer, or
+ * ignores a stale one (handleRuleWakeup); SLA near-breach / breach wake-ups go to handleSlaWakeup.
+ */
 export const handler = sqsHandler('rule-actions', async (record) => {
-  const w = parseCommandRecord(record, Wakeup);
-  await handleRuleWakeup(w as unknown as RuleWakeup);
+  const w = parseCommandRecord(record, z.union([SlaWakeup, Wakeup]));
+  if (w.kind === 'sla') await handleSlaWakeup(w as z.infer<typeof SlaWakeup>);
+  else await handleRuleWakeup(w as unknown as RuleWakeup);
 });

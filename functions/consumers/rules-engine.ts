@@ -1,6 +1,7 @@
 import { sqsBatchHandler } from '../lib/sqs.ts';
 import { parseEventRecord } from '../lib/records.ts';
 import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
+import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
 
 /**
  * rules-engine consumer (issue 17): evaluates the org's automation rules on each subscribed bus
@@ -9,14 +10,19 @@ import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
  * not a Get and a Put per record) and idempotent per action (receipts by event + rule + action
  * index), so redelivery never repeats an action; an unexpected failure is retried, then
  * dead-lettered with the reason (only the failed records of a batch).
+ * The same events drive the SLA clocks (issue 17 §6, shared/sla/sla-engine.ts handleSlaEvent).
  */
 export const handler = sqsBatchHandler('rules-engine', async (records) =>
   Promise.allSettled(
-    records.map(async (record) =>
-      handleRuleEvent(parseEventRecord(record, 'rules-engine') as unknown as BusEvent, {
-        sentAt: Number(record.attributes?.SentTimestamp) || undefined,
-        receivedAt: Number(record.attributes?.ApproximateFirstReceiveTimestamp) || undefined,
-      }),
-    ),
+    records.map(async (record) => {
+      const ev = parseEventRecord(record, 'rules-engine') as unknown as BusEvent;
+      await Promise.all([
+        handleRuleEvent(ev, {
+          sentAt: Number(record.attributes?.SentTimestamp) || undefined,
+          receivedAt: Number(record.attributes?.ApproximateFirstReceiveTimestamp) || undefined,
+        }),
+        handleSlaEvent(ev),
+      ]);
+    }),
   ),
 );

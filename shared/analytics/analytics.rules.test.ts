@@ -6,6 +6,13 @@ const T = Date.parse('2026-11-20T10:00:00Z');
 const sum = (incs: ReturnType<typeof reduce>['increments'], dim: string, k: string) => incs.filter((i) => i.dim === dim).reduce((n, i) => n + (i.counters[k] ?? 0), 0);
 
 describe('analytics rules', () => {
+  it('an SLA breach counts once per org, number, assignee and label on the day it was due, and leaves the chat state alone', () => {
+    const r = reduce({ opened_at: T, waiting_since: T, responded: false }, { kind: 'sla_breached', at: T, chat }, 'Etc/UTC');
+    expect(r.state).toEqual({ opened_at: T, waiting_since: T, responded: false });
+    for (const dim of ['org', 'phone', 'member', 'label']) expect(sum(r.increments, dim, 'sla_breaches')).toBe(1);
+    expect(new Set(r.increments.map((i) => i.day))).toEqual(new Set(['2026-11-20']));
+  });
+
   it('a customer message opens a conversation; the first answer gives first response and response time', () => {
     const a = reduce(EMPTY_STATE, { kind: 'message_in', at: T, chat, author: null });
     expect(a.state).toEqual({ opened_at: T, waiting_since: T, responded: false });

@@ -37,6 +37,8 @@ export const COUNTERS = [
   'tickets_created',
   'tickets_resolved',
   'assigned',
+  /** issue 17 §6 / issue 19: SLA targets breached (first response, next response, resolution), on the day they were due */
+  'sla_breaches',
 ] as const;
 export type Counter = (typeof COUNTERS)[number];
 
@@ -83,7 +85,9 @@ export type AnalyticsInput =
   | { kind: 'chat_closed'; at: number; chat: ChatFacts; by: string | null }
   | { kind: 'chat_assigned'; at: number; chat: ChatFacts; to: string }
   | { kind: 'ticket_created'; at: number; phone_id: string; assignee: string | null }
-  | { kind: 'ticket_resolved'; at: number; phone_id: string; assignee: string | null };
+  | { kind: 'ticket_resolved'; at: number; phone_id: string; assignee: string | null }
+  /** an SLA target breached (shared/sla/sla-engine.ts): counted per org, number, assignee and label on the day it was due */
+  | { kind: 'sla_breached'; at: number; chat: ChatFacts };
 
 /** The zone rows are counted in when an org has none (and for calendar arithmetic). */
 export const UTC = 'Etc/UTC';
@@ -236,6 +240,9 @@ export function reduce(state: ChatAnalyticsState, input: AnalyticsInput, timeZon
     }
     case 'chat_assigned':
       out.push(...incs([['org', '_'], ['member', input.to.toLowerCase()]], input.at, { assigned: 1 }, timeZone));
+      break;
+    case 'sla_breached':
+      out.push(...incs(chatDims(input.chat, input.chat.assigned_to), input.at, { sla_breaches: 1 }, timeZone));
       break;
     case 'ticket_created':
     case 'ticket_resolved': {

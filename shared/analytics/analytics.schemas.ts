@@ -34,6 +34,8 @@ export interface Figures {
   tickets_created: number;
   tickets_resolved: number;
   assigned: number;
+  /** SLA targets breached (issue 17 §6), on the day they were due */
+  sla_breaches: number;
 }
 
 /** Analytics of a date range (GET /analytics). Days and hours are the org's (`time_zone`). */

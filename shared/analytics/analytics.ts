@@ -246,6 +246,7 @@ export function figuresOf(t: Totals): Figures {
     tickets_created: t.tickets_created,
     tickets_resolved: t.tickets_resolved,
     assigned: t.assigned,
+    sla_breaches: t.sla_breaches ?? 0,
   };
 }
 
@@ -360,7 +361,7 @@ export async function readGroupAnalytics(actor: Actor, from: string, to: string,
 
 /** CSV of a report (export): one line per day, then per member, number and label. */
 export function analyticsCsv(r: AnalyticsReport & AnalyticsBreakdown): string {
-  const cols = ['conversations_opened', 'conversations_closed', 'messages_in', 'messages_out', 'first_response_ms', 'response_ms', 'resolution_ms', 'tickets_created', 'tickets_resolved', 'assigned'] as const;
+  const cols = ['conversations_opened', 'conversations_closed', 'messages_in', 'messages_out', 'first_response_ms', 'response_ms', 'resolution_ms', 'tickets_created', 'tickets_resolved', 'assigned', 'sla_breaches'] as const;
   const cell = (v: unknown) => (v === null || v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
   const lines = [['section', 'key', ...cols].join(',')];
   const add = (section: string, key: string, f: Figures) => lines.push([section, key, ...cols.map((c) => f[c])].map(cell).join(','));

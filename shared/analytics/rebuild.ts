@@ -91,6 +91,16 @@ export async function rebuildAnalytics(orgId: string, from: string, to: string, 
   for (const t of closed.data) increments.push(...reduce(EMPTY_STATE, { kind: 'ticket_resolved', at: t.closed_at!, phone_id: t.phone_id, assignee: t.assignee ?? null }, tz).increments);
   p.tickets = created.data.length + closed.data.length;
 
+  // issue 17 §6: SLA breaches from the breach report (keyed by due time: one range Query), with the chat's facts at the breach
+  const breaches = await db()
+    .entities.slaBreach.query.byOrg({ org_id: orgId })
+    .between({ breach_id: String(start).padStart(15, '0') }, { breach_id: `${String(end).padStart(15, '0')}\uffff` })
+    .go({ pages: 'all' });
+  for (const b of breaches.data) {
+    const chat = chatFactsOf({ chat_id: b.chat_id, phone_id: b.phone_id ?? 'unknown', label_ids: b.label_ids ?? [], assigned_to: b.assignee ?? null });
+    increments.push(...reduce(EMPTY_STATE, { kind: 'sla_breached', at: b.due_at, chat }, tz).increments);
+  }
+
   // assignment counts are carried over (no history of assignments in the table)
   onProgress({ ...p, phase: 'writing' });
   for (const dim of DIMENSIONS.filter((d) => d === 'org' || d === 'member')) {

@@ -67,6 +67,8 @@ export const ChatEntity = new Entity({
     version: { type: 'number', required: true, default: 0 },
     /** spec §3 custom_properties: property_id -> value (text; shared/property; issue 15) */
     custom_properties: { type: 'any' },
+    /** issue 17 §6: the chat's SLA clocks (shared/sla/sla.rules.ts ChatSla), written by the SLA engine */
+    sla: { type: 'any' },
   },
   indexes: {
     // chat by id

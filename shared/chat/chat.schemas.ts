@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ChatSla } from '../sla/sla.rules.ts';
 
 /** Wire shape of a chat (spec §3 names; browser-safe). Timestamps are epoch **ms**. */
 export const LatestMessage = z.object({
@@ -72,7 +73,7 @@ export interface ChatAiMetadata {
   updated_at?: number | null;
 }
 /** spec §3 ai_metadata (issue 18) is typed here only: the Chat schema ships in the web entry bundle, and chats are never parsed with it (wire shapes pass through). */
-export type Chat = z.infer<typeof Chat> & { ai_metadata?: ChatAiMetadata | null };
+export type Chat = z.infer<typeof Chat> & { ai_metadata?: ChatAiMetadata | null; /** issue 17 §6: the chat's SLA clocks (shared/sla/sla.rules.ts) */ sla?: ChatSla | null };
 
 const emails = z.string().trim().toLowerCase().email('must be an email address');
 const chatIds = z

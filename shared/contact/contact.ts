@@ -129,6 +129,8 @@ async function visibleRows(guard: ChatGuard, rows: Row[]): Promise<Row[]> {
   return rows.filter((r) => ok.has(chatIdOf(r.contact_id)));
 }
 
+import { contactCreatedEvent, contactUpdatedEvent, publishContactEvents } from './contact-events.ts';
+
 const contacts = () => db().entities.contact;
 const facets = () => db().entities.contactFacet;
 
@@ -352,6 +354,8 @@ export async function createContact(actor: Actor, input: CreateContactInput): Pr
     throw e;
   }
   await syncFacets(actor.org_id, null, row);
+  // issue 17: the rules' "contact created" trigger
+  await publishContactEvents([contactCreatedEvent(actor.org_id, row, `user:${actor.email}`)]);
   return viewContact(row, guard);
 }
 
@@ -378,6 +382,8 @@ export async function updateContact(actor: Actor, contactId: string, input: Upda
   const res = await op.go({ response: 'all_new' });
   const stored = res.data as unknown as Row;
   await syncFacets(actor.org_id, before, stored);
+  // issue 17: the rules' "custom property changed" trigger (property_changes with from / to)
+  await publishContactEvents([contactUpdatedEvent(actor.org_id, before, stored, `user:${actor.email}`)]);
   return viewContact(stored, guard);
 }
 
@@ -466,6 +472,8 @@ async function touchOne(orgId: string, s: ContactSighting, known: Row | null | u
       throw e;
     }
     await syncFacets(orgId, null, row);
+    // issue 17: the rules' "contact created" trigger (a person's first message)
+    await publishContactEvents([contactCreatedEvent(orgId, row, 'system')]);
     return;
   }
   const set: Record<string, unknown> = {};

@@ -64,10 +64,15 @@ const FIXTURES: Record<EventName, (to: string) => Record<string, unknown>> = {
   'notification.created': (to) => ({ org_id: 'o', email: to, notification: notification(to) }),
   'bulk_job.updated': (to) => ({ org_id: 'o', job: { job_id: 'job_1', action: 'label', status: 'running', total: 3, processed: 1, created_by: to } }),
   'phone.session_updated': () => ({ org_id: 'o', phone_id: 'p1', state: 'qr', qr: '2@abc', detail: null, at: 5 }),
+  // issue 17: contact events are for the rules consumer only, never pushed on sockets
+  'contact.created': () => ({ org_id: 'o', contact: { contact_id: CUSTOMER, display_name: SENTINEL, numbers: [CUSTOMER], label_ids: [], custom_properties: {}, updated_at: null }, source: 'whatsapp' }),
+  'contact.updated': () => ({ org_id: 'o', contact: { contact_id: CUSTOMER, display_name: SENTINEL, numbers: [CUSTOMER], label_ids: [], custom_properties: { p: 'v' }, updated_at: 5 }, changes: ['custom_properties'], property_changes: [{ property_id: 'p', from: null, to: 'v' }] }),
 };
 const NAMES = Object.keys(EVENTS) as EventName[];
 /** Events about no chat at all. */
-const CHATLESS: EventName[] = ['bulk_job.updated', 'phone.session_updated'];
+const CHATLESS: EventName[] = ['bulk_job.updated', 'phone.session_updated', 'contact.created', 'contact.updated'];
+/** Events pushed to nobody (consumed by back-end consumers only). */
+const UNPUSHED: EventName[] = ['contact.created', 'contact.updated'];
 
 /** The event for `to` (the recipient / job creator where the type has one), parsed by its contract like the fan-out does. */
 const event = (name: EventName, to = 'blocked@x.co'): PushedEvent => ({ type: name, properties: EVENTS[name].properties.parse(FIXTURES[name](to)) as Record<string, unknown>, metadata: { id: 'e1' } });
@@ -78,7 +83,7 @@ const text = (v: unknown) => JSON.stringify(v);
 describe('viewEventFor over every catalogued event type', () => {
   it('has a fixture for every event type of the catalogue', () => {
     expect(NAMES.filter((n) => !(n in FIXTURES))).toEqual([]);
-    expect(NAMES.length).toBe(17);
+    expect(NAMES.length).toBe(19);
   });
 
   it.each(NAMES)('%s: a connection of no active member (removed, invited, unknown) gets nothing', (name) => {
@@ -108,7 +113,7 @@ describe('viewEventFor over every catalogued event type', () => {
   it.each(NAMES)('%s: with mask_phone_numbers on, what a member gets holds no customer number', (name) => {
     // the task fixture is assigned to 'blocked@x.co'; the chat is open here
     const out = viewEventFor(BLOCKED, event(name), { maskPhoneNumbers: true, chat: { chat_access: null } });
-    if (name === 'phone.session_updated') return expect(out).toBeNull(); // admins only
+    if (name === 'phone.session_updated' || UNPUSHED.includes(name)) return expect(out).toBeNull(); // admins only / nobody
     expect(out).not.toBeNull();
     expect(text(out)).not.toContain(CUSTOMER);
     if (name !== 'bulk_job.updated') expect(text(out)).toContain(`91********78`);
@@ -132,6 +137,10 @@ describe('audiences', () => {
     expect(viewEventFor(BLOCKED, event('bulk_job.updated', 'blocked@x.co'), { maskPhoneNumbers: false })).not.toBeNull();
     expect(viewEventFor(ALLOWED, event('phone.session_updated'), { maskPhoneNumbers: false })).toBeNull();
     expect(viewEventFor(ADMIN, event('phone.session_updated'), { maskPhoneNumbers: false })).not.toBeNull();
+  });
+
+  it('contact events go to nobody, admins included (the rules consumer reads them from the bus)', () => {
+    for (const name of UNPUSHED) for (const v of [ADMIN, ALLOWED, BLOCKED]) expect(viewEventFor(v, event(name), open)).toBeNull();
   });
 
   it('a task to admins, its assignee and its creator', () => {

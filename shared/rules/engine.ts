@@ -140,6 +140,22 @@ export async function buildContext(orgId: string, e: BusEvent, chatId: string | 
   return { ctx, vars, messageUniqueId: (msg?.unique_id as string | undefined) ?? latest?.unique_id ?? null };
 }
 
+/**
+ * A contact event's own snapshot is the contact (events/contracts/contact.ts): its name, labels and
+ * custom properties fill `contact.*` (conditions and `{{contact.…}}`); a property change adds
+ * `{{property.id}}`, `{{property.from}}`, `{{property.to}}` (null = unset).
+ */
+function withContactEvent(b: { ctx: EvalContext; vars: Record<string, unknown> }, props: Record<string, unknown>, f: FiredTrigger): void {
+  const c = (props.contact ?? {}) as { contact_id?: string; display_name?: string | null; label_ids?: string[]; custom_properties?: Record<string, string> };
+  const contact = { name: c.display_name ?? null, labels: c.label_ids ?? [], properties: c.custom_properties ?? {} };
+  b.ctx.contact = contact;
+  b.vars.contact = { ...contact, number: c.contact_id ?? null };
+  if (f.trigger === 'contact.property_changed') {
+    const change = ((props.property_changes as Array<{ property_id: string; from: string | null; to: string | null }> | undefined) ?? []).find((x) => x.property_id === f.subject);
+    b.vars.property = { id: f.subject ?? null, from: change?.from ?? null, to: change?.to ?? null };
+  }
+}
+
 /** Claim an action's receipt (conditional create). false: it was claimed before (a duplicate). */
 async function claim(orgId: string, key: string, ruleId: string, chatId: string | null, status: string): Promise<boolean> {
   const now = Date.now();
@@ -259,9 +275,10 @@ export async function runActions(ac: ActionContext, opts: { only?: number; now?:
         outcomes.push({ index, type: a.type, status: 'duplicate', detail: 'already scheduled for this event' });
         continue;
       }
-      const due = Date.now() + a.delay_minutes * 60_000;
+      // calendar minutes, or business minutes of the org's clock (getOrgClock) when the action asks
+      const due = await timerDue(ac.orgId, Date.now(), a.delay_minutes, 'business_hours' in a ? a.business_hours : false);
       const w: RuleWakeup = { kind: 'action', org_id: ac.orgId, rule_id: ac.rule.rule_id, chat_id: ac.chatId, key, action_index: index, anchor: Date.now(), event_id: ac.eventId, trigger: ac.trigger, message_unique_id: ac.messageUniqueId, causation: ac.causation };
-      await schedulePending(w, due, ac.rule, `${await actionSummary(ac, a)} in ${a.delay_minutes} min`, a.cancel_on_reply !== false);
+      await schedulePending(w, due, ac.rule, `${await actionSummary(ac, a)} in ${a.delay_minutes} ${'business_hours' in a && a.business_hours ? 'business ' : ''}min`, a.cancel_on_reply !== false);
       outcomes.push({ index, type: a.type, status: 'scheduled', detail: `at ${new Date(due).toISOString()}`, ms: ms() });
       continue;
     }
@@ -380,13 +397,19 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
   if (e['detail-type'] === 'message.sent' && fired.length && chatId && timed) await cancelPending(orgId, chatId, (r) => isNoReplyKey(r.action_key), 'a member replied');
 
   let retry: Error | undefined;
-  const triggered = fired.flatMap((f) => (byTrigger.get(f.trigger) ?? []).map((rule) => ({ f, rule })));
+  const triggered = fired.flatMap((f) =>
+    (byTrigger.get(f.trigger) ?? [])
+      // 'contact property changed' may name one property
+      .filter((rule) => f.trigger !== 'contact.property_changed' || !rule.trigger.property_id || rule.trigger.property_id === f.subject)
+      .map((rule) => ({ f, rule })),
+  );
   const built = new Map<string, Awaited<ReturnType<typeof buildContext>>>();
   const contextFor = async (f: FiredTrigger) => {
     const k = f.trigger_id;
     if (!built.has(k)) {
       const b = await buildContext(orgId, e, chatId, withContact, occurredAt ?? Date.now());
       if (f.subject && f.trigger.startsWith('label.')) (b.ctx as { label?: unknown }).label = { id: f.subject, name: (await labelNames(orgId)).get(f.subject) ?? null };
+      if (e['detail-type'].startsWith('contact.')) withContactEvent(b, props, f);
       built.set(k, b);
     }
     return built.get(k)!;

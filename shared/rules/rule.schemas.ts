@@ -28,11 +28,14 @@ export const TRIGGERS = [
   'task.created',
   'task.due',
   'no_reply',
+  // issue 17 §1: contact created, and a contact's custom property changed (contact.created / contact.updated events)
+  'contact.created',
+  'contact.property_changed',
 ] as const;
 export type TriggerType = (typeof TRIGGERS)[number];
 
-/** Triggers named by the issue that no event carries yet (contacts and custom properties land with issue 15; reactions have no event of their own). */
-export const TRIGGERS_NOT_YET = ['reaction.added', 'contact.created', 'custom_property.changed'] as const;
+/** Triggers named by the issue that no event carries yet (reactions have no event of their own). */
+export const TRIGGERS_NOT_YET = ['reaction.added'] as const;
 
 export const OPERATORS = ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with', 'lt', 'lte', 'gt', 'gte', 'is_known', 'is_unknown', 'in', 'not_in', 'on'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -92,6 +95,8 @@ const Delay = {
   delay_minutes: z.number().int().min(0).max(60 * 24 * 30).optional(),
   /** a delayed action is dropped when the customer writes in the meantime (default true) */
   cancel_on_reply: z.boolean().optional(),
+  /** count only the org's business hours (its time zone and weekly hours) in `delay_minutes`, like 'no reply' timers */
+  business_hours: z.boolean().optional(),
 };
 const Text = z.string().trim().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters');
 const Email = z.string().trim().toLowerCase().email('must be an email');
@@ -141,6 +146,8 @@ export const Trigger = z
     minutes: z.number().int().min(1).max(60 * 24 * 30).optional(),
     /** 'no_reply': count only the org's business hours (getOrgClock: time zone + weekly hours) */
     business_hours: z.boolean().optional(),
+    /** 'contact.property_changed': only this custom property (property_id); any when absent */
+    property_id: z.string().min(1).max(100).optional(),
   })
   .strict()
   .refine((t) => t.type !== 'no_reply' || t.minutes !== undefined, { message: 'minutes is required for no_reply', path: ['minutes'] });

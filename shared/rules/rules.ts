@@ -128,7 +128,7 @@ async function getRuleRow(orgId: string, ruleId: string): Promise<RuleRow> {
 const invalid = (field: string, reason: string) => new AppError('validation.failed', `${field}: ${reason}`, { status: 400, details: [{ field, reason }] });
 
 /** Checks the schema cannot: templates parse, labels and members exist in this org. */
-async function checkRefs(orgId: string, input: Partial<RuleInput>): Promise<void> {
+export async function checkRefs(orgId: string, input: Partial<RuleInput>): Promise<void> {
   if (!input.actions) return;
   const labels = new Set((await db().entities.chatLabel.query.byOrg({ org_id: orgId }).go({ pages: 'all', attributes: ['label_id'] })).data.map((l) => l.label_id));
   const members = new Set((await db().entities.member.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data.filter((m) => m.is_active !== false).map((m) => m.email.toLowerCase()));

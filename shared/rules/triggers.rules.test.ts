@@ -48,3 +48,18 @@ describe('loopGuard', () => {
     expect(loopGuard({ rule_ids: ['r2', 'r3', 'r4'], depth: 3 }, 'r1', 3)).toMatch(/3 rule hops/);
   });
 });
+
+describe('contact triggers (issue 17 §1)', () => {
+  const ev = (type: string, properties: Record<string, unknown>) => ({ 'detail-type': type, detail: { properties, metadata: { id: 'e9' } } });
+  const contact = { contact_id: '15550001', display_name: 'Ana', numbers: ['15550001'], label_ids: [], custom_properties: {}, updated_at: null };
+  it('contact.created fires once; contact.updated fires one property_changed per changed property; the chat is the contact’s 1:1 chat', () => {
+    expect(triggersOf(ev('contact.created', { org_id: 'o', contact, source: 'manual' }))).toEqual([{ trigger: 'contact.created', trigger_id: 'e9' }]);
+    const upd = ev('contact.updated', { org_id: 'o', contact, changes: ['custom_properties'], property_changes: [{ property_id: 'a', from: null, to: '1' }, { property_id: 'b', from: '2', to: null }] });
+    expect(triggersOf(upd)).toEqual([
+      { trigger: 'contact.property_changed', trigger_id: 'e9#prop:a', subject: 'a' },
+      { trigger: 'contact.property_changed', trigger_id: 'e9#prop:b', subject: 'b' },
+    ]);
+    expect(triggersOf(ev('contact.updated', { org_id: 'o', contact, changes: ['edited_name'], property_changes: [] }))).toEqual([]);
+    expect(chatIdOf(upd)).toBe('15550001@c.us');
+  });
+});

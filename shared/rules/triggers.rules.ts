@@ -10,7 +10,8 @@ import type { TriggerType } from './rule.schemas.ts';
  *
  * Sources: message.received (customer), message.sent (team; private notes are note.created),
  * chat.updated (`changes` + `previous`: assigned_to, closed_at, label_ids, flagged_messages,
- * 'created'), ticket.created/updated/closed, task.created, task.reminder_due (task.due).
+ * 'created'), ticket.created/updated/closed, task.created, task.reminder_due (task.due),
+ * contact.created, contact.updated (`property_changes`: contact.property_changed, one per property).
  */
 export interface FiredTrigger {
   trigger: TriggerType;
@@ -74,13 +75,20 @@ export function triggersOf(e: BusEventLike): FiredTrigger[] {
       return one('task.created');
     case 'task.reminder_due':
       return one('task.due');
+    case 'contact.created':
+      return one('contact.created');
+    case 'contact.updated': {
+      // one trigger per custom property that changed (the rule may name one: trigger.property_id)
+      const changes = Array.isArray(p.property_changes) ? (p.property_changes as Array<{ property_id?: string }>) : [];
+      return changes.filter((c) => typeof c.property_id === 'string').map((c) => ({ trigger: 'contact.property_changed' as const, trigger_id: `${id}#prop:${c.property_id}`, subject: c.property_id }));
+    }
     default:
       return [];
   }
 }
 
 /** The bus events the rules consumer subscribes to (events/catalog.ts; a test keeps them equal). */
-export const RULE_BUS_EVENTS = ['message.received', 'message.sent', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.reminder_due'] as const;
+export const RULE_BUS_EVENTS = ['message.received', 'message.sent', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.reminder_due', 'contact.created', 'contact.updated'] as const;
 
 /** The chat an event is about (chat snapshot, message, ticket or task link), if any. */
 export function chatIdOf(e: BusEventLike): string | null {
@@ -94,6 +102,9 @@ export function chatIdOf(e: BusEventLike): string | null {
   if (ticket?.chat_id) return ticket.chat_id;
   const task = p.task as { associated_object_metadata?: { type?: string; id?: string } | null } | undefined;
   if (task?.associated_object_metadata?.type === 'chat' && task.associated_object_metadata.id) return task.associated_object_metadata.id;
+  // a contact's 1:1 chat (its id is the WhatsApp number: `{digits}@c.us`); it may not exist yet
+  const contact = p.contact as { contact_id?: string } | undefined;
+  if (e['detail-type'].startsWith('contact.') && contact?.contact_id && /^\d+$/.test(contact.contact_id)) return `${contact.contact_id}@c.us`;
   return null;
 }
 

@@ -206,6 +206,9 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/rules': () => ({ name: 'fuzz', trigger: { type: 'task.due' }, conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'x' }] }, actions: [{ type: 'close' }], enabled: false }),
   'PUT /api/orgs/{org_id}/rules/{rule_id}': () => ({ name: 'fuzzed', enabled: false }),
   'POST /api/orgs/{org_id}/rules/{rule_id}/dry-run': () => ({ conditions: { match: 'any', items: [] } }),
+  // --- issue 17 §6: SLA policies ---
+  'POST /api/orgs/{org_id}/sla-policies': () => ({ name: 'fuzz sla', scope: { label_ids: [], phone_ids: [] }, targets: { first_response_minutes: 30, resolution_minutes: 600 }, business_hours: true, near_breach_percent: 80, near_breach_actions: [], breach_actions: [{ type: 'notify', member: 'nobody@example.com', text: 'x' }], enabled: false }),
+  'PUT /api/orgs/{org_id}/sla-policies/{policy_id}': () => ({ name: 'fuzzed', enabled: false }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

@@ -483,7 +483,26 @@ const ROUTES: Record<string, Row> = {
   'GET /api/orgs/{org_id}/chats/{chat_id}/rule-pending': chatLinked(),
   'DELETE /api/orgs/{org_id}/chats/{chat_id}/rule-pending/{key}': { params: () => ({ key: 'fu|rule_none|none' }), expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH, m: [404] } },
   // --- end issue 17 ---
+  // --- issue 17 §6: SLA policies (same access as rules) and the breach report (rows of chats the member may not see are filtered) ---
+  'GET /api/orgs/{org_id}/sla-policies': orgWide(),
+  'POST /api/orgs/{org_id}/sla-policies': orgWide({ body: () => ({ name: 'sneaky sla', targets: { first_response_minutes: 30 }, enabled: false }) }, [201, 409]),
+  'PUT /api/orgs/{org_id}/sla-policies/{policy_id}': orgWide({ params: () => ({ policy_id: slaPolicyIds.keep }), body: () => ({ enabled: false }) }),
+  'DELETE /api/orgs/{org_id}/sla-policies/{policy_id}': orgWide({ params: () => ({ policy_id: slaPolicyIds.del }) }, [200, 404]),
+  'GET /api/orgs/{org_id}/logs/sla': orgWide({}, [200]),
+  // --- end issue 17 §6 ---
 };
+
+// --- issue 17 §6: org A's SLA policies for the rows above (disabled: no clock starts in this suite) ---
+const slaPolicyIds = { keep: 'sla_missing', del: 'sla_missing' };
+beforeAll(async () => {
+  const mk = async (name: string) => {
+    const res = await rt.orgCall<{ policy: { policy_id: string } }>(w.admin, 'POST', '/sla-policies', { name, targets: { first_response_minutes: 30 }, enabled: false });
+    if (res.status !== 201) throw new Error(`could not make org A's SLA policy: ${res.status}`);
+    return res.body.policy.policy_id;
+  };
+  slaPolicyIds.keep = await mk('isolation keep');
+  slaPolicyIds.del = await mk('isolation delete');
+});
 
 // --- issue 17: org A's rules for the rows above (disabled; a trigger nothing in this suite fires) ---
 const ruleIds = { keep: 'rule_missing', del: 'rule_missing' };
@@ -757,6 +776,9 @@ const EVENT_CASES: Record<EventName, EventCase> = {
   'bulk_job.updated': { aboutR: async () => void (await org('POST', '/chats/bulk-jobs', { action: 'unmute', chat_ids: [w.chatR] })), rControl: 'admin', memberGetsNone: true },
   // admins only (WhatsApp Web linking and its QR): org-wide, not chat-linked
   'phone.session_updated': { aboutR: async () => void (await org('POST', '/phones/wa-web', { phone: '15557770002' })), rControl: 'admin', memberGetsNone: true },
+  // issue 17: contact events are never pushed (the rules consumer's): nobody's socket gets a frame of them
+  'contact.created': { aboutR: async () => void (await org('POST', '/contacts', { phone: '+1 415 555 0199', name: `${w.sentinel} ws contact` })), rControl: 'none', memberGetsNone: true },
+  'contact.updated': { aboutR: async () => void (await org('PATCH', `/contacts/${w.rNumber}`, { name: `${w.sentinel} ws contact renamed` })), rControl: 'none', memberGetsNone: true },
 };
 
 const STUB_KEYS = new Set(['org_id', 'chat_id', 'chat_type', 'org_phone', 'phone_id', 'latest_message_timestamp', 'inbox_state', 'has_access']);

@@ -62,6 +62,8 @@ const KPIS: Array<{ key: keyof Figures; label: string; time?: boolean; lowerIsBe
   { key: 'resolution_ms', label: 'Resolution', time: true, lowerIsBetter: true },
   { key: 'tickets_created', label: 'Tickets created', to: '/tickets' },
   { key: 'tickets_resolved', label: 'Tickets resolved', to: '/tickets?status=closed' },
+  // issue 17 §6: SLA targets breached (the breach report is on /rules, SLA tab)
+  { key: 'sla_breaches', label: 'SLA breaches', lowerIsBetter: true, to: '/rules' },
 ];
 
 function Delta({ now, before, lowerIsBetter }: { now: number | null; before: number | null | undefined; lowerIsBetter?: boolean }) {
@@ -91,6 +93,7 @@ function FigureTable({ title, rows, name, link, testId }: { title: string; rows:
               <th scope="col">Assigned</th>
               <th scope="col">First response</th>
               <th scope="col">Avg. response</th>
+              <th scope="col">SLA breaches</th>
             </tr>
           </thead>
           <tbody>
@@ -106,6 +109,7 @@ function FigureTable({ title, rows, name, link, testId }: { title: string; rows:
                 <td>{r.assigned}</td>
                 <td>{duration(r.first_response_ms)}</td>
                 <td>{duration(r.response_ms)}</td>
+                <td>{r.sla_breaches ?? 0}</td>
               </tr>
             ))}
           </tbody>

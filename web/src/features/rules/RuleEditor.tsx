@@ -96,6 +96,16 @@ export function RuleEditor({ initial, pickers, saving, error, onSave, onCancel }
             </select>
           </>
         )}
+        {d.trigger.type === 'contact.property_changed' && (
+          <select aria-label="Contact property" value={d.trigger.property_id ?? ''} onChange={(e) => set({ trigger: { type: 'contact.property_changed', ...(e.target.value ? { property_id: e.target.value } : {}) } })} data-testid="rule-trigger-property">
+            <option value="">any property</option>
+            {pickers.properties.map((p) => (
+              <option key={p.property_id} value={p.property_id}>
+                {p.property_name}
+              </option>
+            ))}
+          </select>
+        )}
       </div>
       <div className="rule-line">
         <span className="rule-word">and</span>
@@ -382,7 +392,10 @@ function ActionRow({ a, index, pickers, onChange, onRemove }: { a: Action; index
         <label className="rule-delay">
           <span className="rule-word">after</span>
           <input className="rule-num" type="number" min={0} aria-label="Delay in minutes" value={a.delay_minutes ?? 0} onChange={(e) => onChange({ ...a, delay_minutes: Number(e.target.value) || undefined } as Action)} />
-          <span className="rule-word">min</span>
+          <select aria-label="Delay clock" value={'business_hours' in a && a.business_hours ? 'business' : 'calendar'} onChange={(e) => onChange({ ...a, business_hours: e.target.value === 'business' || undefined } as Action)} data-testid="rule-action-delay-clock">
+            <option value="calendar">min</option>
+            <option value="business">business-hour min</option>
+          </select>
         </label>
       )}
       {onRemove && (

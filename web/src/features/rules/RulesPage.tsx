@@ -20,6 +20,7 @@ import { propertiesApi, propertyKeys } from '../contacts/index.ts';
 import { RuleEditor, emptyDraft, type Draft } from './RuleEditor.tsx';
 import { ruleSentence, triggerText } from './sentence.ts';
 import { ruleKeys, rulesApi, type DryRun, type LogFilter, type Rule } from './api.ts';
+import { SlaTab } from './SlaTab.tsx';
 import './rules.css';
 
 export function RulesPage() {
@@ -34,6 +35,7 @@ function RulesPageBody() {
   const { org } = useSession();
   const [tab, setTab] = useState('rules');
   const [logRule, setLogRule] = useState<string>('');
+  const { labels, name } = useLabelNames(org.org_id);
   return (
     <div className="page rules-page" data-testid="rules-page">
       <header className="page-header">
@@ -48,6 +50,7 @@ function RulesPageBody() {
           items={[
             { value: 'rules', label: 'Rules', testId: 'rules-tab', panel: <RulesList orgId={org.org_id} onShowLog={(id) => (setLogRule(id), setTab('log'))} /> },
             { value: 'log', label: 'Log', testId: 'rules-log-tab', panel: <RuleLogView orgId={org.org_id} ruleId={logRule} onRule={setLogRule} /> },
+            { value: 'sla', label: 'SLA', testId: 'rules-sla-tab', panel: <SlaTab orgId={org.org_id} labels={labels} labelName={name} /> },
           ]}
         />
       </div>

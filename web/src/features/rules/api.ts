@@ -55,3 +55,23 @@ export const rulesApi = {
   pending: async (orgId: string, chatId: string) => (await apiRequest<{ pending: PendingItem[] }>('GET', `${base(orgId)}/chats/${enc(chatId)}/rule-pending`)).pending,
   cancelPending: (orgId: string, chatId: string, key: string) => apiRequest<{ cancelled: boolean }>('DELETE', `${base(orgId)}/chats/${enc(chatId)}/rule-pending/${enc(key)}`),
 };
+
+// --- issue 17 §6: SLA policies and the breach report ---
+import type { SlaBreach, SlaPolicy, SlaPolicyInput, UpdateSlaPolicyInput } from '#shared/sla/sla.schemas.ts';
+export type { SlaBreach, SlaPolicy, SlaPolicyInput };
+
+export const slaKeys = {
+  policies: (orgId: string) => ['orgs', orgId, 'rules', 'sla', 'policies'] as const,
+  breaches: (orgId: string, target: string) => ['orgs', orgId, 'rules', 'sla', 'breaches', target] as const,
+};
+
+export const slaApi = {
+  list: async (orgId: string) => (await apiRequest<{ policies: SlaPolicy[] }>('GET', `${base(orgId)}/sla-policies`)).policies,
+  create: async (orgId: string, input: SlaPolicyInput) => (await apiRequest<{ policy: SlaPolicy }>('POST', `${base(orgId)}/sla-policies`, input)).policy,
+  update: async (orgId: string, id: string, input: UpdateSlaPolicyInput) => (await apiRequest<{ policy: SlaPolicy }>('PUT', `${base(orgId)}/sla-policies/${enc(id)}`, input)).policy,
+  remove: (orgId: string, id: string) => apiRequest<{ deleted: boolean }>('DELETE', `${base(orgId)}/sla-policies/${enc(id)}`),
+  breaches: (orgId: string, target: string, cursor?: string | null) => {
+    const q = new URLSearchParams(Object.entries({ target, ...(cursor ? { cursor } : {}) }).filter(([, v]) => !!v) as Array<[string, string]>);
+    return apiRequest<{ breaches: SlaBreach[]; cursor: string | null }>('GET', `${base(orgId)}/logs/sla${q.size ? `?${q}` : ''}`);
+  },
+};

@@ -21,6 +21,8 @@ export const TRIGGER_LABELS: Record<TriggerType, string> = {
   'task.created': 'a task is created',
   'task.due': 'a task is due',
   no_reply: 'nobody replies to the customer',
+  'contact.created': 'a contact is created',
+  'contact.property_changed': 'a contact property changes',
 };
 
 export const FIELD_LABELS: Record<string, string> = {
@@ -72,6 +74,7 @@ const isGroup = (x: Condition | ConditionGroup): x is ConditionGroup => 'match' 
 const noValue = (op: Condition['op']) => op === 'is_known' || op === 'is_unknown';
 
 export function triggerText(t: Trigger): string {
+  if (t.type === 'contact.property_changed' && t.property_id) return `the contact property ${t.property_id} changes`;
   return t.type === 'no_reply' ? `nobody replies to the customer within ${t.minutes} ${t.business_hours ? 'business-hour ' : ''}min` : TRIGGER_LABELS[t.type];
 }
 
@@ -90,7 +93,7 @@ export function conditionsText(g: Conditions | ConditionGroup, labelName: (id: s
 }
 
 export function actionText(a: Action, labelName: (id: string) => string): string {
-  const delay = 'delay_minutes' in a && a.delay_minutes ? ` after ${a.delay_minutes} min` : '';
+  const delay = 'delay_minutes' in a && a.delay_minutes ? ` after ${a.delay_minutes} ${'business_hours' in a && a.business_hours ? 'business-hour ' : ''}min` : '';
   switch (a.type) {
     case 'send_message':
       return `send “${a.body}”${delay}`;

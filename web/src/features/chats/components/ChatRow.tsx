@@ -19,6 +19,7 @@ import { Icon } from '../../../components/ui/Icon.tsx';
 import { needsReplyCount } from '../api/messageActions.ts';
 import { ChatLabelChip, Glyph, MemberAvatar, memberName } from './ChatBadges.tsx';
 import { snoozeUntilText } from './SnoozeMenu.tsx';
+import { SlaBadge } from './SlaBadge.tsx';
 
 export const ROW_HEIGHT = 72;
 /** a row with a line of assignee / state / labels */
@@ -159,6 +160,7 @@ export const ChatRow = memo(function ChatRow({
               {formatPhone(chat.org_phone)}
             </span>
           )}
+          {chat.sla && <SlaBadge chat={chat} now={now} />}
           {flagged > 0 && (
             <span className="chat-flag" data-testid="chat-flag" title={`${flagged} flagged message${flagged === 1 ? '' : 's'} need${flagged === 1 ? 's' : ''} a reply`} aria-label={`Needs reply: ${flagged} flagged`}>
               <Icon name="flag" size={14} />

@@ -13,6 +13,7 @@ import { chatDisplayName, chatNumber, formatPhone, isGroupChat } from '../../../
 import { useTaskActions } from '../../tasks/index.ts';
 import { Avatar } from './Avatar.tsx';
 import { ChatActions } from './ChatActions.tsx';
+import { SlaBadge } from './SlaBadge.tsx';
 
 /** issue 18: the AI agent's state and Take over / Hand back, loaded only for chats the agent has a state in (the /chats bundle budget). */
 const AiThreadControls = lazy(() => import('../../ai/index.ts').then((m) => ({ default: m.AiThreadControls })));
@@ -51,6 +52,8 @@ export const ThreadHeader = forwardRef<HTMLButtonElement, ThreadHeaderProps>(fun
           {chat?.org_phone && <span className="phone-tag" title="Your WhatsApp number in this chat">via {formatPhone(chat.org_phone)}</span>}
         </div>
       </div>
+      {/* issue 17 §6: the chat's SLA (short; the tooltip names the target and the due time) */}
+      {chat?.sla && <SlaBadge chat={chat} now={Date.now()} />}
       {chat?.ai_metadata && (
         <Suspense fallback={null}>
           <AiThreadControls orgId={org.org_id} chat={chat} />

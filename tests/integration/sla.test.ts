@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { eventually } from '../factories/wait.ts';
+import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
+import { schedulerPort, setSchedulerPort, type ScheduledCommand } from '../../shared/ports/scheduler.ts';
+import { enqueue } from '../../shared/ports/commands.ts';
+import type { RuleLog } from '../../shared/rules/rule.schemas.ts';
+import type { Chat } from '../../shared/chat/chat.schemas.ts';
+import type { SlaBreach, SlaPolicy } from '../../shared/sla/sla.schemas.ts';
+import type { SlaWakeup } from '../../shared/sla/sla-engine.ts';
+import type { AnalyticsReport } from '../../shared/analytics/analytics.schemas.ts';
+import type { RuleWakeup } from '../../shared/rules/engine.ts';
+import { getOrgClock } from '../../shared/org/org-clock.ts';
+import { dueAfter } from '../../shared/rules/business-time.rules.ts';
+
+/**
+ * SLA policies end to end (issue 17 §6) against the local runtime: CRUD with field + reason
+ * errors; a customer message starts the clocks (wake-ups armed through an injected scheduler the
+ * test fires itself: no sleeps); near breach and breach run the policy's actions once, record the
+ * breach once (report + analytics), even when the wake-up is delivered twice; a team reply meets
+ * the response clocks and makes their wake-ups moot; a close ends the SLA.
+ */
+let rt: TestRuntime;
+let admin: string;
+const enc = encodeURIComponent;
+const CHAT = '15550007777@c.us';
+const armed = new Map<string, ScheduledCommand>();
+type ApiError = { error: { code: string; details?: Array<{ field: string; reason: string }> } };
+const call = async <T = Record<string, unknown>>(method: string, path: string, json?: unknown) => rt.orgCall<T>(admin, method, path, json);
+const chatOf = async () => (await call<{ chat: Chat }>('GET', `/chats/${enc(CHAT)}`)).body.chat;
+const breaches = async () => (await call<{ breaches: SlaBreach[] }>('GET', '/logs/sla')).body.breaches;
+const wakeups = () => [...armed.values()].filter((c) => c.queue === 'rule-actions').map((c) => ({ cmd: c, w: JSON.parse(c.body) as SlaWakeup })).filter((x) => x.w.kind === 'sla');
+const today = () => new Date().toISOString().slice(0, 10);
+let breachLabel = '';
+
+/** Fire the armed SLA wake-ups that match (what EventBridge Scheduler does when due); `keep` leaves them armed (a redelivery later). */
+async function fire(match: (w: SlaWakeup) => boolean, keep = false): Promise<SlaWakeup[]> {
+  const due = wakeups().filter((x) => match(x.w));
+  for (const { cmd } of due) {
+    if (!keep) armed.delete(cmd.name);
+    await enqueue(cmd.queue, cmd.body);
+  }
+  await rt.idle();
+  return due.map((x) => x.w);
+}
+
+beforeAll(async () => {
+  rt = await startTestRuntime();
+  admin = await rt.signIn(rt.adminEmail);
+  const real = await schedulerPort();
+  setSchedulerPort({
+    schedule: async (cmd) => (cmd.queue === 'rule-actions' ? void armed.set(cmd.name, cmd) : real.schedule(cmd)),
+    cancel: async (name) => (armed.delete(name) ? undefined : real.cancel(name)),
+  });
+  breachLabel = (await call<{ label: { label_id: string } }>('POST', '/labels', { name: 'SLA breached', color: '#b42318' })).body.label.label_id;
+}, 120_000);
+
+afterAll(async () => {
+  setSchedulerPort(undefined);
+  await rt?.cleanup();
+});
+
+describe('SLA policies (issue 17 §6)', () => {
+  let policy: SlaPolicy;
+  it('creates, lists and updates policies; bad input is 400 with the field and reason', async () => {
+    const noTarget = await call<ApiError>('POST', '/sla-policies', { name: 'x', targets: {} });
+    expect(noTarget.status).toBe(400);
+    expect(noTarget.body.error.details?.[0].field).toBe('targets');
+    const badLabel = await call<ApiError>('POST', '/sla-policies', { name: 'x', scope: { label_ids: ['nope'] }, targets: { first_response_minutes: 5 } });
+    expect(badLabel.body.error.details).toEqual([{ field: 'scope.label_ids.0', reason: 'is not a label of this workspace' }]);
+    const badAction = await call<ApiError>('POST', '/sla-policies', { name: 'x', targets: { first_response_minutes: 5 }, breach_actions: [{ type: 'close' }] });
+    expect(badAction.status).toBe(400);
+    expect(badAction.body.error.details?.[0].field).toBe('breach_actions.0.type');
+    const badMember = await call<ApiError>('POST', '/sla-policies', { name: 'x', targets: { first_response_minutes: 5 }, near_breach_actions: [{ type: 'notify', member: 'ghost@example.com', text: 'hi' }] });
+    expect(badMember.body.error.details).toEqual([{ field: 'near_breach_actions.0.member', reason: 'is not a member of this workspace' }]);
+
+    const res = await call<{ policy: SlaPolicy }>('POST', '/sla-policies', {
+      name: 'Everyone',
+      targets: { first_response_minutes: 30, next_response_minutes: 20, resolution_minutes: 240 },
+      business_hours: false,
+      near_breach_percent: 50,
+      near_breach_actions: [{ type: 'private_note', body: '{{sla.target}} for {{contact.name}} is due at {{sla.due_at}}' }],
+      breach_actions: [{ type: 'add_label', label_id: breachLabel }, { type: 'assign', mode: 'member', member: rt.memberEmail }],
+    });
+    expect(res.status).toBe(201);
+    policy = res.body.policy;
+    expect(policy).toMatchObject({ enabled: true, scope: { label_ids: [], phone_ids: [] }, near_breach_percent: 50 });
+    const list = await call<{ policies: SlaPolicy[] }>('GET', '/sla-policies');
+    expect(list.body.policies.map((p) => p.policy_id)).toEqual([policy.policy_id]);
+    const upd = await call<{ policy: SlaPolicy }>('PUT', `/sla-policies/${policy.policy_id}`, { name: 'Everyone (calendar)' });
+    expect(upd.body.policy.name).toBe('Everyone (calendar)');
+    expect((await call('PUT', '/sla-policies/sla_missing', { enabled: false })).status).toBe(404);
+  });
+
+  it('a customer message starts the first-response and resolution clocks and arms their wake-ups', async () => {
+    const before = Date.now();
+    await rt.postWebhook(inboundText(rt.phone, '15550007777', 'Hello, my parcel is late', { name: 'Bea' }));
+    const chat = await eventually(async () => ((await chatOf())?.sla?.first_response ? await chatOf() : null), 20_000, 'the SLA starts');
+    const fr = chat.sla!.first_response!;
+    expect(fr.due_at - fr.started_at).toBe(30 * 60_000);
+    expect(fr.near_at! - fr.started_at).toBe(15 * 60_000);
+    expect(fr.started_at).toBeGreaterThanOrEqual(before - 5_000);
+    expect(chat.sla!.resolution!.due_at - chat.sla!.resolution!.started_at).toBe(240 * 60_000);
+    expect(chat.sla!.next_response ?? null).toBeNull();
+    expect(wakeups().map((x) => `${x.w.target}:${x.w.phase}`).sort()).toEqual(['first_response:breach', 'first_response:near', 'resolution:breach', 'resolution:near']);
+  });
+
+  it('near breach runs the near actions; breach runs the breach actions once, records one breach and counts it in analytics', async () => {
+    await fire((w) => w.target === 'first_response' && w.phase === 'near');
+    const note = await eventually(async () => {
+      const logs = (await call<{ logs: RuleLog[] }>('GET', `/logs/rules?chat_id=${enc(CHAT)}`)).body.logs;
+      return logs.find((l) => (l.trigger as string) === 'sla.near_breach') ?? null;
+    }, 10_000, 'near-breach log');
+    expect(note.actions[0]).toMatchObject({ type: 'private_note', status: 'done' });
+    expect((await chatOf()).sla!.first_response!.near_done).toBe(true);
+
+    // delivered twice (at least once delivery): one breach, one count, the actions once
+    await fire((w) => w.target === 'first_response' && w.phase === 'breach', true);
+    await fire((w) => w.target === 'first_response' && w.phase === 'breach');
+    const chat = await chatOf();
+    expect(chat.sla!.first_response!.breached_at).toBeGreaterThan(0);
+    expect(chat.label_ids).toContain(breachLabel);
+    expect(chat.assigned_to).toBe(rt.memberEmail);
+    const list = await breaches();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({ policy_id: policy.policy_id, target: 'first_response', chat_id: CHAT, due_at: chat.sla!.first_response!.due_at });
+    const report = await eventually(async () => {
+      const r = (await call<AnalyticsReport>('GET', `/analytics?from=${today()}&to=${today()}`)).body;
+      return r.totals.sla_breaches > 0 ? r : null;
+    }, 10_000, 'analytics counts the breach');
+    expect(report.totals.sla_breaches).toBe(1);
+    const breakdown = (await call<{ phones: Array<{ phone_id: string; sla_breaches: number }> }>('GET', `/analytics/breakdown?from=${today()}&to=${today()}`)).body;
+    expect(breakdown.phones.find((p) => p.phone_id === chat.phone_id)?.sla_breaches).toBe(1);
+    const logs = (await call<{ logs: RuleLog[] }>('GET', `/logs/rules?chat_id=${enc(CHAT)}`)).body.logs.filter((l) => (l.trigger as string) === 'sla.breach');
+    expect(logs).toHaveLength(1);
+    expect(logs[0].actions.map((a) => a.status)).toEqual(['done', 'done']);
+  });
+
+  it('a team reply meets the response clocks (their wake-ups are moot); the next customer message starts a next response', async () => {
+    const armedBefore = wakeups().length;
+    await call('POST', `/chats/${enc(CHAT)}/messages`, { body: 'Sorry, looking into it now' });
+    const met = await eventually(async () => ((await chatOf()).sla?.first_response?.met_at ? await chatOf() : null), 20_000, 'first response met');
+    expect(met.sla!.first_response!.breached_at).toBeGreaterThan(0); // met late: stays breached in the report
+    expect(wakeups().length).toBe(armedBefore); // its wake-ups were already fired
+
+    await rt.postWebhook(inboundText(rt.phone, '15550007777', 'Any news?', { name: 'Bea' }));
+    const next = await eventually(async () => ((await chatOf()).sla?.next_response ? await chatOf() : null), 20_000, 'next response starts');
+    expect(next.sla!.next_response!.due_at - next.sla!.next_response!.started_at).toBe(20 * 60_000);
+    expect(wakeups().filter((x) => x.w.target === 'next_response')).toHaveLength(2);
+    await call('POST', `/chats/${enc(CHAT)}/messages`, { body: 'It ships today' });
+    await eventually(async () => ((await chatOf()).sla?.next_response?.met_at ? true : null), 20_000, 'next response met');
+    // the reply cancelled the next response's wake-ups
+    await eventually(async () => wakeups().filter((x) => x.w.target === 'next_response').length === 0 || null, 10_000, 'next-response wake-ups cancelled');
+  });
+
+  it('a moot wake-up (the clock was met) changes nothing; a close ends the SLA and its resolution wake-ups are cancelled', async () => {
+    // a stale wake-up of the met next-response clock, delivered anyway
+    const chat = await chatOf();
+    const stale: SlaWakeup = { kind: 'sla', org_id: rt.orgId, chat_id: CHAT, target: 'next_response', phase: 'breach', started_at: chat.sla!.next_response!.started_at, policy_id: policy.policy_id };
+    await enqueue('rule-actions', JSON.stringify(stale));
+    await rt.idle();
+    expect(await breaches()).toHaveLength(1);
+
+    const res = await call('POST', '/chats/close', { chat_ids: [CHAT], is_closed: true, type: 'all' });
+    expect(res.status).toBe(200);
+    const closed = await eventually(async () => ((await chatOf()).sla?.ended_at ? await chatOf() : null), 20_000, 'the SLA ends');
+    expect(closed.sla!.resolution!.met_at).toBe(closed.sla!.ended_at);
+    await eventually(async () => wakeups().length === 0 || null, 10_000, 'resolution wake-ups cancelled');
+    expect(await breaches()).toHaveLength(1);
+  });
+
+  it('the breach report pages and filters; a deleted policy is gone', async () => {
+    expect((await call<{ breaches: SlaBreach[] }>('GET', '/logs/sla?target=resolution')).body.breaches).toHaveLength(0);
+    expect((await call<{ breaches: SlaBreach[] }>('GET', '/logs/sla?target=first_response&limit=1')).body.breaches).toHaveLength(1);
+    const bad = await call<ApiError>('GET', '/logs/sla?target=lunch');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details?.[0].field).toContain('target');
+    expect((await call('DELETE', `/sla-policies/${policy.policy_id}`)).status).toBe(200);
+    expect((await call<{ policies: SlaPolicy[] }>('GET', '/sla-policies')).body.policies).toHaveLength(0);
+  });
+});
+
+describe('delayed rule actions in business minutes (issue 17 §3)', () => {
+  it('a delay of 90 business minutes is due 90 minutes of the org’s open hours later; the sentence says so', async () => {
+    const res = await call<{ rule: { rule_id: string } }>('POST', '/rules', {
+      name: 'Label later',
+      trigger: { type: 'message.received' },
+      conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'delay-test' }] },
+      actions: [{ type: 'add_label', label_id: breachLabel, delay_minutes: 90, business_hours: true }],
+    });
+    expect(res.status).toBe(201);
+    await rt.postWebhook(inboundText(rt.phone, '15550008888', 'delay-test please', { name: 'Dee' }));
+    const cmd = await eventually(async () => [...armed.values()].find((c) => (JSON.parse(c.body) as RuleWakeup).kind === 'action' && (JSON.parse(c.body) as RuleWakeup).rule_id === res.body.rule.rule_id) ?? null, 20_000, 'the delayed action is armed');
+    const w = JSON.parse(cmd.body) as RuleWakeup;
+    const expected = dueAfter(await getOrgClock(rt.orgId), w.anchor, 90 * 60_000, true);
+    expect(Math.abs(cmd.at - expected)).toBeLessThan(2_000);
+    const pending = (await call<{ pending: Array<{ summary: string }> }>('GET', `/chats/${enc('15550008888@c.us')}/rule-pending`)).body.pending;
+    expect(pending[0].summary).toContain('in 90 business min');
+  });
+});
