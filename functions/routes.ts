@@ -214,6 +214,11 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}/rule-pending', handler: 'functions/http/rules/list-chat-pending.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/chats/{chat_id}/rule-pending/{key}', handler: 'functions/http/rules/cancel-chat-pending.ts#handler', auth: 'jwt' },
   // --- end issue 17 ---
+  // --- issue 16 (part A): WhatsApp message templates ---
+  { method: 'GET', path: '/api/orgs/{org_id}/templates', handler: 'functions/http/templates/list-templates.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/templates/sync', handler: 'functions/http/templates/sync-templates.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/templates', handler: 'functions/http/templates/send-template.ts#handler', auth: 'jwt' },
+  // --- end issue 16 (part A) ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -39,6 +39,8 @@ import { ContactAuditEntity, ContactFacetEntity } from '../contact/contact.entit
 import { PropertyDefEntity } from '../property/property.entity.ts';
 // issue 17: automation rules
 import { RuleActionEntity, RuleEntity, RuleLogEntity, RulePendingEntity, RuleRateEntity, RuleSampleEntity, RuleVersionEntity } from '../rules/rule.entity.ts';
+// issue 16: WhatsApp message templates
+import { TemplateEntity } from '../template/template.entity.ts';
 
 import { ParkedChangeEntity } from '../message/parked-change.entity.ts';
 const entities = {
@@ -107,6 +109,8 @@ const entities = {
   rulePending: RulePendingEntity,
   ruleRate: RuleRateEntity,
   ruleSample: RuleSampleEntity,
+  // issue 16: WhatsApp message templates
+  waTemplate: TemplateEntity,
 };
 
 function build() {

@@ -206,6 +206,9 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/rules': () => ({ name: 'fuzz', trigger: { type: 'task.due' }, conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'x' }] }, actions: [{ type: 'close' }], enabled: false }),
   'PUT /api/orgs/{org_id}/rules/{rule_id}': () => ({ name: 'fuzzed', enabled: false }),
   'POST /api/orgs/{org_id}/rules/{rule_id}/dry-run': () => ({ conditions: { match: 'any', items: [] } }),
+  // --- issue 16 (part A): templates ---
+  'POST /api/orgs/{org_id}/templates/sync': () => ({ phone_id: '106540352242922' }),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/templates': () => ({ name: 'appointment_reminder', language: 'en_US', values: { 'body.1': 'Ana', 'body.2': 'Tuesday' } }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

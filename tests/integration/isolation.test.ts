@@ -483,7 +483,19 @@ const ROUTES: Record<string, Row> = {
   'GET /api/orgs/{org_id}/chats/{chat_id}/rule-pending': chatLinked(),
   'DELETE /api/orgs/{org_id}/chats/{chat_id}/rule-pending/{key}': { params: () => ({ key: 'fu|rule_none|none' }), expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH, m: [404] } },
   // --- end issue 17 ---
+  // --- issue 16 (part A): templates (synced below). Members list them; admins sync; a template
+  // into a chat is a send (chat-linked, refused on R like text) ---
+  'GET /api/orgs/{org_id}/templates': orgWide(),
+  'POST /api/orgs/{org_id}/templates/sync': adminOnly({ body: () => ({}) }),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/templates': chatLinked({ body: () => ({ name: 'welcome_back', language: 'en_US' }) }),
+  // --- end issue 16 (part A) ---
 };
+
+// --- issue 16 (part A): org A's templates from the Graph stand-in, for the rows above ---
+beforeAll(async () => {
+  const res = await rt.orgCall(w.admin, 'POST', '/templates/sync', {});
+  if (res.status !== 200) throw new Error(`could not sync org A's templates: ${res.status}`);
+});
 
 // --- issue 17: org A's rules for the rows above (disabled; a trigger nothing in this suite fires) ---
 const ruleIds = { keep: 'rule_missing', del: 'rule_missing' };
