@@ -66,6 +66,8 @@ const SectionPage = lazy(() => import('./SectionPages.tsx'));
 const ContactsPage = lazy(() => import('../features/contacts/components/ContactsPage.tsx').then((m) => ({ default: m.ContactsPage })));
 const PropertiesPage = lazy(() => import('../features/settings/properties/PropertiesPage.tsx').then((m) => ({ default: m.PropertiesPage })));
 // issue 17: automation rules
+// issue 16 (part A): WhatsApp message templates
+const TemplatesPage = lazy(() => import('../features/templates/TemplatesPage.tsx').then((m) => ({ default: m.TemplatesPage })));
 const RulesPage = lazy(() => import('../features/rules/RulesPage.tsx').then((m) => ({ default: m.RulesPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
@@ -135,6 +137,8 @@ function AppRoutes() {
           {/* issue 15: contacts (member_permissions.contacts), custom properties (admins) */}
           <Route path="/contacts" element={<PageGate title="Contacts"><ContactsPage /></PageGate>} />
           <Route path="/settings/properties" element={<PageGate title="Custom Properties"><PropertiesPage /></PageGate>} />
+          {/* issue 16 (part A): message templates of the Cloud API numbers (any member; admins sync) */}
+          <Route path="/settings/templates" element={<TemplatesPage />} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           {/* issue 18: the AI agent (members read and test; admins change) */}
           <Route path="/ai" element={<PageGate title="AI"><AiPage /></PageGate>} />

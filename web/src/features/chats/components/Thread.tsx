@@ -22,6 +22,8 @@ import { livePins, type ActorInfo } from '../api/messageActions.ts';
 import { findInThread, upsertThread } from '../api/thread-cache.ts';
 import { ForwardDialog, PinDialog, PinnedBar } from './MessageActionsUI.tsx';
 import { Composer, type ComposerHandle } from './Composer.tsx';
+// issue 16: the template picker when the 24-hour window is closed (its own chunk)
+import { TemplateComposer, useChatWindow } from '../../templates/index.ts';
 import type { TicketAction } from './MessageBubble.tsx';
 import { DeleteMessageDialog } from './MessageEdit.tsx';
 import { MessageList } from './MessageList.tsx';
@@ -101,6 +103,7 @@ export function Thread({ chatId }: { chatId: string }) {
   const { panelOpen, setPanel, panelToggle } = useDetailsPanel();
   const typing = useTyping(chatId);
   const composerRef = useRef<ComposerHandle>(null);
+  const win = useChatWindow(chat);
   const scroll = useThreadScroll({ messages, status, cursor, loadingOlder, olderError, loadOlder });
 
   const { tickets: chatTickets, status: ticketsStatus, error: ticketsError, reload: loadTickets, replaceTicket } = useChatTickets(org.org_id, chatId);
@@ -212,6 +215,13 @@ export function Thread({ chatId }: { chatId: string }) {
               return send(text);
             }}
             onTyping={typing.onInput}
+            templateSlot={
+              win.closed && chat ? (
+                <Suspense fallback={null}>
+                  <TemplateComposer chatId={chatId} phoneId={chat.phone_id} />
+                </Suspense>
+              ) : undefined
+            }
             onSendNote={(text, mentions) => {
               typing.onSent();
               return actions.notes.sendNote(text, mentions);
