@@ -202,6 +202,12 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/consumers/rule-actions.ts#handler': { scheduler: true },
   // A member cancels a pending follow-up: deletes its schedule.
   'functions/http/rules/cancel-chat-pending.ts#handler': { scheduler: true },
+  // --- issue 16 (part A): scheduled messages arm / move / cancel their wake-up; the consumer sends (whatsapp-outbound) and arms the next one ---
+  'functions/consumers/scheduled-messages.ts#handler': { scheduler: true },
+  'functions/http/scheduled/create-scheduled.ts#handler': { scheduler: true },
+  'functions/http/scheduled/update-scheduled.ts#handler': { scheduler: true },
+  'functions/http/scheduled/skip-scheduled.ts#handler': { scheduler: true },
+  'functions/http/scheduled/delete-scheduled.ts#handler': { scheduler: true },
 };
 
 /** The access profile of one handler. */

@@ -41,6 +41,7 @@ import { PropertyDefEntity } from '../property/property.entity.ts';
 import { RuleActionEntity, RuleEntity, RuleLogEntity, RulePendingEntity, RuleRateEntity, RuleSampleEntity, RuleVersionEntity } from '../rules/rule.entity.ts';
 // issue 16: WhatsApp message templates
 import { TemplateEntity } from '../template/template.entity.ts';
+import { ScheduledMessageEntity } from '../schedule/scheduled-message.entity.ts';
 
 import { ParkedChangeEntity } from '../message/parked-change.entity.ts';
 const entities = {
@@ -111,6 +112,7 @@ const entities = {
   ruleSample: RuleSampleEntity,
   // issue 16: WhatsApp message templates
   waTemplate: TemplateEntity,
+  scheduledMessage: ScheduledMessageEntity,
 };
 
 function build() {

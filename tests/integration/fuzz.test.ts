@@ -209,6 +209,8 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   // --- issue 16 (part A): templates ---
   'POST /api/orgs/{org_id}/templates/sync': () => ({ phone_id: '106540352242922' }),
   'POST /api/orgs/{org_id}/chats/{chat_id}/templates': () => ({ name: 'appointment_reminder', language: 'en_US', values: { 'body.1': 'Ana', 'body.2': 'Tuesday' } }),
+  'POST /api/orgs/{org_id}/scheduled': (w) => ({ chat_id: w.chatO, body: 'later', recurrence: { kind: 'weekly', start_date: '2099-01-01', time: '09:00', weekdays: [1, 3], end: { type: 'after', count: 3 } } }),
+  'PATCH /api/orgs/{org_id}/scheduled/{schedule_id}': () => ({ status: 'paused', body: 'changed' }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */
