@@ -67,6 +67,7 @@ const ContactsPage = lazy(() => import('../features/contacts/components/Contacts
 const PropertiesPage = lazy(() => import('../features/settings/properties/PropertiesPage.tsx').then((m) => ({ default: m.PropertiesPage })));
 // issue 17: automation rules
 // issue 16 (part A): WhatsApp message templates
+const ScheduledPage = lazy(() => import('../features/scheduled/ScheduledPage.tsx').then((m) => ({ default: m.ScheduledPage })));
 const TemplatesPage = lazy(() => import('../features/templates/TemplatesPage.tsx').then((m) => ({ default: m.TemplatesPage })));
 const RulesPage = lazy(() => import('../features/rules/RulesPage.tsx').then((m) => ({ default: m.RulesPage })));
 
@@ -139,6 +140,8 @@ function AppRoutes() {
           <Route path="/settings/properties" element={<PageGate title="Custom Properties"><PropertiesPage /></PageGate>} />
           {/* issue 16 (part A): message templates of the Cloud API numbers (any member; admins sync) */}
           <Route path="/settings/templates" element={<TemplatesPage />} />
+          {/* issue 16 (part A): scheduled messages (spec §2: open to members) */}
+          <Route path="/settings/scheduled" element={<PageGate title="Scheduled"><ScheduledPage /></PageGate>} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           {/* issue 18: the AI agent (members read and test; admins change) */}
           <Route path="/ai" element={<PageGate title="AI"><AiPage /></PageGate>} />

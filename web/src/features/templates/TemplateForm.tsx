@@ -3,7 +3,7 @@
  * the 24-hour window is closed and by the templates view. A native select and labelled inputs: works
  * with the keyboard and on a phone. The server checks the values again (400 with the field).
  */
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { fillTemplate, templateValueProblems, templateVariables } from '#shared/template/template.rules.ts';
 import type { TemplateValues, TemplateView } from '#shared/template/template.schemas.ts';
 import './templates.css';
@@ -55,10 +55,11 @@ export function TemplateForm({ templates, onSubmit, submitLabel = 'Send template
   const vars = template ? templateVariables(template) : [];
   const problems = template ? templateValueProblems(template, values) : [];
 
-  const set = (next: TemplateValues, t = template) => {
-    setValues(next);
-    onChange?.(t, next);
-  };
+  const set = (next: TemplateValues) => setValues(next);
+  // report the current choice (the initial selection too)
+  useEffect(() => {
+    onChange?.(template, values);
+  }, [template, values]);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -94,7 +95,7 @@ export function TemplateForm({ templates, onSubmit, submitLabel = 'Send template
           onChange={(e) => {
             setSelected(e.target.value);
             setTouched(false);
-            set({}, approved.find((t) => keyOf(t) === e.target.value) ?? null);
+            set({});
           }}
         >
           {approved.map((t) => (

@@ -56,9 +56,11 @@ interface Props {
   onTyping?: (text: string) => void;
   /** issue 16: shown instead of the text input (not in note mode), e.g. the template picker when the 24-hour window is closed */
   templateSlot?: ReactNode;
+  /** issue 16: the Schedule action (opens the schedule dialog with the current text) */
+  onSchedule?: (text: string) => void;
 }
 
-export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ chatId, chat, replyTo, replyFromGroup, onCancelReply, onSend, onTyping, onSendNote, templateSlot }, ref) {
+export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ chatId, chat, replyTo, replyFromGroup, onCancelReply, onSend, onTyping, onSendNote, templateSlot, onSchedule }, ref) {
   const [value, setValue] = useState(() => drafts.get(chatId) ?? '');
   const [error, setError] = useState<string | null>(null);
   const [attachment, setAttachment] = useState<Attachment | null>(null);
@@ -280,6 +282,11 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
           <span className={`char-count ${tooLong ? 'over' : ''}`} aria-live="polite">
             {value.length}/{maxLength}
           </span>
+        )}
+        {onSchedule && !note.active && !attachment && (
+          <button type="button" className="icon-btn" aria-label="Schedule message" title="Schedule message" data-testid="composer-schedule" onClick={() => onSchedule(value)}>
+            <Icon name="clock" />
+          </button>
         )}
         <button type="submit" className="send-btn" data-testid="composer-send" disabled={!canSend} aria-label={note.active ? 'Save private note' : 'Send message'} title={note.active ? 'Save note (Enter)' : 'Send (Enter)'}>
           <Icon name="send" />
