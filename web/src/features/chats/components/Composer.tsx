@@ -239,7 +239,16 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
       )}
       {onSendNote && <NoteModeToggle mode={note.mode} onChange={note.toggle} />}
       {note.open && <MentionPicker id={note.listId} options={note.options} index={note.index} onPick={note.pick} onHover={note.setIndex} />}
-      {templateSlot && !note.active ? templateSlot : (
+      {templateSlot && !note.active ? (
+        <>
+          {templateSlot}
+          {onSchedule && (
+            <button type="button" className="btn composer-schedule-alt" data-testid="composer-schedule" onClick={() => onSchedule('')}>
+              <Icon name="clock" size={16} /> Schedule a message
+            </button>
+          )}
+        </>
+      ) : (
       <form
         className={`composer${note.active ? ' composer-note' : ''}`}
         data-mode={note.mode}
