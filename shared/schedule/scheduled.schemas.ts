@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TemplateRef } from '../template/template.schemas.ts';
-import { MessageBody } from '../message/message.schemas.ts';
+import { MessageBody, PageCursor } from '../message/message.schemas.ts';
 import { Recurrence } from './recurrence.rules.ts';
 
 /** Wire shape of a scheduled message (issue 16 item 6). Epoch ms. */
@@ -47,7 +47,7 @@ export const UpdateScheduledInput = content({ recurrence: Recurrence.optional(),
 export type UpdateScheduledInput = z.infer<typeof UpdateScheduledInput>;
 
 export const ListScheduledQuery = z.object({
-  cursor: z.string().max(2000, 'is too long').optional(),
+  cursor: PageCursor.optional(),
   limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').optional(),
   /** admins: 'all' (default) or 'mine'; members always see their own */
   scope: z.enum(['all', 'mine']).optional(),

@@ -11,6 +11,7 @@ import { sendMessage } from '../inbox/send.ts';
 import { resolveTemplateSend } from '../template/template-send.ts';
 import { windowState } from '../template/template.rules.ts';
 import type { TemplateRef } from '../template/template.schemas.ts';
+import { badCursor } from '../db/paging.ts';
 import { describeRecurrence, nextOccurrence, type Recurrence } from './recurrence.rules.ts';
 import type { CreateScheduledInput, ListScheduledQuery, ScheduledMessageView, UpdateScheduledInput } from './scheduled.schemas.ts';
 
@@ -123,10 +124,15 @@ export async function createScheduled(actor: Actor, input: CreateScheduledInput,
 export async function listScheduled(actor: Actor, q: ListScheduledQuery): Promise<{ scheduled: ScheduledMessageView[]; cursor: string | null; time_zone: string }> {
   const { time_zone: tz } = await getOrgClock(actor.org_id);
   const opts = { cursor: q.cursor ?? null, limit: q.limit ?? 50, order: 'desc' as const };
+  const bad = (e: unknown): never => {
+    // DynamoDB refuses a start key that is not of this partition
+    if (q.cursor) throw badCursor();
+    throw e;
+  };
   const res =
     actor.role === 'admin' && q.scope !== 'mine'
-      ? await db().entities.scheduledMessage.query.byOrg({ org_id: actor.org_id }).go(opts)
-      : await db().entities.scheduledMessage.query.byCreator({ org_id: actor.org_id, created_by: actor.email }).go(opts);
+      ? await db().entities.scheduledMessage.query.byOrg({ org_id: actor.org_id }).go(opts).catch(bad)
+      : await db().entities.scheduledMessage.query.byCreator({ org_id: actor.org_id, created_by: actor.email }).go(opts).catch(bad);
   return { scheduled: (res.data as Row[]).map((r) => toView(r, tz)), cursor: res.cursor ?? null, time_zone: tz };
 }
 

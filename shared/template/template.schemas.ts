@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageCursor } from '../message/message.schemas.ts';
 
 /**
  * WhatsApp message templates (issue 16 item 1) as Meta returns them from
@@ -127,7 +128,7 @@ export interface WindowState {
 export const ListTemplatesQuery = z.object({
   phone_id: z.string().trim().min(1, 'must not be empty').max(64, 'is too long').optional(),
   status: z.enum(TEMPLATE_STATUSES).optional(),
-  cursor: z.string().max(2000, 'is too long').optional(),
+  cursor: PageCursor.optional(),
   limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(200, 'must be at most 200').optional(),
 });
 export type ListTemplatesQuery = z.infer<typeof ListTemplatesQuery>;

@@ -6,6 +6,7 @@ import type { Actor } from '../auth/actor.ts';
 import { phoneAccessToken } from '../phone/phone.ts';
 import { GraphApiError } from '../whatsapp/cloud/graph-client.ts';
 import { fetchTemplatePage } from './template-graph.ts';
+import { badCursor } from '../db/paging.ts';
 import { MetaTemplate, type TemplateView } from './template.schemas.ts';
 
 /**
@@ -62,7 +63,13 @@ async function orgPhone(orgId: string, phoneId: string) {
 export async function listTemplates(orgId: string, phoneId: string, opts: { cursor?: string | null; limit?: number; status?: string } = {}): Promise<{ templates: TemplateView[]; cursor: string | null }> {
   await orgPhone(orgId, phoneId);
   const q = db().entities.waTemplate.query.byPhone({ org_id: orgId, phone_id: phoneId });
-  const res = await (opts.status ? q.where(({ status }, { eq }) => eq(status, opts.status!)) : q).go({ cursor: opts.cursor ?? null, limit: Math.min(Math.max(opts.limit ?? 100, 1), 200) });
+  const res = await (opts.status ? q.where(({ status }, { eq }) => eq(status, opts.status!)) : q)
+    .go({ cursor: opts.cursor ?? null, limit: Math.min(Math.max(opts.limit ?? 100, 1), 200) })
+    .catch((e: unknown) => {
+      // DynamoDB refuses a start key that is not of this partition
+      if (opts.cursor) throw badCursor();
+      throw e;
+    });
   return { templates: (res.data as TemplateRow[]).map(toTemplateView), cursor: res.cursor ?? null };
 }
 

@@ -392,4 +392,6 @@ const BODYLESS_WRITES = new Set([
   'POST /api/invites/{invite_org_id}/decline',
   'POST /api/orgs/{org_id}/chats/bulk-jobs/{job_id}/undo',
   'POST /webhooks/whatsapp',
+  // issue 16: skip the next occurrence of a scheduled message (no body)
+  'POST /api/orgs/{org_id}/scheduled/{schedule_id}/skip',
 ]);
