@@ -299,6 +299,16 @@ export const COMMAND_QUEUES = [
     batchSize: 10,
     concurrency: 2,
   },
+  // --- issue 16 (part A): scheduled messages ---
+  {
+    name: 'scheduled-messages',
+    description: 'Wake-ups of scheduled messages, put here by the scheduler (EventBridge Scheduler in AWS) when an occurrence is due: claimed once per occurrence, sent as the member who scheduled it',
+    handler: 'functions/consumers/scheduled-messages.ts#handler',
+    env: 'SCHEDULED_MESSAGES_QUEUE_URL',
+    maxReceiveCount: 5,
+    batchSize: 10,
+    concurrency: 2,
+  },
 ] as const;
 
 /**

@@ -221,6 +221,16 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'DELETE', path: '/api/orgs/{org_id}/sla-policies/{policy_id}', handler: 'functions/http/sla/delete-sla-policy.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/logs/sla', handler: 'functions/http/sla/list-sla-breaches.ts#handler', auth: 'jwt' },
   // --- end issue 17 §6 ---
+  // --- issue 16 (part A): WhatsApp message templates ---
+  { method: 'GET', path: '/api/orgs/{org_id}/templates', handler: 'functions/http/templates/list-templates.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/templates/sync', handler: 'functions/http/templates/sync-templates.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/templates', handler: 'functions/http/templates/send-template.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/scheduled', handler: 'functions/http/scheduled/list-scheduled.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/scheduled', handler: 'functions/http/scheduled/create-scheduled.ts#handler', auth: 'jwt' },
+  { method: 'PATCH', path: '/api/orgs/{org_id}/scheduled/{schedule_id}', handler: 'functions/http/scheduled/update-scheduled.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/scheduled/{schedule_id}/skip', handler: 'functions/http/scheduled/skip-scheduled.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/scheduled/{schedule_id}', handler: 'functions/http/scheduled/delete-scheduled.ts#handler', auth: 'jwt' },
+  // --- end issue 16 (part A) ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -206,6 +206,12 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/rules/cancel-chat-pending.ts#handler': { scheduler: true },
   // --- issue 19: a platform org's /dashboard shows the deployment's queue depths and dead letters ---
   'functions/http/analytics/get-dashboard.ts#handler': { queueStatus: true, publishEvents: false, enqueue: [] },
+  // --- issue 16 (part A): scheduled messages arm / move / cancel their wake-up; the consumer sends (whatsapp-outbound) and arms the next one ---
+  'functions/consumers/scheduled-messages.ts#handler': { scheduler: true },
+  'functions/http/scheduled/create-scheduled.ts#handler': { scheduler: true },
+  'functions/http/scheduled/update-scheduled.ts#handler': { scheduler: true },
+  'functions/http/scheduled/skip-scheduled.ts#handler': { scheduler: true },
+  'functions/http/scheduled/delete-scheduled.ts#handler': { scheduler: true },
 };
 
 /** The access profile of one handler. */

@@ -565,6 +565,9 @@ describe('scheduler', () => {
     { handler: 'functions/consumers/rules-engine.ts#handler', stack: () => workers },
     { handler: 'functions/consumers/rule-actions.ts#handler', stack: () => workers },
     { handler: 'functions/http/rules/cancel-chat-pending.ts#handler', stack: () => routeT('functions/http/rules/cancel-chat-pending.ts#handler') },
+    // issue 16: scheduled messages
+    { handler: 'functions/consumers/scheduled-messages.ts#handler', stack: () => workers },
+    { handler: 'functions/http/scheduled/create-scheduled.ts#handler', stack: () => routeT('functions/http/scheduled/create-scheduled.ts#handler') },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STANDIN_TEMPLATES, checkTemplateSend } from './graph-templates.ts';
 
 /**
  * Local stand-in for the Graph API's send endpoint (`POST /{version}/{phone_number_id}/messages`),
@@ -22,6 +23,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * numbers registered with `addPhoneNumber` (two are built in, PHONE_NUMBERS below) answer
  * `{ display_phone_number, verified_name, id }` for their own token; any other token answers 401
  * OAuthException code 190 like an invalid or expired token at Meta.
+ *
+ * Templates (issue 16, scripts/local/graph-templates.ts): `GET /{version}/{waba_id}/message_templates?limit=&after=`
+ * lists `templates` (any WABA id, bearer token required) in pages with Meta's `paging.cursors`;
+ * a `type: 'template'` send is checked against them like Meta does (132001, 132000, 132012, 131008).
  */
 export interface SentRecord {
   at: number;
@@ -98,6 +103,15 @@ export class GraphStandIn {
   private media = new Map<string, MediaEntry>();
   private urls = new Map<string, { id: string; expiresAt: number }>();
   private phoneNumbers = new Map<string, StandInPhoneNumber>(Object.entries(PHONE_NUMBERS));
+  /** issue 16: the templates every WABA lists (tests may replace them with setTemplates) */
+  templates: Array<Record<string, unknown>> = structuredClone(STANDIN_TEMPLATES);
+  /** issue 16: template list requests seen (path + query), for tests of paging */
+  readonly templateReads: string[] = [];
+
+  /** Replace the templates the stand-in lists (tests of sync: a template removed, a new status). */
+  setTemplates(list: Array<Record<string, unknown>>): void {
+    this.templates = structuredClone(list);
+  }
 
   /** Make a phone number id known, readable with `token` (tests of adding phones). */
   addPhoneNumber(id: string, phone: StandInPhoneNumber): void {
@@ -133,6 +147,8 @@ export class GraphStandIn {
       return;
     }
     if (req.method === 'GET' && path.startsWith('/media-download/')) return this.download(req, res, path.slice('/media-download/'.length));
+    const tpl = /^\/(v\d+\.\d+)\/([^/]+)\/message_templates$/.exec(path);
+    if (req.method === 'GET' && tpl) return this.listTemplates(req, res, path);
     const media = /^\/(v\d+\.\d+)\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && media && this.phoneNumbers.has(decodeURIComponent(media[2]))) return this.phoneNumber(req, res, decodeURIComponent(media[2]));
     if (req.method === 'GET' && media) return this.resolveMedia(req, res, decodeURIComponent(media[2]));
@@ -173,6 +189,15 @@ export class GraphStandIn {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, error_data: { messaging_product: 'whatsapp', details: `Param ${type}['id'] is not a valid whatsapp business account media attachment ID` } } }));
       return;
+    }
+    if (type === 'template') {
+      const err = checkTemplateSend(parsed as Record<string, unknown>, this.templates);
+      if (err) {
+        rec.error = { code: err.code, message: err.message };
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: err.message, type: 'OAuthException', code: err.code, error_data: { messaging_product: 'whatsapp', details: err.details }, fbtrace_id: randomBytes(8).toString('hex') } }));
+        return;
+      }
     }
     rec.wamid = this.presetWamids.shift() ?? `wamid.${Buffer.from(randomBytes(24)).toString('base64')}`;
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -215,6 +240,29 @@ export class GraphStandIn {
     });
     if (this.sent.length > 1000) this.sent.shift();
     return json(200, { id });
+  }
+
+  private listTemplates(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (!req.headers.authorization?.startsWith('Bearer ')) return json(401, { error: { message: 'An access token is required to request this resource.', type: 'OAuthException', code: 104 } });
+    const u = new URL(req.url ?? '/', 'http://graph.local');
+    this.templateReads.push(`${path}?${u.searchParams}`);
+    const limit = Math.min(Math.max(Number(u.searchParams.get('limit')) || 25, 1), 100);
+    const after = u.searchParams.get('after');
+    const start = after ? Number(Buffer.from(after, 'base64url').toString('utf8')) || 0 : 0;
+    const data = this.templates.slice(start, start + limit);
+    const end = start + data.length;
+    const cursor = (n: number) => Buffer.from(String(n)).toString('base64url');
+    const paging: Record<string, unknown> = { cursors: { before: cursor(start), after: cursor(end) } };
+    if (end < this.templates.length) {
+      const next = new URL(u.toString());
+      next.searchParams.set('after', cursor(end));
+      paging.next = `http://${req.headers.host ?? '127.0.0.1'}/__graph${path}?${next.searchParams}`;
+    }
+    return json(200, { data, paging });
   }
 
   private phoneNumber(req: IncomingMessage, res: ServerResponse, id: string): void {

@@ -117,6 +117,8 @@ export const DEMO_DEFAULTS = {
   accessToken: 'chorus-local-access-token',
   phoneNumberId: '106540352242922',
   displayPhoneNumber: '15550783881',
+  /** issue 16: the stand-in's WhatsApp Business Account (templates) */
+  wabaId: '102290129340398',
 };
 
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
@@ -166,6 +168,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       WHATSAPP_GRAPH_URL: process.env.WHATSAPP_GRAPH_URL || `http://${selfHost}:${opts.port}/__graph`,
       WHATSAPP_PHONE_NUMBER_ID: process.env.WHATSAPP_PHONE_NUMBER_ID || DEMO_DEFAULTS.phoneNumberId,
       WHATSAPP_DISPLAY_PHONE_NUMBER: process.env.WHATSAPP_DISPLAY_PHONE_NUMBER || DEMO_DEFAULTS.displayPhoneNumber,
+      // issue 16: the env phone's WABA (template sync); the stand-in's own one unless a real Graph URL is set
+      WHATSAPP_WABA_ID: process.env.WHATSAPP_WABA_ID || (process.env.WHATSAPP_GRAPH_URL ? '' : DEMO_DEFAULTS.wabaId),
       PHONE_TOKEN_KEY: phoneTokenKey,
       OTP_HMAC_KEY: otpKey,
       WS_MANAGEMENT_URL: `http://${selfHost}:${opts.port}/_ws`,

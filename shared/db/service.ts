@@ -41,6 +41,9 @@ import { PropertyDefEntity } from '../property/property.entity.ts';
 import { RuleActionEntity, RuleEntity, RuleLogEntity, RulePendingEntity, RuleRateEntity, RuleSampleEntity, RuleVersionEntity } from '../rules/rule.entity.ts';
 // issue 17: SLA policies and breaches
 import { SlaBreachEntity, SlaPolicyEntity } from '../sla/sla.entity.ts';
+// issue 16: WhatsApp message templates
+import { TemplateEntity } from '../template/template.entity.ts';
+import { ScheduledMessageEntity } from '../schedule/scheduled-message.entity.ts';
 
 import { ParkedChangeEntity } from '../message/parked-change.entity.ts';
 const entities = {
@@ -112,6 +115,9 @@ const entities = {
   // issue 17: SLA policies and breaches
   slaPolicy: SlaPolicyEntity,
   slaBreach: SlaBreachEntity,
+  // issue 16: WhatsApp message templates
+  waTemplate: TemplateEntity,
+  scheduledMessage: ScheduledMessageEntity,
 };
 
 function build() {

@@ -25,6 +25,9 @@ import { isConflictError } from '../db/retry.ts';
 import { callbackDataFor, canRetrySend, parseCallbackData, UNCERTAIN_REASON } from './send-reconcile.rules.ts';
 import { quoteFromGroup } from '../message/reply-privately.ts';
 import { METRIC, recordMetric } from '../metrics.ts';
+// issue 16: template messages (outside the 24-hour window)
+import { buildTemplateSend } from '../template/template.rules.ts';
+import type { TemplateSnapshot } from '../template/template-send.ts';
 
 /**
  * Outbound messages (spec §7 message calls; Meta "Send messages"): text, and image, video,
@@ -55,6 +58,8 @@ export interface InternalSend {
   forwarded?: 'forwarded';
   /** the stored quote (Message.quoted_message); WhatsApp gets `context` only when it is a message of this chat */
   quoted?: Message['quoted_message'];
+  /** issue 16: a template message (`message_type: 'template'`, the snapshot kept in `content.template`; `body` is its filled preview) */
+  template?: TemplateSnapshot;
 }
 
 /**
@@ -108,8 +113,9 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
       from_me: true,
       ack: 0,
       delivery_info: deliveryInfoFor(0),
-      message_type: prepared?.message_type ?? 'text',
+      message_type: prepared?.message_type ?? (internal.template ? 'template' : 'text'),
       ...(prepared ? { media: prepared.media } : {}),
+      ...(internal.template ? { content: { template: internal.template } } : {}),
       quoted_message: quoted,
       ...(internal.forwarded ? { forwarded: internal.forwarded } : {}),
       ...(input.client_id ? { client_id: input.client_id } : {}),
@@ -181,7 +187,9 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
   const chat = (await db().entities.chat.get({ org_id: cmd.org_id, chat_id: cmd.chat_id }).go()).data;
   if (!chat) return;
   const [to, server] = cmd.chat_id.split('@');
-  if (!isServiceWindowOpen(chat as unknown as Chat, msg.org_phone, Date.now())) {
+  const template = msg.message_type === 'template' ? ((msg.content as { template?: TemplateSnapshot } | undefined)?.template ?? null) : null;
+  // templates are the one message type allowed outside the window (Meta A.8)
+  if (!template && !isServiceWindowOpen(chat as unknown as Chat, msg.org_phone, Date.now())) {
     const info = explainGraphError(131047);
     await markFailed(key, msg, { code: null, title: null, details: 'Checked by Chorus before sending: no customer message in the last 24 hours.', reason: info.reason });
     return;
@@ -194,7 +202,9 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
     // chat (reply privately) stays ours (the bubble shows it), WhatsApp gets the text alone
     const q = msg.quoted_message as { message_id?: string; chat_id?: string | null } | undefined;
     const context = q?.message_id && (!q.chat_id || q.chat_id === cmd.chat_id) ? q.message_id : undefined;
-    const body = isOutboundMedia(msg.message_type)
+    const body = template
+      ? buildTemplateSend(to, template, template.values, recipientType)
+      : isOutboundMedia(msg.message_type)
       ? mediaMessageBody(to, msg.message_type, await graphMediaRef(key, msg.phone_id, msg.media as StoredMedia | undefined, token), context, recipientType)
       : textMessageBody(to, msg.body ?? '', context, recipientType);
     const payload = { ...body, biz_opaque_callback_data: callbackDataFor(key) };

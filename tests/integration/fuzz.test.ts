@@ -209,6 +209,11 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   // --- issue 17 §6: SLA policies ---
   'POST /api/orgs/{org_id}/sla-policies': () => ({ name: 'fuzz sla', scope: { label_ids: [], phone_ids: [] }, targets: { first_response_minutes: 30, resolution_minutes: 600 }, business_hours: true, near_breach_percent: 80, near_breach_actions: [], breach_actions: [{ type: 'notify', member: 'nobody@example.com', text: 'x' }], enabled: false }),
   'PUT /api/orgs/{org_id}/sla-policies/{policy_id}': () => ({ name: 'fuzzed', enabled: false }),
+  // --- issue 16 (part A): templates ---
+  'POST /api/orgs/{org_id}/templates/sync': () => ({ phone_id: '106540352242922' }),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/templates': () => ({ name: 'appointment_reminder', language: 'en_US', values: { 'body.1': 'Ana', 'body.2': 'Tuesday' } }),
+  'POST /api/orgs/{org_id}/scheduled': (w) => ({ chat_id: w.chatO, body: 'later', recurrence: { kind: 'weekly', start_date: '2099-01-01', time: '09:00', weekdays: [1, 3], end: { type: 'after', count: 3 } } }),
+  'PATCH /api/orgs/{org_id}/scheduled/{schedule_id}': () => ({ status: 'paused', body: 'changed' }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */
@@ -390,4 +395,6 @@ const BODYLESS_WRITES = new Set([
   'POST /api/invites/{invite_org_id}/decline',
   'POST /api/orgs/{org_id}/chats/bulk-jobs/{job_id}/undo',
   'POST /webhooks/whatsapp',
+  // issue 16: skip the next occurrence of a scheduled message (no body)
+  'POST /api/orgs/{org_id}/scheduled/{schedule_id}/skip',
 ]);

@@ -490,6 +490,19 @@ const ROUTES: Record<string, Row> = {
   'DELETE /api/orgs/{org_id}/sla-policies/{policy_id}': orgWide({ params: () => ({ policy_id: slaPolicyIds.del }) }, [200, 404]),
   'GET /api/orgs/{org_id}/logs/sla': orgWide({}, [200]),
   // --- end issue 17 §6 ---
+  // --- issue 16 (part A): templates (synced below). Members list them; admins sync; a template
+  // into a chat is a send (chat-linked, refused on R like text) ---
+  'GET /api/orgs/{org_id}/templates': orgWide(),
+  'POST /api/orgs/{org_id}/templates/sync': adminOnly({ body: () => ({}) }),
+  'POST /api/orgs/{org_id}/chats/{chat_id}/templates': chatLinked({ body: () => ({ name: 'welcome_back', language: 'en_US' }) }),
+  // scheduled messages: the member lists their own; scheduling names a chat (the guard on chat_id);
+  // the admin's scheduled message (made below) is nobody else's: 404 to every member
+  'GET /api/orgs/{org_id}/scheduled': orgWide(),
+  'POST /api/orgs/{org_id}/scheduled': chatLinked({ body: (w) => ({ chat_id: w.chatR, body: 'later', recurrence: { kind: 'once', start_date: '2099-01-01', time: '09:00' } }) }),
+  'PATCH /api/orgs/{org_id}/scheduled/{schedule_id}': { params: () => ({ schedule_id: isoSchedule.id }), body: () => ({ status: 'paused' }), expect: { a: NOT_IN_ORG, b: [404], c: [404], d: UNAUTH, m: [404] } },
+  'POST /api/orgs/{org_id}/scheduled/{schedule_id}/skip': { params: () => ({ schedule_id: isoSchedule.id }), expect: { a: NOT_IN_ORG, b: [404], c: [404], d: UNAUTH, m: [404] } },
+  'DELETE /api/orgs/{org_id}/scheduled/{schedule_id}': { params: () => ({ schedule_id: isoSchedule.id }), expect: { a: NOT_IN_ORG, b: [404], c: [404], d: UNAUTH, m: [404] } },
+  // --- end issue 16 (part A) ---
 };
 
 // --- issue 17 §6: org A's SLA policies for the rows above (disabled: no clock starts in this suite) ---
@@ -503,6 +516,16 @@ beforeAll(async () => {
   slaPolicyIds.keep = await mk('isolation keep');
   slaPolicyIds.del = await mk('isolation delete');
 });
+
+// --- issue 16 (part A): org A's templates from the Graph stand-in, for the rows above ---
+beforeAll(async () => {
+  const res = await rt.orgCall(w.admin, 'POST', '/templates/sync', {});
+  if (res.status !== 200) throw new Error(`could not sync org A's templates: ${res.status}`);
+  const s = await rt.orgCall<{ scheduled: { schedule_id: string } }>(w.admin, 'POST', '/scheduled', { chat_id: w.chatR, body: 'admin only', recurrence: { kind: 'once', start_date: '2099-01-01', time: '09:00' } });
+  if (s.status !== 201) throw new Error(`could not schedule org A's message: ${s.status}`);
+  isoSchedule.id = s.body.scheduled.schedule_id;
+});
+const isoSchedule = { id: 'sch_missing' };
 
 // --- issue 17: org A's rules for the rows above (disabled; a trigger nothing in this suite fires) ---
 const ruleIds = { keep: 'rule_missing', del: 'rule_missing' };

@@ -66,6 +66,9 @@ const SectionPage = lazy(() => import('./SectionPages.tsx'));
 const ContactsPage = lazy(() => import('../features/contacts/components/ContactsPage.tsx').then((m) => ({ default: m.ContactsPage })));
 const PropertiesPage = lazy(() => import('../features/settings/properties/PropertiesPage.tsx').then((m) => ({ default: m.PropertiesPage })));
 // issue 17: automation rules
+// issue 16 (part A): WhatsApp message templates
+const ScheduledPage = lazy(() => import('../features/scheduled/ScheduledPage.tsx').then((m) => ({ default: m.ScheduledPage })));
+const TemplatesPage = lazy(() => import('../features/templates/TemplatesPage.tsx').then((m) => ({ default: m.TemplatesPage })));
 const RulesPage = lazy(() => import('../features/rules/RulesPage.tsx').then((m) => ({ default: m.RulesPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
@@ -135,6 +138,10 @@ function AppRoutes() {
           {/* issue 15: contacts (member_permissions.contacts), custom properties (admins) */}
           <Route path="/contacts" element={<PageGate title="Contacts"><ContactsPage /></PageGate>} />
           <Route path="/settings/properties" element={<PageGate title="Custom Properties"><PropertiesPage /></PageGate>} />
+          {/* issue 16 (part A): message templates of the Cloud API numbers (any member; admins sync) */}
+          <Route path="/settings/templates" element={<TemplatesPage />} />
+          {/* issue 16 (part A): scheduled messages (spec §2: open to members) */}
+          <Route path="/settings/scheduled" element={<PageGate title="Scheduled"><ScheduledPage /></PageGate>} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           {/* issue 18: the AI agent (members read and test; admins change) */}
           <Route path="/ai" element={<PageGate title="AI"><AiPage /></PageGate>} />

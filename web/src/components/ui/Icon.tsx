@@ -1,7 +1,7 @@
 /** Small stroke icons (24x24 grid, currentColor) for the sidebar and buttons. Decorative: always aria-hidden. */
 import type { IconName } from '../../app/shell/nav.ts';
 
-type Name = IconName | 'menu' | 'back' | 'close' | 'send' | 'reply' | 'collapse' | 'expand' | 'logout' | 'file' | 'pin' | 'more' | 'panel' | 'unlink' | 'external' | 'plus' | 'trash' | 'filter' | 'tasks' | 'bell' | 'task-add' | 'flag' | 'smile' | 'pushpin' | 'download';
+type Name = IconName | 'menu' | 'back' | 'close' | 'send' | 'reply' | 'collapse' | 'expand' | 'logout' | 'file' | 'pin' | 'more' | 'panel' | 'unlink' | 'external' | 'plus' | 'trash' | 'filter' | 'tasks' | 'bell' | 'task-add' | 'flag' | 'smile' | 'pushpin' | 'download' | 'clock';
 
 const PATHS: Record<Name, string[]> = {
   dashboard: ['M3 3h7v9H3z', 'M14 3h7v5h-7z', 'M14 12h7v9h-7z', 'M3 16h7v5H3z'],
@@ -37,6 +37,8 @@ const PATHS: Record<Name, string[]> = {
   filter: ['M22 3H2l8 9.46V19l4 2v-8.54z'],
   tasks: ['M9 11l3 3L22 4', 'M21 12v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h11'],
   'task-add': ['M21 12v7a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h7', 'M19 2v6', 'M16 5h6', 'M8 12l3 3 4-4'],
+  // issue 16: schedule a message
+  clock: ['M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20z', 'M12 6v6l4 2'],
   bell: ['M18 8A6 6 0 0 0 6 8c0 7-3 9-3 9h18s-3-2-3-9', 'M13.73 21a2 2 0 0 1-3.46 0'],
   pin: ['M12 2a7 7 0 0 0-7 7c0 5 7 13 7 13s7-8 7-13a7 7 0 0 0-7-7z', 'M12 7a2 2 0 1 0 0 4 2 2 0 0 0 0-4z'],
   flag: ['M4 15s1-1 4-1 5 2 8 2 4-1 4-1V3s-1 1-4 1-5-2-8-2-4 1-4 1z', 'M4 22v-7'],

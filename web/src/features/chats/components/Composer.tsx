@@ -10,7 +10,7 @@
  * With `onSendNote` it also writes private notes (Reply / Private note toggle, Ctrl/Cmd+Shift+N,
  * '@' mentions; notes/NoteComposer.tsx).
  */
-import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { MAX_CAPTION, MAX_TEXT_BODY } from '#shared/message/message.schemas.ts';
@@ -54,9 +54,13 @@ interface Props {
   onSendNote?: (text: string, mentions: string[]) => Promise<void>;
   /** the input's text after each keystroke (typing indicator, chats/useTyping.ts) */
   onTyping?: (text: string) => void;
+  /** issue 16: shown instead of the text input (not in note mode), e.g. the template picker when the 24-hour window is closed */
+  templateSlot?: ReactNode;
+  /** issue 16: the Schedule action (opens the schedule dialog with the current text) */
+  onSchedule?: (text: string) => void;
 }
 
-export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ chatId, chat, replyTo, replyFromGroup, onCancelReply, onSend, onTyping, onSendNote }, ref) {
+export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ chatId, chat, replyTo, replyFromGroup, onCancelReply, onSend, onTyping, onSendNote, templateSlot, onSchedule }, ref) {
   const [value, setValue] = useState(() => drafts.get(chatId) ?? '');
   const [error, setError] = useState<string | null>(null);
   const [attachment, setAttachment] = useState<Attachment | null>(null);
@@ -235,6 +239,16 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
       )}
       {onSendNote && <NoteModeToggle mode={note.mode} onChange={note.toggle} />}
       {note.open && <MentionPicker id={note.listId} options={note.options} index={note.index} onPick={note.pick} onHover={note.setIndex} />}
+      {templateSlot && !note.active ? (
+        <>
+          {templateSlot}
+          {onSchedule && (
+            <button type="button" className="btn composer-schedule-alt" data-testid="composer-schedule" onClick={() => onSchedule('')}>
+              <Icon name="clock" size={16} /> Schedule a message
+            </button>
+          )}
+        </>
+      ) : (
       <form
         className={`composer${note.active ? ' composer-note' : ''}`}
         data-mode={note.mode}
@@ -278,10 +292,16 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
             {value.length}/{maxLength}
           </span>
         )}
+        {onSchedule && !note.active && !attachment && (
+          <button type="button" className="icon-btn" aria-label="Schedule message" title="Schedule message" data-testid="composer-schedule" onClick={() => onSchedule(value)}>
+            <Icon name="clock" />
+          </button>
+        )}
         <button type="submit" className="send-btn" data-testid="composer-send" disabled={!canSend} aria-label={note.active ? 'Save private note' : 'Send message'} title={note.active ? 'Save note (Enter)' : 'Send (Enter)'}>
           <Icon name="send" />
         </button>
       </form>
+      )}
     </div>
   );
 });

@@ -22,6 +22,9 @@ import { livePins, type ActorInfo } from '../api/messageActions.ts';
 import { findInThread, upsertThread } from '../api/thread-cache.ts';
 import { ForwardDialog, PinDialog, PinnedBar } from './MessageActionsUI.tsx';
 import { Composer, type ComposerHandle } from './Composer.tsx';
+// issue 16: the template picker when the 24-hour window is closed (its own chunk)
+import { TemplateComposer, useChatWindow } from '../../templates/index.ts';
+import { ScheduleDialog } from '../../scheduled/index.ts';
 import type { TicketAction } from './MessageBubble.tsx';
 import { DeleteMessageDialog } from './MessageEdit.tsx';
 import { MessageList } from './MessageList.tsx';
@@ -101,6 +104,9 @@ export function Thread({ chatId }: { chatId: string }) {
   const { panelOpen, setPanel, panelToggle } = useDetailsPanel();
   const typing = useTyping(chatId);
   const composerRef = useRef<ComposerHandle>(null);
+  const win = useChatWindow(chat);
+  /** issue 16: the Schedule dialog, with the composer's text */
+  const [scheduling, setScheduling] = useState<string | null>(null);
   const scroll = useThreadScroll({ messages, status, cursor, loadingOlder, olderError, loadOlder });
 
   const { tickets: chatTickets, status: ticketsStatus, error: ticketsError, reload: loadTickets, replaceTicket } = useChatTickets(org.org_id, chatId);
@@ -212,6 +218,14 @@ export function Thread({ chatId }: { chatId: string }) {
               return send(text);
             }}
             onTyping={typing.onInput}
+            onSchedule={chat && chat.has_access !== false ? (text) => setScheduling(text) : undefined}
+            templateSlot={
+              win.closed && chat ? (
+                <Suspense fallback={null}>
+                  <TemplateComposer chatId={chatId} phoneId={chat.phone_id} />
+                </Suspense>
+              ) : undefined
+            }
             onSendNote={(text, mentions) => {
               typing.onSent();
               return actions.notes.sendNote(text, mentions);
@@ -227,6 +241,11 @@ export function Thread({ chatId }: { chatId: string }) {
             </Suspense>
           )}
         </ChatTicketsPanel>
+      )}
+      {scheduling !== null && chat && (
+        <Suspense fallback={null}>
+          <ScheduleDialog chatId={chatId} phoneId={chat.phone_id} cloud={win.applies} initialText={scheduling} onClose={() => setScheduling(null)} />
+        </Suspense>
       )}
       {pinFor && <PinDialog message={pinFor} onClose={() => actions.setPinFor(null)} onPin={(d) => actions.setPin(pinFor, true, d)} />}
       {edits.deleteFor && <DeleteMessageDialog message={edits.deleteFor} onClose={edits.closeDelete} onDelete={() => void edits.deleteMessage(edits.deleteFor!)} />}

@@ -14,6 +14,8 @@ import { useTaskActions } from '../../tasks/index.ts';
 import { Avatar } from './Avatar.tsx';
 import { ChatActions } from './ChatActions.tsx';
 import { SlaBadge } from './SlaBadge.tsx';
+// issue 16: the 24-hour customer service window
+import { useChatWindow } from '../../templates/index.ts';
 
 /** issue 18: the AI agent's state and Take over / Hand back, loaded only for chats the agent has a state in (the /chats bundle budget). */
 const AiThreadControls = lazy(() => import('../../ai/index.ts').then((m) => ({ default: m.AiThreadControls })));
@@ -36,6 +38,7 @@ export const ThreadHeader = forwardRef<HTMLButtonElement, ThreadHeaderProps>(fun
   const { openNew: openNewTask } = useTaskActions();
   const name = threadName(chat, chatId);
   const group = chat ? isGroupChat(chat) : chatId.endsWith('@g.us');
+  const win = useChatWindow(chat);
   const number = group ? null : formatPhone(org.mask_phone_numbers && org.role !== 'admin' ? maskPhone(chatNumber(chatId)) : chatNumber(chatId));
   return (
     <header className="thread-header">
@@ -49,6 +52,11 @@ export const ThreadHeader = forwardRef<HTMLButtonElement, ThreadHeaderProps>(fun
           {number && number !== name && <span>{number}</span>}
           {number && number === name && chat?.chat_name == null && <span className="muted">No saved name</span>}
           {group && <span>Group</span>}
+          {win.applies && (
+            <span className={`window-tag${win.closed ? ' closed' : ''}`} data-testid="window-tag" title="WhatsApp lets you send free text for 24 hours after the customer's last message; after that, only approved templates">
+              {win.text}
+            </span>
+          )}
           {chat?.org_phone && <span className="phone-tag" title="Your WhatsApp number in this chat">via {formatPhone(chat.org_phone)}</span>}
         </div>
       </div>

@@ -11,7 +11,7 @@ import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import './settingsIndex.css';
 
 /** Settings sections with a page of their own (the others show the not-built page). */
-export const BUILT_SETTINGS: ReadonlySet<string> = new Set(['preferences', 'phones', 'team', 'permissions', 'tickets', 'labels', 'notifications',
+export const BUILT_SETTINGS: ReadonlySet<string> = new Set(['preferences', 'phones', /* issue 16 */ 'scheduled', 'team', 'permissions', 'tickets', 'labels', 'notifications',
   // issue 20
   'integrations/all', 'integrations/browse', 'integrations/api', 'integrations/mcp',
   'integrations/webhooks', 'integrations/zapier', 'integrations/pabbly', 'integrations/slack',

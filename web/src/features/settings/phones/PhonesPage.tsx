@@ -6,6 +6,7 @@
  * checks the token with Meta and stores it encrypted; the web app never sees it again.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { PhoneList, PhoneView } from '#shared/phone/phone.schemas.ts';
 import { AddPhoneInput, PHONE_MESSAGES, WA_WEB_STATE_LABELS } from '#shared/phone/phone.schemas.ts';
@@ -79,6 +80,15 @@ export function PhonesPage() {
         {data && (
           <p className="phone-counter" data-testid="phone-counter" title="Connected phones / the larger of your phone count and your plan's phone limit">
             <strong>{data.connected}</strong> / {data.limit} connected
+            {/* issue 16: the Cloud API numbers' message templates */}
+            {data.phones.some((p) => p.connection_type !== 'wa_web') && (
+              <>
+                {' · '}
+                <Link to="/settings/templates" data-testid="phones-templates-link">
+                  Message templates
+                </Link>
+              </>
+            )}
           </p>
         )}
         {!data && !error && <ListSkeleton rows={2} label="Loading phones" />}
