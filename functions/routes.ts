@@ -214,6 +214,12 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}/rule-pending', handler: 'functions/http/rules/list-chat-pending.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/chats/{chat_id}/rule-pending/{key}', handler: 'functions/http/rules/cancel-chat-pending.ts#handler', auth: 'jwt' },
   // --- end issue 17 ---
+  // --- issue 15 (contacts3): quick replies ---
+  { method: 'GET', path: '/api/orgs/{org_id}/replies', handler: 'functions/http/replies/list-replies.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/replies', handler: 'functions/http/replies/create-reply.ts#handler', auth: 'jwt' },
+  { method: 'PATCH', path: '/api/orgs/{org_id}/replies/{reply_id}', handler: 'functions/http/replies/update-reply.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/replies/{reply_id}', handler: 'functions/http/replies/delete-reply.ts#handler', auth: 'jwt' },
+  // --- end issue 15 (contacts3) ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -1,4 +1,6 @@
 import { Service } from 'electrodb';
+// issue 15 (contacts3): quick replies
+import { QuickReplyEntity } from '../reply/reply.entity.ts';
 import { config } from '../config.ts';
 import { documentClient } from './client.ts';
 import { OrganizationEntity } from '../org/organization.entity.ts';
@@ -107,6 +109,8 @@ const entities = {
   rulePending: RulePendingEntity,
   ruleRate: RuleRateEntity,
   ruleSample: RuleSampleEntity,
+  // issue 15 (contacts3): quick replies
+  quickReply: QuickReplyEntity,
 };
 
 function build() {

@@ -206,6 +206,9 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/rules': () => ({ name: 'fuzz', trigger: { type: 'task.due' }, conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'x' }] }, actions: [{ type: 'close' }], enabled: false }),
   'PUT /api/orgs/{org_id}/rules/{rule_id}': () => ({ name: 'fuzzed', enabled: false }),
   'POST /api/orgs/{org_id}/rules/{rule_id}/dry-run': () => ({ conditions: { match: 'any', items: [] } }),
+  // --- issue 15 (contacts3): quick replies ---
+  'POST /api/orgs/{org_id}/replies': () => ({ shortcut: 'fuzz', text: 'Hi {{contact.name}}', scope: 'team', attachment: null }),
+  'PATCH /api/orgs/{org_id}/replies/{reply_id}': () => ({ shortcut: 'fuzzed', text: 'Hi {{member.name}}', scope: 'personal' }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

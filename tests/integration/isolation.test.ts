@@ -483,6 +483,19 @@ const ROUTES: Record<string, Row> = {
   'GET /api/orgs/{org_id}/chats/{chat_id}/rule-pending': chatLinked(),
   'DELETE /api/orgs/{org_id}/chats/{chat_id}/rule-pending/{key}': { params: () => ({ key: 'fu|rule_none|none' }), expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH, m: [404] } },
   // --- end issue 17 ---
+  // --- issue 15 (contacts3): quick replies. Team replies: admins write; personal: any member, their own.
+  // A reply's attachment is a library file: a member cannot attach a file of chat R ---
+  'GET /api/orgs/{org_id}/replies': orgWide(),
+  'POST /api/orgs/{org_id}/replies': {
+    ...adminOnly({ body: () => ({ shortcut: 'isoteam', text: 'Hello {{contact.name}}', scope: 'team' }) }),
+    variants: [
+      { name: 'personal', body: () => ({ shortcut: `iso${Date.now()}`, text: 'Hi', scope: 'personal' }), expect: { a: NOT_IN_ORG, b: [201], d: UNAUTH } },
+      { name: 'personal with a file of chat R', body: (w) => ({ shortcut: 'isofile', text: 'Hi', scope: 'personal', attachment: { chat_id: w.chatR, unique_id: w.rInbound, message_type: 'image' } }), expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } },
+    ],
+  },
+  'PATCH /api/orgs/{org_id}/replies/{reply_id}': adminOnly({ params: () => ({ reply_id: 'qr_missing' }), body: () => ({ shortcut: 'nope', text: 'Nope' }) }, [403, 404]),
+  'DELETE /api/orgs/{org_id}/replies/{reply_id}': adminOnly({ params: () => ({ reply_id: 'qr_missing' }) }, [403, 404]),
+  // --- end issue 15 (contacts3) ---
 };
 
 // --- issue 17: org A's rules for the rows above (disabled; a trigger nothing in this suite fires) ---
