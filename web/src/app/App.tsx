@@ -65,6 +65,8 @@ const SectionPage = lazy(() => import('./SectionPages.tsx'));
 // issue 15: contacts, custom properties, quick replies
 const ContactsPage = lazy(() => import('../features/contacts/components/ContactsPage.tsx').then((m) => ({ default: m.ContactsPage })));
 const PropertiesPage = lazy(() => import('../features/settings/properties/PropertiesPage.tsx').then((m) => ({ default: m.PropertiesPage })));
+// issue 15 (contacts3): quick replies
+const RepliesPage = lazy(() => import('../features/settings/replies/RepliesPage.tsx').then((m) => ({ default: m.RepliesPage })));
 // issue 17: automation rules
 const RulesPage = lazy(() => import('../features/rules/RulesPage.tsx').then((m) => ({ default: m.RulesPage })));
 
@@ -135,6 +137,8 @@ function AppRoutes() {
           {/* issue 15: contacts (member_permissions.contacts), custom properties (admins) */}
           <Route path="/contacts" element={<PageGate title="Contacts"><ContactsPage /></PageGate>} />
           <Route path="/settings/properties" element={<PageGate title="Custom Properties"><PropertiesPage /></PageGate>} />
+          {/* issue 15 (contacts3): quick replies (admins, by the settings gate) */}
+          <Route path="/settings/replies" element={<PageGate title="Quick Replies"><RepliesPage /></PageGate>} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           {/* issue 18: the AI agent (members read and test; admins change) */}
           <Route path="/ai" element={<PageGate title="AI"><AiPage /></PageGate>} />
