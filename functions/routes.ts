@@ -219,6 +219,9 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'POST', path: '/api/orgs/{org_id}/replies', handler: 'functions/http/replies/create-reply.ts#handler', auth: 'jwt' },
   { method: 'PATCH', path: '/api/orgs/{org_id}/replies/{reply_id}', handler: 'functions/http/replies/update-reply.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/replies/{reply_id}', handler: 'functions/http/replies/delete-reply.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/contacts/{contact_id}/merge', handler: 'functions/http/contacts/merge-contact.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/contacts/{contact_id}/unmerge', handler: 'functions/http/contacts/unmerge-contact.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/contacts/{contact_id}/merges', handler: 'functions/http/contacts/list-contact-merges.ts#handler', auth: 'jwt' },
   // --- end issue 15 (contacts3) ---
 ];
 

@@ -98,3 +98,11 @@ export type ContactDetail = z.infer<typeof ContactDetail>;
 
 /** What the delete confirmation says (spec words for the web app and the API). */
 export const DELETE_CONTACT_NOTE = 'The contact’s name, labels, properties and notes are removed. Its chats and messages are kept, and a new contact is created if this person writes again.';
+
+/** POST /contacts/{contact_id}/merge and /unmerge (issue 15 item 2). */
+export const MergeContactInput = z.object({ other_contact_id: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'is too long') });
+export type MergeContactInput = z.infer<typeof MergeContactInput>;
+
+/** What the merge confirmation says (the rules of shared/contact/merge.rules.ts, in words). */
+export const MERGE_CONTACT_NOTE =
+  'The two become one contact: numbers, labels and chats are combined, this contact’s property values are kept and the other’s fill the empty ones, and the notes are joined. The other contact stops showing in lists and search. You can unmerge them later.';

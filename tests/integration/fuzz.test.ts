@@ -209,6 +209,8 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   // --- issue 15 (contacts3): quick replies ---
   'POST /api/orgs/{org_id}/replies': () => ({ shortcut: 'fuzz', text: 'Hi {{contact.name}}', scope: 'team', attachment: null }),
   'PATCH /api/orgs/{org_id}/replies/{reply_id}': () => ({ shortcut: 'fuzzed', text: 'Hi {{member.name}}', scope: 'personal' }),
+  'POST /api/orgs/{org_id}/contacts/{contact_id}/merge': () => ({ other_contact_id: '15550009999' }),
+  'POST /api/orgs/{org_id}/contacts/{contact_id}/unmerge': () => ({ other_contact_id: '15550009999' }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

@@ -495,6 +495,10 @@ const ROUTES: Record<string, Row> = {
   },
   'PATCH /api/orgs/{org_id}/replies/{reply_id}': adminOnly({ params: () => ({ reply_id: 'qr_missing' }), body: () => ({ shortcut: 'nope', text: 'Nope' }) }, [403, 404]),
   'DELETE /api/orgs/{org_id}/replies/{reply_id}': adminOnly({ params: () => ({ reply_id: 'qr_missing' }) }, [403, 404]),
+  // merge / unmerge: both contacts must be visible (R's contact is refused to the member without access)
+  'POST /api/orgs/{org_id}/contacts/{contact_id}/merge': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: (w) => ({ other_contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  'POST /api/orgs/{org_id}/contacts/{contact_id}/unmerge': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: (w) => ({ other_contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  'GET /api/orgs/{org_id}/contacts/{contact_id}/merges': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }) }),
   // --- end issue 15 (contacts3) ---
 };
 
