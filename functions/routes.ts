@@ -222,6 +222,7 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'POST', path: '/api/orgs/{org_id}/contacts/{contact_id}/merge', handler: 'functions/http/contacts/merge-contact.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/contacts/{contact_id}/unmerge', handler: 'functions/http/contacts/unmerge-contact.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/contacts/{contact_id}/merges', handler: 'functions/http/contacts/list-contact-merges.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/contacts/export.csv', handler: 'functions/http/contacts/export-contacts.ts#handler', auth: 'jwt' },
   // --- end issue 15 (contacts3) ---
 ];
 

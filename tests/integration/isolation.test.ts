@@ -495,12 +495,20 @@ const ROUTES: Record<string, Row> = {
   },
   'PATCH /api/orgs/{org_id}/replies/{reply_id}': adminOnly({ params: () => ({ reply_id: 'qr_missing' }), body: () => ({ shortcut: 'nope', text: 'Nope' }) }, [403, 404]),
   'DELETE /api/orgs/{org_id}/replies/{reply_id}': adminOnly({ params: () => ({ reply_id: 'qr_missing' }) }, [403, 404]),
-  // merge / unmerge: both contacts must be visible (R's contact is refused to the member without access)
-  'POST /api/orgs/{org_id}/contacts/{contact_id}/merge': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: (w) => ({ other_contact_id: sealContactId(w.orgId, w.rNumber) }) }),
-  'POST /api/orgs/{org_id}/contacts/{contact_id}/unmerge': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: (w) => ({ other_contact_id: sealContactId(w.orgId, w.rNumber) }) }),
-  'GET /api/orgs/{org_id}/contacts/{contact_id}/merges': chatLinked({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  // merge / unmerge: both contacts must be visible (R's contact is refused to the member without access).
+  // (m): O's contact was deleted by the DELETE row above, so 404 is its honest answer too
+  'POST /api/orgs/{org_id}/contacts/{contact_id}/merge': contactAfterDelete({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: (w) => ({ other_contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  'POST /api/orgs/{org_id}/contacts/{contact_id}/unmerge': contactAfterDelete({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: (w) => ({ other_contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  'GET /api/orgs/{org_id}/contacts/{contact_id}/merges': contactAfterDelete({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  // the export holds what the list shows the member (never R's contact, numbers masked)
+  'GET /api/orgs/{org_id}/contacts/export.csv': orgWide(),
   // --- end issue 15 (contacts3) ---
 };
+
+/** chatLinked, where the member on chat O may find O's contact already deleted (404). */
+function contactAfterDelete(c: Omit<Case, 'expect'>): Row {
+  return { ...c, expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH, m: [...SERVED, 404] } };
+}
 
 // --- issue 17: org A's rules for the rows above (disabled; a trigger nothing in this suite fires) ---
 const ruleIds = { keep: 'rule_missing', del: 'rule_missing' };

@@ -11,6 +11,7 @@ export const contactKeys = {
   all: (orgId: string) => ['orgs', orgId, 'contacts'] as const,
   list: (orgId: string, f: ContactFilters) => ['orgs', orgId, 'contacts', 'list', f] as const,
   detail: (orgId: string, id: string) => ['orgs', orgId, 'contacts', 'detail', id] as const,
+  merges: (orgId: string, id: string) => ['orgs', orgId, 'contacts', 'merges', id] as const,
 };
 
 const base = (orgId: string) => `/api/orgs/${encodeURIComponent(orgId)}/contacts`;
@@ -29,4 +30,8 @@ export const contactsApi = {
   create: (orgId: string, input: CreateContactInput) => apiRequest<{ contact: ContactView }>('POST', base(orgId), input),
   update: (orgId: string, id: string, input: UpdateContactInput) => apiRequest<{ contact: ContactView }>('PATCH', `${base(orgId)}/${encodeURIComponent(id)}`, input),
   remove: (orgId: string, id: string) => apiRequest<{ deleted: true }>('DELETE', `${base(orgId)}/${encodeURIComponent(id)}`),
+  // merge / unmerge (issue 15 item 2)
+  merge: (orgId: string, id: string, otherId: string) => apiRequest<{ contact: ContactView }>('POST', `${base(orgId)}/${encodeURIComponent(id)}/merge`, { other_contact_id: otherId }),
+  unmerge: (orgId: string, id: string, otherId: string) => apiRequest<{ contact: ContactView; restored: ContactView }>('POST', `${base(orgId)}/${encodeURIComponent(id)}/unmerge`, { other_contact_id: otherId }),
+  merges: (orgId: string, id: string) => apiRequest<{ merged: ContactView[]; audit: Array<{ audit_id: string; action: string; actor: string; other_contact_id: string | null; at: number }> }>('GET', `${base(orgId)}/${encodeURIComponent(id)}/merges`),
 };

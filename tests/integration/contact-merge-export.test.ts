@@ -109,3 +109,24 @@ describe('unmerge', () => {
     expect(again.body.error.details).toEqual([{ field: 'other_contact_id', reason: 'was not merged into this contact' }]);
   });
 });
+
+describe('CSV export', () => {
+  it('exports the filtered set, one column per property, formula cells defused; members get masked numbers', async () => {
+    await rt.orgCall(admin, 'PATCH', `/contacts/${B}`, { name: '=HYPERLINK("http://evil")', notes: '+1 call me' });
+    const res = await rt.api(admin, `/api/orgs/${rt.orgId}/contacts/export.csv?label_id=lbl_b2b`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/csv/);
+    const lines = (await res.text()).trim().split('\r\n');
+    expect(lines[0]).toBe('phone,name,whatsapp_name,numbers,labels,notes,last_seen_at,created_at,City,Tier');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`+${B}`);
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(lines[1]).toContain("'+1 call me");
+    expect(lines[1]).toContain('Recife,Silver');
+    // the whole book; a bad filter is a 400 with the field
+    const all = (await (await rt.api(admin, `/api/orgs/${rt.orgId}/contacts/export.csv`)).text()).trim().split('\r\n');
+    expect(all).toHaveLength(3);
+    const bad = await rt.api(admin, `/api/orgs/${rt.orgId}/contacts/export.csv?sort=nope`);
+    expect(bad.status).toBe(400);
+  });
+});
