@@ -30,7 +30,8 @@ describe('merge and unmerge contacts in the browser', () => {
   it('merges two contacts after a confirmation that says what happens, then unmerges them', async () => {
     const page = await signIn(browser, rt, rt.adminEmail, DESKTOP);
     await page.goto(`${base()}/contacts`);
-    await expect.poll(async () => page.getByTestId('contact-row').count()).toBe(2);
+    await page.getByTestId('contact-row').first().waitFor();
+    await expect.poll(async () => page.getByTestId('contact-row').count(), { timeout: 15_000 }).toBe(2);
     await page.getByTestId('contact-row').filter({ hasText: 'Grace Hopper' }).click();
     const panel = page.getByTestId('contact-panel');
     await panel.waitFor();
@@ -42,8 +43,8 @@ describe('merge and unmerge contacts in the browser', () => {
     await page.screenshot({ path: join(SHOTS, 'contacts-merge-confirm-desktop.png') });
     await dialog.getByTestId('contact-merge-confirm').click();
     await toast(page, 'Grace (work) merged into Grace Hopper').waitFor();
-    await expect.poll(async () => page.getByTestId('contact-row').count()).toBe(1);
-    await expect.poll(async () => panel.getByTestId('contact-chat-link').count()).toBe(2);
+    await expect.poll(async () => page.getByTestId('contact-row').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(async () => panel.getByTestId('contact-chat-link').count(), { timeout: 15_000 }).toBe(2);
     expect(await panel.getByTestId('contact-phone').innerText()).toMatch(/0701.*0702/);
     await panel.getByTestId('contact-merged-row').waitFor();
     await page.screenshot({ path: join(SHOTS, 'contacts-merged-desktop.png') });
@@ -53,8 +54,8 @@ describe('merge and unmerge contacts in the browser', () => {
     await page.getByTestId('contact-unmerge-dialog').waitFor();
     await page.getByTestId('contact-unmerge-dialog-confirm').click();
     await toast(page, 'Grace (work) unmerged').waitFor();
-    await expect.poll(async () => page.getByTestId('contact-row').count()).toBe(2);
-    await expect.poll(async () => panel.getByTestId('contact-chat-link').count()).toBe(1);
+    await expect.poll(async () => page.getByTestId('contact-row').count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(async () => panel.getByTestId('contact-chat-link').count(), { timeout: 15_000 }).toBe(1);
     await page.close();
   });
 

@@ -111,7 +111,7 @@ describe('unmerge', () => {
 });
 
 describe('CSV export', () => {
-  it('exports the filtered set, one column per property, formula cells defused; members get masked numbers', async () => {
+  it('exports the filtered set, one column per property, formula cells defused; a bad filter is a 400', async () => {
     await rt.orgCall(admin, 'PATCH', `/contacts/${B}`, { name: '=HYPERLINK("http://evil")', notes: '+1 call me' });
     const res = await rt.api(admin, `/api/orgs/${rt.orgId}/contacts/export.csv?label_id=lbl_b2b`);
     expect(res.status).toBe(200);
