@@ -1,6 +1,7 @@
 import { Service } from 'electrodb';
 // issue 15 (contacts3): quick replies
 import { QuickReplyEntity } from '../reply/reply.entity.ts';
+import { ContactImportChunkEntity, ContactImportEntity } from '../contact/import.entity.ts';
 import { config } from '../config.ts';
 import { documentClient } from './client.ts';
 import { OrganizationEntity } from '../org/organization.entity.ts';
@@ -111,6 +112,8 @@ const entities = {
   ruleSample: RuleSampleEntity,
   // issue 15 (contacts3): quick replies
   quickReply: QuickReplyEntity,
+  contactImport: ContactImportEntity,
+  contactImportChunk: ContactImportChunkEntity,
 };
 
 function build() {

@@ -211,6 +211,8 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'PATCH /api/orgs/{org_id}/replies/{reply_id}': () => ({ shortcut: 'fuzzed', text: 'Hi {{member.name}}', scope: 'personal' }),
   'POST /api/orgs/{org_id}/contacts/{contact_id}/merge': () => ({ other_contact_id: '15550009999' }),
   'POST /api/orgs/{org_id}/contacts/{contact_id}/unmerge': () => ({ other_contact_id: '15550009999' }),
+  'POST /api/orgs/{org_id}/contacts/imports': () => ({ total: 3, file_name: 'fuzz.csv' }),
+  'PUT /api/orgs/{org_id}/contacts/imports/{job_id}/chunks/{seq}': () => ({ rows: [{ phone: '14155550100', name: 'Fuzz', notes: 'n', custom_properties: {} }] }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */
@@ -392,4 +394,7 @@ const BODYLESS_WRITES = new Set([
   'POST /api/invites/{invite_org_id}/decline',
   'POST /api/orgs/{org_id}/chats/bulk-jobs/{job_id}/undo',
   'POST /webhooks/whatsapp',
+  // issue 15 (contacts3): contact CSV import actions
+  'POST /api/orgs/{org_id}/contacts/imports/{job_id}/start',
+  'POST /api/orgs/{org_id}/contacts/imports/{job_id}/undo',
 ]);

@@ -502,6 +502,12 @@ const ROUTES: Record<string, Row> = {
   'GET /api/orgs/{org_id}/contacts/{contact_id}/merges': contactAfterDelete({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }) }),
   // the export holds what the list shows the member (never R's contact, numbers masked)
   'GET /api/orgs/{org_id}/contacts/export.csv': orgWide(),
+  // CSV import: anyone allowed /contacts starts one; a job of another org (or another member's) is a 404
+  'POST /api/orgs/{org_id}/contacts/imports': orgWide({ body: () => ({ total: 1, file_name: 'iso.csv' }) }, [201]),
+  'PUT /api/orgs/{org_id}/contacts/imports/{job_id}/chunks/{seq}': orgWide({ params: () => ({ job_id: 'cimp_missing', seq: '0' }), body: () => ({ rows: [{ phone: '14155550100' }] }) }, [404]),
+  'POST /api/orgs/{org_id}/contacts/imports/{job_id}/start': orgWide({ params: () => ({ job_id: 'cimp_missing' }) }, [404]),
+  'GET /api/orgs/{org_id}/contacts/imports/{job_id}': orgWide({ params: () => ({ job_id: 'cimp_missing' }) }, [404]),
+  'POST /api/orgs/{org_id}/contacts/imports/{job_id}/undo': orgWide({ params: () => ({ job_id: 'cimp_missing' }) }, [404]),
   // --- end issue 15 (contacts3) ---
 };
 
