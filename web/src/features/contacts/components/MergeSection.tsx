@@ -92,6 +92,7 @@ function MergeDialog({ contact, onClose, onMerged }: { contact: ContactView; onC
   if (picked)
     return (
       <Dialog title={`Merge ${nameOf(picked)} into ${nameOf(contact)}?`} onClose={onClose} testId="contact-merge-dialog">
+<div className="dialog-body form-grid">
         <p data-testid="contact-merge-note">{MERGE_CONTACT_NOTE}</p>
         <p className="muted small">
           {nameOf(contact)} keeps its name and main number ({formatPhone(contact.phone)}); {nameOf(picked)}’s number{picked.numbers.length > 1 ? 's' : ''} {picked.numbers.map(formatPhone).join(', ')} join it.
@@ -114,11 +115,13 @@ function MergeDialog({ contact, onClose, onMerged }: { contact: ContactView; onC
           busy={busy}
           disabled={busy}
           submitTestId="contact-merge-confirm"
-        />
+        /></div>
+
       </Dialog>
     );
   return (
     <Dialog title={`Merge into ${nameOf(contact)}`} onClose={onClose} testId="contact-merge-dialog">
+<div className="dialog-body form-grid">
       <label className="field">
         <span>Find the other contact (name or number)</span>
         <input type="search" value={q} autoFocus onChange={(e) => setQ(e.target.value)} placeholder="e.g. Ana or +55 11" data-testid="contact-merge-search" />
@@ -135,7 +138,8 @@ function MergeDialog({ contact, onClose, onMerged }: { contact: ContactView; onC
             </button>
           </li>
         ))}
-      </ul>
+      </ul></div>
+
     </Dialog>
   );
 }
@@ -145,6 +149,7 @@ function ConfirmDialog({ title, text, submitLabel, testId, onClose, onConfirm }:
   const [error, setError] = useState<string | null>(null);
   return (
     <Dialog title={title} onClose={onClose} testId={testId}>
+<div className="dialog-body form-grid">
       <p>{text}</p>
       <DialogFooter
         error={error}
@@ -161,7 +166,8 @@ function ConfirmDialog({ title, text, submitLabel, testId, onClose, onConfirm }:
         busy={busy}
         disabled={busy}
         submitTestId={`${testId}-confirm`}
-      />
+      /></div>
+
     </Dialog>
   );
 }

@@ -243,6 +243,7 @@ export function RepliesPage() {
       </div>
       {deleting && (
         <Dialog title={`Delete /${deleting.shortcut}?`} onClose={() => setDeleting(null)} testId="reply-delete-dialog">
+          <div className="dialog-body form-grid">
           <p>{deleting.scope === 'team' ? 'Nobody on the team can insert this reply any more.' : 'You can no longer insert this reply.'} Messages already sent with it are not changed.</p>
           <DialogFooter
             error={deleteError}
@@ -264,7 +265,8 @@ export function RepliesPage() {
             disabled={busy}
             submitTestId="reply-delete-confirm"
             danger
-          />
+          /></div>
+
         </Dialog>
       )}
     </div>
