@@ -22,6 +22,8 @@ import { errorMessage } from '../../../lib/api.ts';
 import { useContacts } from '../hooks/useContacts.ts';
 import { ContactPanel } from './ContactPanel.tsx';
 import { CreateContactDialog } from './ContactDialogs.tsx';
+import { ImportDialog } from './ImportDialog.tsx';
+import { usePropertyDefs } from './PropertyFields.tsx';
 import './contacts.css';
 
 const ROW_HEIGHT = 64;
@@ -72,6 +74,8 @@ export function ContactsPage() {
   const [text, setText] = useState(params.get('q') ?? '');
   const [creating, setCreating] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const importDefs = usePropertyDefs(org.org_id);
   const toast = useToast();
   const selected = params.get('contact');
   const seen = params.get('seen') ?? '';
@@ -133,6 +137,9 @@ export function ContactsPage() {
       <header className="page-header">
         <MenuButton />
         <h1>Contacts</h1>
+        <button type="button" className="btn contacts-import" onClick={() => setImporting(true)} data-testid="contact-import-open">
+          Import CSV
+        </button>
         <button
           type="button"
           className="btn contacts-export"
@@ -229,6 +236,7 @@ export function ContactsPage() {
           </div>
         )}
       </div>
+      {importing && <ImportDialog orgId={org.org_id} defs={importDefs} onClose={() => setImporting(false)} onChanged={() => list.refresh()} />}
       {creating && (
         <CreateContactDialog
           orgId={org.org_id}
