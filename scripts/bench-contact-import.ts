@@ -17,11 +17,12 @@ async function main() {
   const rt = await startTestRuntime();
   try {
     const admin = await rt.signIn(rt.adminEmail);
-    const table = [['Name', 'Phone'], ...Array.from({ length: n }, (_, i) => [`Bench Person ${i}`, `+1 628 ${String(1000000 + i).slice(0, 3)} ${String(1000000 + i).slice(3)}`])];
+    const table = [['Name', 'Phone'], ...Array.from({ length: n }, (_, i) => [`Bench Person ${i}`, `+1 628 ${String(2000000 + i).slice(0, 3)} ${String(2000000 + i).slice(3)}`])];
     let t = performance.now();
     const p = previewImport(table, ['name', 'phone'], []);
     const previewMs = performance.now() - t;
     t = performance.now();
+    if (p.rows.length !== n) throw new Error(`preview kept ${p.rows.length} of ${n} rows: ${JSON.stringify(p.errors.slice(0, 3))}`);
     const job = (await rt.orgCall<{ import: ContactImport }>(admin, 'POST', '/contacts/imports', { total: p.rows.length, file_name: 'bench.csv' })).body.import;
     for (let seq = 0; seq < job.chunks; seq++) {
       const r = await rt.orgCall(admin, 'PUT', `/contacts/imports/${job.job_id}/chunks/${seq}`, { rows: p.rows.slice(seq * IMPORT_CHUNK, (seq + 1) * IMPORT_CHUNK) });
