@@ -13,7 +13,7 @@ import type { TestRuntime } from '../factories/runtime.ts';
 let rt: TestRuntime;
 let browser: Browser;
 const base = () => rt.url.replace('localhost', '127.0.0.1');
-const CSV = ['Name,Phone,City', 'Lin Wei,+1 415 555 0161,Oakland', 'Lin (again),+1 (415) 555-0161,Oakland', 'Omar Haddad,+44 7700 900123,Leeds', 'Nobody,not a number,', '=cmd(),098765 43210,Pune'].join('\n');
+const CSV = ['Name,Phone,City', 'Lin Wei,+1 415 555 0161,Oakland', 'Lin (again),+1 (415) 555-0161,Oakland', 'Omar Haddad,+44 7911 123456,Leeds', 'Nobody,not a number,', '=cmd(),098765 43210,Pune'].join('\n');
 
 beforeAll(async () => {
   ({ rt, browser } = await startE2E());
