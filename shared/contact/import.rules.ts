@@ -80,15 +80,19 @@ export function previewImport(table: string[][], mapping: ColumnTarget[], defs: 
       const v = (cells[c] ?? '').trim();
       if (!v || bad) return;
       if (t === 'name') {
-        if (v.length > 250) (out.errors.push({ row, field: 'name', reason: 'must be at most 250 characters' }), (bad = true));
-        else r.name = v;
+        if (v.length > 250) {
+          out.errors.push({ row, field: 'name', reason: 'must be at most 250 characters' });
+          bad = true;
+        } else r.name = v;
       } else if (t === 'notes') r.notes = v.slice(0, 5000);
       else if (t.startsWith('prop:')) {
         const def = byId.get(t.slice(5));
         if (!def) return;
         const p = propValue(def, v);
-        if ('reason' in p) (out.errors.push({ row, field: t.slice(5), reason: p.reason }), (bad = true));
-        else (r.custom_properties ??= {})[def.property_id] = p.value;
+        if ('reason' in p) {
+          out.errors.push({ row, field: t.slice(5), reason: p.reason });
+          bad = true;
+        } else (r.custom_properties ??= {})[def.property_id] = p.value;
       }
     });
     if (bad) continue;
