@@ -231,6 +231,21 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'POST', path: '/api/orgs/{org_id}/scheduled/{schedule_id}/skip', handler: 'functions/http/scheduled/skip-scheduled.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/scheduled/{schedule_id}', handler: 'functions/http/scheduled/delete-scheduled.ts#handler', auth: 'jwt' },
   // --- end issue 16 (part A) ---
+  // --- issue 15 (contacts3): quick replies ---
+  { method: 'GET', path: '/api/orgs/{org_id}/replies', handler: 'functions/http/replies/list-replies.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/replies', handler: 'functions/http/replies/create-reply.ts#handler', auth: 'jwt' },
+  { method: 'PATCH', path: '/api/orgs/{org_id}/replies/{reply_id}', handler: 'functions/http/replies/update-reply.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/replies/{reply_id}', handler: 'functions/http/replies/delete-reply.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/contacts/{contact_id}/merge', handler: 'functions/http/contacts/merge-contact.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/contacts/{contact_id}/unmerge', handler: 'functions/http/contacts/unmerge-contact.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/contacts/{contact_id}/merges', handler: 'functions/http/contacts/list-contact-merges.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/contacts/export.csv', handler: 'functions/http/contacts/export-contacts.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/contacts/imports', handler: 'functions/http/contact-imports/create-import.ts#handler', auth: 'jwt' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/contacts/imports/{job_id}/chunks/{seq}', handler: 'functions/http/contact-imports/put-import-chunk.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/contacts/imports/{job_id}/start', handler: 'functions/http/contact-imports/start-import.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/contacts/imports/{job_id}', handler: 'functions/http/contact-imports/get-import.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/contacts/imports/{job_id}/undo', handler: 'functions/http/contact-imports/undo-import.ts#handler', auth: 'jwt' },
+  // --- end issue 15 (contacts3) ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -35,7 +35,7 @@ export const API_ROUTE_GROUPS = {
   /** issue 17: automation rules and their log */
   Rules: ['functions/http/rules/', 'functions/http/sla/'],
   /** issue 15: contacts and custom property definitions */
-  Contacts: ['functions/http/contacts/', 'functions/http/properties/'],
+  Contacts: ['functions/http/contacts/', 'functions/http/properties/', 'functions/http/replies/', 'functions/http/contact-imports/'],
   /** issue 19: dashboard, analytics and the audit log */
   Insights: ['functions/http/analytics/', 'functions/http/logs/'],
   /** issue 22: plans, checkout, trial extension, incidents and the billing provider's webhook */

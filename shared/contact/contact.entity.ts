@@ -90,6 +90,8 @@ export const ContactAuditEntity = new Entity({
     action: { type: 'string', required: true },
     actor: { type: 'string', required: true },
     other_contact_id: { type: 'string' },
+    /** merge rows of the survivor: its fields before and after the merge (shared/contact/merge.rules.ts MergeFields), for unmerge */
+    snapshot: { type: 'any' },
     /** epoch ms */
     at: { type: 'number', required: true },
   },

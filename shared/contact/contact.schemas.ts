@@ -98,3 +98,25 @@ export type ContactDetail = z.infer<typeof ContactDetail>;
 
 /** What the delete confirmation says (spec words for the web app and the API). */
 export const DELETE_CONTACT_NOTE = 'The contact’s name, labels, properties and notes are removed. Its chats and messages are kept, and a new contact is created if this person writes again.';
+
+/** POST /contacts/{contact_id}/merge and /unmerge (issue 15 item 2). */
+export const MergeContactInput = z.object({ other_contact_id: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'is too long') });
+export type MergeContactInput = z.infer<typeof MergeContactInput>;
+
+/** What the merge confirmation says (the rules of shared/contact/merge.rules.ts, in words). */
+export const MERGE_CONTACT_NOTE =
+  'The two become one contact: numbers, labels and chats are combined, this contact’s property values are kept and the other’s fill the empty ones, and the notes are joined. The other contact stops showing in lists and search. You can unmerge them later.';
+
+/** GET /contacts/export.csv: the list's filters (no page size or cursor: the whole filtered set). */
+export const ContactExportQuery = z.object({
+  q: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+  label_id: id('label_id').optional(),
+  property_id: id('property_id').optional(),
+  property_value: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
+  phone_id: id('phone_id').optional(),
+  seen_from: epochMs.optional(),
+  seen_to: epochMs.optional(),
+  sort: z.enum(CONTACT_SORTS, { errorMap: () => ({ message: `must be one of ${CONTACT_SORTS.join(', ')}` }) }).default('name'),
+  order: z.enum(['asc', 'desc'], { errorMap: () => ({ message: 'must be asc or desc' }) }).optional(),
+});
+export type ContactExportQuery = z.infer<typeof ContactExportQuery>;

@@ -47,7 +47,8 @@ export async function listContacts(actor: Actor, page: { limit: number; cursor?:
 // /contacts (issue 15)
 // ---------------------------------------------------------------------------------------------
 
-type Row = ContactLike & {
+/** A stored contact row (also used by merge.ts). */
+export type Row = ContactLike & {
   org_id: string;
   lids?: string[];
   notes?: string;
@@ -135,7 +136,7 @@ const contacts = () => db().entities.contact;
 const facets = () => db().entities.contactFacet;
 
 /** Contacts by id (BatchGet, unprocessed keys retried), in the order asked; missing ones dropped. */
-async function getMany(orgId: string, ids: string[]): Promise<Row[]> {
+export async function getMany(orgId: string, ids: string[]): Promise<Row[]> {
   const uniq = [...new Set(ids)];
   const found = new Map<string, Row>();
   let keys = uniq.map((contact_id) => ({ org_id: orgId, contact_id }));
@@ -182,7 +183,7 @@ export async function listContactBook(actor: Actor, input: ContactListQuery): Pr
   const qWords = q.q ? words(q.q) : [];
   const digits = q.q ? numberQuery(q.q) : null;
   const propKey = q.property_id && q.property_value ? `prop#${q.property_id}#${q.property_value.toLowerCase()}` : null;
-  const matches = (c: Row): boolean => {
+  const matches = (c: Row, textChecked = false): boolean => {
     if (c.merged_into) return false;
     if (q.label_id && !(c.label_ids ?? []).includes(q.label_id)) return false;
     if (q.phone_id && !(c.phone_ids ?? []).includes(q.phone_id)) return false;
@@ -191,6 +192,7 @@ export async function listContactBook(actor: Actor, input: ContactListQuery): Pr
     const seen = c.last_seen_at ?? 0;
     if (q.seen_from !== undefined && seen < q.seen_from) return false;
     if (q.seen_to !== undefined && seen > q.seen_to) return false;
+    if (textChecked) return true;
     if (q.q && !digits && !matchesWords(c, qWords)) return false;
     if (digits && !(c.numbers?.length ? c.numbers : [c.contact_id]).some((n) => n.startsWith(digits)) && !c.contact_id.startsWith(digits)) return false;
     return true;
@@ -209,7 +211,11 @@ export async function listContactBook(actor: Actor, input: ContactListQuery): Pr
       rows = await getMany(orgId, res.data.map((f) => f.contact_id));
       if (digits && guard.masks) return out((await visibleRows(guard, rows.filter((c) => !c.merged_into && matchesWords(c, [digits])))).slice(0, q.limit), null);
     }
-    const kept = await visibleRows(guard, rows.filter(matches));
+    // a merged-away contact found by its own name or number shows as the contact it was merged into (issue 15 item 2)
+    const hits = rows.filter((c) => matches({ ...c, merged_into: undefined }));
+    const away = hits.filter((c) => c.merged_into);
+    const found = away.length ? [...new Map([...hits.filter((c) => !c.merged_into), ...(await getMany(orgId, away.map((c) => c.merged_into!)))].map((c) => [c.contact_id, c])).values()] : hits;
+    const kept = await visibleRows(guard, found.filter((c) => matches(c, true)));
     const sorted = sortRows(kept, q.sort, q.order);
     return out(sorted.slice(0, q.limit), null);
   }
@@ -218,7 +224,7 @@ export async function listContactBook(actor: Actor, input: ContactListQuery): Pr
   if (facet) {
     const res = await fill(
       (cursor, n) => facets().query.byFacet({ org_id: orgId, facet }).go({ limit: n, cursor, pages: 1 }),
-      async (fs) => visibleRows(guard, (await getMany(orgId, fs.map((f) => f.contact_id))).filter(matches)),
+      async (fs) => visibleRows(guard, (await getMany(orgId, fs.map((f) => f.contact_id))).filter((c) => matches(c))),
       q.limit,
       q.cursor ?? null,
     );
@@ -239,7 +245,7 @@ export async function listContactBook(actor: Actor, input: ContactListQuery): Pr
       if (q.sort === 'created') return contacts().query.byCreated({ org_id: orgId }).go(opts);
       return contacts().query.byName({ org_id: orgId }).go(opts);
     },
-    async (rs) => visibleRows(guard, (rs as Row[]).filter(matches)),
+    async (rs) => visibleRows(guard, (rs as Row[]).filter((c) => matches(c))),
     q.limit,
     q.cursor ?? null,
   );
@@ -258,7 +264,7 @@ function sortRows(rows: Row[], sort: string, order?: 'asc' | 'desc'): Row[] {
 }
 
 /** Write the facet rows `after` needs and delete those of `before` it no longer has (BatchWrite; idempotent). */
-async function syncFacets(orgId: string, before: Row | null, after: Row | null): Promise<void> {
+export async function syncFacets(orgId: string, before: Row | null, after: Row | null): Promise<void> {
   const { remove, add } = facetDiff(before ? facetsOf(before) : [], after ? facetsOf(after) : []);
   const id = (after ?? before)!.contact_id;
   if (remove.length) await facets().delete(remove.map((f) => ({ org_id: orgId, ...splitFacet(f) }))).go({ concurrency: 2 });
@@ -266,7 +272,7 @@ async function syncFacets(orgId: string, before: Row | null, after: Row | null):
 }
 
 /** A contact the viewer names and may see (its 1:1 chat through the guard: 403 chat.no_access). @throws 404 */
-async function getVisible(actor: Actor, guard: ChatGuard, id: string, stored = false): Promise<Row> {
+export async function getVisible(actor: Actor, guard: ChatGuard, id: string, stored = false): Promise<Row> {
   const row = await getRow(actor.org_id, stored ? id : resolveId(actor, guard, id));
   await guard.assertChats([chatIdOf(row.contact_id)]);
   return row;

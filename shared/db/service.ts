@@ -1,4 +1,7 @@
 import { Service } from 'electrodb';
+// issue 15 (contacts3): quick replies
+import { QuickReplyEntity } from '../reply/reply.entity.ts';
+import { ContactImportChunkEntity, ContactImportEntity } from '../contact/import.entity.ts';
 import { config } from '../config.ts';
 import { documentClient } from './client.ts';
 import { OrganizationEntity } from '../org/organization.entity.ts';
@@ -118,6 +121,10 @@ const entities = {
   // issue 16: WhatsApp message templates
   waTemplate: TemplateEntity,
   scheduledMessage: ScheduledMessageEntity,
+  // issue 15 (contacts3): quick replies
+  quickReply: QuickReplyEntity,
+  contactImport: ContactImportEntity,
+  contactImportChunk: ContactImportChunkEntity,
 };
 
 function build() {

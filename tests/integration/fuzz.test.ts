@@ -214,6 +214,13 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/chats/{chat_id}/templates': () => ({ name: 'appointment_reminder', language: 'en_US', values: { 'body.1': 'Ana', 'body.2': 'Tuesday' } }),
   'POST /api/orgs/{org_id}/scheduled': (w) => ({ chat_id: w.chatO, body: 'later', recurrence: { kind: 'weekly', start_date: '2099-01-01', time: '09:00', weekdays: [1, 3], end: { type: 'after', count: 3 } } }),
   'PATCH /api/orgs/{org_id}/scheduled/{schedule_id}': () => ({ status: 'paused', body: 'changed' }),
+  // --- issue 15 (contacts3): quick replies ---
+  'POST /api/orgs/{org_id}/replies': () => ({ shortcut: 'fuzz', text: 'Hi {{contact.name}}', scope: 'team', attachment: null }),
+  'PATCH /api/orgs/{org_id}/replies/{reply_id}': () => ({ shortcut: 'fuzzed', text: 'Hi {{member.name}}', scope: 'personal' }),
+  'POST /api/orgs/{org_id}/contacts/{contact_id}/merge': () => ({ other_contact_id: '15550009999' }),
+  'POST /api/orgs/{org_id}/contacts/{contact_id}/unmerge': () => ({ other_contact_id: '15550009999' }),
+  'POST /api/orgs/{org_id}/contacts/imports': () => ({ total: 3, file_name: 'fuzz.csv' }),
+  'PUT /api/orgs/{org_id}/contacts/imports/{job_id}/chunks/{seq}': () => ({ rows: [{ phone: '14155550100', name: 'Fuzz', notes: 'n', custom_properties: {} }] }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */
@@ -397,4 +404,7 @@ const BODYLESS_WRITES = new Set([
   'POST /webhooks/whatsapp',
   // issue 16: skip the next occurrence of a scheduled message (no body)
   'POST /api/orgs/{org_id}/scheduled/{schedule_id}/skip',
+  // issue 15 (contacts3): contact CSV import actions
+  'POST /api/orgs/{org_id}/contacts/imports/{job_id}/start',
+  'POST /api/orgs/{org_id}/contacts/imports/{job_id}/undo',
 ]);

@@ -503,6 +503,32 @@ const ROUTES: Record<string, Row> = {
   'POST /api/orgs/{org_id}/scheduled/{schedule_id}/skip': { params: () => ({ schedule_id: isoSchedule.id }), expect: { a: NOT_IN_ORG, b: [404], c: [404], d: UNAUTH, m: [404] } },
   'DELETE /api/orgs/{org_id}/scheduled/{schedule_id}': { params: () => ({ schedule_id: isoSchedule.id }), expect: { a: NOT_IN_ORG, b: [404], c: [404], d: UNAUTH, m: [404] } },
   // --- end issue 16 (part A) ---
+  // --- issue 15 (contacts3): quick replies. Team replies: admins write; personal: any member, their own.
+  // A reply's attachment is a library file: a member cannot attach a file of chat R ---
+  'GET /api/orgs/{org_id}/replies': orgWide(),
+  'POST /api/orgs/{org_id}/replies': {
+    ...adminOnly({ body: () => ({ shortcut: 'isoteam', text: 'Hello {{contact.name}}', scope: 'team' }) }),
+    variants: [
+      { name: 'personal', body: () => ({ shortcut: `iso${Date.now()}`, text: 'Hi', scope: 'personal' }), expect: { a: NOT_IN_ORG, b: [201], d: UNAUTH } },
+      { name: 'personal with a file of chat R', body: (w) => ({ shortcut: 'isofile', text: 'Hi', scope: 'personal', attachment: { chat_id: w.chatR, unique_id: w.rInbound, message_type: 'image' } }), expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } },
+    ],
+  },
+  'PATCH /api/orgs/{org_id}/replies/{reply_id}': adminOnly({ params: () => ({ reply_id: 'qr_missing' }), body: () => ({ shortcut: 'nope', text: 'Nope' }) }, [403, 404]),
+  'DELETE /api/orgs/{org_id}/replies/{reply_id}': adminOnly({ params: () => ({ reply_id: 'qr_missing' }) }, [403, 404]),
+  // merge / unmerge: both contacts must be visible (R's contact is refused to the member without access).
+  // (m): O's contact was deleted by the DELETE row above, so 404 is its honest answer too
+  'POST /api/orgs/{org_id}/contacts/{contact_id}/merge': contactAfterDelete({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: (w) => ({ other_contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  'POST /api/orgs/{org_id}/contacts/{contact_id}/unmerge': contactAfterDelete({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }), body: (w) => ({ other_contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  'GET /api/orgs/{org_id}/contacts/{contact_id}/merges': contactAfterDelete({ params: (w) => ({ contact_id: sealContactId(w.orgId, w.rNumber) }) }),
+  // the export holds what the list shows the member (never R's contact, numbers masked)
+  'GET /api/orgs/{org_id}/contacts/export.csv': orgWide(),
+  // CSV import: anyone allowed /contacts starts one; a job of another org (or another member's) is a 404
+  'POST /api/orgs/{org_id}/contacts/imports': orgWide({ body: () => ({ total: 1, file_name: 'iso.csv' }) }, [201]),
+  'PUT /api/orgs/{org_id}/contacts/imports/{job_id}/chunks/{seq}': orgWide({ params: () => ({ job_id: 'cimp_missing', seq: '0' }), body: () => ({ rows: [{ phone: '14155550100' }] }) }, [404]),
+  'POST /api/orgs/{org_id}/contacts/imports/{job_id}/start': orgWide({ params: () => ({ job_id: 'cimp_missing' }) }, [404]),
+  'GET /api/orgs/{org_id}/contacts/imports/{job_id}': orgWide({ params: () => ({ job_id: 'cimp_missing' }) }, [404]),
+  'POST /api/orgs/{org_id}/contacts/imports/{job_id}/undo': orgWide({ params: () => ({ job_id: 'cimp_missing' }) }, [404]),
+  // --- end issue 15 (contacts3) ---
 };
 
 // --- issue 17 §6: org A's SLA policies for the rows above (disabled: no clock starts in this suite) ---
@@ -526,6 +552,11 @@ beforeAll(async () => {
   isoSchedule.id = s.body.scheduled.schedule_id;
 });
 const isoSchedule = { id: 'sch_missing' };
+
+/** chatLinked, where the member on chat O may find O's contact already deleted (404). */
+function contactAfterDelete(c: Omit<Case, 'expect'>): Row {
+  return { ...c, expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH, m: [...SERVED, 404] } };
+}
 
 // --- issue 17: org A's rules for the rows above (disabled; a trigger nothing in this suite fires) ---
 const ruleIds = { keep: 'rule_missing', del: 'rule_missing' };

@@ -65,6 +65,8 @@ const SectionPage = lazy(() => import('./SectionPages.tsx'));
 // issue 15: contacts, custom properties, quick replies
 const ContactsPage = lazy(() => import('../features/contacts/components/ContactsPage.tsx').then((m) => ({ default: m.ContactsPage })));
 const PropertiesPage = lazy(() => import('../features/settings/properties/PropertiesPage.tsx').then((m) => ({ default: m.PropertiesPage })));
+// issue 15 (contacts3): quick replies
+const RepliesPage = lazy(() => import('../features/settings/replies/RepliesPage.tsx').then((m) => ({ default: m.RepliesPage })));
 // issue 17: automation rules
 // issue 16 (part A): WhatsApp message templates
 const ScheduledPage = lazy(() => import('../features/scheduled/ScheduledPage.tsx').then((m) => ({ default: m.ScheduledPage })));
@@ -142,6 +144,8 @@ function AppRoutes() {
           <Route path="/settings/templates" element={<TemplatesPage />} />
           {/* issue 16 (part A): scheduled messages (spec §2: open to members) */}
           <Route path="/settings/scheduled" element={<PageGate title="Scheduled"><ScheduledPage /></PageGate>} />
+          {/* issue 15 (contacts3): quick replies (admins, by the settings gate) */}
+          <Route path="/settings/replies" element={<PageGate title="Quick Replies"><RepliesPage /></PageGate>} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           {/* issue 18: the AI agent (members read and test; admins change) */}
           <Route path="/ai" element={<PageGate title="AI"><AiPage /></PageGate>} />

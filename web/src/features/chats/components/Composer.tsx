@@ -9,6 +9,7 @@
  * message reaches the thread through the `message.sent` event like a message from another tab.
  * With `onSendNote` it also writes private notes (Reply / Private note toggle, Ctrl/Cmd+Shift+N,
  * '@' mentions; notes/NoteComposer.tsx).
+ * Typing '/' at the start opens the quick-reply picker (features/replies, issue 15).
  */
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
@@ -21,6 +22,7 @@ import { useSession } from '../../../app/session.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { AttachButton, AttachmentPreview, type Attachment } from './Attachments.tsx';
 import { MentionPicker, NOTE_PLACEHOLDER, NoteModeToggle, useNoteComposer } from './NoteComposer.tsx';
+import { ReplyPicker, useReplyPicker } from '../../replies/index.ts';
 
 const drafts = new Map<string, string>();
 
@@ -71,6 +73,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const { org } = useSession();
   const note = useNoteComposer({ value, setValue, inputRef, setError, replyTo, onCancelReply, enabled: !!onSendNote });
+  const replies = useReplyPicker({ value, setValue, inputRef, chat, setError, onAttach: (f) => attach(f), enabled: !note.active && progress === null });
 
   // leaving the chat stops an upload in flight
   useEffect(() => () => abortRef.current?.abort(), []);
@@ -152,6 +155,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
     if (note.onInputKeyDown(e)) return;
+    if (replies.onInputKeyDown(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
@@ -238,6 +242,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
         />
       )}
       {onSendNote && <NoteModeToggle mode={note.mode} onChange={note.toggle} />}
+      {replies.open && <ReplyPicker picker={replies} />}
       {note.open && <MentionPicker id={note.listId} options={note.options} index={note.index} onPick={note.pick} onHover={note.setIndex} />}
       {templateSlot && !note.active ? (
         <>
@@ -267,6 +272,7 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
           data-testid="composer-input"
           rows={1}
           {...note.inputAria}
+          {...replies.inputAria}
           placeholder={note.active ? NOTE_PLACEHOLDER : attachment ? (attachment.type === 'audio' ? 'Audio is sent without a caption' : 'Add a caption (optional)') : 'Type a message'}
           value={value}
           disabled={uploading || attachment?.type === 'audio'}
@@ -281,10 +287,14 @@ export const Composer = forwardRef<ComposerHandle, Props>(function Composer({ ch
             setValue(e.target.value);
             onTyping?.(e.target.value);
             note.sync(e.target.value, e.target.selectionStart);
+            replies.sync(e.target.value, e.target.selectionStart);
             if (error) setError(null);
           }}
           onKeyDown={onKeyDown}
-          onSelect={(e) => note.sync(e.currentTarget.value, e.currentTarget.selectionStart)}
+          onSelect={(e) => {
+            note.sync(e.currentTarget.value, e.currentTarget.selectionStart);
+            replies.sync(e.currentTarget.value, e.currentTarget.selectionStart);
+          }}
           aria-invalid={tooLong || undefined}
         />
         {value.length > maxLength - 200 && (

@@ -16,6 +16,7 @@ import { useMembers } from '../../../lib/members.ts';
 import { exactTime, formatPhone, listTime } from '../../../lib/format.ts';
 import { contactKeys, contactsApi } from '../api/contacts.ts';
 import { DeleteContactDialog } from './ContactDialogs.tsx';
+import { MergeSection } from './MergeSection.tsx';
 import { PropertyFields, usePropertyDefs } from './PropertyFields.tsx';
 
 export function ContactPanel({ contactId, labels, onClose, onChanged }: { contactId: string; labels: ChatLabel[]; onClose: () => void; onChanged: () => void }) {
@@ -126,6 +127,14 @@ export function ContactPanel({ contactId, labels, onClose, onChanged }: { contac
             ))}
           </ul>
         </section>
+
+        <MergeSection
+          contact={c}
+          onChanged={() => {
+            void qc.invalidateQueries({ queryKey: contactKeys.detail(org.org_id, contactId) });
+            onChanged();
+          }}
+        />
 
         <form className="contact-form" onSubmit={(e) => void save(e)}>
           <label className="field">

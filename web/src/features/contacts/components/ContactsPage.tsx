@@ -16,10 +16,14 @@ import { ListSkeleton, LoadError } from '../../../components/ui/ListStates.tsx';
 import { avatarHue, formatPhone, initials, listTime } from '../../../lib/format.ts';
 import { useMediaQuery } from '../../../lib/useMediaQuery.ts';
 import { useLabels } from '../hooks/useLabels.ts';
-import type { ContactFilters } from '../api/contacts.ts';
+import { downloadContactsCsv, type ContactFilters } from '../api/contacts.ts';
+import { useToast } from '../../../app/toast.tsx';
+import { errorMessage } from '../../../lib/api.ts';
 import { useContacts } from '../hooks/useContacts.ts';
 import { ContactPanel } from './ContactPanel.tsx';
 import { CreateContactDialog } from './ContactDialogs.tsx';
+import { ImportDialog } from './ImportDialog.tsx';
+import { usePropertyDefs } from './PropertyFields.tsx';
 import './contacts.css';
 
 const ROW_HEIGHT = 64;
@@ -69,6 +73,10 @@ export function ContactsPage() {
   const [params, setParams] = useSearchParams();
   const [text, setText] = useState(params.get('q') ?? '');
   const [creating, setCreating] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const importDefs = usePropertyDefs(org.org_id);
+  const toast = useToast();
   const selected = params.get('contact');
   const seen = params.get('seen') ?? '';
   const [now] = useState(() => Date.now());
@@ -129,6 +137,25 @@ export function ContactsPage() {
       <header className="page-header">
         <MenuButton />
         <h1>Contacts</h1>
+        <button type="button" className="btn contacts-import" onClick={() => setImporting(true)} data-testid="contact-import-open">
+          Import CSV
+        </button>
+        <button
+          type="button"
+          className="btn contacts-export"
+          disabled={exporting}
+          title="Download the contacts this list shows (its search and filters) as a CSV file"
+          onClick={() => {
+            setExporting(true);
+            downloadContactsCsv(org.org_id, filters)
+              .then(() => toast.show('Contacts exported', 'success'))
+              .catch((e: unknown) => toast.show(`Export failed: ${errorMessage(e)}`, 'error'))
+              .finally(() => setExporting(false));
+          }}
+          data-testid="contact-export"
+        >
+          {exporting ? 'Exporting…' : 'Export CSV'}
+        </button>
         <button type="button" className="btn btn-primary contacts-new" onClick={() => setCreating(true)} aria-label="New contact" data-testid="contact-new">
           <Icon name="plus" size={16} /> <span className="contacts-new-text">New contact</span>
         </button>
@@ -209,6 +236,7 @@ export function ContactsPage() {
           </div>
         )}
       </div>
+      {importing && <ImportDialog orgId={org.org_id} defs={importDefs} onClose={() => setImporting(false)} onChanged={() => list.refresh()} />}
       {creating && (
         <CreateContactDialog
           orgId={org.org_id}

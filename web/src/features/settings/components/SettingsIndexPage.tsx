@@ -17,6 +17,8 @@ export const BUILT_SETTINGS: ReadonlySet<string> = new Set(['preferences', 'phon
   'integrations/webhooks', 'integrations/zapier', 'integrations/pabbly', 'integrations/slack',
   // issue 15
   'properties',
+  // issue 15 (contacts3)
+  'replies',
 ]);
 
 export function SettingsIndexPage() {
