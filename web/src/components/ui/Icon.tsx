@@ -1,7 +1,7 @@
 /** Small stroke icons (24x24 grid, currentColor) for the sidebar and buttons. Decorative: always aria-hidden. */
 import type { IconName } from '../../app/shell/nav.ts';
 
-type Name = IconName | 'menu' | 'back' | 'close' | 'send' | 'reply' | 'collapse' | 'expand' | 'logout' | 'file' | 'pin' | 'more' | 'panel' | 'unlink' | 'external' | 'plus' | 'trash' | 'filter' | 'tasks' | 'bell' | 'task-add' | 'flag' | 'smile' | 'pushpin' | 'download' | 'clock';
+type Name = IconName | 'menu' | 'back' | 'close' | 'send' | 'reply' | 'collapse' | 'expand' | 'logout' | 'file' | 'pin' | 'more' | 'panel' | 'unlink' | 'external' | 'plus' | 'trash' | 'filter' | 'tasks' | 'bell' | 'task-add' | 'flag' | 'smile' | 'pushpin' | 'download' | 'upload' | 'clock';
 
 const PATHS: Record<Name, string[]> = {
   dashboard: ['M3 3h7v9H3z', 'M14 3h7v5h-7z', 'M14 12h7v9h-7z', 'M3 16h7v5H3z'],
@@ -45,6 +45,7 @@ const PATHS: Record<Name, string[]> = {
   smile: ['M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20z', 'M8 14s1.5 2 4 2 4-2 4-2', 'M9 9h.01', 'M15 9h.01'],
   pushpin: ['M12 17v5', 'M9 10.76a2 2 0 0 1-1.11 1.79l-1.78.9A2 2 0 0 0 5 15.24V16a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1v-.76a2 2 0 0 0-1.11-1.79l-1.78-.9A2 2 0 0 1 15 10.76V7a1 1 0 0 1 1-1 2 2 0 0 0 0-4H8a2 2 0 0 0 0 4 1 1 0 0 1 1 1z'],
   download: ['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M7 10l5 5 5-5', 'M12 15V3'],
+  upload: ['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M17 8l-5-5-5 5', 'M12 3v12'],
   phones: ['M7 2h10a2 2 0 0 1 2 2v16a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2z', 'M12 18h.01'],
 };
 

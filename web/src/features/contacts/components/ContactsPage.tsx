@@ -137,8 +137,8 @@ export function ContactsPage() {
       <header className="page-header">
         <MenuButton />
         <h1>Contacts</h1>
-        <button type="button" className="btn contacts-import" onClick={() => setImporting(true)} data-testid="contact-import-open">
-          Import CSV
+        <button type="button" className="btn contacts-import" onClick={() => setImporting(true)} aria-label="Import CSV" data-testid="contact-import-open">
+          <Icon name="upload" size={16} /> <span className="contacts-btn-text">Import CSV</span>
         </button>
         <button
           type="button"
@@ -152,9 +152,10 @@ export function ContactsPage() {
               .catch((e: unknown) => toast.show(`Export failed: ${errorMessage(e)}`, 'error'))
               .finally(() => setExporting(false));
           }}
+          aria-label="Export CSV"
           data-testid="contact-export"
         >
-          {exporting ? 'Exporting…' : 'Export CSV'}
+          <Icon name="download" size={16} /> <span className="contacts-btn-text">{exporting ? 'Exporting…' : 'Export CSV'}</span>
         </button>
         <button type="button" className="btn btn-primary contacts-new" onClick={() => setCreating(true)} aria-label="New contact" data-testid="contact-new">
           <Icon name="plus" size={16} /> <span className="contacts-new-text">New contact</span>
