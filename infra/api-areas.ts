@@ -40,6 +40,8 @@ export const API_ROUTE_GROUPS = {
   Insights: ['functions/http/analytics/', 'functions/http/logs/'],
   /** issue 22: plans, checkout, trial extension, incidents and the billing provider's webhook */
   Billing: ['functions/http/plans/', 'functions/channels/billing/'],
+  /** issue 16: broadcasts */
+  Broadcasts: ['functions/http/broadcasts/'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ApiRouteGroup = keyof typeof API_ROUTE_GROUPS;

@@ -49,6 +49,8 @@ const CONFIG_ENV = new Set([
   'AI_REPLIES_QUEUE_URL', 'AI_ADAPTER',
   // issue 17: delayed rule actions, follow-ups, no-reply timers
   'RULE_ACTIONS_QUEUE_URL',
+  // issue 16: broadcasts
+  'BROADCASTS_QUEUE_URL',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };

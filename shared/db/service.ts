@@ -41,6 +41,8 @@ import { PropertyDefEntity } from '../property/property.entity.ts';
 import { RuleActionEntity, RuleEntity, RuleLogEntity, RulePendingEntity, RuleRateEntity, RuleSampleEntity, RuleVersionEntity } from '../rules/rule.entity.ts';
 
 import { ParkedChangeEntity } from '../message/parked-change.entity.ts';
+// issue 16: broadcasts
+import { BroadcastEntity, BroadcastPhoneLimitEntity, BroadcastRecipientEntity, BroadcastRefEntity, BroadcastUsageEntity } from '../broadcast/broadcast.entity.ts';
 const entities = {
   organization: OrganizationEntity,
   member: MemberEntity,
@@ -107,6 +109,12 @@ const entities = {
   rulePending: RulePendingEntity,
   ruleRate: RuleRateEntity,
   ruleSample: RuleSampleEntity,
+  // issue 16: broadcasts
+  broadcast: BroadcastEntity,
+  broadcastRecipient: BroadcastRecipientEntity,
+  broadcastUsage: BroadcastUsageEntity,
+  broadcastRef: BroadcastRefEntity,
+  broadcastPhoneLimit: BroadcastPhoneLimitEntity,
 };
 
 function build() {
