@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import type { EntityItem } from 'electrodb';
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
-import { commitTransaction, type TxItem } from '../db/transaction.ts';
+import type { TxEntities, TxItem } from '../db/transaction.ts';
 import { enqueue } from '../ports/commands.ts';
 import { scheduleName, schedulerPort } from '../ports/scheduler.ts';
 import { log } from '../log.ts';
@@ -72,8 +72,8 @@ const WRITE_CHUNK = 500;
 const JOB_REFRESH_MS = 1000;
 /** A number's rate-limit row is read again at most this often. */
 const LIMIT_REFRESH_MS = 1000;
-/** Sends of one step in flight at once: the pace comes from the slots, not from each send's latency. */
-const MAX_IN_FLIGHT = 4;
+/** Sends of one step in flight at once: the pace comes from the slots, not from each send's latency (BROADCAST_MAX_IN_FLIGHT overrides). */
+const MAX_IN_FLIGHT = Number(process.env.BROADCAST_MAX_IN_FLIGHT) || 16;
 
 const RESTRICTED = 'This page is restricted for non-admin members. Contact an administrator if you think this is a mistake.';
 const notFound = () => new AppError('broadcast.not_found', 'That broadcast does not exist.', { status: 404 });
@@ -476,6 +476,23 @@ async function creatorActor(job: JobRow): Promise<Actor | null> {
   return { email: m.email, user_id: m.user_id ?? '', org_id: job.org_id, role: m.role };
 }
 
+/**
+ * One transaction, retried while it only lost a race with another transaction (TransactionConflict:
+ * every send of a broadcast adds to the same job and usage rows, several in flight at once).
+ * @returns 'ok', or the index of the first item whose condition failed
+ */
+async function writeTx(build: (e: TxEntities) => TxItem[]): Promise<'ok' | number> {
+  for (let n = 0; n < 30; n++) {
+    const res = await db().transaction.write(build as never).go();
+    if (!res.canceled) return 'ok';
+    const codes = (res.data as Array<{ code?: string }>).map((d) => d?.code ?? 'None');
+    const failed = codes.indexOf('ConditionalCheckFailed');
+    if (failed >= 0) return failed;
+    await new Promise((r) => setTimeout(r, 2 + Math.random() * 10 * Math.min(n + 1, 10)));
+  }
+  throw new Error('a broadcast transaction kept conflicting');
+}
+
 /** Hand over to step seq+1 (conditional on `step` = seq): at once, or at `at` through the scheduler. false: another chain owns the job now. */
 async function handOver(job: JobRow, seq: number, at: number | null, now: number): Promise<boolean> {
   try {
@@ -516,7 +533,7 @@ async function claim(job: JobRow, r: RecipientRow, limit: number, now: number): 
   const msg_unique_id = ulid(now);
   const key = { org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid };
   const month = creditMonth(now);
-  const ok = await commitTransaction((e) => [
+  const r2 = await writeTx((e) => [
     e.broadcastRecipient
       .patch(key)
       .set({ state: 'sending', msg_unique_id, msg_timestamp: now, claimed_at: now })
@@ -529,16 +546,15 @@ async function claim(job: JobRow, r: RecipientRow, limit: number, now: number): 
       .where((a, { notExists, lt }) => `${notExists(a.used)} OR ${lt(a.used, limit)}`)
       .commit() as TxItem,
   ]);
-  if (ok) return { ...r, state: 'sending', msg_unique_id, msg_timestamp: now, claimed_at: now };
-  const cur = (await db().entities.broadcastRecipient.get(key).go()).data as RecipientRow | null;
-  return cur?.state === 'pending' ? 'no_credit' : 'taken';
+  if (r2 === 'ok') return { ...r, state: 'sending', msg_unique_id, msg_timestamp: now, claimed_at: now };
+  return r2 === 0 ? 'taken' : 'no_credit';
 }
 
 /** sending -> sent, the job's counter and the refs (statuses, replies) in one transaction. */
 async function finishSent(job: JobRow, r: RecipientRow, now: number): Promise<void> {
   const expires_at = Math.floor(now / 1000) + REF_TTL_SECONDS;
   const ref = { org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid, sent_at: now, expires_at };
-  await commitTransaction((e) => [
+  await writeTx((e) => [
     e.broadcastRecipient
       .patch({ org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid })
       .set({ state: 'sent', sent_at: now, ack: 0 })
@@ -552,7 +568,7 @@ async function finishSent(job: JobRow, r: RecipientRow, now: number): Promise<vo
 
 /** sending | sent -> failed with the reason; the job's counters and the month's credit given back, in one transaction. */
 export async function finishFailed(orgId: string, broadcastId: string, rid: string, from: 'sending' | 'sent', error: string, now = Date.now()): Promise<boolean> {
-  return commitTransaction((e) => [
+  const done = await writeTx((e) => [
     e.broadcastRecipient
       .patch({ org_id: orgId, broadcast_id: broadcastId, rid })
       .set({ state: 'failed', error: error.slice(0, 500), ack: -1 })
@@ -561,6 +577,7 @@ export async function finishFailed(orgId: string, broadcastId: string, rid: stri
     (from === 'sent' ? e.broadcast.patch({ org_id: orgId, broadcast_id: broadcastId }).add({ failed_count: 1, sent_count: -1 }) : e.broadcast.patch({ org_id: orgId, broadcast_id: broadcastId }).add({ failed_count: 1 })).commit() as TxItem,
     e.broadcastUsage.update({ org_id: orgId, month: creditMonth(now) }).add({ used: -1 }).commit() as TxItem,
   ]);
+  return done === 'ok';
 }
 
 /**
@@ -646,6 +663,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const inFlight = new Set<Promise<void>>();
   let checkedAt = start;
   let failure: unknown;
+  let outOfCredits = false;
   const settle = async () => {
     await Promise.all(inFlight);
     if (failure) throw failure;
@@ -697,26 +715,35 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
         await handOver(job, cmd.seq, null, now);
         return;
       }
-      let row = r;
-      if (r.state === 'pending') {
-        const c = await claim(job, r, limit, now);
-        if (c === 'taken') continue;
-        if (c === 'no_credit') {
-          await settle();
-          await db().entities.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id }).set({ status: 'paused' }).where((a, { eq }) => eq(a.step, cmd.seq)).go().catch(() => undefined);
-          log('warn', 'broadcast.out_of_credits', { org_id: job.org_id, broadcast_id: job.broadcast_id });
-          return;
-        }
-        row = c;
-      }
       pacer.sent(phone, r.connection_type ?? 'wa_cloud', now);
-      const p: Promise<void> = deliver(job, actor, row, deps)
+      // the claim runs inside the send's task: the loop only keeps the slots (a slow write never stretches the pace)
+      const claimedAt = now;
+      const task = async (): Promise<void> => {
+        let row = r;
+        if (r.state === 'pending') {
+          const c = await claim(job, r, limit, claimedAt);
+          if (c === 'taken') return;
+          if (c === 'no_credit') {
+            outOfCredits = true;
+            return;
+          }
+          row = c;
+        }
+        await deliver(job, actor, row, deps);
+      };
+      const p: Promise<void> = task()
         .catch((e: unknown) => {
           failure ??= e;
         })
         .finally(() => inFlight.delete(p));
       inFlight.add(p);
       if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+      if (outOfCredits) {
+        await settle();
+        await db().entities.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id }).set({ status: 'paused' }).where((a, { eq }) => eq(a.step, cmd.seq)).go().catch(() => undefined);
+        log('warn', 'broadcast.out_of_credits', { org_id: job.org_id, broadcast_id: job.broadcast_id });
+        return;
+      }
       if (failure) return settle();
     }
     // the next page is read once this page's sends are done (settle at the top of the loop)
