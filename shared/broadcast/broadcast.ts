@@ -19,6 +19,7 @@ import type { Chat } from '../chat/chat.schemas.ts';
 import { sendMessage, type OutboundCommand } from '../inbox/send.ts';
 import { csvCell } from '../contact/contact.rules.ts';
 import type { Actor } from '../auth/actor.ts';
+import type { ChatGuard } from '../access/guard.ts';
 import type { BroadcastEntity, BroadcastRecipientEntity } from './broadcast.entity.ts';
 import { lastRateLimitAt } from './broadcast-signals.ts';
 import {
@@ -199,7 +200,7 @@ async function plan(actor: Actor, input: PreviewBroadcastInput, now: number) {
  * skipped and why (opt-out; Cloud API chats outside the 24-hour window need a template), and the
  * month's credits. Nothing is stored. @throws AppError 403 broadcast.forbidden
  */
-export async function previewBroadcast(actor: Actor, input: PreviewBroadcastInput, now = Date.now()): Promise<BroadcastPreview> {
+export async function previewBroadcast(actor: Actor, guard: ChatGuard, input: PreviewBroadcastInput, now = Date.now()): Promise<BroadcastPreview> {
   const { resolved, skips, toSend, credits } = await plan(actor, input, now);
   return {
     total: resolved.length,
@@ -208,7 +209,7 @@ export async function previewBroadcast(actor: Actor, input: PreviewBroadcastInpu
     needs_template: skips.no_template,
     skipped_other: skips.other,
     credits: { month: credits.month, limit: credits.limit, used: credits.used, remaining: credits.remaining },
-    rows: resolved.slice(0, 200).map((r) => ({ chat_id: r.chat_id, name: r.name, phone: r.phone, text: r.skip_reason ? null : textFor(input.content.body, r), skip_reason: r.skip_reason })),
+    rows: resolved.slice(0, 200).map((r) => ({ chat_id: r.chat_id, name: r.name, phone: guard.mask(r.phone), text: r.skip_reason ? null : textFor(input.content.body, { ...r, phone: guard.mask(r.phone) }), skip_reason: r.skip_reason })),
   };
 }
 
@@ -365,6 +366,19 @@ function toRecipient(r: RecipientRow): Recipient {
   };
 }
 
+/**
+ * Recipients as `guard`'s viewer may see them (spec §6): a chat the viewer may not open keeps only its
+ * state (no name, number or chat id); numbers are masked when mask_phone_numbers applies.
+ */
+async function viewRecipients(guard: ChatGuard, rows: RecipientRow[]): Promise<Recipient[]> {
+  const visible = await guard.visibleChatIds(rows.map((r) => r.chat_id).filter((c): c is string => !!c));
+  return rows.map((r) => {
+    const w = toRecipient(r);
+    if (r.chat_id && !visible.has(r.chat_id)) return { ...w, chat_id: null, name: null, phone: null };
+    return { ...w, phone: guard.mask(w.phone), chat_id: w.chat_id };
+  });
+}
+
 /** Does a recipient match a log filter (filters by state are one Query; delivered/read/replied filter the sent ones). */
 const matches = (filter: ListRecipientsQuery['filter'], r: RecipientRow): boolean =>
   filter === 'delivered' ? (r.ack ?? 0) >= 2 : filter === 'read' ? (r.ack ?? 0) >= 3 : filter === 'replied' ? r.replied_at != null : true;
@@ -374,7 +388,7 @@ const matches = (filter: ListRecipientsQuery['filter'], r: RecipientRow): boolea
  * byState index; delivered / read are the `sent` ones filtered by ack, replied by replied_at.
  * @throws AppError 403, 404
  */
-export async function listRecipients(actor: Actor, broadcastId: string, q: ListRecipientsQuery): Promise<{ recipients: Recipient[]; cursor: string | null }> {
+export async function listRecipients(actor: Actor, guard: ChatGuard, broadcastId: string, q: ListRecipientsQuery): Promise<{ recipients: Recipient[]; cursor: string | null }> {
   await assertBroadcastAccess(actor);
   if (!(await jobOf(actor.org_id, broadcastId))) throw notFound();
   const opts = { limit: q.limit, pages: 1 as const, ...(q.cursor ? { cursor: q.cursor } : {}) };
@@ -384,14 +398,14 @@ export async function listRecipients(actor: Actor, broadcastId: string, q: ListR
   const page = state
     ? await db().entities.broadcastRecipient.query.byState({ ...key, state }).go(opts)
     : await db().entities.broadcastRecipient.query.byBroadcast(key).go(opts);
-  return { recipients: (page.data as RecipientRow[]).filter((r) => matches(q.filter, r)).map(toRecipient), cursor: page.cursor ?? null };
+  return { recipients: await viewRecipients(guard, (page.data as RecipientRow[]).filter((r) => matches(q.filter, r))), cursor: page.cursor ?? null };
 }
 
 /**
  * GET /broadcasts/{id}/recipients.csv: every recipient with state, reason and times (ISO, UTC);
  * cells are formula-injection safe (contact.rules.ts csvCell). @throws AppError 403, 404
  */
-export async function exportRecipientsCsv(actor: Actor, broadcastId: string): Promise<string> {
+export async function exportRecipientsCsv(actor: Actor, guard: ChatGuard, broadcastId: string): Promise<string> {
   await assertBroadcastAccess(actor);
   if (!(await jobOf(actor.org_id, broadcastId))) throw notFound();
   const lines = [['recipient', 'name', 'phone', 'chat_id', 'state', 'skip_reason', 'delivery', 'error', 'sent_at', 'replied_at'].join(',')];
@@ -402,8 +416,8 @@ export async function exportRecipientsCsv(actor: Actor, broadcastId: string): Pr
     const page: { data: unknown[]; cursor: string | null } = await db()
       .entities.broadcastRecipient.query.byBroadcast({ org_id: actor.org_id, broadcast_id: broadcastId })
       .go({ limit: 1000, pages: 1, ...(cursor ? { cursor } : {}) });
-    for (const r of page.data as RecipientRow[]) {
-      lines.push([r.rid, r.name ?? '', r.phone ?? '', r.chat_id ?? '', r.state, r.skip_reason ?? '', ackWord(r.ack), r.error ?? '', iso(r.sent_at), iso(r.replied_at)].map((v) => csvCell(String(v))).join(','));
+    for (const r of await viewRecipients(guard, page.data as RecipientRow[])) {
+      lines.push([r.rid, r.name ?? '', r.phone ?? '', r.chat_id ?? '', r.state, r.skip_reason ?? '', ackWord(r.ack ?? undefined), r.error ?? '', iso(r.sent_at ?? undefined), iso(r.replied_at ?? undefined)].map((v) => csvCell(String(v))).join(','));
     }
     cursor = page.cursor;
   } while (cursor);

@@ -47,7 +47,7 @@ export function BroadcastPage() {
 }
 
 function Credits({ orgId }: { orgId: string }) {
-  const q = useQuery({ queryKey: broadcastKeys.credits(orgId), queryFn: () => broadcastsApi.credits(orgId) });
+  const q = useQuery({ queryKey: broadcastKeys.credits(orgId), queryFn: () => broadcastsApi.credits(orgId), refetchInterval: 10_000 });
   if (!q.data) return null;
   const pct = q.data.limit ? Math.min(100, (q.data.used / q.data.limit) * 100) : 100;
   return (
@@ -395,6 +395,7 @@ function BroadcastDetail({ orgId, id, onBack }: { orgId: string; id: string; onB
     onSuccess: (b) => {
       qc.setQueryData(broadcastKeys.one(orgId, id), b);
       void qc.invalidateQueries({ queryKey: broadcastKeys.list(orgId) });
+      void qc.invalidateQueries({ queryKey: broadcastKeys.credits(orgId) });
     },
     onError: (e) => toast.show(errorMessage(e), 'error'),
   });
@@ -457,21 +458,23 @@ function BroadcastDetail({ orgId, id, onBack }: { orgId: string; id: string; onB
         ))}
       </ul>
       <blockquote className="broadcast-content">{b.content.body}</blockquote>
-      <RecipientLog orgId={orgId} id={id} live={b.status === 'running'} />
+      <RecipientLog orgId={orgId} id={id} status={b.status} />
     </section>
   );
 }
 
-function RecipientLog({ orgId, id, live }: { orgId: string; id: string; live: boolean }) {
+function RecipientLog({ orgId, id, status }: { orgId: string; id: string; status: Broadcast['status'] }) {
+  const live = status === 'running';
   const [filter, setFilter] = useState<RecipientFilter>('all');
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const cursor = cursors[cursors.length - 1] ?? null;
   const q = useQuery({
-    queryKey: [...broadcastKeys.recipients(orgId, id, filter), cursor],
+    // the status is in the key: the log is read again once the broadcast ends
+    queryKey: [...broadcastKeys.recipients(orgId, id, filter), cursor, status],
     queryFn: () => broadcastsApi.recipients(orgId, id, filter, cursor),
     refetchInterval: live ? 3000 : false,
   });
-  const ack = (a: number | null) => (a === 3 || a === 4 ? 'Read' : a === 2 ? 'Delivered' : a === 1 ? 'Sent' : a === 0 ? 'Queued' : '');
+  const ack = (a: number | null) => (a === 3 || a === 4 ? 'Read' : a === 2 ? 'Delivered' : 'Sent');
   return (
     <div className="broadcast-log">
       <div className="broadcast-inline">
@@ -501,7 +504,7 @@ function RecipientLog({ orgId, id, live }: { orgId: string; id: string; live: bo
             {(q.data?.recipients ?? []).map((r) => (
               <tr key={r.rid}>
                 <td>{r.name || r.phone || r.chat_id}</td>
-                <td>{r.state === 'sent' ? ack(r.ack) || 'Sent' : r.state[0]!.toUpperCase() + r.state.slice(1)}</td>
+                <td>{r.state === 'sent' ? ack(r.ack) : r.state[0]!.toUpperCase() + r.state.slice(1)}</td>
                 <td className="muted">{r.error ?? (r.skip_reason ? SKIP_LABEL[r.skip_reason] : r.replied_at ? `Replied ${fmt(r.replied_at)}` : '')}</td>
                 <td>{fmt(r.sent_at)}</td>
               </tr>
