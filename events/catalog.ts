@@ -166,6 +166,15 @@ export const SUBSCRIPTIONS = [
     maxReceiveCount: 5,
     batchSize: 10,
   },
+  // --- issue 16: broadcast statistics ---
+  {
+    name: 'broadcast-stats',
+    description: 'Statistics of broadcasts: statuses of their messages (delivered, read, failed with the reason) and customer replies update the recipient and the broadcast’s counters, exactly once (conditional transactions)',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.status_updated', 'message.received'] },
+    handler: 'functions/consumers/broadcast-stats.ts#handler',
+    maxReceiveCount: 5,
+    batchSize: 10,
+  },
 ] as const satisfies ReadonlyArray<{
   name: string;
   description: string;

@@ -546,6 +546,10 @@ describe('scheduler', () => {
     { handler: 'functions/consumers/rules-engine.ts#handler', stack: () => workers },
     { handler: 'functions/consumers/rule-actions.ts#handler', stack: () => workers },
     { handler: 'functions/http/rules/cancel-chat-pending.ts#handler', stack: () => routeT('functions/http/rules/cancel-chat-pending.ts#handler') },
+    // issue 16: broadcasts (scheduled starts, quiet-hours wake-ups; pause/cancel drop a scheduled start)
+    { handler: 'functions/consumers/broadcasts.ts#handler', stack: () => workers },
+    { handler: 'functions/http/broadcasts/create-broadcast.ts#handler', stack: () => routeT('functions/http/broadcasts/create-broadcast.ts#handler') },
+    { handler: 'functions/http/broadcasts/control-broadcast.ts#handler', stack: () => routeT('functions/http/broadcasts/control-broadcast.ts#handler') },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
 

@@ -763,3 +763,57 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
     // the next page is read once this page's sends are done (settle at the top of the loop)
   }
 }
+
+// ---- statistics (the broadcast-stats consumer) ---------------------------------------------
+
+/**
+ * A status of a broadcast message (message.status_updated): the recipient's ack moves forward
+ * (delivered, read) and the job's counters with it, in one transaction conditioned on the recipient's
+ * previous ack, so a redelivered or out-of-order status never counts twice. A failure (ack -1, e.g.
+ * WhatsApp refused the send) turns the recipient `failed` with the reason and gives its credit back.
+ * Messages that are not a broadcast's are ignored (one GetItem).
+ */
+export async function applyBroadcastStatus(orgId: string, message: { unique_id: string; ack: number; delivery_error?: { reason?: string | null } | null }): Promise<void> {
+  const ref = (await db().entities.broadcastRef.get({ org_id: orgId, kind: 'msg', ref: message.unique_id }).go()).data;
+  if (!ref) return;
+  const key = { org_id: orgId, broadcast_id: ref.broadcast_id, rid: ref.rid };
+  const r = (await db().entities.broadcastRecipient.get(key).go({ consistent: true })).data as RecipientRow | null;
+  if (!r || r.state !== 'sent') return;
+  if (message.ack === -1) {
+    await finishFailed(orgId, ref.broadcast_id, ref.rid, 'sent', message.delivery_error?.reason ?? 'WhatsApp could not deliver this message.');
+    return;
+  }
+  const prev = r.ack ?? 0;
+  const next = Math.max(prev, message.ack);
+  if (next === prev) return;
+  const add = { ...(prev < 2 && next >= 2 ? { delivered_count: 1 } : {}), ...(prev < 3 && next >= 3 ? { read_count: 1 } : {}) };
+  await writeTx((e) => [
+    e.broadcastRecipient
+      .patch(key)
+      .set({ ack: next })
+      .where((a, { eq }) => `${eq(a.state, 'sent')} AND ${eq(a.ack, prev)}`)
+      .commit() as TxItem,
+    ...(Object.keys(add).length ? [e.broadcast.patch({ org_id: orgId, broadcast_id: ref.broadcast_id }).add(add).commit() as TxItem] : []),
+  ]);
+}
+
+/** How long after a broadcast a customer's message counts as a reply to it. */
+export const REPLY_WINDOW_MS = 7 * 24 * 3600_000;
+
+/**
+ * A customer message (message.received) in a chat whose latest broadcast was sent to it within the
+ * last 7 days: the recipient is `replied` (once) and the job's counter goes up, in one transaction.
+ */
+export async function applyBroadcastReply(orgId: string, chatId: string, message: { from_me?: boolean | null; timestamp: number }): Promise<void> {
+  if (message.from_me) return;
+  const ref = (await db().entities.broadcastRef.get({ org_id: orgId, kind: 'chat', ref: chatId }).go()).data;
+  if (!ref || message.timestamp < ref.sent_at || message.timestamp - ref.sent_at > REPLY_WINDOW_MS) return;
+  await writeTx((e) => [
+    e.broadcastRecipient
+      .patch({ org_id: orgId, broadcast_id: ref.broadcast_id, rid: ref.rid })
+      .set({ replied_at: message.timestamp })
+      .where((a, { notExists }) => notExists(a.replied_at))
+      .commit() as TxItem,
+    e.broadcast.patch({ org_id: orgId, broadcast_id: ref.broadcast_id }).add({ replied_count: 1 }).commit() as TxItem,
+  ]);
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
-import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
+import { inboundText, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
 import { db } from '../../shared/db/service.ts';
 import { commitTransaction } from '../../shared/db/transaction.ts';
 import { chatWriteItems, counterItems, type ChatRow } from '../../shared/chat/chat-write.ts';
@@ -130,6 +130,28 @@ describe('a broadcast to picked chats', () => {
     expect(csv.body).toContain('opt_out');
     const list = await call<{ broadcasts: Broadcast[] }>(admin, 'GET', '/broadcasts');
     expect(list.body.broadcasts[0]!.broadcast_id).toBe(bc.broadcast_id);
+  });
+
+  it('statuses and replies reach the stats once each; a failure gives the credit back', async () => {
+    const wamidOf = (n: number) => rt.graph.sent.find((r) => r.wamid && (r.body as { to?: string }).to === chatOf(n).split('@')[0])!.wamid!;
+    const post = (n: number, status: 'delivered' | 'read' | 'failed') =>
+      rt.postWebhook(statusUpdate(rt.phone, { id: wamidOf(n), status, recipient: chatOf(n).split('@')[0]!, ...(status === 'failed' ? { errors: [{ code: 131026, title: 'Message Undeliverable' }] } : {}) }));
+    const usedBefore = (await call<CreditUsage>(admin, 'GET', '/broadcasts/credits')).body.used;
+    await post(0, 'delivered');
+    await post(0, 'read');
+    await post(0, 'delivered'); // late and out of order: counts nothing
+    await post(1, 'delivered');
+    await post(2, 'failed');
+    await rt.postWebhook(inboundText(rt.phone, chatOf(1).split('@')[0]!, 'Yes please!'));
+    await rt.postWebhook(inboundText(rt.phone, chatOf(1).split('@')[0]!, 'And one more'));
+    await rt.idle();
+    await eventually(async () => (await get(bc.broadcast_id)).stats.replied === 1, 15_000, 'the reply is counted');
+    const s = (await get(bc.broadcast_id)).stats;
+    expect(s).toMatchObject({ sent: 2, delivered: 2, read: 1, replied: 1, failed: 1 });
+    const failed = await call<{ recipients: Recipient[] }>(admin, 'GET', `/broadcasts/${bc.broadcast_id}/recipients?filter=failed`);
+    expect(failed.body.recipients).toHaveLength(1);
+    expect(failed.body.recipients[0]!.error).toBeTruthy();
+    expect((await call<CreditUsage>(admin, 'GET', '/broadcasts/credits')).body.used).toBe(usedBefore - 1);
   });
 
   it('refuses a broadcast past the month’s remaining credits, and one where everybody is skipped', async () => {
