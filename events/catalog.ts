@@ -170,6 +170,15 @@ export const SUBSCRIPTIONS = [
     maxReceiveCount: 5,
     batchSize: 10,
   },
+  // --- issue 16: broadcast statistics ---
+  {
+    name: 'broadcast-stats',
+    description: 'Statistics of broadcasts: statuses of their messages (delivered, read, failed with the reason) and customer replies update the recipient and the broadcast’s counters, exactly once (conditional transactions)',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.status_updated', 'message.received'] },
+    handler: 'functions/consumers/broadcast-stats.ts#handler',
+    maxReceiveCount: 5,
+    batchSize: 10,
+  },
 ] as const satisfies ReadonlyArray<{
   name: string;
   description: string;
@@ -307,6 +316,18 @@ export const COMMAND_QUEUES = [
     env: 'SCHEDULED_MESSAGES_QUEUE_URL',
     maxReceiveCount: 5,
     batchSize: 10,
+    concurrency: 2,
+  },
+  // --- issue 16: broadcasts ---
+  {
+    name: 'broadcasts',
+    description: 'Steps of the broadcast engine (shared/broadcast/broadcast.ts runBroadcastStep): send to the next recipients, paced per number, for up to one step budget, then enqueue the next step; scheduled starts and quiet-hours ends are put here by the scheduler (EventBridge Scheduler in AWS)',
+    handler: 'functions/consumers/broadcasts.ts#handler',
+    env: 'BROADCASTS_QUEUE_URL',
+    /** a step is retried after a crash; its claims make a retry safe */
+    maxReceiveCount: 10,
+    /** one step per invocation: a step sends for up to BROADCAST_STEP_BUDGET_MS */
+    batchSize: 1,
     concurrency: 2,
   },
 ] as const;

@@ -246,6 +246,16 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/contacts/imports/{job_id}', handler: 'functions/http/contact-imports/get-import.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/contacts/imports/{job_id}/undo', handler: 'functions/http/contact-imports/undo-import.ts#handler', auth: 'jwt' },
   // --- end issue 15 (contacts3) ---
+  // --- issue 16: broadcasts ---
+  { method: 'GET', path: '/api/orgs/{org_id}/broadcasts', handler: 'functions/http/broadcasts/list-broadcasts.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/broadcasts', handler: 'functions/http/broadcasts/create-broadcast.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/broadcasts/preview', handler: 'functions/http/broadcasts/preview-broadcast.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/credits', handler: 'functions/http/broadcasts/get-credits.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}', handler: 'functions/http/broadcasts/get-broadcast.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}/actions', handler: 'functions/http/broadcasts/control-broadcast.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients', handler: 'functions/http/broadcasts/list-recipients.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients.csv', handler: 'functions/http/broadcasts/export-recipients.ts#handler', auth: 'jwt' },
+  // --- end issue 16 ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

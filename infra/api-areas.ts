@@ -42,6 +42,8 @@ export const API_ROUTE_GROUPS = {
   Billing: ['functions/http/plans/', 'functions/channels/billing/'],
   /** issue 16 (part A): WhatsApp message templates and scheduled messages */
   Templates: ['functions/http/templates/', 'functions/http/scheduled/'],
+  /** issue 16: broadcasts */
+  Broadcasts: ['functions/http/broadcasts/'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ApiRouteGroup = keyof typeof API_ROUTE_GROUPS;

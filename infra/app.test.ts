@@ -49,6 +49,8 @@ const CONFIG_ENV = new Set([
   'AI_REPLIES_QUEUE_URL', 'AI_ADAPTER',
   // issue 17: delayed rule actions, follow-ups, no-reply timers
   'RULE_ACTIONS_QUEUE_URL',
+  // issue 16: broadcasts
+  'BROADCASTS_QUEUE_URL',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -568,6 +570,10 @@ describe('scheduler', () => {
     // issue 16: scheduled messages
     { handler: 'functions/consumers/scheduled-messages.ts#handler', stack: () => workers },
     { handler: 'functions/http/scheduled/create-scheduled.ts#handler', stack: () => routeT('functions/http/scheduled/create-scheduled.ts#handler') },
+    // issue 16: broadcasts (scheduled starts, quiet-hours wake-ups; pause/cancel drop a scheduled start)
+    { handler: 'functions/consumers/broadcasts.ts#handler', stack: () => workers },
+    { handler: 'functions/http/broadcasts/create-broadcast.ts#handler', stack: () => routeT('functions/http/broadcasts/create-broadcast.ts#handler') },
+    { handler: 'functions/http/broadcasts/control-broadcast.ts#handler', stack: () => routeT('functions/http/broadcasts/control-broadcast.ts#handler') },
   ] as const;
   const groupName = () => (Object.values(events.findResources('AWS::Scheduler::ScheduleGroup'))[0] as Resource).Properties.Name as string;
 
@@ -610,7 +616,8 @@ describe('scheduler', () => {
       expect(targets).toContain('task-reminders');
       expect(targets).toMatch(/TaskRemindersCommands/);
       // issue 20: the webhook retries' consumer schedules onto its own queue, not task-reminders
-      if (!handler.includes('webhook')) expect(env).toHaveProperty('TASK_REMINDERS_QUEUE_URL');
+      // issue 16: the broadcast functions schedule onto the broadcasts queue only
+      if (!handler.includes('webhook') && !handler.includes('broadcast')) expect(env).toHaveProperty('TASK_REMINDERS_QUEUE_URL');
       const statements = statementsOfRole(t, fn);
       const sched = statements.filter((st) => [st.Action].flat().some((a: string) => a.startsWith('scheduler:')));
       expect(sched).toHaveLength(1);

@@ -25,7 +25,7 @@ import { CatalogQueue } from '../constructs/queue-consumer.ts';
 import { pascalCase } from '../names.ts';
 
 /** Command queues EventBridge Scheduler may put wake-ups on (the scheduler role can send to these only). */
-export const SCHEDULER_TARGET_QUEUES: readonly CommandQueueName[] = ['task-reminders', 'chat-snooze', /* issue 20: webhook retries */ 'webhook-deliveries', /* issue 17: delayed rule actions, follow-ups, no-reply timers */ 'rule-actions', /* issue 16: scheduled messages */ 'scheduled-messages'];
+export const SCHEDULER_TARGET_QUEUES: readonly CommandQueueName[] = ['task-reminders', 'chat-snooze', /* issue 20: webhook retries */ 'webhook-deliveries', /* issue 17: delayed rule actions, follow-ups, no-reply timers */ 'rule-actions', /* issue 16: scheduled messages */ 'scheduled-messages', /* issue 16: scheduled broadcasts, quiet-hours ends */ 'broadcasts'];
 
 export interface EventsStackProps extends StackProps {
   /** @default 'chorus' */

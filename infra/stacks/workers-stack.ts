@@ -35,6 +35,8 @@ export const CONSUMER_SIZING: Record<string, { timeout?: Duration; memorySize?: 
   'media-download': { timeout: Duration.seconds(150), memorySize: 1536, nodeModules: ['sharp'] },
   // members' files: reads one (documents up to 100 MB) from the bucket and uploads it to Meta before sending
   'whatsapp-outbound': { timeout: Duration.seconds(150), memorySize: 1024 },
+  // issue 16: a broadcast step sends for up to 60 s (BROADCAST_STEP_BUDGET_MS), paced, then hands over
+  broadcasts: { timeout: Duration.seconds(150) },
 };
 
 export interface WorkersStackProps extends StackProps {

@@ -49,6 +49,8 @@ import { TemplateEntity } from '../template/template.entity.ts';
 import { ScheduledMessageEntity } from '../schedule/scheduled-message.entity.ts';
 
 import { ParkedChangeEntity } from '../message/parked-change.entity.ts';
+// issue 16: broadcasts
+import { BroadcastEntity, BroadcastPhoneLimitEntity, BroadcastRecipientEntity, BroadcastRefEntity, BroadcastUsageEntity } from '../broadcast/broadcast.entity.ts';
 const entities = {
   organization: OrganizationEntity,
   member: MemberEntity,
@@ -125,6 +127,12 @@ const entities = {
   quickReply: QuickReplyEntity,
   contactImport: ContactImportEntity,
   contactImportChunk: ContactImportChunkEntity,
+  // issue 16: broadcasts
+  broadcast: BroadcastEntity,
+  broadcastRecipient: BroadcastRecipientEntity,
+  broadcastUsage: BroadcastUsageEntity,
+  broadcastRef: BroadcastRefEntity,
+  broadcastPhoneLimit: BroadcastPhoneLimitEntity,
 };
 
 function build() {

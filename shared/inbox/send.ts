@@ -28,6 +28,8 @@ import { METRIC, recordMetric } from '../metrics.ts';
 // issue 16: template messages (outside the 24-hour window)
 import { buildTemplateSend } from '../template/template.rules.ts';
 import type { TemplateSnapshot } from '../template/template-send.ts';
+import { RATE_LIMIT_CODES } from '../broadcast/broadcast.rules.ts';
+import { notePhoneRateLimited } from '../broadcast/broadcast-signals.ts';
 
 /**
  * Outbound messages (spec §7 message calls; Meta "Send messages"): text, and image, video,
@@ -60,6 +62,11 @@ export interface InternalSend {
   quoted?: Message['quoted_message'];
   /** issue 16: a template message (`message_type: 'template'`, the snapshot kept in `content.template`; `body` is its filled preview) */
   template?: TemplateSnapshot;
+  /**
+   * issue 16 broadcasts: the message's key fixed by the caller (the broadcast recipient's claim), so a
+   * send retried after a crash finds the message it stored before instead of storing a second one
+   */
+  key?: { unique_id: string; timestamp: number };
 }
 
 /**
@@ -98,11 +105,11 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
   return retryOnConflict(`chat ${chatId} (sending)`, async () => {
     const chat = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
     if (!chat) throw notFound('chat');
-    const now = mediaAt ?? Date.now();
+    const now = mediaAt ?? internal.key?.timestamp ?? Date.now();
     const message = {
       org_id: orgId,
       chat_id: chatId,
-      unique_id: mediaUniqueId ?? ulid(now),
+      unique_id: mediaUniqueId ?? internal.key?.unique_id ?? ulid(now),
       timestamp: now,
       org_phone: chat.org_phone,
       phone_id: chat.phone_id,
@@ -229,6 +236,8 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
     await recordAccepted(key, msg, wamid);
   } catch (e) {
     if (!(e instanceof GraphApiError)) throw e;
+    // issue 16: a rate limit on this number slows the broadcasts sending from it
+    if (e.code != null && RATE_LIMIT_CODES.includes(e.code)) await notePhoneRateLimited(cmd.org_id, msg.phone_id, e.code);
     if (e.retryable && attempt < maxAttempts) throw e;
     await markFailed(key, msg, { code: e.code, title: e.title, details: e.details, reason: e.reason });
   }

@@ -221,6 +221,10 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/contacts/{contact_id}/unmerge': () => ({ other_contact_id: '15550009999' }),
   'POST /api/orgs/{org_id}/contacts/imports': () => ({ total: 3, file_name: 'fuzz.csv' }),
   'PUT /api/orgs/{org_id}/contacts/imports/{job_id}/chunks/{seq}': () => ({ rows: [{ phone: '14155550100', name: 'Fuzz', notes: 'n', custom_properties: {} }] }),
+  // --- issue 16: broadcasts (scheduled a day ahead: a valid sample sends nothing during the run) ---
+  'POST /api/orgs/{org_id}/broadcasts': () => ({ name: 'Fuzz', audience: { kind: 'chats', chat_ids: ['15550001111@c.us'] }, content: { body: 'Hi {{name}}' }, send_at: Date.now() + 86_400_000, options: { pace_ms: 1000, quiet_hours: { start: '22:00', end: '08:00' }, opt_out_keyword: 'STOP' } }),
+  'POST /api/orgs/{org_id}/broadcasts/preview': () => ({ audience: { kind: 'csv', rows: [{ phone: '+1 555 000 1111', vars: { order: 'A1' } }] }, content: { body: 'Order {{order}}' } }),
+  'POST /api/orgs/{org_id}/broadcasts/{broadcast_id}/actions': () => ({ action: 'pause' }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

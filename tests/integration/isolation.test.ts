@@ -529,6 +529,22 @@ const ROUTES: Record<string, Row> = {
   'GET /api/orgs/{org_id}/contacts/imports/{job_id}': orgWide({ params: () => ({ job_id: 'cimp_missing' }) }, [404]),
   'POST /api/orgs/{org_id}/contacts/imports/{job_id}/undo': orgWide({ params: () => ({ job_id: 'cimp_missing' }) }, [404]),
   // --- end issue 15 (contacts3) ---
+  // --- issue 16: broadcasts (member_permissions.bulk_message unset = members allowed, spec §6). Org A's
+  // broadcast `isoBroadcast.id` (made below, scheduled a day ahead: nothing is sent) reaches chat R:
+  // the member sees its figures but never R in its log or export ---
+  'GET /api/orgs/{org_id}/broadcasts': orgWide(),
+  'POST /api/orgs/{org_id}/broadcasts': { body: (w) => ({ name: 'sneaky', audience: { kind: 'chats', chat_ids: [w.chatR] }, content: { body: 'hi' }, send_at: Date.now() + 86_400_000 }), expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH } },
+  'POST /api/orgs/{org_id}/broadcasts/preview': {
+    body: (w) => ({ audience: { kind: 'chats', chat_ids: [w.chatR] }, content: { body: 'hi {{name}} {{phone}}' } }),
+    expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH },
+    variants: [{ name: 'CSV with R’s number', body: (w) => ({ audience: { kind: 'csv', rows: [{ phone: w.rNumber }] }, content: { body: 'hi {{name}}' } }), expect: { a: NOT_IN_ORG, b: [200], d: UNAUTH } }],
+  },
+  'GET /api/orgs/{org_id}/broadcasts/credits': orgWide(),
+  'GET /api/orgs/{org_id}/broadcasts/{broadcast_id}': orgWide({ params: () => ({ broadcast_id: isoBroadcast.id }) }),
+  'POST /api/orgs/{org_id}/broadcasts/{broadcast_id}/actions': orgWide({ params: () => ({ broadcast_id: isoBroadcast.id }), body: () => ({ action: 'pause' }) }, [200, 409]),
+  'GET /api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients': orgWide({ params: () => ({ broadcast_id: isoBroadcast.id }) }),
+  'GET /api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients.csv': orgWide({ params: () => ({ broadcast_id: isoBroadcast.id }) }),
+  // --- end issue 16 ---
 };
 
 // --- issue 17 §6: org A's SLA policies for the rows above (disabled: no clock starts in this suite) ---
@@ -557,6 +573,15 @@ const isoSchedule = { id: 'sch_missing' };
 function contactAfterDelete(c: Omit<Case, 'expect'>): Row {
   return { ...c, expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH, m: [...SERVED, 404] } };
 }
+
+
+// --- issue 16: org A's broadcast to chats R and O for the rows above (scheduled a day ahead) ---
+const isoBroadcast = { id: 'bc_01HZZZZZZZZZZZZZZZZZZZZZZZ' };
+beforeAll(async () => {
+  const res = await rt.orgCall<{ broadcast: { broadcast_id: string } }>(w.admin, 'POST', '/broadcasts', { name: 'isolation', audience: { kind: 'chats', chat_ids: [w.chatR, w.chatO] }, content: { body: 'hello' }, send_at: Date.now() + 86_400_000 });
+  if (res.status !== 201) throw new Error(`could not make org A's broadcast: ${res.status} ${JSON.stringify(res.body)}`);
+  isoBroadcast.id = res.body.broadcast.broadcast_id;
+});
 
 // --- issue 17: org A's rules for the rows above (disabled; a trigger nothing in this suite fires) ---
 const ruleIds = { keep: 'rule_missing', del: 'rule_missing' };

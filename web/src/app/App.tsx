@@ -72,9 +72,11 @@ const RepliesPage = lazy(() => import('../features/settings/replies/RepliesPage.
 const ScheduledPage = lazy(() => import('../features/scheduled/ScheduledPage.tsx').then((m) => ({ default: m.ScheduledPage })));
 const TemplatesPage = lazy(() => import('../features/templates/TemplatesPage.tsx').then((m) => ({ default: m.TemplatesPage })));
 const RulesPage = lazy(() => import('../features/rules/RulesPage.tsx').then((m) => ({ default: m.RulesPage })));
+// issue 16: broadcasts
+const BroadcastPage = lazy(() => import('../features/broadcast/BroadcastPage.tsx').then((m) => ({ default: m.BroadcastPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
-const BUILT = new Set(['/chats', '/tickets', '/media', '/list', '/ai', /* issue 15 */ '/contacts', /* issue 17 */ '/rules']);
+const BUILT = new Set(['/chats', '/tickets', '/media', '/list', '/ai', /* issue 15 */ '/contacts', /* issue 17 */ '/rules', /* issue 16 */ '/broadcast']);
 
 /** Unknown paths: /chats for a normal organization, /dashboard for a platform one (spec §2). */
 function OrgFallback() {
@@ -122,6 +124,8 @@ function AppRoutes() {
           <Route path="/settings/integrations/slack" element={<PageGate title="Slack"><SlackPage /></PageGate>} />
           {/* issue 17: automation rules (admins, or members when member_permissions.rules allows) */}
           <Route path="/rules" element={<PageGate title="Rules"><RulesPage /></PageGate>} />
+          {/* issue 16: broadcasts (admins, or members when member_permissions.bulk_message allows) */}
+          <Route path="/broadcast" element={<PageGate title="Broadcast"><BroadcastPage /></PageGate>} />
           <Route path="/settings" element={<SettingsIndexPage />} />
           {/* issue 20: integrations catalogue, API keys and reference, MCP */}
           <Route path="/settings/integrations" element={<Navigate to="/settings/integrations/all" replace />} />

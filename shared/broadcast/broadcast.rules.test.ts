@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { countSkips, creditMonth, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, paceFor, rateLimitBackoffMs, recipientId, variablesOf } from './broadcast.rules.ts';
+
+describe('broadcast rules', () => {
+  it('paces Cloud API numbers at the configured pace and WhatsApp Web numbers slower with jitter', () => {
+    expect(paceFor('wa_cloud', 50, () => 0.9)).toBe(50);
+    expect(paceFor('wa_web', 50, () => 0)).toBe(3000);
+    expect(paceFor('wa_web', 50, () => 0.5)).toBe(4000);
+    expect(paceFor('wa_web', 10_000, () => 0)).toBe(10_000);
+  });
+
+  it('backs off on rate limits, doubling per hit, at most 60 s', () => {
+    expect(rateLimitBackoffMs(1, 1000)).toBe(1000);
+    expect(rateLimitBackoffMs(2, 1000)).toBe(2000);
+    expect(rateLimitBackoffMs(3, 50)).toBe(4000);
+    expect(rateLimitBackoffMs(20, 1000)).toBe(60_000);
+  });
+
+  it('quiet hours, including across midnight', () => {
+    const night = { start: '22:00', end: '08:00' };
+    expect(inQuietHours(night, 23 * 60)).toBe(true);
+    expect(inQuietHours(night, 7 * 60 + 59)).toBe(true);
+    expect(inQuietHours(night, 8 * 60)).toBe(false);
+    expect(inQuietHours(night, 12 * 60)).toBe(false);
+    expect(inQuietHours({ start: '12:00', end: '13:00' }, 12 * 60 + 30)).toBe(true);
+    expect(inQuietHours(null, 0)).toBe(false);
+    // 23:00:00 -> 08:00 is 9 h away
+    expect(msUntilQuietEnds(night, 1_700_000_000_000 - (1_700_000_000_000 % 60_000), 23 * 60)).toBe(9 * 3600_000);
+  });
+
+  it('fills variables, unknown ones empty', () => {
+    expect(fillVariables('Hi {{name}}, order {{ order }} {{missing}}!', { name: 'Asha', order: 'A-1' })).toBe('Hi Asha, order A-1 !');
+    expect(variablesOf('{{a}} {{ b }} {{a}}')).toEqual(['a', 'b']);
+  });
+
+  it('opt-out by keyword (any case, punctuation) or label, never by our own message', () => {
+    expect(isOptedOut({ from_me: false, body: ' stop. ' }, 'STOP')).toBe(true);
+    expect(isOptedOut({ from_me: true, body: 'STOP' }, 'STOP')).toBe(false);
+    expect(isOptedOut({ from_me: false, body: 'please stop sending' }, 'STOP')).toBe(false);
+    expect(isOptedOut({ from_me: false, body: 'Unsubscribe' }, 'unsubscribe')).toBe(true);
+    expect(isOptedOut(null, 'STOP', ['VIP', 'Opted-out'])).toBe(true);
+    expect(isOptedOut(null, 'STOP', ['opted out'])).toBe(true);
+  });
+
+  it('credit months are UTC, recipient ids sort as strings', () => {
+    expect(creditMonth(Date.UTC(2026, 10, 30, 23, 59))).toBe('2026-11');
+    expect(creditMonth(Date.UTC(2026, 11, 1))).toBe('2026-12');
+    expect([recipientId(10), recipientId(9)].sort()).toEqual(['000009', '000010']);
+    expect(countSkips(['opt_out', 'no_template', 'no_chat', null, 'opt_out'])).toEqual({ opt_out: 2, no_template: 1, other: 1 });
+  });
+
+  it('the pacer keeps slots (no drift from late timers) and never bursts after a stall', () => {
+    const p = new NumberPacer(50);
+    p.sent('a', 'wa_cloud', 1000);
+    expect(p.readyAt('a')).toBe(1050);
+    p.sent('a', 'wa_cloud', 1053); // 3 ms late: the next slot stays on the grid
+    expect(p.readyAt('a')).toBe(1100);
+    p.sent('a', 'wa_cloud', 5000); // long stall: start afresh
+    expect(p.readyAt('a')).toBe(5050);
+    expect(p.readyAt('b')).toBe(0);
+    p.rateLimited('a', 5050);
+    expect(p.readyAt('a')).toBe(6050);
+    p.rateLimited('a', 6050);
+    expect(p.readyAt('a')).toBe(8050);
+  });
+});

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { BulkChatFilter } from '../bulk/bulk-job.schemas.ts';
+
+/**
+ * Broadcast API contracts (issue 16 part B; spec §2 /broadcast, §6 member_permissions.bulk_message,
+ * §9 bulk-message credits). Browser-safe (zod only). Times are epoch **ms** unless a name says
+ * otherwise; `month` is 'YYYY-MM' (UTC).
+ */
+
+export const BROADCAST_STATUSES = ['scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
+export type BroadcastStatus = (typeof BROADCAST_STATUSES)[number];
+
+/** pending -> sending (claimed by a conditional write) -> sent | failed; skipped at creation (opt-out, no template, no chat). */
+export const RECIPIENT_STATES = ['pending', 'sending', 'sent', 'failed', 'skipped'] as const;
+export type RecipientState = (typeof RECIPIENT_STATES)[number];
+
+export const SKIP_REASONS = ['opt_out', 'no_template', 'no_chat', 'duplicate'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** Most recipients of one broadcast. */
+export const MAX_RECIPIENTS = 100_000;
+/** Most rows of a CSV audience sent in one request body (about 1 MiB). */
+export const MAX_CSV_ROWS = 10_000;
+/** Pacing bounds per number, ms between two recipients (spec: default 1 s). */
+export const DEFAULT_PACE_MS = 1000;
+export const MIN_PACE_MS = 10;
+export const MAX_PACE_MS = 60_000;
+
+const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (24-hour)');
+/** Quiet hours in the org's time zone (settings/general): no sends from `start` to `end`; may wrap midnight (22:00–08:00). */
+export const QuietHours = z.object({ start: HHMM, end: HHMM }).refine((q) => q.start !== q.end, { message: 'start and end must differ', path: ['end'] });
+export type QuietHours = z.infer<typeof QuietHours>;
+
+const varName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,31}$/, 'must be a variable name (letters, digits, _)');
+const vars = z.record(varName, z.string().max(1000, 'must be at most 1000 characters')).refine((v) => Object.keys(v).length <= 20, 'must have at most 20 variables');
+
+/** One CSV row: the customer's number (digits, with country code) and its variables. */
+export const CsvRecipient = z.object({
+  phone: z.string({ required_error: 'is required' }).transform((s) => s.replace(/[\s()+-]/g, '')).pipe(z.string().regex(/^\d{6,20}$/, 'must be a phone number with its country code')),
+  vars: vars.default({}),
+});
+
+export const Audience = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('chats'), chat_ids: z.array(z.string().min(1).max(200)).min(1, 'pick at least one chat').max(MAX_CSV_ROWS, `must be at most ${MAX_CSV_ROWS} chats`) }),
+  z.object({ kind: z.literal('filter'), filter: BulkChatFilter }),
+  z.object({ kind: z.literal('csv'), rows: z.array(CsvRecipient).min(1, 'the CSV has no rows').max(MAX_CSV_ROWS, `must be at most ${MAX_CSV_ROWS} rows`) }),
+]);
+export type Audience = z.infer<typeof Audience>;
+
+export const BroadcastContent = z.object({
+  /** WhatsApp formatting (*bold*, _italic_, ~strike~, ```mono```); `{{name}}`, `{{phone}}` and CSV variables are filled per recipient */
+  body: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters'),
+});
+export type BroadcastContent = z.infer<typeof BroadcastContent>;
+
+export const BroadcastOptions = z.object({
+  /** ms between two recipients on one number (WhatsApp Web numbers go slower, with jitter) */
+  pace_ms: z.number({ invalid_type_error: 'must be a number of ms' }).int('must be a whole number').min(MIN_PACE_MS, `must be at least ${MIN_PACE_MS}`).max(MAX_PACE_MS, `must be at most ${MAX_PACE_MS}`).default(DEFAULT_PACE_MS),
+  quiet_hours: QuietHours.nullable().default(null),
+  /** a customer whose last message is this word (any case) is skipped */
+  opt_out_keyword: z.string().trim().min(1, 'must not be empty').max(30, 'must be at most 30 characters').default('STOP'),
+});
+
+export const CreateBroadcastInput = z.object({
+  name: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  audience: Audience,
+  content: BroadcastContent,
+  /** epoch ms; null or absent: now */
+  send_at: z.number({ invalid_type_error: 'must be a time in epoch ms' }).int('must be a whole number of ms').nullable().optional(),
+  options: BroadcastOptions.default({}),
+});
+export type CreateBroadcastInput = z.infer<typeof CreateBroadcastInput>;
+
+/** POST /broadcasts/preview: same audience and content, nothing stored. */
+export const PreviewBroadcastInput = z.object({ audience: Audience, content: BroadcastContent, options: BroadcastOptions.default({}) });
+export type PreviewBroadcastInput = z.infer<typeof PreviewBroadcastInput>;
+
+export const BroadcastAction = z.object({ action: z.enum(['pause', 'resume', 'cancel'], { errorMap: () => ({ message: "must be 'pause', 'resume' or 'cancel'" }) }) });
+
+export const BroadcastStats = z.object({
+  total: z.number(),
+  pending: z.number(),
+  sent: z.number(),
+  delivered: z.number(),
+  read: z.number(),
+  failed: z.number(),
+  replied: z.number(),
+  skipped: z.number(),
+  skipped_opt_out: z.number(),
+  skipped_no_template: z.number(),
+  skipped_other: z.number(),
+});
+export type BroadcastStats = z.infer<typeof BroadcastStats>;
+
+export const Broadcast = z.object({
+  broadcast_id: z.string(),
+  name: z.string(),
+  status: z.enum(BROADCAST_STATUSES),
+  content: BroadcastContent,
+  audience_kind: z.enum(['chats', 'filter', 'csv']),
+  pace_ms: z.number(),
+  quiet_hours: QuietHours.nullable(),
+  opt_out_keyword: z.string(),
+  send_at: z.number().nullable(),
+  created_by: z.string(),
+  created_at: z.number(),
+  started_at: z.number().nullable(),
+  finished_at: z.number().nullable(),
+  /** epoch ms until which the engine waits (quiet hours, rate-limit backoff); null when not waiting */
+  waiting_until: z.number().nullable(),
+  stats: BroadcastStats,
+});
+export type Broadcast = z.infer<typeof Broadcast>;
+
+export const Recipient = z.object({
+  rid: z.string(),
+  chat_id: z.string().nullable(),
+  name: z.string().nullable(),
+  phone: z.string().nullable(),
+  state: z.enum(RECIPIENT_STATES),
+  skip_reason: z.enum(SKIP_REASONS).nullable(),
+  /** ack of the sent message: 1 sent, 2 delivered, 3 read, -1 failed */
+  ack: z.number().nullable(),
+  error: z.string().nullable(),
+  sent_at: z.number().nullable(),
+  replied_at: z.number().nullable(),
+});
+export type Recipient = z.infer<typeof Recipient>;
+
+export const RecipientFilter = z.enum(['all', 'pending', 'sent', 'delivered', 'read', 'failed', 'replied', 'skipped']);
+export const ListRecipientsQuery = z.object({
+  filter: RecipientFilter.default('all'),
+  limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(500, 'must be at most 500').default(100),
+  cursor: z.string().max(2000, 'is too long').optional(),
+});
+export type ListRecipientsQuery = z.infer<typeof ListRecipientsQuery>;
+
+export const ListBroadcastsQuery = z.object({
+  limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(50),
+  cursor: z.string().max(2000, 'is too long').optional(),
+});
+
+/** A preview row: what one recipient will get. */
+export const PreviewRow = z.object({ chat_id: z.string().nullable(), name: z.string().nullable(), phone: z.string().nullable(), text: z.string().nullable(), skip_reason: z.enum(SKIP_REASONS).nullable() });
+export const BroadcastPreview = z.object({
+  total: z.number(),
+  to_send: z.number(),
+  skipped_opt_out: z.number(),
+  /** Cloud API recipients outside the 24-hour window: a template is needed for them (skipped with text content) */
+  needs_template: z.number(),
+  skipped_other: z.number(),
+  credits: z.object({ month: z.string(), limit: z.number(), used: z.number(), remaining: z.number() }),
+  rows: z.array(PreviewRow),
+});
+export type BroadcastPreview = z.infer<typeof BroadcastPreview>;
+
+export const CreditUsage = z.object({ month: z.string(), limit: z.number(), used: z.number(), remaining: z.number(), licences: z.number(), per_licence: z.number() });
+export type CreditUsage = z.infer<typeof CreditUsage>;

@@ -1,0 +1,819 @@
+import { ulid } from 'ulid';
+import type { EntityItem } from 'electrodb';
+import { db } from '../db/service.ts';
+import { AppError } from '../errors.ts';
+import type { TxEntities, TxItem } from '../db/transaction.ts';
+import { enqueue } from '../ports/commands.ts';
+import { scheduleName, schedulerPort } from '../ports/scheduler.ts';
+import { log } from '../log.ts';
+import { getOrgPreferences } from '../org/preferences.ts';
+import { memberPermissionsOf, permissionGranted } from '../org/permissions.rules.ts';
+import { getOrgClock } from '../org/org-clock.ts';
+import { localTime } from '../org/business-hours.rules.ts';
+import { getOrgPlanState } from '../plan/gate.ts';
+import { broadcastCredits, licences } from '../plan/entitlements.rules.ts';
+import { BROADCAST_CREDITS_PER_LICENCE } from '../plan/catalog.rules.ts';
+import { listChats } from '../chat/chat-list.ts';
+import { isServiceWindowOpen } from '../chat/chat.rules.ts';
+import type { Chat } from '../chat/chat.schemas.ts';
+import { sendMessage, type OutboundCommand } from '../inbox/send.ts';
+import { csvCell } from '../contact/contact.rules.ts';
+import type { Actor } from '../auth/actor.ts';
+import type { ChatGuard } from '../access/guard.ts';
+import type { BroadcastEntity, BroadcastRecipientEntity } from './broadcast.entity.ts';
+import { lastRateLimitAt } from './broadcast-signals.ts';
+import {
+  MAX_RECIPIENTS,
+  type Audience,
+  type Broadcast,
+  type BroadcastPreview,
+  type CreateBroadcastInput,
+  type CreditUsage,
+  type ListRecipientsQuery,
+  type PreviewBroadcastInput,
+  type Recipient,
+  type RecipientState,
+  type SkipReason,
+} from './broadcast.schemas.ts';
+import { countSkips, creditMonth, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, recipientId } from './broadcast.rules.ts';
+
+/**
+ * Broadcasts (issue 16 part B; spec §2 /broadcast, §6 bulk_message, §9 credits).
+ *
+ * - create: the audience (chats by hand, a chat-list filter read through listChats as the creator
+ *   sees it, or CSV rows with variables) is resolved once into BroadcastRecipient rows; opted-out
+ *   customers and Cloud API chats outside the 24-hour window (a template would be needed) are stored
+ *   `skipped` with the reason; a broadcast needing more credits than the month has left is refused.
+ * - the engine runs as steps on the `broadcasts` command queue (`{ org_id, broadcast_id, seq }`), and
+ *   wake-ups (scheduled start, quiet hours end) come through the scheduler port onto the same queue.
+ *   A step sends for up to `budgetMs`, paced per number (NumberPacer), then hands over to step seq+1.
+ * - exactly once per recipient: a recipient is claimed by one transaction (pending -> sending, the
+ *   month's credit taken with `used < limit`, and the message key `msg_unique_id` / `msg_timestamp`
+ *   fixed); then the message is stored through the inbox's sendMessage under that key, and the
+ *   recipient becomes `sent` (the job's counter in the same transaction). A process killed in between
+ *   leaves a `sending` row: the next step finds it first and looks the message up by its key: stored
+ *   -> only finish the recipient (and queue the message again if it never reached the outbound
+ *   consumer); not stored -> store it now. The Graph call itself is the outbound consumer's, deduped by
+ *   its own claim (`send_started_at`, shared/inbox/send.ts deliverMessage).
+ * Times epoch **ms**; TTLs epoch **seconds**.
+ */
+
+type JobRow = EntityItem<typeof BroadcastEntity>;
+type RecipientRow = EntityItem<typeof BroadcastRecipientEntity>;
+
+/** Broadcasts and their recipients are kept 180 days (TTL, seconds). */
+const TTL_SECONDS = 180 * 24 * 3600;
+/** Refs of sent messages (statuses, replies) are kept 30 days. */
+const REF_TTL_SECONDS = 30 * 24 * 3600;
+/** Recipients read per Query of the engine. */
+const PAGE = 50;
+/** Recipients stored at once (BatchWriteItem, 25 a call). */
+const WRITE_CHUNK = 500;
+/** The job's status is read again at most this often while sending (pause/cancel take effect within it). */
+const JOB_REFRESH_MS = 1000;
+/** A number's rate-limit row is read again at most this often. */
+const LIMIT_REFRESH_MS = 1000;
+/** Sends of one step in flight at once: the pace comes from the slots, not from each send's latency (BROADCAST_MAX_IN_FLIGHT overrides). */
+const MAX_IN_FLIGHT = Number(process.env.BROADCAST_MAX_IN_FLIGHT) || 16;
+
+const RESTRICTED = 'This page is restricted for non-admin members. Contact an administrator if you think this is a mistake.';
+const notFound = () => new AppError('broadcast.not_found', 'That broadcast does not exist.', { status: 404 });
+
+/** Spec §6: /broadcast follows member_permissions.bulk_message (admins always). @throws AppError 403 broadcast.forbidden */
+export async function assertBroadcastAccess(actor: Actor): Promise<void> {
+  if (actor.role === 'admin') return;
+  const prefs = await getOrgPreferences(actor.org_id);
+  if (!permissionGranted(memberPermissionsOf(prefs), 'bulk_message')) throw new AppError('broadcast.forbidden', RESTRICTED, { status: 403 });
+}
+
+// ---- credits --------------------------------------------------------------------------------
+
+/** Credits of the month: 3,000 per licence (spec §9, entitlements.rules.ts broadcastCredits) and what was used. */
+export async function creditUsageOf(orgId: string, now = Date.now()): Promise<CreditUsage> {
+  const plan = await getOrgPlanState(orgId);
+  const month = creditMonth(now);
+  const row = (await db().entities.broadcastUsage.get({ org_id: orgId, month }).go()).data;
+  const limit = broadcastCredits(plan);
+  const used = row?.used ?? 0;
+  return { month, limit, used, remaining: Math.max(0, limit - used), licences: licences(plan), per_licence: BROADCAST_CREDITS_PER_LICENCE };
+}
+
+/** GET /broadcasts/credits. @throws AppError 403 broadcast.forbidden */
+export async function getCreditUsage(actor: Actor): Promise<CreditUsage> {
+  await assertBroadcastAccess(actor);
+  return creditUsageOf(actor.org_id);
+}
+
+// ---- audience ----------------------------------------------------------------------------------
+
+/** One resolved recipient before it is stored. */
+interface Resolved {
+  chat_id: string | null;
+  phone_id?: string;
+  connection_type?: 'wa_cloud' | 'wa_web';
+  name: string | null;
+  phone: string | null;
+  vars: Record<string, string>;
+  skip_reason: SkipReason | null;
+}
+
+type ChatLike = Chat & { phone_id: string; label_ids?: string[] | null; last_customer_message_at?: Record<string, number> | null };
+
+/** Chats by id (BatchGet, 100 a call). */
+async function chatsById(orgId: string, ids: string[]): Promise<Map<string, ChatLike>> {
+  const out = new Map<string, ChatLike>();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const got = await db()
+      .entities.chat.get(ids.slice(i, i + 1000).map((chat_id) => ({ org_id: orgId, chat_id })))
+      .go({ concurrency: 4 });
+    for (const c of got.data as unknown as ChatLike[]) out.set(c.chat_id, c);
+  }
+  return out;
+}
+
+/**
+ * Resolve an audience to recipients with their skip reasons (nothing stored).
+ * - chats: as given (the HTTP layer's guard already refused chats the actor may not see);
+ * - filter: the chat list's own filters (labels, assignee, number, type, state, unread), read through
+ *   listChats as the actor sees it, up to MAX_RECIPIENTS;
+ * - csv: `<phone>@c.us` chats of the org; a number without a chat the actor can see is skipped (no_chat).
+ */
+async function resolveAudience(actor: Actor, audience: Audience, keyword: string, now: number): Promise<Resolved[]> {
+  const orgId = actor.org_id;
+  let wanted: Array<{ chat_id: string; vars: Record<string, string>; phone: string | null }>;
+  let chats: Map<string, ChatLike>;
+  if (audience.kind === 'filter') {
+    chats = new Map();
+    let cursor: string | null = null;
+    do {
+      const page: { chats: Chat[]; cursor: string | null } = await listChats(actor, { ...audience.filter, limit: 1000, ...(cursor ? { cursor } : {}) });
+      for (const c of page.chats) if (chats.size < MAX_RECIPIENTS) chats.set(c.chat_id, c as ChatLike);
+      cursor = chats.size < MAX_RECIPIENTS ? page.cursor : null;
+    } while (cursor);
+    // listChats masks and trims rows; read the stored rows (window, labels, phone_id)
+    chats = await chatsById(orgId, [...chats.keys()]);
+    wanted = [...chats.keys()].map((chat_id) => ({ chat_id, vars: {}, phone: null }));
+  } else if (audience.kind === 'chats') {
+    wanted = audience.chat_ids.map((chat_id) => ({ chat_id, vars: {}, phone: null }));
+    chats = await chatsById(orgId, [...new Set(audience.chat_ids)]);
+  } else {
+    wanted = audience.rows.map((r) => ({ chat_id: `${r.phone}@c.us`, vars: r.vars, phone: r.phone }));
+    const found = await chatsById(orgId, [...new Set(wanted.map((w) => w.chat_id))]);
+    const { chatGuard } = await import('../access/guard.ts');
+    const visible = await (await chatGuard(actor)).visibleChatIds(found.keys());
+    chats = new Map([...found].filter(([id]) => visible.has(id)));
+  }
+  const labels = new Map((await db().entities.chatLabel.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data.map((l) => [l.label_id, l.name]));
+  const phones = new Map((await db().entities.phone.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data.map((p) => [p.phone_id, p.connection_type]));
+  const seen = new Set<string>();
+  return wanted.map((w) => {
+    const c = chats.get(w.chat_id);
+    const base = { chat_id: c ? w.chat_id : null, name: c?.chat_name ?? null, phone: w.phone ?? (c ? w.chat_id.split('@')[0]! : null), vars: w.vars };
+    if (!c) return { ...base, skip_reason: 'no_chat' as const };
+    const kind = phones.get(c.phone_id) ?? 'wa_cloud';
+    const r: Resolved = { ...base, phone_id: c.phone_id, connection_type: kind, skip_reason: null };
+    if (seen.has(w.chat_id)) return { ...r, skip_reason: 'duplicate' };
+    seen.add(w.chat_id);
+    const labelNames = (c.label_ids ?? []).map((id) => labels.get(id) ?? '');
+    if (isOptedOut(c.latest_message, keyword, labelNames)) return { ...r, skip_reason: 'opt_out' };
+    if (kind === 'wa_cloud' && !isServiceWindowOpen(c, c.org_phone, now)) return { ...r, skip_reason: 'no_template' };
+    return r;
+  });
+}
+
+/** The text one recipient gets: the content's variables filled (CSV columns, then name and phone). */
+const textFor = (body: string, r: { name?: string | null; phone?: string | null; vars?: unknown }): string =>
+  fillVariables(body, { name: r.name ?? '', phone: r.phone ?? '', ...((r.vars as Record<string, string> | undefined) ?? {}) });
+
+/** Shared by preview and create: the resolved recipients, their counts and the month's credits. */
+async function plan(actor: Actor, input: PreviewBroadcastInput, now: number) {
+  await assertBroadcastAccess(actor);
+  const resolved = await resolveAudience(actor, input.audience, input.options.opt_out_keyword, now);
+  const skips = countSkips(resolved.map((r) => r.skip_reason));
+  const toSend = resolved.length - skips.opt_out - skips.no_template - skips.other;
+  const credits = await creditUsageOf(actor.org_id, now);
+  return { resolved, skips, toSend, credits };
+}
+
+/**
+ * POST /broadcasts/preview: who gets what (the first 200 rows with their text filled), how many are
+ * skipped and why (opt-out; Cloud API chats outside the 24-hour window need a template), and the
+ * month's credits. Nothing is stored. @throws AppError 403 broadcast.forbidden
+ */
+export async function previewBroadcast(actor: Actor, guard: ChatGuard, input: PreviewBroadcastInput, now = Date.now()): Promise<BroadcastPreview> {
+  const { resolved, skips, toSend, credits } = await plan(actor, input, now);
+  return {
+    total: resolved.length,
+    to_send: toSend,
+    skipped_opt_out: skips.opt_out,
+    needs_template: skips.no_template,
+    skipped_other: skips.other,
+    credits: { month: credits.month, limit: credits.limit, used: credits.used, remaining: credits.remaining },
+    rows: resolved.slice(0, 200).map((r) => ({ chat_id: r.chat_id, name: r.name, phone: guard.mask(r.phone), text: r.skip_reason ? null : textFor(input.content.body, { ...r, phone: guard.mask(r.phone) }), skip_reason: r.skip_reason })),
+  };
+}
+
+/** Put recipient rows in batches, retrying what DynamoDB left unprocessed. */
+async function putRecipients(rows: RecipientRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
+    let todo = rows.slice(i, i + WRITE_CHUNK);
+    for (let attempt = 0; todo.length && attempt < 8; attempt++) {
+      if (attempt) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+      const res = await db().entities.broadcastRecipient.put(todo).go({ concurrency: 4 });
+      const left = new Set((res.unprocessed ?? []).map((k) => (k as { rid: string }).rid));
+      todo = todo.filter((r) => left.has(r.rid));
+    }
+    if (todo.length) throw new Error(`could not store ${todo.length} broadcast recipient(s)`);
+  }
+}
+
+/** Start (or arm) the engine of a broadcast at step `seq`: now on the queue, or at `at` through the scheduler. */
+async function wake(orgId: string, broadcastId: string, seq: number, at: number | null): Promise<void> {
+  const body = { org_id: orgId, broadcast_id: broadcastId, seq };
+  if (at == null) return enqueue('broadcasts', body);
+  await (await schedulerPort()).schedule({ name: scheduleName('broadcast', orgId, broadcastId), at, queue: 'broadcasts', body: JSON.stringify(body) });
+}
+
+/**
+ * POST /broadcasts: store a broadcast and its recipients and start it now, or at `send_at`.
+ * @throws AppError 403 broadcast.forbidden; 400 broadcast.no_recipients when everyone is skipped;
+ *   400 broadcast.credits_exceeded when it needs more credits than the month has left (spec §9)
+ */
+export async function createBroadcast(actor: Actor, input: CreateBroadcastInput, now = Date.now()): Promise<Broadcast> {
+  const { resolved, skips, toSend, credits } = await plan(actor, input, now);
+  if (toSend === 0) {
+    throw new AppError('broadcast.no_recipients', 'Nobody in this audience can receive this broadcast: every recipient was skipped (opted out, outside the 24-hour window, or no chat).', { details: [{ field: 'audience', reason: 'no recipient to send to' }] });
+  }
+  if (toSend > credits.remaining) {
+    throw new AppError('broadcast.credits_exceeded', `This broadcast needs ${toSend} credits but only ${credits.remaining} of this month's ${credits.limit} are left. Remove recipients or wait until next month.`, {
+      details: [{ field: 'audience', reason: `needs ${toSend} credits, ${credits.remaining} left` }],
+    });
+  }
+  const broadcast_id = `bc_${ulid(now)}`;
+  const expires_at = Math.floor(now / 1000) + TTL_SECONDS;
+  await putRecipients(
+    resolved.map((r, i) => ({
+      org_id: actor.org_id,
+      broadcast_id,
+      rid: recipientId(i),
+      state: r.skip_reason ? 'skipped' : 'pending',
+      ...(r.chat_id ? { chat_id: r.chat_id } : {}),
+      ...(r.phone_id ? { phone_id: r.phone_id, connection_type: r.connection_type } : {}),
+      ...(r.name ? { name: r.name } : {}),
+      ...(r.phone ? { phone: r.phone } : {}),
+      ...(Object.keys(r.vars).length ? { vars: r.vars } : {}),
+      ...(r.skip_reason ? { skip_reason: r.skip_reason } : {}),
+      expires_at,
+    })),
+  );
+  const later = input.send_at != null && input.send_at > now + 1000;
+  const row = (
+    await db()
+      .entities.broadcast.create({
+        org_id: actor.org_id,
+        broadcast_id,
+        name: input.name,
+        status: later ? 'scheduled' : 'running',
+        content: input.content,
+        audience_kind: input.audience.kind,
+        pace_ms: input.options.pace_ms,
+        quiet_hours: input.options.quiet_hours,
+        opt_out_keyword: input.options.opt_out_keyword,
+        ...(later ? { send_at: input.send_at! } : { started_at: now }),
+        created_by: actor.email.toLowerCase(),
+        created_at: now,
+        step: 0,
+        total: resolved.length,
+        skipped_opt_out: skips.opt_out,
+        skipped_no_template: skips.no_template,
+        skipped_other: skips.other,
+        expires_at,
+      })
+      .go()
+  ).data as JobRow;
+  await wake(actor.org_id, broadcast_id, 0, later ? input.send_at! : null);
+  log('info', 'broadcast.created', { org_id: actor.org_id, broadcast_id, total: resolved.length, to_send: toSend, scheduled: later });
+  return toBroadcast(row);
+}
+
+/** The wire shape of a stored broadcast. */
+export function toBroadcast(row: JobRow): Broadcast {
+  const skipped = row.skipped_opt_out + row.skipped_no_template + row.skipped_other;
+  return {
+    broadcast_id: row.broadcast_id,
+    name: row.name,
+    status: row.status,
+    content: row.content as Broadcast['content'],
+    audience_kind: row.audience_kind,
+    pace_ms: row.pace_ms,
+    quiet_hours: (row.quiet_hours as Broadcast['quiet_hours']) ?? null,
+    opt_out_keyword: row.opt_out_keyword,
+    send_at: row.send_at ?? null,
+    created_by: row.created_by,
+    created_at: row.created_at,
+    started_at: row.started_at ?? null,
+    finished_at: row.finished_at ?? null,
+    waiting_until: row.waiting_until ?? null,
+    stats: {
+      total: row.total,
+      pending: Math.max(0, row.total - skipped - row.sent_count - row.failed_count),
+      sent: row.sent_count,
+      delivered: row.delivered_count,
+      read: row.read_count,
+      failed: row.failed_count,
+      replied: row.replied_count,
+      skipped,
+      skipped_opt_out: row.skipped_opt_out,
+      skipped_no_template: row.skipped_no_template,
+      skipped_other: row.skipped_other,
+    },
+  };
+}
+
+async function jobOf(orgId: string, broadcastId: string): Promise<JobRow | null> {
+  return (await db().entities.broadcast.get({ org_id: orgId, broadcast_id: broadcastId }).go()).data as JobRow | null;
+}
+
+/** GET /broadcasts/{broadcast_id}. @throws AppError 403 broadcast.forbidden, 404 broadcast.not_found */
+export async function getBroadcast(actor: Actor, broadcastId: string): Promise<Broadcast> {
+  await assertBroadcastAccess(actor);
+  const row = await jobOf(actor.org_id, broadcastId);
+  if (!row) throw notFound();
+  return toBroadcast(row);
+}
+
+/** GET /broadcasts: the org's broadcasts, newest first, paged. @throws AppError 403 broadcast.forbidden */
+export async function listBroadcasts(actor: Actor, q: { limit: number; cursor?: string | undefined }): Promise<{ broadcasts: Broadcast[]; cursor: string | null }> {
+  await assertBroadcastAccess(actor);
+  const page = await db()
+    .entities.broadcast.query.byId({ org_id: actor.org_id })
+    .go({ order: 'desc', limit: q.limit, pages: 1, ...(q.cursor ? { cursor: q.cursor } : {}) });
+  return { broadcasts: (page.data as JobRow[]).map(toBroadcast), cursor: page.cursor ?? null };
+}
+
+function toRecipient(r: RecipientRow): Recipient {
+  return {
+    rid: r.rid,
+    chat_id: r.chat_id ?? null,
+    name: r.name ?? null,
+    phone: r.phone ?? null,
+    state: r.state,
+    skip_reason: r.skip_reason ?? null,
+    ack: r.ack ?? null,
+    error: r.error ?? null,
+    sent_at: r.sent_at ?? null,
+    replied_at: r.replied_at ?? null,
+  };
+}
+
+/**
+ * Recipients as `guard`'s viewer may see them (spec §6): a chat the viewer may not open keeps only its
+ * state (no name, number or chat id); numbers are masked when mask_phone_numbers applies.
+ */
+async function viewRecipients(guard: ChatGuard, rows: RecipientRow[]): Promise<Recipient[]> {
+  const visible = await guard.visibleChatIds(rows.map((r) => r.chat_id).filter((c): c is string => !!c));
+  return rows.map((r) => {
+    const w = toRecipient(r);
+    if (r.chat_id && !visible.has(r.chat_id)) return { ...w, chat_id: null, name: null, phone: null };
+    return { ...w, phone: guard.mask(w.phone), chat_id: w.chat_id };
+  });
+}
+
+/** Does a recipient match a log filter (filters by state are one Query; delivered/read/replied filter the sent ones). */
+const matches = (filter: ListRecipientsQuery['filter'], r: RecipientRow): boolean =>
+  filter === 'delivered' ? (r.ack ?? 0) >= 2 : filter === 'read' ? (r.ack ?? 0) >= 3 : filter === 'replied' ? r.replied_at != null : true;
+
+/**
+ * GET /broadcasts/{id}/recipients?filter&cursor: the per-recipient log. States are one Query on the
+ * byState index; delivered / read are the `sent` ones filtered by ack, replied by replied_at.
+ * @throws AppError 403, 404
+ */
+export async function listRecipients(actor: Actor, guard: ChatGuard, broadcastId: string, q: ListRecipientsQuery): Promise<{ recipients: Recipient[]; cursor: string | null }> {
+  await assertBroadcastAccess(actor);
+  if (!(await jobOf(actor.org_id, broadcastId))) throw notFound();
+  const opts = { limit: q.limit, pages: 1 as const, ...(q.cursor ? { cursor: q.cursor } : {}) };
+  const key = { org_id: actor.org_id, broadcast_id: broadcastId };
+  const stateOf: Partial<Record<ListRecipientsQuery['filter'], RecipientState>> = { pending: 'pending', sent: 'sent', delivered: 'sent', read: 'sent', replied: 'sent', failed: 'failed', skipped: 'skipped' };
+  const state = stateOf[q.filter];
+  const page = state
+    ? await db().entities.broadcastRecipient.query.byState({ ...key, state }).go(opts)
+    : await db().entities.broadcastRecipient.query.byBroadcast(key).go(opts);
+  return { recipients: await viewRecipients(guard, (page.data as RecipientRow[]).filter((r) => matches(q.filter, r))), cursor: page.cursor ?? null };
+}
+
+/**
+ * GET /broadcasts/{id}/recipients.csv: every recipient with state, reason and times (ISO, UTC);
+ * cells are formula-injection safe (contact.rules.ts csvCell). @throws AppError 403, 404
+ */
+export async function exportRecipientsCsv(actor: Actor, guard: ChatGuard, broadcastId: string): Promise<string> {
+  await assertBroadcastAccess(actor);
+  if (!(await jobOf(actor.org_id, broadcastId))) throw notFound();
+  const lines = [['recipient', 'name', 'phone', 'chat_id', 'state', 'skip_reason', 'delivery', 'error', 'sent_at', 'replied_at'].join(',')];
+  const iso = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : '');
+  const ackWord = (a: number | undefined) => (a === 3 || a === 4 ? 'read' : a === 2 ? 'delivered' : a === 1 ? 'sent' : a === -1 ? 'failed' : '');
+  let cursor: string | null = null;
+  do {
+    const page: { data: unknown[]; cursor: string | null } = await db()
+      .entities.broadcastRecipient.query.byBroadcast({ org_id: actor.org_id, broadcast_id: broadcastId })
+      .go({ limit: 1000, pages: 1, ...(cursor ? { cursor } : {}) });
+    for (const r of await viewRecipients(guard, page.data as RecipientRow[])) {
+      lines.push([r.rid, r.name ?? '', r.phone ?? '', r.chat_id ?? '', r.state, r.skip_reason ?? '', ackWord(r.ack ?? undefined), r.error ?? '', iso(r.sent_at ?? undefined), iso(r.replied_at ?? undefined)].map((v) => csvCell(String(v))).join(','));
+    }
+    cursor = page.cursor;
+  } while (cursor);
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/**
+ * POST /broadcasts/{id}/actions `{ action }`: pause (the running step stops within a second), resume
+ * (a new engine chain at step + 1; the old one stops at its next check), cancel (recipients not yet
+ * claimed stay pending and are never sent).
+ * @throws AppError 403, 404, 409 broadcast.invalid_action when the status does not allow it
+ */
+export async function controlBroadcast(actor: Actor, broadcastId: string, action: 'pause' | 'resume' | 'cancel', now = Date.now()): Promise<Broadcast> {
+  await assertBroadcastAccess(actor);
+  const row = await jobOf(actor.org_id, broadcastId);
+  if (!row) throw notFound();
+  const allowed: Record<typeof action, readonly string[]> = { pause: ['running', 'scheduled'], resume: ['paused'], cancel: ['running', 'paused', 'scheduled'] };
+  const refuse = () => new AppError('broadcast.invalid_action', `A ${row.status} broadcast cannot be ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : 'cancelled'}.`, { status: 409 });
+  if (!allowed[action].includes(row.status)) throw refuse();
+  const key = { org_id: actor.org_id, broadcast_id: broadcastId };
+  const next = action === 'pause' ? 'paused' : action === 'cancel' ? 'cancelled' : row.started_at ? 'running' : row.send_at && row.send_at > now ? 'scheduled' : 'running';
+  const seq = row.step + 1;
+  try {
+    await db()
+      .entities.broadcast.patch(key)
+      .set({ status: next, step: seq, ...(action === 'cancel' ? { finished_at: now } : {}), ...(next === 'running' && !row.started_at ? { started_at: now } : {}) })
+      .where((a, { eq }) => `${eq(a.status, row.status)} AND ${eq(a.step, row.step)}`)
+      .go();
+  } catch (e) {
+    if ((await import('../db/retry.ts')).isConflictError(e)) throw new AppError('broadcast.changed', 'This broadcast changed meanwhile. Please look again.', { status: 409 });
+    throw e;
+  }
+  if (action === 'resume') await wake(actor.org_id, broadcastId, seq, next === 'scheduled' ? row.send_at! : null);
+  if (action !== 'resume' && row.status === 'scheduled') await (await schedulerPort()).cancel(scheduleName('broadcast', actor.org_id, broadcastId));
+  return toBroadcast((await jobOf(actor.org_id, broadcastId))!);
+}
+
+// ---- the engine (the broadcasts consumer) --------------------------------------------------------
+
+/** One message of the broadcasts queue: run step `seq` of a broadcast. */
+export interface BroadcastStepCommand {
+  org_id: string;
+  broadcast_id: string;
+  seq: number;
+}
+
+/** What the engine is given: a clock, a sleep and randomness (the bench and tests inject their own) and its time budget per step. */
+export interface EngineDeps {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  rand(): number;
+  /** ms a step sends before it hands over to the next step (a Lambda's time limit) */
+  budgetMs: number;
+  /** test hook of the crash tests: awaited after a recipient is claimed and after its message is stored (a promise that never settles = the process died there) */
+  crashPoint?: (point: 'claimed' | 'stored', rid: string) => Promise<void>;
+}
+
+/** Real time; 60 s steps (override with BROADCAST_STEP_BUDGET_MS). */
+export const realEngine = (): EngineDeps => ({
+  now: Date.now,
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  rand: Math.random,
+  budgetMs: Number(process.env.BROADCAST_STEP_BUDGET_MS) || 60_000,
+});
+
+/** The broadcast's creator as an actor, with the role they have now. null: no longer an active member. */
+async function creatorActor(job: JobRow): Promise<Actor | null> {
+  const m = (await db().entities.member.get({ org_id: job.org_id, email: job.created_by }).go()).data;
+  if (!m || m.is_active === false) return null;
+  return { email: m.email, user_id: m.user_id ?? '', org_id: job.org_id, role: m.role };
+}
+
+/**
+ * One transaction, retried while it only lost a race with another transaction (TransactionConflict:
+ * every send of a broadcast adds to the same job and usage rows, several in flight at once).
+ * @returns 'ok', or the index of the first item whose condition failed
+ */
+async function writeTx(build: (e: TxEntities) => TxItem[]): Promise<'ok' | number> {
+  for (let n = 0; n < 30; n++) {
+    const res = await db().transaction.write(build as never).go();
+    if (!res.canceled) return 'ok';
+    const codes = (res.data as Array<{ code?: string }>).map((d) => d?.code ?? 'None');
+    const failed = codes.indexOf('ConditionalCheckFailed');
+    if (failed >= 0) return failed;
+    await new Promise((r) => setTimeout(r, 2 + Math.random() * 10 * Math.min(n + 1, 10)));
+  }
+  throw new Error('a broadcast transaction kept conflicting');
+}
+
+/** Hand over to step seq+1 (conditional on `step` = seq): at once, or at `at` through the scheduler. false: another chain owns the job now. */
+async function handOver(job: JobRow, seq: number, at: number | null, now: number): Promise<boolean> {
+  try {
+    await db()
+      .entities.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id })
+      .set(at != null ? { step: seq + 1, waiting_until: at } : { step: seq + 1 })
+      .remove(at != null ? [] : ['waiting_until'])
+      .where((a, { eq }) => `${eq(a.step, seq)} AND ${eq(a.status, 'running')}`)
+      .go();
+  } catch (e) {
+    if ((await import('../db/retry.ts')).isConflictError(e)) return false;
+    throw e;
+  }
+  await wake(job.org_id, job.broadcast_id, seq + 1, at != null && at > now ? at : null);
+  return true;
+}
+
+/** Finish a broadcast whose recipients are all done (conditional on the chain). */
+async function complete(job: JobRow, seq: number, now: number): Promise<void> {
+  await db()
+    .entities.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id })
+    .set({ status: 'completed', finished_at: now })
+    .remove(['waiting_until'])
+    .where((a, { eq }) => `${eq(a.step, seq)} AND ${eq(a.status, 'running')}`)
+    .go()
+    .catch(async (e: unknown) => {
+      if (!(await import('../db/retry.ts')).isConflictError(e)) throw e;
+    });
+  log('info', 'broadcast.completed', { org_id: job.org_id, broadcast_id: job.broadcast_id });
+}
+
+/**
+ * Claim a pending recipient: pending -> sending with the message key, and the month's credit taken
+ * (`used` below the limit), in one transaction. @returns the claimed row, 'taken' when another run has
+ * it, 'no_credit' when the month's credits ran out
+ */
+async function claim(job: JobRow, r: RecipientRow, limit: number, now: number): Promise<RecipientRow | 'taken' | 'no_credit'> {
+  const msg_unique_id = ulid(now);
+  const key = { org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid };
+  const month = creditMonth(now);
+  const r2 = await writeTx((e) => [
+    e.broadcastRecipient
+      .patch(key)
+      .set({ state: 'sending', msg_unique_id, msg_timestamp: now, claimed_at: now })
+      .where((a, { eq }) => eq(a.state, 'pending'))
+      .commit() as TxItem,
+    e.broadcastUsage
+      .update({ org_id: job.org_id, month })
+      .add({ used: 1 })
+      .set({ expires_at: Math.floor(now / 1000) + 400 * 24 * 3600 })
+      .where((a, { notExists, lt }) => `${notExists(a.used)} OR ${lt(a.used, limit)}`)
+      .commit() as TxItem,
+  ]);
+  if (r2 === 'ok') return { ...r, state: 'sending', msg_unique_id, msg_timestamp: now, claimed_at: now };
+  return r2 === 0 ? 'taken' : 'no_credit';
+}
+
+/** sending -> sent, the job's counter and the refs (statuses, replies) in one transaction. */
+async function finishSent(job: JobRow, r: RecipientRow, now: number): Promise<void> {
+  const expires_at = Math.floor(now / 1000) + REF_TTL_SECONDS;
+  const ref = { org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid, sent_at: now, expires_at };
+  await writeTx((e) => [
+    e.broadcastRecipient
+      .patch({ org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid })
+      .set({ state: 'sent', sent_at: now, ack: 0 })
+      .where((a, { eq }) => eq(a.state, 'sending'))
+      .commit() as TxItem,
+    e.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id }).add({ sent_count: 1 }).commit() as TxItem,
+    e.broadcastRef.put({ ...ref, kind: 'msg', ref: r.msg_unique_id! }).commit() as TxItem,
+    e.broadcastRef.put({ ...ref, kind: 'chat', ref: r.chat_id! }).commit() as TxItem,
+  ]);
+}
+
+/** sending | sent -> failed with the reason; the job's counters and the month's credit given back, in one transaction. */
+export async function finishFailed(orgId: string, broadcastId: string, rid: string, from: 'sending' | 'sent', error: string, now = Date.now()): Promise<boolean> {
+  const done = await writeTx((e) => [
+    e.broadcastRecipient
+      .patch({ org_id: orgId, broadcast_id: broadcastId, rid })
+      .set({ state: 'failed', error: error.slice(0, 500), ack: -1 })
+      .where((a, { eq }) => (from === 'sent' ? eq(a.state, 'sent') : eq(a.state, 'sending')))
+      .commit() as TxItem,
+    (from === 'sent' ? e.broadcast.patch({ org_id: orgId, broadcast_id: broadcastId }).add({ failed_count: 1, sent_count: -1 }) : e.broadcast.patch({ org_id: orgId, broadcast_id: broadcastId }).add({ failed_count: 1 })).commit() as TxItem,
+    e.broadcastUsage.update({ org_id: orgId, month: creditMonth(now) }).add({ used: -1 }).commit() as TxItem,
+  ]);
+  return done === 'ok';
+}
+
+/**
+ * Store (or find) a claimed recipient's message and finish the recipient. The message key was fixed
+ * by the claim: if a message with that key exists, an earlier run stored it (and queued it, unless it
+ * died right between the two: then it is queued again, which the outbound consumer's claim makes
+ * harmless); otherwise it is stored now through the inbox's send path.
+ */
+async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps): Promise<void> {
+  const key = { org_id: r.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! };
+  const existing = (await db().entities.message.get(key).go()).data;
+  if (existing) {
+    if (!existing.message_id && existing.ack === 0 && existing.send_started_at == null && existing.send_uncertain_at == null) {
+      await enqueue('whatsapp-outbound', { ...key } satisfies OutboundCommand);
+    }
+    await finishSent(job, r, deps.now());
+    return;
+  }
+  const body = textFor((job.content as { body: string }).body, r);
+  if (deps.crashPoint) await deps.crashPoint('claimed', r.rid);
+  try {
+    await sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp } });
+  } catch (e) {
+    if (!(e instanceof AppError) || e.status === 503) throw e; // not queued: the step retries this recipient
+    await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', e.message, deps.now());
+    return;
+  }
+  if (deps.crashPoint) await deps.crashPoint('stored', r.rid);
+  await finishSent(job, r, deps.now());
+}
+
+/** A claim older than this without a result is a run that died (a live run finishes a send in well under a second). */
+export const STALE_CLAIM_MS = 15_000;
+
+/**
+ * The next recipients to work on: claims left by a run that died first (re-read consistently: the
+ * index may lag), then pending ones. `waitUntil` when only fresh claims of another live run are left.
+ */
+async function nextPage(job: JobRow, now: number): Promise<{ rows: RecipientRow[]; waitUntil?: number }> {
+  const key = { org_id: job.org_id, broadcast_id: job.broadcast_id };
+  const claimed = (await db().entities.broadcastRecipient.query.byState({ ...key, state: 'sending' }).go({ limit: PAGE, pages: 1 })).data as RecipientRow[];
+  const stale: RecipientRow[] = [];
+  let waitUntil: number | undefined;
+  for (const c of claimed) {
+    const cur = (await db().entities.broadcastRecipient.get({ ...key, rid: c.rid }).go({ consistent: true })).data as RecipientRow | null;
+    if (cur?.state !== 'sending') continue;
+    if ((cur.claimed_at ?? 0) <= now - STALE_CLAIM_MS) stale.push(cur);
+    else waitUntil = Math.min(waitUntil ?? Infinity, (cur.claimed_at ?? now) + STALE_CLAIM_MS);
+  }
+  if (stale.length) return { rows: stale };
+  const pending = (await db().entities.broadcastRecipient.query.byState({ ...key, state: 'pending' }).go({ limit: PAGE, pages: 1 })).data as RecipientRow[];
+  return { rows: pending, ...(pending.length ? {} : waitUntil !== undefined ? { waitUntil } : {}) };
+}
+
+/**
+ * Run step `seq` of a broadcast (the broadcasts consumer). Stale steps (the job's `step` moved on,
+ * or it is not running) do nothing. Sends until the budget is spent, the quiet hours start, the job
+ * is paused or cancelled, or nobody is left; then hands over or completes.
+ * @throws on infrastructure errors (the queue retries the step; claims make that safe)
+ */
+export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDeps = realEngine()): Promise<void> {
+  let job = await jobOf(cmd.org_id, cmd.broadcast_id);
+  if (!job || job.step !== cmd.seq) return;
+  const start = deps.now();
+  if (job.status === 'scheduled') {
+    if (job.send_at && job.send_at > start + 1000) return wake(job.org_id, job.broadcast_id, cmd.seq, job.send_at);
+    await db().entities.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id }).set({ status: 'running', started_at: start }).where((a, { eq }) => `${eq(a.step, cmd.seq)} AND ${eq(a.status, 'scheduled')}`).go();
+    job = { ...job, status: 'running', started_at: start };
+  }
+  if (job.status !== 'running') return;
+  const actor = await creatorActor(job);
+  if (!actor) {
+    await db().entities.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id }).set({ status: 'cancelled', finished_at: start }).go();
+    log('warn', 'broadcast.creator_gone', { org_id: job.org_id, broadcast_id: job.broadcast_id });
+    return;
+  }
+  const clock = await getOrgClock(job.org_id);
+  const quiet = (job.quiet_hours as JobRow['quiet_hours'] & { start: string; end: string }) ?? null;
+  const { limit } = await creditUsageOf(job.org_id, start);
+  const pacer = new NumberPacer(job.pace_ms, deps.rand);
+  const deadline = start + deps.budgetMs;
+  const limits = new Map<string, { readAt: number; seen: number }>();
+  const inFlight = new Set<Promise<void>>();
+  let checkedAt = start;
+  let failure: unknown;
+  let outOfCredits = false;
+  const settle = async () => {
+    await Promise.all(inFlight);
+    if (failure) throw failure;
+  };
+
+  for (;;) {
+    await settle();
+    const { rows, waitUntil } = await nextPage(job, deps.now());
+    if (!rows.length) {
+      if (waitUntil === undefined) return complete(job, cmd.seq, deps.now());
+      // another run's fresh claims: look again once they are stale (or done)
+      if (waitUntil >= deadline) {
+        await handOver(job, cmd.seq, waitUntil, deps.now());
+        return;
+      }
+      await deps.sleep(Math.max(0, waitUntil - deps.now()));
+      continue;
+    }
+    for (const r of rows) {
+      let now = deps.now();
+      if (now - checkedAt >= JOB_REFRESH_MS) {
+        checkedAt = now;
+        const cur = await jobOf(job.org_id, job.broadcast_id);
+        if (!cur || cur.step !== cmd.seq || cur.status !== 'running') return settle();
+      }
+      if (quiet && inQuietHours(quiet, localTime(now, clock.time_zone).minute_of_day)) {
+        await settle();
+        await handOver(job, cmd.seq, now + msUntilQuietEnds(quiet, now, localTime(now, clock.time_zone).minute_of_day), now);
+        return;
+      }
+      const phone = r.phone_id ?? '-';
+      const lim = limits.get(phone);
+      if (!lim || now - lim.readAt >= LIMIT_REFRESH_MS) {
+        const at = await lastRateLimitAt(job.org_id, phone);
+        const seen = lim?.seen ?? start - 1000;
+        if (at != null && at > seen) pacer.rateLimited(phone, at);
+        limits.set(phone, { readAt: now, seen: Math.max(seen, at ?? 0) });
+      }
+      const ready = pacer.readyAt(phone);
+      if (ready >= deadline) {
+        await settle();
+        await handOver(job, cmd.seq, ready, deps.now());
+        return;
+      }
+      if (ready > now) await deps.sleep(ready - now);
+      now = deps.now();
+      if (now >= deadline) {
+        await settle();
+        await handOver(job, cmd.seq, null, now);
+        return;
+      }
+      pacer.sent(phone, r.connection_type ?? 'wa_cloud', now);
+      // the claim runs inside the send's task: the loop only keeps the slots (a slow write never stretches the pace)
+      const claimedAt = now;
+      const task = async (): Promise<void> => {
+        let row = r;
+        if (r.state === 'pending') {
+          const c = await claim(job, r, limit, claimedAt);
+          if (c === 'taken') return;
+          if (c === 'no_credit') {
+            outOfCredits = true;
+            return;
+          }
+          row = c;
+        }
+        await deliver(job, actor, row, deps);
+      };
+      const p: Promise<void> = task()
+        .catch((e: unknown) => {
+          failure ??= e;
+        })
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+      if (outOfCredits) {
+        await settle();
+        await db().entities.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id }).set({ status: 'paused' }).where((a, { eq }) => eq(a.step, cmd.seq)).go().catch(() => undefined);
+        log('warn', 'broadcast.out_of_credits', { org_id: job.org_id, broadcast_id: job.broadcast_id });
+        return;
+      }
+      if (failure) return settle();
+    }
+    // the next page is read once this page's sends are done (settle at the top of the loop)
+  }
+}
+
+// ---- statistics (the broadcast-stats consumer) ---------------------------------------------
+
+/**
+ * A status of a broadcast message (message.status_updated): the recipient's ack moves forward
+ * (delivered, read) and the job's counters with it, in one transaction conditioned on the recipient's
+ * previous ack, so a redelivered or out-of-order status never counts twice. A failure (ack -1, e.g.
+ * WhatsApp refused the send) turns the recipient `failed` with the reason and gives its credit back.
+ * Messages that are not a broadcast's are ignored (one GetItem).
+ */
+export async function applyBroadcastStatus(orgId: string, message: { unique_id: string; ack: number; delivery_error?: { reason?: string | null } | null }): Promise<void> {
+  const ref = (await db().entities.broadcastRef.get({ org_id: orgId, kind: 'msg', ref: message.unique_id }).go()).data;
+  if (!ref) return;
+  const key = { org_id: orgId, broadcast_id: ref.broadcast_id, rid: ref.rid };
+  const r = (await db().entities.broadcastRecipient.get(key).go({ consistent: true })).data as RecipientRow | null;
+  if (!r || r.state !== 'sent') return;
+  if (message.ack === -1) {
+    await finishFailed(orgId, ref.broadcast_id, ref.rid, 'sent', message.delivery_error?.reason ?? 'WhatsApp could not deliver this message.');
+    return;
+  }
+  const prev = r.ack ?? 0;
+  const next = Math.max(prev, message.ack);
+  if (next === prev) return;
+  const add = { ...(prev < 2 && next >= 2 ? { delivered_count: 1 } : {}), ...(prev < 3 && next >= 3 ? { read_count: 1 } : {}) };
+  await writeTx((e) => [
+    e.broadcastRecipient
+      .patch(key)
+      .set({ ack: next })
+      .where((a, { eq }) => `${eq(a.state, 'sent')} AND ${eq(a.ack, prev)}`)
+      .commit() as TxItem,
+    ...(Object.keys(add).length ? [e.broadcast.patch({ org_id: orgId, broadcast_id: ref.broadcast_id }).add(add).commit() as TxItem] : []),
+  ]);
+}
+
+/** How long after a broadcast a customer's message counts as a reply to it. */
+export const REPLY_WINDOW_MS = 7 * 24 * 3600_000;
+
+/**
+ * A customer message (message.received) in a chat whose latest broadcast was sent to it within the
+ * last 7 days: the recipient is `replied` (once) and the job's counter goes up, in one transaction.
+ */
+export async function applyBroadcastReply(orgId: string, chatId: string, message: { from_me?: boolean | null; timestamp: number }): Promise<void> {
+  if (message.from_me) return;
+  const ref = (await db().entities.broadcastRef.get({ org_id: orgId, kind: 'chat', ref: chatId }).go()).data;
+  if (!ref || message.timestamp < ref.sent_at || message.timestamp - ref.sent_at > REPLY_WINDOW_MS) return;
+  await writeTx((e) => [
+    e.broadcastRecipient
+      .patch({ org_id: orgId, broadcast_id: ref.broadcast_id, rid: ref.rid })
+      .set({ replied_at: message.timestamp })
+      .where((a, { notExists }) => notExists(a.replied_at))
+      .commit() as TxItem,
+    e.broadcast.patch({ org_id: orgId, broadcast_id: ref.broadcast_id }).add({ replied_count: 1 }).commit() as TxItem,
+  ]);
+}

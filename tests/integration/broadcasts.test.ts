@@ -1,0 +1,289 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { inboundText, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
+import { db } from '../../shared/db/service.ts';
+import { commitTransaction } from '../../shared/db/transaction.ts';
+import { chatWriteItems, counterItems, type ChatRow } from '../../shared/chat/chat-write.ts';
+import { mergeDeltas } from '../../shared/chat/chat-state.rules.ts';
+import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
+import { eventually } from '../factories/wait.ts';
+import { runBroadcastStep, STALE_CLAIM_MS, type EngineDeps } from '../../shared/broadcast/broadcast.ts';
+import { creditMonth } from '../../shared/broadcast/broadcast.rules.ts';
+import type { Broadcast, BroadcastPreview, CreditUsage, Recipient } from '../../shared/broadcast/broadcast.schemas.ts';
+
+/**
+ * Broadcasts on the local runtime (issue 16 part B): a broadcast to picked chats runs on the
+ * broadcasts queue through the inbox's send path (the Graph stand-in receives one request per
+ * recipient, the messages are in the threads), skips opted-out customers and Cloud API chats
+ * outside the 24-hour window, takes one credit per recipient sent and refuses a broadcast past the
+ * month's remainder; the log, its filters and the CSV export; pause / resume / cancel; and the CI
+ * form of the bench's crash test: the engine "dies" with claimed recipients (some with their
+ * message stored, some not) and a restarted run sends nobody twice and skips nobody.
+ */
+let rt: TestRuntime;
+let admin: string;
+let member: string;
+const enc = encodeURIComponent;
+const chatOf = (n: number) => `1555888${String(n).padStart(4, '0')}@c.us`;
+
+type Res<T> = { status: number; body: T };
+const call = async <T = Record<string, unknown>>(token: string, method: string, path: string, json?: unknown): Promise<Res<T>> => {
+  const r = await rt.api(token, `/api/orgs/${rt.orgId}${path}`, { method, json });
+  const text = await r.text();
+  return { status: r.status, body: (text && r.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) as T };
+};
+const get = async (id: string) => (await call<{ broadcast: Broadcast }>(admin, 'GET', `/broadcasts/${id}`)).body.broadcast;
+/** Graph requests per recipient number (what WhatsApp received). */
+const graphSendsTo = (to: string) => rt.graph.sent.filter((r) => r.wamid && (r.body as { to?: string }).to === to).length;
+
+/** Store chats the way the write path does, each with a customer message 1 hour ago (window open) unless `old`. */
+async function seedChats(from: number, to: number, opts: { old?: boolean; lastBody?: string } = {}): Promise<void> {
+  const phone = (await db().entities.phone.query.byOrg({ org_id: rt.orgId }).go()).data[0]!;
+  for (let start = from; start < to; start += 20) {
+    const now = Date.now();
+    const at = opts.old ? now - 30 * 3600_000 : now - 3600_000;
+    const ok = await commitTransaction((e) => {
+      const items = [];
+      let deltas: Record<string, number> = {};
+      for (let n = start; n < Math.min(to, start + 20); n++) {
+        const row = {
+          org_id: rt.orgId,
+          chat_id: chatOf(n),
+          chat_name: `Customer ${n}`,
+          chat_type: 'user',
+          org_phone: phone.org_phone,
+          phone_id: phone.phone_id,
+          chat_org_phones: [phone.org_phone],
+          latest_message_timestamp: at,
+          latest_message: { unique_id: `u${n}`, body: opts.lastBody ?? `Hello ${n}`, message_type: 'text', from_me: false, ack: 0, timestamp: at },
+          last_customer_message_at: { [phone.org_phone]: at },
+          message_unread_count: 0,
+          unread_count: {},
+        } as unknown as ChatRow;
+        const w = chatWriteItems(e, null, row, now);
+        items.push(...w.items);
+        deltas = mergeDeltas(deltas, w.deltas);
+      }
+      return [...items, ...counterItems(e, rt.orgId, deltas)];
+    });
+    expect(ok).toBe(true);
+  }
+}
+
+beforeAll(async () => {
+  rt = await startTestRuntime();
+  [admin, member] = await Promise.all([rt.signIn(rt.adminEmail), rt.signIn(rt.memberEmail)]);
+  await seedChats(0, 10);
+  await seedChats(10, 12, { lastBody: 'stop' }); // opted out by keyword
+  await seedChats(12, 14, { old: true }); // outside the 24-hour window
+  await seedChats(100, 200); // the crash test's 100
+}, 120_000);
+afterAll(async () => {
+  rt?.queues.get('broadcasts')?.resume();
+  await rt?.cleanup();
+});
+
+describe('a broadcast to picked chats', () => {
+  let bc: Broadcast;
+  it('previews per recipient with variables filled, and counts opt-outs and chats that need a template', async () => {
+    const chat_ids = [0, 1, 2, 10, 12].map(chatOf);
+    const r = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience: { kind: 'chats', chat_ids }, content: { body: 'Hi {{name}}, *sale* today' } });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ total: 5, to_send: 3, skipped_opt_out: 1, needs_template: 1 });
+    expect(r.body.rows[0]).toMatchObject({ chat_id: chatOf(0), text: 'Hi Customer 0, *sale* today', skip_reason: null });
+    expect(r.body.rows.find((x) => x.chat_id === chatOf(10))).toMatchObject({ skip_reason: 'opt_out', text: null });
+  });
+
+  it('sends each recipient once through the send path, and the stats and credits follow', async () => {
+    const before = (await call<CreditUsage>(admin, 'GET', '/broadcasts/credits')).body;
+    const chat_ids = [0, 1, 2, 10, 12].map(chatOf);
+    const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Sale', audience: { kind: 'chats', chat_ids }, content: { body: 'Hi {{name}}, *sale* today' }, options: { pace_ms: 20 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    bc = r.body.broadcast;
+    expect(bc).toMatchObject({ status: 'running', stats: { total: 5, skipped: 2, skipped_opt_out: 1, skipped_no_template: 1 } });
+    await eventually(async () => (await get(bc.broadcast_id)).status === 'completed', 20_000, 'the broadcast completes');
+    await rt.idle();
+    const done = await get(bc.broadcast_id);
+    expect(done.stats).toMatchObject({ sent: 3, failed: 0, pending: 0, skipped: 2 });
+    for (const n of [0, 1, 2]) expect(graphSendsTo(chatOf(n).split('@')[0]!)).toBe(1);
+    for (const n of [10, 12]) expect(graphSendsTo(chatOf(n).split('@')[0]!)).toBe(0);
+    // the message is in the thread, from the creator
+    const thread = await call<{ messages: Array<{ body: string; author: string }> }>(admin, 'GET', `/chats/${enc(chatOf(1))}/messages`);
+    expect(thread.body.messages.some((m) => m.body === 'Hi Customer 1, *sale* today' && m.author === rt.adminEmail)).toBe(true);
+    const after = (await call<CreditUsage>(admin, 'GET', '/broadcasts/credits')).body;
+    expect(after.used - before.used).toBe(3);
+    expect(after.limit).toBeGreaterThanOrEqual(3000);
+  });
+
+  it('the log filters by state and exports a CSV', async () => {
+    const all = await call<{ recipients: Recipient[] }>(admin, 'GET', `/broadcasts/${bc.broadcast_id}/recipients`);
+    expect(all.body.recipients).toHaveLength(5);
+    const skipped = await call<{ recipients: Recipient[] }>(admin, 'GET', `/broadcasts/${bc.broadcast_id}/recipients?filter=skipped`);
+    expect(skipped.body.recipients.map((x) => x.skip_reason).sort()).toEqual(['no_template', 'opt_out']);
+    const sent = await call<{ recipients: Recipient[] }>(admin, 'GET', `/broadcasts/${bc.broadcast_id}/recipients?filter=sent`);
+    expect(sent.body.recipients).toHaveLength(3);
+    const csv = await call<string>(admin, 'GET', `/broadcasts/${bc.broadcast_id}/recipients.csv`);
+    expect(csv.status).toBe(200);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('recipient,name,phone,chat_id,state,skip_reason,delivery,error,sent_at,replied_at');
+    expect(lines).toHaveLength(6);
+    expect(csv.body).toContain('opt_out');
+    const list = await call<{ broadcasts: Broadcast[] }>(admin, 'GET', '/broadcasts');
+    expect(list.body.broadcasts[0]!.broadcast_id).toBe(bc.broadcast_id);
+  });
+
+  it('statuses and replies reach the stats once each; a failure gives the credit back', async () => {
+    const wamidOf = (n: number) => rt.graph.sent.find((r) => r.wamid && (r.body as { to?: string }).to === chatOf(n).split('@')[0])!.wamid!;
+    const post = (n: number, status: 'delivered' | 'read' | 'failed') =>
+      rt.postWebhook(statusUpdate(rt.phone, { id: wamidOf(n), status, recipient: chatOf(n).split('@')[0]!, ...(status === 'failed' ? { errors: [{ code: 131026, title: 'Message Undeliverable' }] } : {}) }));
+    const usedBefore = (await call<CreditUsage>(admin, 'GET', '/broadcasts/credits')).body.used;
+    await post(0, 'delivered');
+    await post(0, 'read');
+    await post(0, 'delivered'); // late and out of order: counts nothing
+    await post(1, 'delivered');
+    await post(2, 'failed');
+    await rt.postWebhook(inboundText(rt.phone, chatOf(1).split('@')[0]!, 'Yes please!'));
+    await rt.postWebhook(inboundText(rt.phone, chatOf(1).split('@')[0]!, 'And one more'));
+    await rt.idle();
+    await eventually(async () => (await get(bc.broadcast_id)).stats.replied === 1, 15_000, 'the reply is counted');
+    const s = (await get(bc.broadcast_id)).stats;
+    expect(s).toMatchObject({ sent: 2, delivered: 2, read: 1, replied: 1, failed: 1 });
+    const failed = await call<{ recipients: Recipient[] }>(admin, 'GET', `/broadcasts/${bc.broadcast_id}/recipients?filter=failed`);
+    expect(failed.body.recipients).toHaveLength(1);
+    expect(failed.body.recipients[0]!.error).toBeTruthy();
+    expect((await call<CreditUsage>(admin, 'GET', '/broadcasts/credits')).body.used).toBe(usedBefore - 1);
+  });
+
+  it('refuses a broadcast past the month’s remaining credits, and one where everybody is skipped', async () => {
+    const usage = (await call<CreditUsage>(admin, 'GET', '/broadcasts/credits')).body;
+    await db().entities.broadcastUsage.update({ org_id: rt.orgId, month: creditMonth(Date.now()) }).set({ used: usage.limit - 1 }).go();
+    const r = await call<{ error: { code: string; message: string } }>(admin, 'POST', '/broadcasts', { name: 'Too big', audience: { kind: 'chats', chat_ids: [0, 1].map(chatOf) }, content: { body: 'x' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe('broadcast.credits_exceeded');
+    expect(r.body.error.message).toContain('needs 2 credits but only 1');
+    await db().entities.broadcastUsage.update({ org_id: rt.orgId, month: creditMonth(Date.now()) }).set({ used: usage.used }).go();
+    const none = await call<{ error: { code: string } }>(admin, 'POST', '/broadcasts', { name: 'Nobody', audience: { kind: 'chats', chat_ids: [chatOf(10)] }, content: { body: 'x' } });
+    expect(none.status).toBe(400);
+    expect(none.body.error.code).toBe('broadcast.no_recipients');
+  });
+
+  it('a CSV audience fills per-recipient variables; unknown numbers are skipped', async () => {
+    const rows = [{ phone: chatOf(3).split('@')[0], vars: { order: 'A-17' } }, { phone: '+1 555 000 0000', vars: {} }];
+    const r = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience: { kind: 'csv', rows }, content: { body: 'Order {{order}} for {{name}}' } });
+    expect(r.status).toBe(200);
+    expect(r.body.rows.map((x) => [x.text, x.skip_reason])).toEqual([['Order A-17 for Customer 3', null], [null, 'no_chat']]);
+  });
+
+  it('a member without bulk_message is refused (403, the Restricted page’s words)', async () => {
+    await call(admin, 'PUT', '/settings/permissions', { member_permissions: { bulk_message: false } });
+    forgetOrgPreferences(rt.orgId);
+    const r = await call<{ error: { code: string; message: string } }>(member, 'GET', '/broadcasts');
+    expect(r.status).toBe(403);
+    expect(r.body.error.message).toBe('This page is restricted for non-admin members. Contact an administrator if you think this is a mistake.');
+    await call(admin, 'PUT', '/settings/permissions', { member_permissions: { bulk_message: true } });
+    forgetOrgPreferences(rt.orgId);
+    expect((await call(member, 'GET', '/broadcasts')).status).toBe(200);
+  });
+});
+
+describe('pause, resume, cancel', () => {
+  it('a paused broadcast stops sending until resumed; a cancelled one sends nobody else', async () => {
+    const chat_ids = [3, 4, 5, 6, 7, 8].map(chatOf);
+    const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Slow', audience: { kind: 'chats', chat_ids }, content: { body: 'slow one' }, options: { pace_ms: 2000 } });
+    const id = r.body.broadcast.broadcast_id;
+    await eventually(async () => (await get(id)).stats.sent >= 1, 15_000, 'the first is sent');
+    const paused = await call<{ broadcast: Broadcast }>(admin, 'POST', `/broadcasts/${id}/actions`, { action: 'pause' });
+    expect(paused.body.broadcast.status).toBe('paused');
+    expect((await call(admin, 'POST', `/broadcasts/${id}/actions`, { action: 'pause' })).status).toBe(409);
+    await rt.idle();
+    const sentWhilePaused = (await get(id)).stats.sent;
+    expect(sentWhilePaused).toBeLessThan(6);
+    expect((await call<{ broadcast: Broadcast }>(admin, 'POST', `/broadcasts/${id}/actions`, { action: 'resume' })).body.broadcast.status).toBe('running');
+    await eventually(async () => (await get(id)).stats.sent > sentWhilePaused, 15_000, 'sending again');
+    expect((await call<{ broadcast: Broadcast }>(admin, 'POST', `/broadcasts/${id}/actions`, { action: 'cancel' })).body.broadcast.status).toBe('cancelled');
+    await rt.idle();
+    const end = await get(id);
+    const sends = chat_ids.reduce((n, c) => n + graphSendsTo(c.split('@')[0]!), 0);
+    expect(sends).toBe(end.stats.sent); // nobody sent after cancel, nobody twice
+    expect(end.stats.sent).toBeLessThan(6);
+  });
+});
+
+describe('crash safety (the CI form of npm run bench:broadcast)', () => {
+  it('a run that dies with claimed recipients is resumed by the next: nobody twice, nobody missing', async () => {
+    const q = rt.queues.get('broadcasts')!;
+    q.pause(); // this test drives the engine itself (resumed in afterAll too)
+    const chat_ids = Array.from({ length: 100 }, (_, i) => chatOf(100 + i));
+    const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Crash', audience: { kind: 'chats', chat_ids }, content: { body: 'Hello {{name}}' }, options: { pace_ms: 10 } });
+    expect(r.status).toBe(201);
+    const id = r.body.broadcast.broadcast_id;
+    const never = new Promise<void>(() => undefined);
+    // the first run "dies" with four sends in flight: recipients 46-48 claimed but their messages not
+    // stored yet, recipient 49's message stored (and queued for WhatsApp) but the recipient not finished
+    const first: EngineDeps = {
+      now: Date.now,
+      sleep: (ms) => new Promise((res) => setTimeout(res, ms)),
+      rand: Math.random,
+      budgetMs: 60_000,
+      crashPoint: async (point, rid) => {
+        const n = Number(rid);
+        if ((n === 49 && point === 'stored') || (n >= 46 && n < 49 && point === 'claimed')) await never;
+      },
+    };
+    void runBroadcastStep({ org_id: rt.orgId, broadcast_id: id, seq: 0 }, first);
+    // stuck: 46 finished, four claimed
+    await eventually(async () => {
+      const rows = (await db().entities.broadcastRecipient.query.byState({ org_id: rt.orgId, broadcast_id: id, state: 'sending' }).go()).data;
+      const s = (await get(id)).stats;
+      return rows.length === 4 && s.sent === 46;
+    }, 90_000, 'the first run is stuck with claimed recipients');
+    expect(chat_ids.slice(46, 49).every((c) => graphSendsTo(c.split('@')[0]!) === 0)).toBe(true);
+    // the restarted run (the queue redelivers the step): a clock past the claims' staleness
+    const offset = STALE_CLAIM_MS + 1000;
+    try {
+      await runBroadcastStep({ org_id: rt.orgId, broadcast_id: id, seq: 0 }, { now: () => Date.now() + offset, sleep: (ms) => new Promise((res) => setTimeout(res, ms)), rand: Math.random, budgetMs: 60_000 });
+    } finally {
+      q.resume();
+    }
+    await rt.idle();
+    const end = await get(id);
+    expect(end.status).toBe('completed');
+    expect(end.stats).toMatchObject({ sent: 100, failed: 0, pending: 0 });
+    const perRecipient = chat_ids.map((c) => graphSendsTo(c.split('@')[0]!));
+    expect(perRecipient.filter((n) => n === 0)).toHaveLength(0); // nobody missing
+    expect(perRecipient.filter((n) => n > 1)).toHaveLength(0); // nobody twice
+  }, 240_000);
+});
+
+describe('validation', () => {
+  it('answers 400 with the field and reason', async () => {
+    const cases: Array<[unknown, string]> = [
+      [{ audience: { kind: 'chats', chat_ids: [chatOf(0)] }, content: { body: 'x' } }, 'name'],
+      [{ name: 'x', audience: { kind: 'nope' }, content: { body: 'x' } }, 'audience.kind'],
+      [{ name: 'x', audience: { kind: 'chats', chat_ids: [] }, content: { body: 'x' } }, 'audience.chat_ids'],
+      [{ name: 'x', audience: { kind: 'chats', chat_ids: [chatOf(0)] }, content: { body: '' } }, 'content.body'],
+      [{ name: 'x', audience: { kind: 'chats', chat_ids: [chatOf(0)] }, content: { body: 'x' }, options: { pace_ms: 1 } }, 'options.pace_ms'],
+      [{ name: 'x', audience: { kind: 'chats', chat_ids: [chatOf(0)] }, content: { body: 'x' }, options: { quiet_hours: { start: '25:00', end: '08:00' } } }, 'options.quiet_hours.start'],
+      [{ name: 'x', audience: { kind: 'csv', rows: [{ phone: 'abc' }] }, content: { body: 'x' } }, 'audience.rows.0.phone'],
+    ];
+    for (const [body, field] of cases) {
+      const r = await call<{ error: { details: Array<{ field: string }> } }>(admin, 'POST', '/broadcasts', body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.error.details.map((d) => d.field)).toContain(field);
+    }
+    expect((await call(admin, 'GET', '/broadcasts/bc_01HZZZZZZZZZZZZZZZZZZZZZZZ')).status).toBe(404);
+    expect((await call(admin, 'GET', '/broadcasts/nope')).status).toBe(400);
+  });
+});
+
+// a real webhook path to be sure a chat created by WhatsApp is broadcastable too
+describe('a chat created by a webhook', () => {
+  it('is in the audience of a filter', async () => {
+    rt.queues.get('broadcasts')!.resume(); // whatever an earlier test left paused
+    await rt.postWebhook(inboundText(rt.phone, '15559990001', 'Hi there'));
+    await rt.idle();
+    const r = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience: { kind: 'filter', filter: { state: 'open' } }, content: { body: 'Hi {{name}}' } });
+    expect(r.status).toBe(200);
+    expect(r.body.rows.some((x) => x.chat_id === '15559990001@c.us' && x.skip_reason === null)).toBe(true);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * Client of the broadcasts API (issue 16 part B: /api/orgs/{org_id}/broadcasts…) and its TanStack
+ * Query keys (`['orgs', orgId, 'broadcasts', …]`).
+ */
+import { ApiError, apiRequest } from '../../lib/api.ts';
+import { getIdToken, SESSION_EXPIRED_MESSAGE } from '../../lib/auth.ts';
+import { getConfig } from '../../lib/config.ts';
+import type { Broadcast, BroadcastPreview, CreditUsage, Recipient } from '#shared/broadcast/broadcast.schemas.ts';
+
+export type { Broadcast, BroadcastPreview, CreditUsage, Recipient };
+const enc = encodeURIComponent;
+const base = (orgId: string) => `/api/orgs/${enc(orgId)}/broadcasts`;
+
+export type RecipientFilter = 'all' | 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | 'replied' | 'skipped';
+export type AudienceInput =
+  | { kind: 'chats'; chat_ids: string[] }
+  | { kind: 'filter'; filter: { state?: string; label_id?: string; assignee?: string; type?: 'user' | 'group'; unread?: 'true' } }
+  | { kind: 'csv'; rows: Array<{ phone: string; vars: Record<string, string> }> };
+export interface BroadcastDraft {
+  name: string;
+  audience: AudienceInput;
+  content: { body: string };
+  send_at?: number | null;
+  options: { pace_ms?: number; quiet_hours?: { start: string; end: string } | null; opt_out_keyword?: string };
+}
+
+export const broadcastKeys = {
+  all: (orgId: string) => ['orgs', orgId, 'broadcasts'] as const,
+  list: (orgId: string) => ['orgs', orgId, 'broadcasts', 'list'] as const,
+  one: (orgId: string, id: string) => ['orgs', orgId, 'broadcasts', 'one', id] as const,
+  recipients: (orgId: string, id: string, filter: RecipientFilter) => ['orgs', orgId, 'broadcasts', 'recipients', id, filter] as const,
+  credits: (orgId: string) => ['orgs', orgId, 'broadcasts', 'credits'] as const,
+};
+
+export const broadcastsApi = {
+  list: (orgId: string) => apiRequest<{ broadcasts: Broadcast[]; cursor: string | null }>('GET', `${base(orgId)}?limit=50`),
+  get: async (orgId: string, id: string) => (await apiRequest<{ broadcast: Broadcast }>('GET', `${base(orgId)}/${enc(id)}`)).broadcast,
+  credits: (orgId: string) => apiRequest<CreditUsage>('GET', `${base(orgId)}/credits`),
+  preview: (orgId: string, d: Omit<BroadcastDraft, 'name' | 'send_at'>) => apiRequest<BroadcastPreview>('POST', `${base(orgId)}/preview`, d),
+  create: async (orgId: string, d: BroadcastDraft) => (await apiRequest<{ broadcast: Broadcast }>('POST', base(orgId), d)).broadcast,
+  control: async (orgId: string, id: string, action: 'pause' | 'resume' | 'cancel') => (await apiRequest<{ broadcast: Broadcast }>('POST', `${base(orgId)}/${enc(id)}/actions`, { action })).broadcast,
+  recipients: (orgId: string, id: string, filter: RecipientFilter, cursor?: string | null) =>
+    apiRequest<{ recipients: Recipient[]; cursor: string | null }>('GET', `${base(orgId)}/${enc(id)}/recipients?filter=${filter}&limit=100${cursor ? `&cursor=${enc(cursor)}` : ''}`),
+  /** Download the per-recipient log as CSV (the browser saves the file). */
+  async exportCsv(orgId: string, id: string): Promise<void> {
+    const token = await getIdToken();
+    if (!token) throw new ApiError(401, 'unauthorized', SESSION_EXPIRED_MESSAGE);
+    const res = await fetch(`${getConfig().apiUrl}${base(orgId)}/${enc(id)}/recipients.csv`, { headers: { authorization: `Bearer ${token}` } });
+    if (!res.ok) throw new ApiError(res.status, `http_${res.status}`, 'The export could not be downloaded. Please try again.');
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `broadcast-${id}.csv`;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  },
+};
