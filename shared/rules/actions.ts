@@ -1,6 +1,7 @@
 import { AppError } from '../errors.ts';
 import { db } from '../db/service.ts';
 import { sendMessage } from '../inbox/send.ts';
+import { sendTemplateMessage } from '../template/template-send.ts';
 import { assignChats, closeChats, labelChats, snoozeChats } from '../chat/chat-workflow.ts';
 
 type ChatBatchResult = { failed: Array<{ chat_id: string; reason: string }> };
@@ -72,6 +73,13 @@ export async function executeAction(ac: ActionContext, a: Action): Promise<strin
       const chatId = needChat(ac);
       const m = await sendMessage(actor, chatId, { body: await render(ac, a.body) });
       return `sent message ${m.unique_id}`;
+    }
+    case 'send_template': {
+      const chatId = needChat(ac);
+      const values: Record<string, string> = {};
+      for (const [k, v] of Object.entries(a.values ?? {})) values[k] = await render(ac, v);
+      const m = await sendTemplateMessage(actor, chatId, { name: a.name, language: a.language, values });
+      return `sent template ${a.name} (${a.language}) as message ${m.unique_id}`;
     }
     case 'assign': {
       const chatId = needChat(ac);
@@ -152,6 +160,8 @@ export async function actionSummary(ac: ActionContext, a: Action): Promise<strin
   switch (a.type) {
     case 'send_message':
       return `send “${(await text(a.body)).slice(0, 200)}”`;
+    case 'send_template':
+      return `send the template ${a.name} (${a.language})`;
     case 'assign':
       return a.mode === 'member' ? `assign to ${a.member}` : a.mode === 'round_robin' ? 'assign round-robin among online members' : 'assign to the least busy member';
     case 'unassign':

@@ -103,6 +103,12 @@ const Email = z.string().trim().toLowerCase().email('must be an email');
 
 export const Action = z.discriminatedUnion('type', [
   z.object({ type: z.literal('send_message'), body: Text, ...Delay }).strict(),
+  /**
+   * issue 16/17: a WhatsApp template (Cloud API numbers; the way to write outside the 24-hour window):
+   * name + language of a template synced for the chat's number; `values` by variable key
+   * (`body.1`, `header.1`, `button.0.1`, …), each rendered with the rule variables first
+   */
+  z.object({ type: z.literal('send_template'), name: z.string().trim().min(1, 'must not be empty').max(512), language: z.string().trim().min(2, 'must be a language code').max(15), values: z.record(z.string().max(100), z.string().max(1024)).optional(), ...Delay }).strict(),
   z.object({ type: z.literal('assign'), mode: z.enum(['member', 'round_robin', 'least_busy']), member: Email.optional(), ...Delay }).strict(),
   z.object({ type: z.literal('unassign'), ...Delay }).strict(),
   z.object({ type: z.literal('add_label'), label_id: z.string().min(1).max(100), ...Delay }).strict(),

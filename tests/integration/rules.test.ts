@@ -263,6 +263,28 @@ describe('actions unblocked by issue 15 and message flags', () => {
   });
 });
 
+describe('send a WhatsApp template (issue 16 templates in rules)', () => {
+  it('sends a synced template with its variables rendered, through the normal send path; an unknown template is refused when it runs', async () => {
+    expect((await call(admin, 'POST', '/templates/sync', {})).status).toBe(200);
+    const bad = await call<ApiError>(admin, 'POST', '/rules', { name: 'x', trigger: { type: 'message.received' }, actions: [{ type: 'send_template', name: '', language: 'en_US' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details?.[0]?.field).toBe('actions.0.name');
+    const r = await call<{ rule: Rule }>(admin, 'POST', '/rules', {
+      name: 'Reminder',
+      trigger: { type: 'message.received' },
+      conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'remind me' }] },
+      actions: [{ type: 'send_template', name: 'appointment_reminder', language: 'en_US', values: { 'body.1': '{{contact.name}}', 'body.2': 'Tuesday 3 pm' } }],
+    });
+    expect(r.status).toBe(201);
+    await rt.postWebhook(inboundText(rt.phone, '15550001111', 'please remind me', { name: 'Ana' }));
+    const log = await eventually(async () => (await logsOf(`?rule_id=${r.body.rule.rule_id}&outcome=matched`))[0] ?? null, 15_000, 'template rule ran');
+    expect(log.actions.map((a) => `${a.type}:${a.status}`)).toEqual(['send_template:done']);
+    const sent = await eventually(async () => (await messagesOf(CHAT)).find((m) => m.from_me && (m.body ?? '').startsWith('Hello Ana, this is a reminder of your appointment on Tuesday 3 pm')) ?? null, 15_000, 'template message stored');
+    expect(sent.message_type).toBe('template');
+    expect((await call(admin, 'DELETE', `/rules/${r.body.rule.rule_id}`)).status).toBe(200);
+  });
+});
+
 describe('business hours (the org clock)', () => {
   it("a 'no reply within N business minutes' timer is due after N minutes of the org's open hours", async () => {
     const r = await call<{ rule: Rule }>(admin, 'POST', '/rules', { name: 'Slow answer', trigger: { type: 'no_reply', minutes: 90, business_hours: true }, actions: [{ type: 'add_label', label_id: vip }] });

@@ -10,6 +10,7 @@ import type { ChatLabel } from '#shared/chat/chat.schemas.ts';
 import type { PropertyDef } from '#shared/property/property.schemas.ts';
 import type { OrgMember } from '../../lib/api.ts';
 import { ACTION_LABELS, FIELD_LABELS, OP_LABELS, TRIGGER_LABELS } from './sentence.ts';
+import { TemplateActionFields } from './TemplateActionFields.tsx';
 
 export type Draft = Pick<RuleInput, 'name' | 'trigger' | 'conditions' | 'actions' | 'enabled'>;
 
@@ -30,6 +31,8 @@ function newAction(type: Action['type'], p: Pickers): Action {
   switch (type) {
     case 'send_message':
       return { type, body: "Hi {{contact.name | default: 'there'}}!" };
+    case 'send_template':
+      return { type, name: '', language: 'en_US', values: {} };
     case 'assign':
       return { type, mode: 'member', member };
     case 'add_label':
@@ -302,6 +305,8 @@ function ActionRow({ a, index, pickers, onChange, onRemove }: { a: Action; index
       case 'send_message':
       case 'private_note':
         return text('body', 'Text');
+      case 'send_template':
+        return <TemplateActionFields action={a} index={index} onChange={onChange} />;
       case 'assign':
         return (
           <>

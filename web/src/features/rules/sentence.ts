@@ -53,6 +53,7 @@ export const OP_LABELS = OP_WORDS;
 
 export const ACTION_LABELS: Record<Action['type'], string> = {
   send_message: 'send a message',
+  send_template: 'send a WhatsApp template',
   assign: 'assign the chat',
   unassign: 'unassign the chat',
   add_label: 'add a label',
@@ -97,6 +98,8 @@ export function actionText(a: Action, labelName: (id: string) => string): string
   switch (a.type) {
     case 'send_message':
       return `send “${a.body}”${delay}`;
+    case 'send_template':
+      return `send the template ${a.name} (${a.language})${delay}`;
     case 'assign':
       return (a.mode === 'member' ? `assign to ${a.member}` : a.mode === 'round_robin' ? 'assign round-robin among online members' : 'assign to the least busy member') + delay;
     case 'add_label':
