@@ -51,6 +51,8 @@ const CONFIG_ENV = new Set([
   'RULE_ACTIONS_QUEUE_URL',
   // issue 16: broadcasts
   'BROADCASTS_QUEUE_URL',
+  // issue 16: scheduled messages
+  'SCHEDULED_MESSAGES_QUEUE_URL',
 ]);
 
 type Resource = { Type: string; Properties: Record<string, any>; DeletionPolicy?: string };
@@ -570,6 +572,9 @@ describe('scheduler', () => {
     // issue 16: scheduled messages
     { handler: 'functions/consumers/scheduled-messages.ts#handler', stack: () => workers },
     { handler: 'functions/http/scheduled/create-scheduled.ts#handler', stack: () => routeT('functions/http/scheduled/create-scheduled.ts#handler') },
+    { handler: 'functions/http/scheduled/update-scheduled.ts#handler', stack: () => routeT('functions/http/scheduled/update-scheduled.ts#handler') },
+    { handler: 'functions/http/scheduled/skip-scheduled.ts#handler', stack: () => routeT('functions/http/scheduled/skip-scheduled.ts#handler') },
+    { handler: 'functions/http/scheduled/delete-scheduled.ts#handler', stack: () => routeT('functions/http/scheduled/delete-scheduled.ts#handler') },
     // issue 16: broadcasts (scheduled starts, quiet-hours wake-ups; pause/cancel drop a scheduled start)
     { handler: 'functions/consumers/broadcasts.ts#handler', stack: () => workers },
     { handler: 'functions/http/broadcasts/create-broadcast.ts#handler', stack: () => routeT('functions/http/broadcasts/create-broadcast.ts#handler') },
