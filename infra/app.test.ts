@@ -789,7 +789,7 @@ describe('real bundling', () => {
     const fns = [built.api, ...Object.values(built.apiRoutes), built.workers].flatMap((st) => lambdasOf(Template.fromStack(st)));
     expect(fns.length).toBeGreaterThan(HTTP_ROUTES.length / 2);
     for (const fn of fns) expect(fn.Properties.Handler).toMatch(/^index\./);
-  }, 300_000);
+  }, 900_000); // ~250 esbuild runs one after another: 299 s in the last CI run, more under load
 });
 
 describe('wa-web (WhatsApp Web session workers)', () => {

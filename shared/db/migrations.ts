@@ -91,7 +91,7 @@ export async function runMigrations(opts: { log?: (line: string) => void } = {})
     const t0 = Date.now();
     const n = await m.run((k) => opts.log?.(`migration ${m.id}: ${k} items`));
     await documentClient().send(new PutCommand({ TableName: config().TABLE_NAME, Item: { ...marker(m.id), done_at: Date.now(), items: n } }));
-    opts.log?.(`migration ${m.id}: ${n} items rewritten in ${Date.now() - t0} ms`);
+    if (n > 0) opts.log?.(`migration ${m.id}: ${n} items rewritten in ${Date.now() - t0} ms`);
     ran.push(m.id);
   }
   return ran;
