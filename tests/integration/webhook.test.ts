@@ -122,7 +122,7 @@ describe('POST /webhooks/whatsapp', () => {
     const chat = await chatOf(`${from}@c.us`);
     expect(chat.message_unread_count).toBe(400);
     expect(chat.latest_message?.body).toMatch(/^bulk 399 /);
-  });
+  }, 150_000); // 400 messages of 5 KB through every consumer: 45-60 s under load on 2 cores
 
   it('acknowledges an unknown phone_number_id and stores nothing', async () => {
     const r = await rt.postWebhook(inboundText({ phone_number_id: '999', display_phone_number: '1999' }, '15550003333', 'lost?'));

@@ -78,8 +78,10 @@ export function PhonesPage() {
       </header>
       <div className="page-body">
         {data && (
-          <p className="phone-counter" data-testid="phone-counter" title="Connected phones / the larger of your phone count and your plan's phone limit">
-            <strong>{data.connected}</strong> / {data.limit} connected
+          <p className="phone-counter">
+            <span data-testid="phone-counter" title="Connected phones / the larger of your phone count and your plan's phone limit">
+              <strong>{data.connected}</strong> / {data.limit} connected
+            </span>
             {/* issue 16: the Cloud API numbers' message templates */}
             {data.phones.some((p) => p.connection_type !== 'wa_web') && (
               <>
