@@ -44,6 +44,17 @@ export async function startDynamoDb(dir: string | null, tableName: string, fixed
   };
 }
 
+/** Poll DescribeTable until `index` is ACTIVE (backfill done). @throws after 120 s */
+async function untilIndexActive(client: DynamoDBClient, tableName: string, index: string): Promise<void> {
+  const until = Date.now() + 120_000;
+  for (;;) {
+    const t = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+    if (t?.GlobalSecondaryIndexes?.find((g) => g.IndexName === index)?.IndexStatus === 'ACTIVE') return;
+    if (Date.now() > until) throw new Error(`index ${index} of ${tableName} did not become ACTIVE within 120 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /**
  * Create the single table (keys, GSIs, TTL) unless it exists; on an existing table (a `.data/`
  * from an older version) create the GSIs TABLE_DEFINITION gained since.
@@ -72,6 +83,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string, def
           ],
         }),
       );
+      // DynamoDB creates one index at a time per table: wait until this one is ACTIVE before the next
+      await untilIndexActive(client, tableName, g.name);
     }
     return;
   } catch (e) {

@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
 import type { EntityItem } from 'electrodb';
 import { db } from '../db/service.ts';
+import { putAllRetrying } from '../db/batch-put.ts';
 import { AppError } from '../errors.ts';
 import type { TxEntities, TxItem } from '../db/transaction.ts';
 import { enqueue } from '../ports/commands.ts';
@@ -67,8 +68,6 @@ const TTL_SECONDS = 180 * 24 * 3600;
 const REF_TTL_SECONDS = 30 * 24 * 3600;
 /** Recipients read per Query of the engine. */
 const PAGE = 50;
-/** Recipients stored at once (BatchWriteItem, 25 a call). */
-const WRITE_CHUNK = 500;
 /** The job's status is read again at most this often while sending (pause/cancel take effect within it). */
 const JOB_REFRESH_MS = 1000;
 /** A number's rate-limit row is read again at most this often. */
@@ -213,19 +212,8 @@ export async function previewBroadcast(actor: Actor, guard: ChatGuard, input: Pr
   };
 }
 
-/** Put recipient rows in batches, retrying what DynamoDB left unprocessed. */
-async function putRecipients(rows: RecipientRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += WRITE_CHUNK) {
-    let todo = rows.slice(i, i + WRITE_CHUNK);
-    for (let attempt = 0; todo.length && attempt < 8; attempt++) {
-      if (attempt) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-      const res = await db().entities.broadcastRecipient.put(todo).go({ concurrency: 4 });
-      const left = new Set((res.unprocessed ?? []).map((k) => (k as { rid: string }).rid));
-      todo = todo.filter((r) => left.has(r.rid));
-    }
-    if (todo.length) throw new Error(`could not store ${todo.length} broadcast recipient(s)`);
-  }
-}
+/** Put recipient rows in batches, retrying what DynamoDB left unprocessed (shared/db/batch-put.ts). */
+const putRecipients = (rows: RecipientRow[]): Promise<void> => putAllRetrying(db().entities.broadcastRecipient as never, rows, (r) => String((r as { rid: string }).rid), 'broadcast recipient(s)');
 
 /** Start (or arm) the engine of a broadcast at step `seq`: now on the queue, or at `at` through the scheduler. */
 async function wake(orgId: string, broadcastId: string, seq: number, at: number | null): Promise<void> {

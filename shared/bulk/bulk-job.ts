@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
 import type { EntityItem } from 'electrodb';
 import { db } from '../db/service.ts';
+import { putAllRetrying } from '../db/batch-put.ts';
 import { AppError } from '../errors.ts';
 import { enqueue } from '../ports/commands.ts';
 import { log } from '../log.ts';
@@ -88,17 +89,8 @@ export function toBulkJob(row: JobRow): BulkJob {
   };
 }
 
-/** Put item rows in batches (BatchWriteItem, 25 a call), retrying what DynamoDB left unprocessed. */
-async function putItems(rows: ItemRow[]): Promise<void> {
-  let todo = rows;
-  for (let attempt = 0; todo.length && attempt < 6; attempt++) {
-    if (attempt) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-    const res = await db().entities.bulkJobItem.put(todo).go({ concurrency: 4 });
-    const left = new Set((res.unprocessed ?? []).map((k) => (k as { chat_id: string }).chat_id));
-    todo = todo.filter((r) => left.has(r.chat_id));
-  }
-  if (todo.length) throw new Error(`could not store ${todo.length} bulk job item(s)`);
-}
+/** Put item rows in batches, retrying what DynamoDB left unprocessed (shared/db/batch-put.ts). */
+const putItems = (rows: ItemRow[]): Promise<void> => putAllRetrying(db().entities.bulkJobItem as never, rows, (r) => String((r as { chat_id: string }).chat_id), 'bulk job item(s)');
 
 /**
  * Checks that do not depend on the chat, made once before the job is stored so a bad request is a

@@ -170,18 +170,16 @@ export async function listPinnedChats(actor: Actor, query: ListChatsQuery): Prom
   return { chats: rows.map((row) => viewChat(row, ctx)) };
 }
 
-/** The table and GSI key attributes of an item read with `data: 'includeKeys'` (for keyCursor). */
-const pickKeys = (item: Record<string, unknown>): Record<string, unknown> => {
+const KEY_ATTR = /^(pk|sk|gsi\d+(pk|sk))$/;
+/** The attributes of an item read with `data: 'includeKeys'` that are (keep=true) or are not (keep=false) table or GSI keys. */
+const keyAttrs = (item: Record<string, unknown>, keep: boolean): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(item)) if (/^(pk|sk|gsi\d+(pk|sk))$/.test(k)) out[k] = v;
+  for (const [k, v] of Object.entries(item)) if (KEY_ATTR.test(k) === keep) out[k] = v;
   return out;
 };
-
-const stripKeys = (row: Record<string, unknown>): Record<string, unknown> => {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (!/^(pk|sk|gsi\d+(pk|sk))$/.test(k)) out[k] = v;
-  return out;
-};
+/** the keys keyCursor needs */
+const pickKeys = (item: Record<string, unknown>) => keyAttrs(item, true);
+const stripKeys = (row: Record<string, unknown>) => keyAttrs(row, false);
 
 /** The viewer's pinned chats that pass the filters (BatchGet by key; pins are few). Newest pin first. */
 async function pinnedChats(orgId: string, states: Map<string, MemberState>, f: Filters, closedForMe: Map<string, string>): Promise<ChatRow[]> {
