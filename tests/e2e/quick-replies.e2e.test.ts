@@ -51,13 +51,14 @@ describe('quick replies in the browser', () => {
     await input.pressSequentially('/');
     const picker = page.getByTestId('reply-picker');
     await picker.waitFor();
-    expect(await picker.getByTestId('reply-option').evaluateAll((els) => els.map((e) => e.getAttribute('data-shortcut')))).toEqual(['address', 'hours', 'thanks']);
+    // the replies load after the picker opens (it shows a loading line first)
+    await expect.poll(async () => picker.getByTestId('reply-option').evaluateAll((els) => els.map((e) => e.getAttribute('data-shortcut')))).toEqual(['address', 'hours', 'thanks']);
     await input.pressSequentially('h');
     // shortcut prefix first ('hours'), then a shortcut containing 'h' ('thanks'), then text ('address': 'Harbour')
     await expect.poll(async () => picker.getByTestId('reply-option').evaluateAll((els) => els.map((e) => e.getAttribute('data-shortcut')))).toEqual(['hours', 'thanks', 'address']);
     await page.screenshot({ path: join(SHOTS, 'replies-picker-desktop.png') });
     await input.press('ArrowDown');
-    expect(await picker.locator('[aria-selected="true"]').getAttribute('data-shortcut')).toBe('thanks');
+    await expect.poll(async () => picker.locator('[aria-selected="true"]').getAttribute('data-shortcut')).toBe('thanks');
     await input.press('ArrowUp');
     await input.press('Enter');
     // {{member.name}}: the admin's member name, else their email
