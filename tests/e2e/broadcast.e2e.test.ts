@@ -79,4 +79,24 @@ describe('/broadcast in the browser', () => {
     await phone.getByTestId('unavailable-on-mobile').waitFor();
     await phone.screenshot({ path: join(SHOTS, 'broadcast-phone.png') });
   }, 240_000);
+
+  it('lists the run on the /logs Broadcasts tab with its counts, filters by status and opens it', async () => {
+    const page = await signIn(browser, rt, rt.adminEmail);
+    const base = rt.url.replace('localhost', '127.0.0.1');
+    await page.goto(`${base}/logs`);
+    await page.getByTestId('logs-tab-broadcasts').click();
+    const tab = page.getByTestId('broadcasts-tab');
+    const row = tab.getByTestId('broadcast-log-row');
+    await row.first().waitFor({ timeout: 15_000 });
+    expect(await row.count()).toBe(1);
+    expect(await row.getAttribute('data-status')).toBe('completed');
+    expect(await row.getByTestId('broadcast-log-counts').textContent()).toMatch(/^3 sent · \d delivered · \d read · 0 replied1 skipped of 4$/);
+    await page.screenshot({ path: join(SHOTS, 'logs-broadcasts-desktop.png') });
+    await tab.getByTestId('broadcasts-status').selectOption('running');
+    await tab.getByTestId('log-empty').waitFor();
+    await tab.getByTestId('broadcasts-status').selectOption('completed');
+    await row.getByRole('link', { name: 'Spring sale' }).click();
+    await page.getByTestId('broadcast-detail').waitFor();
+    expect(await page.getByTestId('broadcast-status').textContent()).toBe('Completed');
+  }, 120_000);
 });

@@ -8,6 +8,7 @@
  * still folds to one column on narrow windows.
  */
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Papa from 'papaparse';
 import { api, errorMessage, fieldErrors } from '../../lib/api.ts';
@@ -24,7 +25,10 @@ const fmt = (ms: number | null) => (ms ? new Date(ms).toLocaleString(undefined, 
 
 export function BroadcastPage() {
   const { org } = useSession();
-  const [view, setView] = useState<{ kind: 'list' } | { kind: 'new' } | { kind: 'detail'; id: string }>({ kind: 'list' });
+  // ?broadcast=<id> (the /logs Broadcasts tab links here) opens that broadcast's detail
+  const [params] = useSearchParams();
+  const linked = params.get('broadcast');
+  const [view, setView] = useState<{ kind: 'list' } | { kind: 'new' } | { kind: 'detail'; id: string }>(linked ? { kind: 'detail', id: linked } : { kind: 'list' });
   return (
     <div className="page broadcast-page" data-testid="broadcast-page">
       <header className="page-header">

@@ -2,9 +2,9 @@
  * /logs (issue 19; spec §2), admins only (Restricted for members): tabs for the audit log of admin
  * actions (filters: area, who, date range), public API requests (status), webhook deliveries (per
  * endpoint: the webhooks feature's DeliveryLog, with replay), the rules log (GET /logs/rules;
- * outcome) and the AI agent's decisions (GET /ai/decisions; outcome). Every table is the one
- * PagedLog (components/ui): cursor paging with "Load more", 50 a page. Rows are kept 90 days.
- * Broadcasts arrive with that feature.
+ * outcome), the broadcast runs (GET /broadcasts; status, with each run's counts) and the AI agent's
+ * decisions (GET /ai/decisions; outcome). Every table is the one PagedLog (components/ui): cursor
+ * paging with "Load more", 50 a page. Rows are kept 90 days (broadcasts: runs of the last 90 days).
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -19,6 +19,8 @@ import { DeliveryLog } from '../webhooks/index.ts';
 import { logKeys, logsApi, type AuditFilters } from './api.ts';
 import './logs.css';
 
+const BROADCAST_STATUSES = ['scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
+const NINETY_DAYS_MS = 90 * 86_400_000;
 const AREAS = ['assignments', 'labels', 'settings', 'team', 'phones', 'tickets'] as const;
 const RULE_OUTCOMES = ['matched', 'not_matched', 'skipped', 'failed', 'partial'] as const;
 const when = (ms: number) => format(ms, 'dd MMM yy, HH:mm:ss');
@@ -159,11 +161,11 @@ function WebhooksTab({ orgId }: { orgId: string }) {
   );
 }
 
-/** The Outcome select of the Rules and AI tabs ('' = any). */
-function OutcomeFilter({ value, onChange, outcomes, testId }: { value: string; onChange: (v: string) => void; outcomes: readonly string[]; testId: string }) {
+/** The Outcome (or Status) select of the Rules, Broadcasts and AI tabs ('' = any). */
+function OutcomeFilter({ value, onChange, outcomes, testId, label = 'Outcome' }: { value: string; onChange: (v: string) => void; outcomes: readonly string[]; testId: string; label?: string }) {
   return (
     <label>
-      Outcome
+      {label}
       <select value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId}>
         <option value="">Any</option>
         {outcomes.map((o) => (
@@ -251,11 +253,57 @@ function AiTab({ orgId }: { orgId: string }) {
   );
 }
 
-const Later = ({ what }: { what: string }) => (
-  <p className="muted logs-later" data-testid="log-later">
-    The {what} log arrives with the {what.toLowerCase()} feature: it will list here what it did, with filters and paging, kept 90 days.
-  </p>
-);
+/**
+ * The broadcast runs of the last 90 days, newest first (GET /broadcasts, which follows
+ * member_permissions.bulk_message; /logs is admins only anyway). The status filter applies to the
+ * loaded pages, like the AI tab's outcome; each run links to its detail on /broadcast.
+ */
+function BroadcastsTab({ orgId }: { orgId: string }) {
+  const [status, setStatus] = useState('');
+  const q = usePaged(logKeys.broadcasts(orgId), (c) => logsApi.broadcasts(orgId, c));
+  const since = Date.now() - NINETY_DAYS_MS;
+  const all = (q.data?.pages.flatMap((p) => p.broadcasts) ?? []).filter((b) => b.created_at >= since);
+  return (
+    <div data-testid="broadcasts-tab">
+      <PagedLog
+        q={q}
+        rows={status ? all.filter((b) => b.status === status) : all}
+        testId="broadcasts-log"
+        rowKey={(b) => b.broadcast_id}
+        rowProps={(b) => ({ 'data-testid': 'broadcast-log-row', 'data-status': b.status })}
+        empty="No broadcasts match in the last 90 days."
+        filters={<OutcomeFilter value={status} onChange={setStatus} outcomes={BROADCAST_STATUSES} testId="broadcasts-status" label="Status" />}
+        columns={[
+          { header: 'When', cell: (b) => when(b.started_at ?? b.send_at ?? b.created_at), nowrap: true },
+          { header: 'Broadcast', cell: (b) => <Link to={`/broadcast?broadcast=${encodeURIComponent(b.broadcast_id)}`}>{b.name}</Link> },
+          { header: 'By', cell: (b) => b.created_by },
+          {
+            header: 'Status',
+            cell: (b) => (
+              <>
+                {words(b.status)}
+                {b.finished_at !== null && <div className="muted small">finished {when(b.finished_at)}</div>}
+              </>
+            ),
+          },
+          {
+            header: 'Recipients',
+            cell: (b) => (
+              <span data-testid="broadcast-log-counts">
+                {b.stats.sent} sent · {b.stats.delivered} delivered · {b.stats.read} read · {b.stats.replied} replied
+                {(b.stats.failed > 0 || b.stats.skipped > 0 || b.stats.pending > 0) && (
+                  <div className="muted small">
+                    {[b.stats.failed && `${b.stats.failed} failed`, b.stats.skipped && `${b.stats.skipped} skipped`, b.stats.pending && `${b.stats.pending} waiting`].filter(Boolean).join(' · ')} of {b.stats.total}
+                  </div>
+                )}
+              </span>
+            ),
+          },
+        ]}
+      />
+    </div>
+  );
+}
 
 export function LogsPage() {
   const { org } = useSession();
@@ -266,7 +314,7 @@ export function LogsPage() {
       { value: 'api', label: 'API requests', testId: 'logs-tab-api', panel: <ApiTab orgId={org.org_id} /> },
       { value: 'webhooks', label: 'Webhook deliveries', testId: 'logs-tab-webhooks', panel: <WebhooksTab orgId={org.org_id} /> },
       { value: 'rules', label: 'Rules', testId: 'logs-tab-rules', panel: <RulesTab orgId={org.org_id} /> },
-      { value: 'broadcasts', label: 'Broadcasts', testId: 'logs-tab-broadcasts', panel: <Later what="Broadcasts" /> },
+      { value: 'broadcasts', label: 'Broadcasts', testId: 'logs-tab-broadcasts', panel: <BroadcastsTab orgId={org.org_id} /> },
       { value: 'ai', label: 'AI', testId: 'logs-tab-ai', panel: <AiTab orgId={org.org_id} /> },
     ],
     [org.org_id],

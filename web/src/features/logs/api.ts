@@ -2,7 +2,7 @@
  * Clients of the /logs tabs (issue 19): the audit log (GET /logs/audit), the public API request
  * log (GET /api-keys/logs, issue 20), the webhook endpoints (GET /webhooks, issue 20; their
  * deliveries: the webhooks feature's DeliveryLog), the rules log (GET /logs/rules, issue 17) and the
- * AI agent's decisions (GET /ai/decisions, issue 18), with their TanStack Query keys under ['orgs', orgId, 'logs', …].
+ * AI agent's decisions (GET /ai/decisions, issue 18), the broadcast runs (GET /broadcasts, issue 16), with their TanStack Query keys under ['orgs', orgId, 'logs', …].
  */
 import { apiRequest } from '../../lib/api.ts';
 import type { AuditEntry } from '#shared/audit/audit.rules.ts';
@@ -10,6 +10,7 @@ import type { ApiRequestLog } from '#shared/apikey/api-key.schemas.ts';
 import type { EndpointView } from '#shared/webhooks/webhook.schemas.ts';
 import type { RuleLog } from '#shared/rules/rule.schemas.ts';
 import type { AiDecisionWire } from '#shared/ai/ai.schemas.ts';
+import type { Broadcast } from '#shared/broadcast/broadcast.schemas.ts';
 
 export type { RuleLog };
 
@@ -40,6 +41,7 @@ export const logKeys = {
   endpoints: (orgId: string) => ['orgs', orgId, 'logs', 'webhook-endpoints'] as const,
   rules: (orgId: string, outcome: string) => ['orgs', orgId, 'logs', 'rules', outcome] as const,
   ai: (orgId: string) => ['orgs', orgId, 'logs', 'ai'] as const,
+  broadcasts: (orgId: string) => ['orgs', orgId, 'logs', 'broadcasts'] as const,
 };
 
 export const logsApi = {
@@ -51,5 +53,6 @@ export const logsApi = {
   api: (orgId: string, cursor?: string) => apiRequest<{ logs: ApiRequestLog[]; cursor: string | null }>('GET', `${base(orgId)}/api-keys/logs${qs({ cursor })}`),
   endpoints: async (orgId: string) => (await apiRequest<{ endpoints: EndpointView[] }>('GET', `${base(orgId)}/webhooks`)).endpoints,
   rules: (orgId: string, outcome: string, cursor?: string) => apiRequest<{ logs: RuleLog[]; cursor: string | null }>('GET', `${base(orgId)}/logs/rules${qs({ outcome, cursor, limit: 50 })}`),
+  broadcasts: (orgId: string, cursor?: string) => apiRequest<{ broadcasts: Broadcast[]; cursor: string | null }>('GET', `${base(orgId)}/broadcasts${qs({ cursor, limit: 50 })}`),
   ai: (orgId: string, cursor?: string) => apiRequest<{ decisions: AiDecision[]; cursor: string | null }>('GET', `${base(orgId)}/ai/decisions${qs({ cursor, limit: 50 })}`),
 };
