@@ -59,6 +59,11 @@ export function passes(d: SearchDoc, f: SearchFilter | undefined): boolean {
   if (f.from != null && (m.timestamp ?? 0) < f.from) return false;
   if (f.to != null && (m.timestamp ?? 0) > f.to) return false;
   if (f.chat_ids && !f.chat_ids.includes(m.chat_id ?? d.id)) return false;
+  // ticket meta: a document without a status (indexed before it was kept) passes, the caller re-checks
+  if (m.status !== undefined) {
+    if (f.status && m.status !== f.status) return false;
+    if (f.assignee && (f.assignee === 'none' ? !!m.author : (m.author ?? '').toLowerCase() !== f.assignee.toLowerCase())) return false;
+  }
   return true;
 }
 

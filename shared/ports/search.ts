@@ -65,6 +65,13 @@ export interface SearchFilter {
   to?: number;
   /** only documents of these chats */
   chat_ids?: string[];
+  /**
+   * Tickets only: the ticket's status (meta.status) and assignee (meta.author, compared
+   * case-insensitively; 'none' = unassigned). A document stored before its meta carried a status
+   * passes both (the caller checks the ticket row anyway), so no reindex is needed for them.
+   */
+  status?: string;
+  assignee?: string;
 }
 
 export interface SearchOptions {

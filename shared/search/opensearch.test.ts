@@ -9,6 +9,14 @@ describe('OpenSearch request bodies', () => {
     expect(b.settings.analysis.filter.prefix_ngram.type).toBe('edge_ngram');
     expect(b.mappings.properties).toMatchObject({ org_id: { type: 'keyword' }, body: { analyzer: 'folded', fields: { prefix: { analyzer: 'folded_prefix', search_analyzer: 'folded' } } }, phone_id: { type: 'keyword' } });
   });
+  it('filters tickets by status and assignee in the engine, letting documents without a status through', () => {
+    expect(indexBody('tickets').mappings.properties).toMatchObject({ status: { type: 'keyword' }, author: { type: 'keyword' } });
+    const f = searchBody('tickets', 'org1', 'refund', 50, { filter: { status: 'open', assignee: 'Ann@x.co' } }).query.bool.filter;
+    expect(f).toContainEqual({ bool: { should: [{ bool: { must_not: { exists: { field: 'status' } } } }, { bool: { filter: [{ term: { status: 'open' } }, { term: { author: { value: 'Ann@x.co', case_insensitive: true } } }] } }], minimum_should_match: 1 } });
+    const none = searchBody('tickets', 'org1', 'refund', 50, { filter: { assignee: 'none' } }).query.bool.filter;
+    expect(JSON.stringify(none)).toContain('{"must_not":{"exists":{"field":"author"}}}');
+    expect(bulkBody('tickets', [{ id: 't1', org_id: 'org1', fields: { subject: 's' }, meta: { status: 'open' } }])[1]).toMatchObject({ status: 'open' });
+  });
   it('filters by org and meta, requires every word with fuzziness 1 or as a prefix, highlights, pages', () => {
     const b = searchBody('messages', 'org1', 'reembolso ped', 50, { offset: 100, filter: { phone_id: 'p1', from: 1, to: 2, sender: '5511' } });
     expect(b.from).toBe(100);

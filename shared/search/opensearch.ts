@@ -41,6 +41,7 @@ export function indexBody(index: SearchIndexName) {
         author: { type: 'keyword' },
         message_type: { type: 'keyword' },
         timestamp: { type: 'long' },
+        status: { type: 'keyword' },
         doc: { type: 'object', enabled: false },
       },
     },
@@ -61,6 +62,13 @@ export function searchBody(index: SearchIndexName, orgId: string, text: string, 
   if (f.sender) filter.push({ bool: { should: [{ term: { sender_phone: f.sender } }, { term: { author: f.sender } }], minimum_should_match: 1 } });
   if (f.from != null || f.to != null) filter.push({ range: { timestamp: { ...(f.from != null ? { gte: f.from } : {}), ...(f.to != null ? { lte: f.to } : {}) } } });
   if (f.chat_ids) filter.push({ terms: { chat_id: f.chat_ids } });
+  if (f.status || f.assignee) {
+    // ticket meta; a document indexed before it carried a status passes (the caller re-checks the row)
+    const ticket: unknown[] = [];
+    if (f.status) ticket.push({ term: { status: f.status } });
+    if (f.assignee) ticket.push(f.assignee === 'none' ? { bool: { must_not: { exists: { field: 'author' } } } } : { term: { author: { value: f.assignee, case_insensitive: true } } });
+    filter.push({ bool: { should: [{ bool: { must_not: { exists: { field: 'status' } } } }, { bool: { filter: ticket } }], minimum_should_match: 1 } });
+  }
   return {
     from: options.offset ?? 0,
     size: limit,
@@ -95,7 +103,7 @@ export function bulkBody(index: SearchIndexName, docs: SearchDoc[]) {
 
 const pickMeta = (d: SearchDoc) => {
   const m = d.meta ?? {};
-  return { chat_id: m.chat_id, phone_id: m.phone_id, sender_phone: m.sender_phone, author: m.author, message_type: m.message_type, timestamp: m.timestamp };
+  return { chat_id: m.chat_id, phone_id: m.phone_id, sender_phone: m.sender_phone, author: m.author, message_type: m.message_type, timestamp: m.timestamp, status: m.status };
 };
 
 export function openSearchPort(endpoint: string, region: string): SearchPort {
@@ -105,7 +113,11 @@ export function openSearchPort(endpoint: string, region: string): SearchPort {
     if (!ready.has(index)) {
       const p = (async () => {
         const exists = await client.indices.exists({ index: indexName(index) });
-        if (exists.body) return;
+        if (exists.body) {
+          // an index created before a field joined the mapping gets it (adding a field is allowed on a live index)
+          await client.indices.putMapping({ index: indexName(index), body: { properties: { status: { type: 'keyword' } } } as never });
+          return;
+        }
         try {
           await client.indices.create({ index: indexName(index), body: indexBody(index) as never });
         } catch (e) {

@@ -84,22 +84,26 @@ async function getTickets(orgId: string, ids: string[]): Promise<Map<string, Tic
 }
 
 /**
- * Subject search: the search port gives the org's best 500 matches (ids), the tickets are read
- * by key (BatchGet), the other filters and the sort apply to them, and the cursor is an offset.
- * With no other filter and a creation sort, only the page's tickets are read (ticket ids are
- * ULIDs, so ids sort by creation).
+ * Subject search: the search port gives the org's best 500 matches (ids), filtered in the engine
+ * by status, assignee and number (the ticket document's meta); the tickets are read by key
+ * (BatchGet), every filter is checked again on the rows (a document can trail its row by the
+ * event delivery time), the sort applies to them, and the cursor is an offset into the hits.
+ * With no filter beyond those three and a creation sort, only the page's tickets are read (ticket
+ * ids are ULIDs, so ids sort by creation); a ticket whose document lagged is then left off its page.
  */
 async function searchTickets(actor: Actor, guard: ChatGuard, q: string, others: Filters, sort: ListTicketsQuery['sort'], limit: number, offset: number): Promise<{ tickets: Ticket[]; cursor: string | null }> {
-  const hits = await (await searchPort()).search('tickets', actor.org_id, q, SEARCH_CAP);
+  const { status, assignee, phone_id, ...rest } = others;
+  const filter = { ...(status ? { status } : {}), ...(assignee ? { assignee } : {}), ...(phone_id ? { phone_id } : {}) };
+  const hits = await (await searchPort()).search('tickets', actor.org_id, q, SEARCH_CAP, Object.keys(filter).length ? { filter } : undefined);
   const next = (total: number) => (offset + limit < total ? encode({ o: offset + limit }) : null);
   const view = (t: TicketItem) => guard.viewTicket(toTicketWire(t));
   // the page-only read needs every hit visible: only for a viewer who sees every chat
-  if (guard.seesAll && !filtered(others) && (sort === 'created_desc' || sort === 'created_asc')) {
+  if (guard.seesAll && !filtered(rest) && (sort === 'created_desc' || sort === 'created_asc')) {
     const ids = hits.map((h) => h.id).sort();
     if (sort === 'created_desc') ids.reverse();
     const page = ids.slice(offset, offset + limit);
     const got = await getTickets(actor.org_id, page);
-    return { tickets: page.flatMap((id) => (got.has(id) ? [view(got.get(id)!)] : [])), cursor: next(ids.length) };
+    return { tickets: page.flatMap((id) => (got.has(id) && matches(got.get(id)!, others) ? [view(got.get(id)!)] : [])), cursor: next(ids.length) };
   }
   const got = await getTickets(actor.org_id, hits.map((h) => h.id));
   const all = (await guard.filter([...got.values()], (t) => t.chat_id)).filter((t) => matches(t, others)).sort(compareTickets(sort));

@@ -1,14 +1,18 @@
 import { db } from '../db/service.ts';
 import type { SearchDoc } from '../ports/search.ts';
+import { ticketChange } from '../search/search-docs.ts';
 
-/** The search document of a ticket (index `tickets`): its subject, scoped to its org. */
-export const ticketSearchDoc = (t: { ticket_id: string; org_id: string; subject: string }): SearchDoc => ({ id: t.ticket_id, org_id: t.org_id, fields: { subject: t.subject } });
+/**
+ * The search document of a ticket (index `tickets`): its subject, with status, assignee, number,
+ * chat and last update as meta, scoped to its org: the same document the indexing consumer writes.
+ */
+export const ticketSearchDoc = (t: Record<string, unknown>): SearchDoc => ticketChange(t).upsert[0]!.doc;
 
 /**
  * Every ticket of every org as search documents: a full read of the ticket entity (ElectroDB
  * scan filtered to tickets), used only to rebuild a lost local index, never on a request path.
  */
 export async function allTicketSearchDocs(): Promise<SearchDoc[]> {
-  const res = await db().entities.ticket.scan.go({ pages: 'all', attributes: ['ticket_id', 'org_id', 'subject'] });
+  const res = await db().entities.ticket.scan.go({ pages: 'all', attributes: ['ticket_id', 'org_id', 'subject', 'status', 'assignee', 'phone_id', 'chat_id', 'last_updated_at'] });
   return res.data.map(ticketSearchDoc);
 }

@@ -211,6 +211,18 @@ describe('list', () => {
     // search with another filter and sort
     const closedCases = (await list('q=case&status=closed&sort=priority_desc&limit=100')).tickets;
     expect(closedCases.length).toBe(cases.filter((t) => t.status === 'closed').length);
+    // search + status / assignee, filtered in the search engine: newest first, paged with limit=1, exact
+    for (const qs of ['status=closed', 'status=open', 'assignee=me', 'assignee=none', 'status=closed&assignee=me']) {
+      const want = cases.filter((t) => (!qs.includes('status=') || t.status === qs.match(/status=(\w+)/)![1]) && (!qs.includes('assignee=me') || t.assignee === rt.adminEmail) && (!qs.includes('assignee=none') || t.assignee === null));
+      const got: string[] = [];
+      let c: string | null = null;
+      do {
+        const page: { tickets: Ticket[]; cursor: string | null } = await list(`q=case&${qs}&limit=1${c ? `&cursor=${c}` : ''}`);
+        got.push(...page.tickets.map((t) => t.ticket_id));
+        c = page.cursor;
+      } while (c);
+      expect(got, qs).toEqual(want.map((t) => t.ticket_id));
+    }
     const bad = await call<{ error: { details: unknown } }>(admin, 'GET', '/tickets?sort=random&priority=9&cursor=zzz');
     expect(bad.status).toBe(400);
   });
