@@ -15,7 +15,7 @@ import { tracer } from '../../shared/tracing.ts';
  * is no Lambda context to inject, no X-Ray and nothing to flush (shared/metrics.ts).
  */
 export const observability = (): Array<MiddlewareObj<any, any, Error, any>> => // eslint-disable-line @typescript-eslint/no-explicit-any -- the Powertools middlewares are generic over any event
-  inLambda() ? [captureLambdaHandler(tracer), injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics)] : [];
+  inLambda() ? [...(tracer ? [captureLambdaHandler(tracer)] : []), injectLambdaContext(logger, { resetKeys: true }), logMetrics(metrics)] : [];
 
 
 /**

@@ -8,12 +8,15 @@ let doc: DynamoDBDocumentClient | undefined;
 /**
  * The DynamoDB document client, created once per process. Honours `AWS_ENDPOINT_URL`
  * (DynamoDB Local, LocalStack) and `AWS_REGION`; credentials come from the default chain
- * (the local runtime sets dummy ones).
+ * (the local runtime sets dummy ones). The SDK's logger middleware is removed (nothing logs SDK calls).
  */
 export function documentClient(): DynamoDBDocumentClient {
   if (!doc) {
     const { AWS_REGION, AWS_ENDPOINT_URL } = config();
     const raw = traced(new DynamoDBClient({ region: AWS_REGION, endpoint: AWS_ENDPOINT_URL, maxAttempts: 5 }));
+    // no SDK logger is configured, but its middleware still walks every input and output through the
+    // sensitive-data filter before handing them to the no-op logger: ~5% of a list request's CPU
+    raw.middlewareStack.remove('loggerMiddleware');
     doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
   }
   return doc;
