@@ -124,21 +124,37 @@ async function engineRun(engine: string) {
   console.log(JSON.stringify({ engine, build_s: +(build / 1000).toFixed(1), rss_mb: rss, queries: out }));
 }
 
+/**
+ * The HTTP load: `clients` concurrent keep-alive clients sending `total` GETs in all, run in a
+ * worker thread so the clients' own fetch work does not share the runtime's event loop (real
+ * clients are browsers elsewhere). Returns each request's wall-clock ms; throws on a non-200.
+ */
 async function load(url: string, token: string, clients: number, total: number): Promise<number[]> {
-  const ts: number[] = [];
-  let left = total;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (left-- > 0) {
-        const s = performance.now();
-        const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-        ts.push(performance.now() - s);
-      }
-    }),
-  );
-  return ts;
+  const { Worker } = await import('node:worker_threads');
+  const code = `
+    const { parentPort, workerData: { url, token, clients, total } } = require('node:worker_threads');
+    (async () => {
+      const ts = [];
+      let left = total;
+      await Promise.all(Array.from({ length: clients }, async () => {
+        while (left-- > 0) {
+          const s = performance.now();
+          const res = await fetch(url, { headers: { authorization: 'Bearer ' + token } });
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(url + ': ' + res.status);
+          ts.push(performance.now() - s);
+        }
+      }));
+      parentPort.postMessage(ts);
+    })().catch((e) => { throw e; });`;
+  return new Promise<number[]>((ok, fail) => {
+    const w = new Worker(code, { eval: true, workerData: { url, token, clients, total } });
+    w.once('message', (ts: number[]) => {
+      ok(ts);
+      void w.terminate();
+    });
+    w.once('error', fail);
+  });
 }
 
 async function main() {
