@@ -10,7 +10,8 @@ import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
 import { assertActiveMember } from '../member/member.ts';
 import { canChangeChatAssignee } from '../chat/chat-access.rules.ts';
-import { assignChats, closeChats, flagChats, labelChats } from '../chat/chat-workflow.ts';
+import { assignChats, closeChats, flagChats, labelChats, setChatsProperties } from '../chat/chat-workflow.ts';
+import { assertPropertyValues, listProperties } from '../property/property.ts';
 import { listChats } from '../chat/chat-list.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ChatBatchResult } from '../chat/chat.schemas.ts';
@@ -72,7 +73,12 @@ export function toBulkJob(row: JobRow): BulkJob {
     org_id: row.org_id,
     job_id: row.job_id,
     action: row.action,
-    params: { ...(params.assigned_to !== undefined ? { assigned_to: params.assigned_to } : {}), ...(params.label_ids ? { label_ids: params.label_ids } : {}) },
+    params: {
+      ...(params.assigned_to !== undefined ? { assigned_to: params.assigned_to } : {}),
+      ...(params.label_ids ? { label_ids: params.label_ids } : {}),
+      ...(params.property_id ? { property_id: params.property_id } : {}),
+      ...(params.property_value ? { property_value: params.property_value } : {}),
+    },
     selection: row.selection as BulkSelection,
     status: row.status,
     total: row.total,
@@ -108,6 +114,19 @@ async function assertActionAllowed(actor: Actor, action: BulkAction, params: Cre
     const bad = (params.label_ids ?? []).find((l) => !known.has(l));
     if (bad) throw new AppError('validation', 'That label does not exist.', { details: [{ field: 'params.label_ids', reason: `unknown label ${bad}` }] });
   }
+  if (action === 'set_property' || action === 'clear_property') {
+    // the value checked against its definition (a clear only needs the definition): 400 params.property_value / params.property_id
+    const id = params.property_id ?? '';
+    try {
+      if (!(await listProperties(actor.org_id)).some((d) => d.property_id === id)) throw new AppError('validation.failed', 'unknown property', { status: 400, details: [{ field: 'params.property_id', reason: 'is not a property of this workspace' }] });
+      if (action === 'set_property') await assertPropertyValues(actor.org_id, { [id]: params.property_value ?? '' }, 'params');
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      const reason = (e.details as Array<{ reason: string }> | undefined)?.[0]?.reason ?? e.message;
+      const field = reason === 'is not a property of this workspace' ? 'params.property_id' : 'params.property_value';
+      throw new AppError('validation.failed', `${field}: ${reason}`, { status: 400, details: [{ field, reason }] });
+    }
+  }
 }
 
 /**
@@ -131,7 +150,12 @@ export async function createBulkJob(actor: Actor, input: CreateBulkJobInput): Pr
   } else {
     selection = { kind: 'filter', filter: input.filter as BulkChatFilter };
   }
-  const params = { ...(input.params.assigned_to !== undefined ? { assigned_to: input.params.assigned_to } : {}), ...(input.params.label_ids ? { label_ids: [...new Set(input.params.label_ids)] } : {}) };
+  const params = {
+    ...(input.params.assigned_to !== undefined ? { assigned_to: input.params.assigned_to } : {}),
+    ...(input.params.label_ids ? { label_ids: [...new Set(input.params.label_ids)] } : {}),
+    ...(input.params.property_id ? { property_id: input.params.property_id } : {}),
+    ...(input.action === 'set_property' && input.params.property_value ? { property_value: input.params.property_value } : {}),
+  };
   const row = (
     await db()
       .entities.bulkJob.create({
@@ -287,8 +311,11 @@ async function applyAction(actor: Actor, action: BulkAction, ids: string[], run:
 
 /** The workflow call of an action (forward jobs). */
 function forward(actor: Actor, job: JobRow, ids: string[]): Promise<ChatBatchResult> {
-  const params = (job.params ?? {}) as { assigned_to?: string | null; label_ids?: string[] };
+  const params = (job.params ?? {}) as { assigned_to?: string | null; label_ids?: string[]; property_id?: string; property_value?: string };
   switch (job.action) {
+    case 'set_property':
+    case 'clear_property':
+      return setChatsProperties(actor, ids, { [params.property_id ?? '']: job.action === 'set_property' ? (params.property_value ?? '') : '' });
     case 'assign':
       return assignChats(actor, ids, params.assigned_to ?? null);
     case 'label':

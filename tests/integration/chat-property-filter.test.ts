@@ -4,6 +4,8 @@ import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import { db } from '../../shared/db/service.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
 import type { PropertyDef } from '../../shared/property/property.schemas.ts';
+import type { BulkJob } from '../../shared/bulk/bulk-job.schemas.ts';
+import { eventually } from '../factories/wait.ts';
 
 /**
  * The chat-list filter by custom property value (issue 15 item 4) over HTTP on the local runtime:
@@ -141,5 +143,50 @@ describe('chat list filtered by a custom property value', () => {
     await documentClient().send(new DeleteCommand({ TableName, Key: { pk: 'migration', sk: m.id } }));
     expect(await runMigrations()).toContain(m.id);
     expect(await paged(admin, q)).toEqual([chatOf(5), chatOf(2)]);
+  });
+});
+
+describe('/list bulk actions set_property and clear_property (bulk job machinery)', () => {
+  const runJob = async (token: string, input: unknown) => {
+    const r = await call<{ job: BulkJob }>(token, 'POST', '/chats/bulk-jobs', input);
+    expect(r.status, JSON.stringify(r.body)).toBe(202);
+    await rt.idle();
+    return eventually(async () => {
+      const j = (await call<{ job: BulkJob }>(token, 'GET', `/chats/bulk-jobs/${r.body.job.job_id}`)).body.job;
+      return j.status === 'done' && j;
+    }, 30_000, 'the bulk job');
+  };
+
+  it('sets a value on every chat of a filter and clears it on chosen chats; the filter follows', async () => {
+    const gold = optionId(tier, 'Gold');
+    const q = `state=open&property_id=${tier.property_id}&property_value=${gold}`;
+    const before = await paged(admin, q);
+    const set = await runJob(admin, { action: 'set_property', params: { property_id: tier.property_id, property_value: gold }, filter: { property_id: city.property_id, property_value: 'pune' } });
+    expect(set).toMatchObject({ action: 'set_property', total: 2, processed: 2, succeeded: 2, failed_count: 0, params: { property_id: tier.property_id, property_value: gold } });
+    const after = await paged(admin, q);
+    expect(new Set(after)).toEqual(new Set([...before, chatOf(5), chatOf(2)]));
+    const cleared = await runJob(admin, { action: 'clear_property', params: { property_id: tier.property_id }, chat_ids: before });
+    expect(cleared).toMatchObject({ succeeded: before.length, failed_count: 0 });
+    expect(await paged(admin, q)).toEqual([chatOf(5), chatOf(2)]);
+    expect((await call<{ chat: Chat }>(admin, 'GET', `/chats/${enc(before[0]!)}`)).body.chat.custom_properties?.[tier.property_id]).toBeUndefined();
+  });
+
+  it('checks each chat with the guard (a member gets a failure for a chat they may not see) and refuses bad params with the field', async () => {
+    await call(admin, 'PUT', `/chats/${enc(chatOf(5))}/access`, { chat_access: { [rt.adminEmail]: true } });
+    const j = await runJob(member, { action: 'set_property', params: { property_id: city.property_id, property_value: 'Mumbai' }, chat_ids: [chatOf(5), chatOf(2)] });
+    expect(j).toMatchObject({ succeeded: 1, failed_count: 1, failures: [{ chat_id: chatOf(5), reason: 'You do not have access to this chat' }] });
+    expect(await paged(admin, `state=open&property_id=${city.property_id}&property_value=mumbai`)).toEqual([chatOf(2)]);
+    await call(admin, 'PUT', `/chats/${enc(chatOf(5))}/access`, { chat_access: {} });
+    const bad: Array<[unknown, string]> = [
+      [{ action: 'set_property', params: { property_id: tier.property_id }, chat_ids: [chatOf(1)] }, 'params.property_value'],
+      [{ action: 'clear_property', params: {}, chat_ids: [chatOf(1)] }, 'params.property_id'],
+      [{ action: 'set_property', params: { property_id: 'prp_nope', property_value: 'x' }, chat_ids: [chatOf(1)] }, 'params.property_id'],
+      [{ action: 'set_property', params: { property_id: tier.property_id, property_value: 'opt_nope' }, chat_ids: [chatOf(1)] }, 'params.property_value'],
+    ];
+    for (const [input, field] of bad) {
+      const r = await call<{ error: { details: Array<{ field: string }> } }>(admin, 'POST', '/chats/bulk-jobs', input);
+      expect(r.status, JSON.stringify(input)).toBe(400);
+      expect(r.body.error.details.map((d) => d.field)).toContain(field);
+    }
   });
 });
