@@ -84,6 +84,8 @@ export const BulkSelection = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('chat_ids'), count: z.number() }),
   z.object({ kind: z.literal('filter'), filter: BulkChatFilter }),
   z.object({ kind: z.literal('undo'), job_id: z.string() }),
+  /** issue 15 item 4: the chats carrying a custom property (or one value of it: `value_key`), read from its ChatPropertyLink rows (a definition deleted or an option removed) */
+  z.object({ kind: z.literal('property'), property_id: z.string(), value_key: z.string().optional() }),
 ]);
 export type BulkSelection = z.infer<typeof BulkSelection>;
 

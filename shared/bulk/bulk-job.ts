@@ -12,6 +12,7 @@ import { assertActiveMember } from '../member/member.ts';
 import { canChangeChatAssignee } from '../chat/chat-access.rules.ts';
 import { assignChats, closeChats, flagChats, labelChats, setChatsProperties } from '../chat/chat-workflow.ts';
 import { assertPropertyValues, listProperties } from '../property/property.ts';
+import { propertyValueKey } from '../property/property.rules.ts';
 import { listChats } from '../chat/chat-list.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ChatBatchResult } from '../chat/chat.schemas.ts';
@@ -277,6 +278,7 @@ async function creatorActor(job: JobRow): Promise<Actor | null> {
 
 /** Read up to 10 pages of the filter into items; the next step goes on reading or starts applying. */
 async function resolveStep(job: JobRow, actor: Actor): Promise<StepOutcome> {
+  if ((job.selection as BulkSelection).kind === 'property') return resolvePropertyStep(job);
   const filter = (job.selection as Extract<BulkSelection, { kind: 'filter' }>).filter;
   const expires_at = job.expires_at;
   let cursor: string | null = job.cursor ?? null;
@@ -294,6 +296,63 @@ async function resolveStep(job: JobRow, actor: Actor): Promise<StepOutcome> {
     }
   }
   return { phase: cursor ? 'resolve' : 'apply', cursor, added, processed: 0, succeeded: 0, failed: [], done: false };
+}
+
+/**
+ * Resolve step of a definition job (selection kind 'property'): up to 10 pages of 1,000 of the
+ * property's ChatPropertyLink rows (gsi3: one Query per page, never a scan) into items.
+ */
+async function resolvePropertyStep(job: JobRow): Promise<StepOutcome> {
+  const sel = job.selection as Extract<BulkSelection, { kind: 'property' }>;
+  const q = db().entities.chatPropertyLink.query.byProperty({ org_id: job.org_id, property_id: sel.property_id, ...(sel.value_key ? { value_key: sel.value_key } : {}) });
+  let cursor: string | null = job.cursor ?? null;
+  let added = 0;
+  for (let i = 0; i < RESOLVE_PAGES_PER_STEP; i++) {
+    const page = await q.go({ limit: RESOLVE_PAGE, pages: 1, ...(cursor ? { cursor } : {}) });
+    const ids = [...new Set(page.data.map((r) => r.chat_id))];
+    await putItems(ids.map((chat_id) => ({ org_id: job.org_id, job_id: job.job_id, chat_id, expires_at: job.expires_at })));
+    added += ids.length;
+    cursor = page.cursor ?? null;
+    if (!cursor) break;
+  }
+  return { phase: cursor ? 'resolve' : 'apply', cursor, added, processed: 0, succeeded: 0, failed: [], done: false };
+}
+
+/**
+ * Start the background job that clears a custom property's values on every chat carrying it
+ * (issue 15 item 4: a definition deleted), or only the value `value` (a dropdown option removed):
+ * a 'clear_property' bulk job (progress as `bulk_job.updated` to `actor`, GET
+ * /chats/bulk-jobs/{job_id}) whose chats come from the property's link rows. A chat whose value
+ * changed meanwhile is left alone (only the stored `value` is cleared).
+ * @returns the job
+ */
+export async function startPropertyCleanup(actor: Actor, propertyId: string, value?: string): Promise<BulkJob> {
+  const now = Date.now();
+  const job_id = `job_${ulid()}`;
+  const row = (
+    await db()
+      .entities.bulkJob.create({
+        org_id: actor.org_id,
+        job_id,
+        action: 'clear_property',
+        params: { property_id: propertyId, ...(value !== undefined ? { property_value: value } : {}) },
+        selection: { kind: 'property', property_id: propertyId, ...(value !== undefined ? { value_key: propertyValueKey(value) } : {}) } satisfies BulkSelection,
+        status: 'queued',
+        phase: 'resolve',
+        step: 0,
+        total: 0,
+        processed: 0,
+        succeeded: 0,
+        failed_count: 0,
+        failures: [],
+        created_by: actor.email.toLowerCase(),
+        created_at: now,
+        expires_at: Math.floor(now / 1000) + TTL_SECONDS,
+      })
+      .go()
+  ).data as JobRow;
+  await enqueue('chat-bulk', { org_id: actor.org_id, job_id, seq: 0 });
+  return toBulkJob(row);
 }
 
 /** Apply the job's action to some chats as `actor`; a refusal of the whole call fails each chat with its message. */
@@ -314,8 +373,10 @@ function forward(actor: Actor, job: JobRow, ids: string[]): Promise<ChatBatchRes
   const params = (job.params ?? {}) as { assigned_to?: string | null; label_ids?: string[]; property_id?: string; property_value?: string };
   switch (job.action) {
     case 'set_property':
+      return setChatsProperties(actor, ids, { [params.property_id ?? '']: params.property_value ?? '' });
     case 'clear_property':
-      return setChatsProperties(actor, ids, { [params.property_id ?? '']: job.action === 'set_property' ? (params.property_value ?? '') : '' });
+      // a definition job clearing one removed option carries that value: other values are kept
+      return setChatsProperties(actor, ids, { [params.property_id ?? '']: '' }, params.property_value ? (_id, stored) => propertyValueKey(stored) === propertyValueKey(params.property_value) : undefined);
     case 'assign':
       return assignChats(actor, ids, params.assigned_to ?? null);
     case 'label':

@@ -240,5 +240,11 @@ export const ChatPropertyLinkEntity = new Entity({
       pk: { field: 'gsi2pk', composite: ['org_id', 'property_id', 'value_key', 'inbox_state', 'unread_key'] },
       sk: { field: 'gsi2sk', composite: ['latest_message_timestamp', 'chat_id'] },
     },
+    // every chat carrying a property (or one value of it), whatever its folder: the definition jobs (rename/delete, issue 15 item 4)
+    byProperty: {
+      index: 'gsi3',
+      pk: { field: 'gsi3pk', composite: ['org_id', 'property_id'] },
+      sk: { field: 'gsi3sk', composite: ['value_key', 'chat_id'] },
+    },
   },
 });

@@ -190,3 +190,49 @@ describe('/list bulk actions set_property and clear_property (bulk job machinery
     }
   });
 });
+
+describe('a definition deleted or a dropdown option removed clears the values in the background', () => {
+  const jobDone = async (id: string) => {
+    await rt.idle();
+    return eventually(async () => {
+      const j = (await call<{ job: BulkJob }>(admin, 'GET', `/chats/bulk-jobs/${id}`)).body.job;
+      return j.status === 'done' && j;
+    }, 30_000, 'the definition job');
+  };
+  const valuesOf = async (n: number) => (await call<{ chat: Chat }>(admin, 'GET', `/chats/${enc(chatOf(n))}`)).body.chat.custom_properties ?? {};
+
+  it('removing an option clears only that option, found through the link rows', async () => {
+    const gold = optionId(tier, 'Gold');
+    const silver = optionId(tier, 'Silver');
+    await setProps(admin, 6, { [tier.property_id]: silver });
+    const holders = (await db().entities.chatPropertyLink.query.byProperty({ org_id: rt.orgId, property_id: tier.property_id, value_key: silver.toLowerCase() }).go({ pages: 'all' })).data.map((l) => l.chat_id).sort();
+    expect(holders.length).toBeGreaterThan(0);
+    const goldBefore = await paged(admin, `state=open&property_id=${tier.property_id}&property_value=${gold}`);
+    const r = await call<{ property: PropertyDef; jobs: BulkJob[] }>(admin, 'PATCH', `/properties/${tier.property_id}`, { property_name: 'Customer tier', property_value_type: 'dropdown', options: ['Gold', 'Platinum'] });
+    expect(r.status).toBe(200);
+    expect(r.body.property.property_value[gold]).toBe('Gold');
+    expect(r.body.jobs).toHaveLength(1);
+    expect(r.body.jobs[0]).toMatchObject({ action: 'clear_property', selection: { kind: 'property', property_id: tier.property_id } });
+    const j = await jobDone(r.body.jobs[0]!.job_id);
+    expect(j).toMatchObject({ total: holders.length, succeeded: holders.length, failed_count: 0 });
+    for (const id of holders) expect((await call<{ chat: Chat }>(admin, 'GET', `/chats/${enc(id)}`)).body.chat.custom_properties?.[tier.property_id]).toBeUndefined();
+    expect((await db().entities.chatPropertyLink.query.byProperty({ org_id: rt.orgId, property_id: tier.property_id, value_key: silver.toLowerCase() }).go({ pages: 'all' })).data).toEqual([]);
+    expect(await paged(admin, `state=open&property_id=${tier.property_id}&property_value=${gold}`)).toEqual(goldBefore);
+    // a rename of the definition alone starts nothing
+    const rename = await call<{ jobs: BulkJob[] }>(admin, 'PATCH', `/properties/${tier.property_id}`, { property_name: 'Tier', property_value_type: 'dropdown', options: ['Gold', 'Platinum'] });
+    expect(rename.body.jobs).toEqual([]);
+  });
+
+  it('deleting a definition removes its value from every chat carrying it', async () => {
+    expect((await valuesOf(5))[city.property_id]).toBeTruthy();
+    const r = await call<{ deleted: true; job: BulkJob }>(admin, 'DELETE', `/properties/${city.property_id}`);
+    expect(r.status).toBe(200);
+    const j = await jobDone(r.body.job.job_id);
+    expect(j).toMatchObject({ total: 2, succeeded: 2, failed_count: 0 });
+    expect((await valuesOf(5))[city.property_id]).toBeUndefined();
+    expect((await valuesOf(2))[city.property_id]).toBeUndefined();
+    expect((await db().entities.chatPropertyLink.query.byProperty({ org_id: rt.orgId, property_id: city.property_id }).go({ pages: 'all' })).data).toEqual([]);
+    // the property is gone: filtering by it is a 400
+    expect((await call(admin, 'GET', `/chats?property_id=${city.property_id}&property_value=pune`)).status).toBe(400);
+  });
+});
