@@ -7,7 +7,7 @@
  * panel use (['orgs', orgId, 'properties']), fetched here so the /chats bundle does not take the
  * contacts feature.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { PropertyDef } from '#shared/property/property.schemas.ts';
 import { apiRequest } from '../../../lib/api.ts';
@@ -41,7 +41,13 @@ export function PropertyFilter({ orgId, propertyId, value, onChange, variant, te
   // the property picked before its value (the filter itself needs both)
   const [pending, setPending] = useState<string | undefined>(propertyId);
   const [text, setText] = useState(value ?? '');
-  useEffect(() => setPending(propertyId), [propertyId]);
+  // our own clear (another property picked, no value yet) keeps the pick; a clear from outside (Clear, a URL) drops it
+  const selfCleared = useRef(false);
+  useEffect(() => {
+    if (propertyId) setPending(propertyId);
+    else if (!selfCleared.current) setPending(undefined);
+    selfCleared.current = false;
+  }, [propertyId]);
   useEffect(() => setText(value ?? ''), [value]);
   if (!defs.length && !propertyId) return null;
   const chosen = pending ?? propertyId;
@@ -50,7 +56,10 @@ export function PropertyFilter({ orgId, propertyId, value, onChange, variant, te
   const pickProperty = (id: string) => {
     setPending(id || undefined);
     setText('');
-    if (!id || id !== propertyId) onChange(undefined, undefined);
+    if (propertyId && (!id || id !== propertyId)) {
+      selfCleared.current = !!id;
+      onChange(undefined, undefined);
+    }
   };
   const applyText = () => {
     const v = text.trim();
