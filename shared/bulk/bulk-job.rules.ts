@@ -16,6 +16,8 @@ export const ACTION_DONE: Record<BulkAction, string> = {
   unarchive: 'Unarchived',
   mute: 'Muted',
   unmute: 'Unmuted',
+  set_property: 'Set the property on',
+  clear_property: 'Cleared the property on',
 };
 
 /** Present participle of an action ('Labelling… 120 of 480 chats', 'Undid labelling of …'). */
@@ -29,6 +31,8 @@ export const ACTION_DOING: Record<BulkAction, string> = {
   unarchive: 'Unarchiving',
   mute: 'Muting',
   unmute: 'Unmuting',
+  set_property: 'Setting the property on',
+  clear_property: 'Clearing the property on',
 };
 
 /** A job has finished (nothing more will change). */

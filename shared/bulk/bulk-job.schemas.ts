@@ -8,12 +8,14 @@ import { ListChatsQuery } from '../chat/chat.schemas.ts';
  * Times are epoch **ms**.
  */
 
-export const BULK_ACTIONS = ['assign', 'label', 'unlabel', 'close', 'reopen', 'archive', 'unarchive', 'mute', 'unmute'] as const;
+export const BULK_ACTIONS = ['assign', 'label', 'unlabel', 'close', 'reopen', 'archive', 'unarchive', 'mute', 'unmute', 'set_property', 'clear_property'] as const;
 export const BulkAction = z.enum(BULK_ACTIONS, { errorMap: () => ({ message: `must be one of ${BULK_ACTIONS.join(', ')}` }) });
 export type BulkAction = z.infer<typeof BulkAction>;
 
 /** Actions whose previous values are kept per chat so the job can be undone (assignee, labels). */
 export const UNDOABLE_ACTIONS: readonly BulkAction[] = ['assign', 'label', 'unlabel'];
+/** Actions on one custom property (issue 15 item 4): `params.property_id`, and `params.property_value` for 'set_property'. */
+export const PROPERTY_ACTIONS: readonly BulkAction[] = ['set_property', 'clear_property'];
 
 export const BULK_JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
@@ -39,14 +41,24 @@ const labelIds = z.array(z.string().min(1, 'must not be empty').max(100, 'is too
 
 /**
  * POST /chats/bulk-jobs. `params.assigned_to` (email, or null to unassign) for 'assign';
- * `params.label_ids` for 'label' (added) and 'unlabel' (removed). Exactly one of `chat_ids`
+ * `params.label_ids` for 'label' (added) and 'unlabel' (removed); `params.property_id` (+
+ * `params.property_value`, checked against the definition) for 'set_property' / 'clear_property'
+ * (issue 15 item 4). Exactly one of `chat_ids`
  * (1..10,000) or `filter`.
  */
 export const CreateBulkJobInput = z
   .object({
     action: BulkAction,
     params: z
-      .object({ assigned_to: emailOrNull.optional(), label_ids: labelIds.optional() }, { invalid_type_error: 'must be an object' })
+      .object(
+        {
+          assigned_to: emailOrNull.optional(),
+          label_ids: labelIds.optional(),
+          property_id: z.string({ invalid_type_error: 'must be a property id' }).trim().min(1, 'must not be empty').max(100, 'is too long').optional(),
+          property_value: z.string({ invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty (use clear_property)').max(500, 'must be at most 500 characters').optional(),
+        },
+        { invalid_type_error: 'must be an object' },
+      )
       .strict()
       .default({}),
     chat_ids: z
@@ -60,6 +72,8 @@ export const CreateBulkJobInput = z
     if ((v.chat_ids === undefined) === (v.filter === undefined)) ctx.addIssue({ code: 'custom', path: ['chat_ids'], message: 'give either chat_ids or filter' });
     if (v.action === 'assign' && v.params.assigned_to === undefined) ctx.addIssue({ code: 'custom', path: ['params', 'assigned_to'], message: 'is required (a member email, or null to unassign)' });
     if ((v.action === 'label' || v.action === 'unlabel') && v.params.label_ids === undefined) ctx.addIssue({ code: 'custom', path: ['params', 'label_ids'], message: 'is required' });
+    if ((v.action === 'set_property' || v.action === 'clear_property') && v.params.property_id === undefined) ctx.addIssue({ code: 'custom', path: ['params', 'property_id'], message: 'is required' });
+    if (v.action === 'set_property' && v.params.property_value === undefined) ctx.addIssue({ code: 'custom', path: ['params', 'property_value'], message: 'is required' });
   });
 export type CreateBulkJobInput = z.infer<typeof CreateBulkJobInput>;
 /** What a client sends (defaults not yet applied). */
@@ -70,6 +84,8 @@ export const BulkSelection = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('chat_ids'), count: z.number() }),
   z.object({ kind: z.literal('filter'), filter: BulkChatFilter }),
   z.object({ kind: z.literal('undo'), job_id: z.string() }),
+  /** issue 15 item 4: the chats carrying a custom property (or one value of it: `value_key`), read from its ChatPropertyLink rows (a definition deleted or an option removed) */
+  z.object({ kind: z.literal('property'), property_id: z.string(), value_key: z.string().optional() }),
 ]);
 export type BulkSelection = z.infer<typeof BulkSelection>;
 
@@ -83,7 +99,7 @@ export const BulkJob = z.object({
   /** 'job_' + ULID */
   job_id: z.string(),
   action: BulkAction,
-  params: z.object({ assigned_to: z.string().nullish(), label_ids: z.array(z.string()).nullish() }),
+  params: z.object({ assigned_to: z.string().nullish(), label_ids: z.array(z.string()).nullish(), property_id: z.string().nullish(), property_value: z.string().nullish() }),
   selection: BulkSelection,
   status: z.enum(BULK_JOB_STATUSES),
   /** chats to process (an estimate while a filter is being read; exact once done) */

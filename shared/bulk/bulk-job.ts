@@ -10,7 +10,9 @@ import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
 import { assertActiveMember } from '../member/member.ts';
 import { canChangeChatAssignee } from '../chat/chat-access.rules.ts';
-import { assignChats, closeChats, flagChats, labelChats } from '../chat/chat-workflow.ts';
+import { assignChats, closeChats, flagChats, labelChats, setChatsProperties } from '../chat/chat-workflow.ts';
+import { assertPropertyValues, listProperties } from '../property/property.ts';
+import { propertyValueKey } from '../property/property.rules.ts';
 import { listChats } from '../chat/chat-list.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ChatBatchResult } from '../chat/chat.schemas.ts';
@@ -72,7 +74,12 @@ export function toBulkJob(row: JobRow): BulkJob {
     org_id: row.org_id,
     job_id: row.job_id,
     action: row.action,
-    params: { ...(params.assigned_to !== undefined ? { assigned_to: params.assigned_to } : {}), ...(params.label_ids ? { label_ids: params.label_ids } : {}) },
+    params: {
+      ...(params.assigned_to !== undefined ? { assigned_to: params.assigned_to } : {}),
+      ...(params.label_ids ? { label_ids: params.label_ids } : {}),
+      ...(params.property_id ? { property_id: params.property_id } : {}),
+      ...(params.property_value ? { property_value: params.property_value } : {}),
+    },
     selection: row.selection as BulkSelection,
     status: row.status,
     total: row.total,
@@ -108,6 +115,19 @@ async function assertActionAllowed(actor: Actor, action: BulkAction, params: Cre
     const bad = (params.label_ids ?? []).find((l) => !known.has(l));
     if (bad) throw new AppError('validation', 'That label does not exist.', { details: [{ field: 'params.label_ids', reason: `unknown label ${bad}` }] });
   }
+  if (action === 'set_property' || action === 'clear_property') {
+    // the value checked against its definition (a clear only needs the definition): 400 params.property_value / params.property_id
+    const id = params.property_id ?? '';
+    try {
+      if (!(await listProperties(actor.org_id)).some((d) => d.property_id === id)) throw new AppError('validation.failed', 'unknown property', { status: 400, details: [{ field: 'params.property_id', reason: 'is not a property of this workspace' }] });
+      if (action === 'set_property') await assertPropertyValues(actor.org_id, { [id]: params.property_value ?? '' }, 'params');
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      const reason = (e.details as Array<{ reason: string }> | undefined)?.[0]?.reason ?? e.message;
+      const field = reason === 'is not a property of this workspace' ? 'params.property_id' : 'params.property_value';
+      throw new AppError('validation.failed', `${field}: ${reason}`, { status: 400, details: [{ field, reason }] });
+    }
+  }
 }
 
 /**
@@ -131,7 +151,12 @@ export async function createBulkJob(actor: Actor, input: CreateBulkJobInput): Pr
   } else {
     selection = { kind: 'filter', filter: input.filter as BulkChatFilter };
   }
-  const params = { ...(input.params.assigned_to !== undefined ? { assigned_to: input.params.assigned_to } : {}), ...(input.params.label_ids ? { label_ids: [...new Set(input.params.label_ids)] } : {}) };
+  const params = {
+    ...(input.params.assigned_to !== undefined ? { assigned_to: input.params.assigned_to } : {}),
+    ...(input.params.label_ids ? { label_ids: [...new Set(input.params.label_ids)] } : {}),
+    ...(input.params.property_id ? { property_id: input.params.property_id } : {}),
+    ...(input.action === 'set_property' && input.params.property_value ? { property_value: input.params.property_value } : {}),
+  };
   const row = (
     await db()
       .entities.bulkJob.create({
@@ -253,6 +278,7 @@ async function creatorActor(job: JobRow): Promise<Actor | null> {
 
 /** Read up to 10 pages of the filter into items; the next step goes on reading or starts applying. */
 async function resolveStep(job: JobRow, actor: Actor): Promise<StepOutcome> {
+  if ((job.selection as BulkSelection).kind === 'property') return resolvePropertyStep(job);
   const filter = (job.selection as Extract<BulkSelection, { kind: 'filter' }>).filter;
   const expires_at = job.expires_at;
   let cursor: string | null = job.cursor ?? null;
@@ -272,6 +298,63 @@ async function resolveStep(job: JobRow, actor: Actor): Promise<StepOutcome> {
   return { phase: cursor ? 'resolve' : 'apply', cursor, added, processed: 0, succeeded: 0, failed: [], done: false };
 }
 
+/**
+ * Resolve step of a definition job (selection kind 'property'): up to 10 pages of 1,000 of the
+ * property's ChatPropertyLink rows (gsi3: one Query per page, never a scan) into items.
+ */
+async function resolvePropertyStep(job: JobRow): Promise<StepOutcome> {
+  const sel = job.selection as Extract<BulkSelection, { kind: 'property' }>;
+  const q = db().entities.chatPropertyLink.query.byProperty({ org_id: job.org_id, property_id: sel.property_id, ...(sel.value_key ? { value_key: sel.value_key } : {}) });
+  let cursor: string | null = job.cursor ?? null;
+  let added = 0;
+  for (let i = 0; i < RESOLVE_PAGES_PER_STEP; i++) {
+    const page = await q.go({ limit: RESOLVE_PAGE, pages: 1, ...(cursor ? { cursor } : {}) });
+    const ids = [...new Set(page.data.map((r) => r.chat_id))];
+    await putItems(ids.map((chat_id) => ({ org_id: job.org_id, job_id: job.job_id, chat_id, expires_at: job.expires_at })));
+    added += ids.length;
+    cursor = page.cursor ?? null;
+    if (!cursor) break;
+  }
+  return { phase: cursor ? 'resolve' : 'apply', cursor, added, processed: 0, succeeded: 0, failed: [], done: false };
+}
+
+/**
+ * Start the background job that clears a custom property's values on every chat carrying it
+ * (issue 15 item 4: a definition deleted), or only the value `value` (a dropdown option removed):
+ * a 'clear_property' bulk job (progress as `bulk_job.updated` to `actor`, GET
+ * /chats/bulk-jobs/{job_id}) whose chats come from the property's link rows. A chat whose value
+ * changed meanwhile is left alone (only the stored `value` is cleared).
+ * @returns the job
+ */
+export async function startPropertyCleanup(actor: Actor, propertyId: string, value?: string): Promise<BulkJob> {
+  const now = Date.now();
+  const job_id = `job_${ulid()}`;
+  const row = (
+    await db()
+      .entities.bulkJob.create({
+        org_id: actor.org_id,
+        job_id,
+        action: 'clear_property',
+        params: { property_id: propertyId, ...(value !== undefined ? { property_value: value } : {}) },
+        selection: { kind: 'property', property_id: propertyId, ...(value !== undefined ? { value_key: propertyValueKey(value) } : {}) } satisfies BulkSelection,
+        status: 'queued',
+        phase: 'resolve',
+        step: 0,
+        total: 0,
+        processed: 0,
+        succeeded: 0,
+        failed_count: 0,
+        failures: [],
+        created_by: actor.email.toLowerCase(),
+        created_at: now,
+        expires_at: Math.floor(now / 1000) + TTL_SECONDS,
+      })
+      .go()
+  ).data as JobRow;
+  await enqueue('chat-bulk', { org_id: actor.org_id, job_id, seq: 0 });
+  return toBulkJob(row);
+}
+
 /** Apply the job's action to some chats as `actor`; a refusal of the whole call fails each chat with its message. */
 async function applyAction(actor: Actor, action: BulkAction, ids: string[], run: () => Promise<ChatBatchResult>): Promise<{ succeeded: number; failed: BulkFailure[] }> {
   if (!ids.length) return { succeeded: 0, failed: [] };
@@ -287,8 +370,13 @@ async function applyAction(actor: Actor, action: BulkAction, ids: string[], run:
 
 /** The workflow call of an action (forward jobs). */
 function forward(actor: Actor, job: JobRow, ids: string[]): Promise<ChatBatchResult> {
-  const params = (job.params ?? {}) as { assigned_to?: string | null; label_ids?: string[] };
+  const params = (job.params ?? {}) as { assigned_to?: string | null; label_ids?: string[]; property_id?: string; property_value?: string };
   switch (job.action) {
+    case 'set_property':
+      return setChatsProperties(actor, ids, { [params.property_id ?? '']: params.property_value ?? '' });
+    case 'clear_property':
+      // a definition job clearing one removed option carries that value: other values are kept
+      return setChatsProperties(actor, ids, { [params.property_id ?? '']: '' }, params.property_value ? (_id, stored) => propertyValueKey(stored) === propertyValueKey(params.property_value) : undefined);
     case 'assign':
       return assignChats(actor, ids, params.assigned_to ?? null);
     case 'label':

@@ -1,7 +1,10 @@
 import { db } from '../db/service.ts';
 import { collectFiltered, keyCursor } from '../db/paging.ts';
 import { AppError } from '../errors.ts';
-import { ChatEntity, ChatLabelLinkEntity } from './chat.entity.ts';
+import { ChatEntity, ChatLabelLinkEntity, ChatPropertyLinkEntity } from './chat.entity.ts';
+import { chatGuard } from '../access/guard.ts';
+import { listProperties } from '../property/property.ts';
+import { propertyValueKey, valueProblem } from '../property/property.rules.ts';
 import { assigneeKey, countsFromBuckets, isClosedFor, isUnread, type FolderCounts, type InboxState } from './chat-state.rules.ts';
 import { viewChat, type MemberState, type ViewContext } from './chat-view.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
@@ -19,7 +22,7 @@ import type { ChatRow } from './chat-write.ts';
  * member's own 'close for me' hides the chat from them until the next message.
  */
 
-type Filters = { state: InboxState; unread?: boolean; assignee?: string; label_id?: string; phone?: string; type?: 'user' | 'group' };
+type Filters = { state: InboxState; unread?: boolean; assignee?: string; label_id?: string; phone?: string; type?: 'user' | 'group'; property?: { id: string; key: string } };
 
 function matches(c: ChatRow, f: Filters, closedForMe: Map<string, string>): boolean {
   if (c.inbox_state !== f.state) return false;
@@ -28,6 +31,7 @@ function matches(c: ChatRow, f: Filters, closedForMe: Map<string, string>): bool
   if (f.label_id !== undefined && !(c.label_ids ?? []).includes(f.label_id)) return false;
   if (f.phone !== undefined && c.org_phone !== f.phone) return false;
   if (f.type !== undefined && c.chat_type !== f.type) return false;
+  if (f.property !== undefined && propertyValueKey((c.custom_properties as Record<string, unknown> | undefined)?.[f.property.id]) !== f.property.key) return false;
   if (f.state === 'open' && isClosedFor(c as never, closedForMe.get(c.chat_id))) return false;
   return true;
 }
@@ -70,11 +74,30 @@ function filtersOf(actor: Actor, query: ListChatsQuery): Filters {
     ...(query.label_id !== undefined ? { label_id: query.label_id } : {}),
     ...(query.phone !== undefined ? { phone: query.phone } : {}),
     ...(query.type !== undefined ? { type: query.type } : {}),
+    ...(query.property_id !== undefined && query.property_value !== undefined ? { property: { id: query.property_id, key: propertyValueKey(query.property_value) } } : {}),
   };
+}
+
+const badQuery = (field: string, reason: string) => new AppError('validation.failed', `${field}: ${reason}`, { status: 400, details: [{ field, reason }] });
+
+/**
+ * The property filter's parameters come together and name a definition of the org with a value
+ * its type allows (one Query of the org's definitions; only when the filter is used).
+ * @throws AppError 400 validation.failed on query.property_id / query.property_value
+ */
+export async function assertPropertyFilter(orgId: string, query: Pick<ListChatsQuery, 'property_id' | 'property_value'>): Promise<void> {
+  if (query.property_id === undefined && query.property_value === undefined) return;
+  if (query.property_id === undefined) throw badQuery('query.property_id', 'is required with property_value');
+  if (query.property_value === undefined) throw badQuery('query.property_value', 'is required with property_id');
+  const def = (await listProperties(orgId)).find((d) => d.property_id === query.property_id);
+  if (!def) throw badQuery('query.property_id', 'is not a property of this workspace');
+  const problem = valueProblem(def, query.property_value);
+  if (problem) throw badQuery('query.property_value', problem);
 }
 
 /** Chats of the actor's org for a folder and filters, cursor paged (pinned chats: listPinnedChats). */
 export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ chats: Chat[]; cursor: string | null }> {
+  await assertPropertyFilter(actor.org_id, query);
   const f = filtersOf(actor, query);
   const cur = decode(query.cursor);
   const org = actor.org_id;
@@ -89,7 +112,26 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
   let index: string;
   let run: (cursor: string | null, limit: number) => Promise<Page>;
   let toCursor: (item: Record<string, unknown>) => string;
-  if (f.label_id !== undefined) {
+  if (f.property !== undefined) {
+    // property value rows (issue 15 item 4): alone, or with the assignee or unread filter on their own GSIs (one Query either way)
+    const links = db().entities.chatPropertyLink.query;
+    const base = { org_id: org, property_id: f.property.id, value_key: f.property.key, inbox_state: f.state };
+    const withAssignee = f.assignee !== undefined;
+    const withUnread = !withAssignee && f.unread !== undefined;
+    const q = withAssignee
+      ? links.byValueAssignee({ ...base, assignee_key: f.assignee! })
+      : withUnread
+        ? links.byValueUnread({ ...base, unread_key: f.unread ? 'unread' : 'read' })
+        : links.byValue(base);
+    // the cursor names the property and value too: a cursor of another value's list is refused
+    index = `${withAssignee ? 'property-assignee' : withUnread ? 'property-unread' : 'property'}:${f.property.id}:${f.property.key}`;
+    run = async (cursor, limit) => {
+      const res = (await q.go({ order: 'desc', cursor, limit, pages: 1, data: 'includeKeys' })) as unknown as { data: Array<{ chat: ChatRow } & Record<string, unknown>>; cursor: string | null };
+      return { data: res.data.map(({ chat, ...keys }) => ({ ...chat, ...pickKeys(keys) }) as unknown as ChatRow), cursor: res.cursor };
+    };
+    const linkIdx = ChatPropertyLinkEntity.schema.indexes;
+    toCursor = keyCursor(withAssignee ? linkIdx.byValueAssignee.index : withUnread ? linkIdx.byValueUnread.index : undefined);
+  } else if (f.label_id !== undefined) {
     // label rows: alone, or with the assignee or unread filter on the rows' own GSIs (one Query either way)
     const links = db().entities.chatLabelLink.query;
     const withAssignee = f.assignee !== undefined;
@@ -140,14 +182,19 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
     'assignee-unread': ['state', 'assignee', 'unread'],
     label: ['state', 'label_id'],
     assignee: ['state', 'assignee'], phone: ['state', 'phone'], type: ['state', 'type'], unread: ['state', 'unread'], state: ['state'] };
+  applied[index] ??= index.startsWith('property-assignee:') ? ['state', 'property', 'assignee'] : index.startsWith('property-unread:') ? ['state', 'property', 'unread'] : ['state', 'property'];
   const extra = (Object.keys(f) as Array<keyof Filters>).some((k) => !applied[index].includes(k));
+  // The property filter hides the chats the viewer may not see (guard: one BatchGet of each page's
+  // chats), rather than showing them as 'no access' rows: a row would tell the chat has that value.
+  const guard = f.property !== undefined ? await chatGuard(actor) : null;
+  const visible = guard?.pageFilter<ChatRow>((r) => r.chat_id);
   // The viewer's states (one Query) and the first index page are read at the same time; the
   // page is then checked for 'close for me' and, when that removed some, topped up from its cursor.
-  const [states, first] = await Promise.all([statesP, extra ? null : run(cur?.c ?? null, query.limit)]);
+  const [states, first] = await Promise.all([statesP, extra || visible ? null : run(cur?.c ?? null, query.limit)]);
   const closedForMe = new Map([...states].flatMap(([id, st]) => (st.closed_for_me_message ? [[id, st.closed_for_me_message] as const] : [])));
   const check = extra || (f.state === 'open' && closedForMe.size > 0) ? (row: ChatRow) => matches(row, f, closedForMe) : null;
   const collect = async (): Promise<{ items: ChatRow[]; cursor: string | null }> => {
-    if (!first) return collectFiltered<ChatRow>(run, toCursor, check, query.limit, cur?.c ?? null);
+    if (!first) return collectFiltered<ChatRow>(run, toCursor, check, query.limit, cur?.c ?? null, visible);
     const kept = check ? first.data.filter(check) : first.data;
     if (kept.length === first.data.length || !first.cursor) return { items: kept, cursor: first.cursor };
     const more = await collectFiltered<ChatRow>(run, toCursor, check, query.limit - kept.length, first.cursor);
@@ -163,11 +210,14 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
  * so the list's first page stays one Query; the browser asks for both at once.
  */
 export async function listPinnedChats(actor: Actor, query: ListChatsQuery): Promise<{ chats: Chat[] }> {
+  await assertPropertyFilter(actor.org_id, query);
   const f = filtersOf(actor, query);
   const states = await memberStates(actor.org_id, actor.email);
   const closedForMe = new Map([...states].flatMap(([id, st]) => (st.closed_for_me_message ? [[id, st.closed_for_me_message] as const] : [])));
-  const [rows, ctx] = await Promise.all([pinnedChats(actor.org_id, states, f, closedForMe), viewContext(actor, states)]);
-  return { chats: rows.map((row) => viewChat(row, ctx)) };
+  const [rows, ctx, guard] = await Promise.all([pinnedChats(actor.org_id, states, f, closedForMe), viewContext(actor, states), chatGuard(actor)]);
+  // the property filter hides chats the viewer may not see (as listChats does)
+  const shown = f.property !== undefined ? rows.filter((row) => guard.canSee(row as { chat_access?: Record<string, boolean> | null })) : rows;
+  return { chats: shown.map((row) => viewChat(row, ctx)) };
 }
 
 const KEY_ATTR = /^(pk|sk|gsi\d+(pk|sk))$/;

@@ -406,15 +406,27 @@ export async function deleteChatLabel(actor: Actor, labelId: string): Promise<{ 
  * `chat.updated` with change `custom_properties`). @throws 400 bad values; 403/404 as eachChat
  */
 export async function setChatProperties(actor: Actor, chatId: string, values: Record<string, string>): Promise<Chat> {
+  return oneOrThrow(await setChatsProperties(actor, [chatId], values));
+}
+
+/**
+ * Set or clear ('') custom property values on several chats (the /list bulk action 'set_property' /
+ * 'clear_property', issue 15 item 4), each through its versioned write (eachChat: access guard per
+ * chat, `chat.updated` with change `custom_properties`, ChatPropertyLink rows in the same
+ * transaction). `only` (optional) changes a chat only while its stored value is one of those
+ * (the definition jobs: a rewrite never overwrites a value set meanwhile).
+ * @throws AppError 400 bad values (checked once, before any chat)
+ */
+export async function setChatsProperties(actor: Actor, chatIds: string[], values: Record<string, string>, only?: (propertyId: string, stored: string | undefined) => boolean): Promise<ChatBatchResult> {
   await assertPropertyValues(actor.org_id, values);
-  const r = await eachChat(actor, [chatId], ['custom_properties'], (chat) => {
+  return eachChat(actor, chatIds, ['custom_properties'], (chat) => {
     const cur = ((chat as { custom_properties?: Record<string, string> }).custom_properties ?? {}) as Record<string, string>;
     const next = { ...cur };
     for (const [k, v] of Object.entries(values)) {
+      if (only && !only(k, cur[k])) continue;
       if (v.trim()) next[k] = v.trim();
       else delete next[k];
     }
     return JSON.stringify(next) === JSON.stringify(cur) ? null : ({ ...chat, custom_properties: next } as ChatRow);
   });
-  return oneOrThrow(r);
 }

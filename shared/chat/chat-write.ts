@@ -6,6 +6,7 @@ import type { PublishInput } from '../../events/publish.ts';
 import { assigneeKey, bucketDeltas, chatBuckets, inboxState, mergeDeltas, unreadKey, type InboxState } from './chat-state.rules.ts';
 import { toChatWire } from '../inbox/wire.ts';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
+import { propertyLinksOf } from '../property/property.rules.ts';
 
 /**
  * The one way a chat row is written when anything its list filters read may change (latest
@@ -60,6 +61,25 @@ export function chatWriteItems(e: TxEntities, before: ChatRow | null, after: Cha
     items.push(
       e.chatLabelLink
         .put({ org_id: row.org_id, label_id: l, inbox_state: row.inbox_state, latest_message_timestamp: row.latest_message_timestamp, chat_id: row.chat_id, assignee_key: row.assignee_key, unread_key: row.unread_key, chat: toChatWire(row) })
+        .commit() as TxItem,
+    );
+  }
+  // custom property value rows (issue 15 item 4): the same dance as the label rows, keyed by (property, value)
+  const propKey = (r: ChatRow, p: { property_id: string; value_key: string }) => `${p.property_id}|${p.value_key}|${r.inbox_state}|${r.latest_message_timestamp}`;
+  const afterProps = propertyLinksOf(row.custom_properties);
+  const keepProps = new Set(afterProps.map((p) => propKey(row, p)));
+  for (const p of before ? propertyLinksOf(before.custom_properties) : []) {
+    if (before!.inbox_state && keepProps.has(propKey(before!, p))) continue; // same key: the put below replaces it
+    items.push(
+      e.chatPropertyLink
+        .delete({ org_id: before!.org_id, property_id: p.property_id, value_key: p.value_key, inbox_state: before!.inbox_state ?? 'open', latest_message_timestamp: before!.latest_message_timestamp, chat_id: before!.chat_id })
+        .commit() as TxItem,
+    );
+  }
+  for (const p of afterProps) {
+    items.push(
+      e.chatPropertyLink
+        .put({ org_id: row.org_id, property_id: p.property_id, value_key: p.value_key, inbox_state: row.inbox_state, latest_message_timestamp: row.latest_message_timestamp, chat_id: row.chat_id, assignee_key: row.assignee_key, unread_key: row.unread_key, chat: toChatWire(row) })
         .commit() as TxItem,
     );
   }
@@ -121,7 +141,8 @@ const EVENTS_PER_CHAT = 1;
 function writeCost(before: ChatRow, after: ChatRow): number {
   const lb = (before.label_ids ?? []).length;
   const la = (after.label_ids ?? []).length;
-  return 1 + lb + la + 2 * (5 + Math.max(lb, la));
+  const props = propertyLinksOf(before.custom_properties).length + propertyLinksOf(after.custom_properties).length;
+  return 1 + lb + la + props + 2 * (5 + Math.max(lb, la));
 }
 
 /** One chat's outcome in updateChatRows: the write, null (no such chat) or the error its mutate threw. */

@@ -202,3 +202,49 @@ export const ChatLabelEntity = new Entity({
     byOrg: { pk: { field: 'pk', composite: ['org_id'] }, sk: { field: 'sk', composite: ['label_id'] } },
   },
 });
+
+/**
+ * One row per (custom property value, chat) in the chat's folder: the chat-list filter by property
+ * value (issue 15 item 4), like ChatLabelLink for labels. Key value: the stored value trimmed
+ * (ElectroDB lower-cases keys, so text matches case-insensitively; a dropdown value is its option
+ * id). Holds a copy of the chat and the chat's assignee and unread keys, so property, property +
+ * assignee and property + unread are one Query each (table, gsi1, gsi2). Written in the chat's
+ * own transaction (chatWriteItems) whenever the chat row is written; removed with the value.
+ */
+export const ChatPropertyLinkEntity = new Entity({
+  model: { entity: 'chatPropertyLink', version: '1', service: 'chorus' },
+  attributes: {
+    org_id: { type: 'string', required: true },
+    property_id: { type: 'string', required: true },
+    /** the value as stored on the chat, trimmed (propertyValueKey) */
+    value_key: { type: 'string', required: true },
+    inbox_state: { type: 'string', required: true },
+    latest_message_timestamp: { type: 'number', required: true, padding: { length: 15, char: '0' } },
+    chat_id: { type: 'string', required: true },
+    assignee_key: { type: 'string', required: true, default: 'none' },
+    unread_key: { type: 'string', required: true, default: 'read' },
+    chat: { type: 'any', required: true },
+  },
+  indexes: {
+    byValue: {
+      pk: { field: 'pk', composite: ['org_id', 'property_id', 'value_key', 'inbox_state'] },
+      sk: { field: 'sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+    byValueAssignee: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['org_id', 'property_id', 'value_key', 'inbox_state', 'assignee_key'] },
+      sk: { field: 'gsi1sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+    byValueUnread: {
+      index: 'gsi2',
+      pk: { field: 'gsi2pk', composite: ['org_id', 'property_id', 'value_key', 'inbox_state', 'unread_key'] },
+      sk: { field: 'gsi2sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+    // every chat carrying a property (or one value of it), whatever its folder: the definition jobs (rename/delete, issue 15 item 4)
+    byProperty: {
+      index: 'gsi3',
+      pk: { field: 'gsi3pk', composite: ['org_id', 'property_id'] },
+      sk: { field: 'gsi3sk', composite: ['value_key', 'chat_id'] },
+    },
+  },
+});

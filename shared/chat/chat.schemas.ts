@@ -91,6 +91,10 @@ export const ListChatsQuery = z.object({
   /** org_phone (digits) */
   phone: z.string().regex(/^\d{5,20}$/, 'must be the number in digits').optional(),
   type: z.enum(['user', 'group']).optional(),
+  /** issue 15 item 4: chats whose custom property `property_id` has the value `property_value` (both or neither; checked in listChats: 400 query.property_value) */
+  property_id: z.string().trim().min(1, 'must not be empty').max(100, 'is too long').optional(),
+  /** a dropdown's option id, or the text / number / date (text matches whatever the case) */
+  property_value: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').optional(),
   limit: z.coerce.number({ invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').max(1000, 'must be at most 1000').default(50),
   cursor: z.string().max(2000, 'is too long').optional(),
 });

@@ -3,6 +3,8 @@ import { documentClient } from './client.ts';
 import { db } from './service.ts';
 import { config } from '../config.ts';
 import { assigneeKey, unreadKey } from '../chat/chat-state.rules.ts';
+import { propertyLinksOf } from '../property/property.rules.ts';
+import { toChatWire } from '../inbox/wire.ts';
 
 /**
  * One-off data migrations of the single table, each run once per table and recorded in a marker
@@ -74,6 +76,36 @@ export const MIGRATIONS: Migration[] = [
     id: '2026-11-26-ticket-status-assignee-keys',
     description: 'issue 14 item 8: ticket rows get the status+assignee index keys (gsi8)',
     run: (progress) => rewriteEntity('ticket', asRewritable<Raw>(db().entities.ticket), same, 0, progress),
+  },
+  {
+    id: '2026-11-26-chat-property-links',
+    description: 'issue 15 item 4: a ChatPropertyLink row per (custom property value, chat) for chats that already carry custom_properties (the chat-list filter by property)',
+    run: async (progress) => {
+      const e = db().entities;
+      let n = 0;
+      await forEachItem('chat', async (items) => {
+        type Row = { org_id: string; chat_id: string; inbox_state?: string; latest_message_timestamp: number; assignee_key?: string; unread_key?: string; custom_properties?: unknown };
+        const rows = items.map((i) => e.chat.parse({ Item: i }).data as Row | null).filter((r): r is Row => !!r);
+        const links = rows.flatMap((r) =>
+          propertyLinksOf(r.custom_properties).map((p) => ({
+            org_id: r.org_id,
+            property_id: p.property_id,
+            value_key: p.value_key,
+            inbox_state: r.inbox_state ?? 'open',
+            latest_message_timestamp: r.latest_message_timestamp,
+            chat_id: r.chat_id,
+            assignee_key: r.assignee_key ?? 'none',
+            unread_key: r.unread_key ?? 'read',
+            chat: toChatWire(r as never),
+          })),
+        );
+        // a put is idempotent: a re-run writes the same rows again
+        if (links.length) await e.chatPropertyLink.put(links).go({ concurrency: 4 });
+        n += links.length;
+        progress(n);
+      });
+      return n;
+    },
   },
 ];
 

@@ -9,7 +9,7 @@ import { MemberEntity } from '../member/member.entity.ts';
 import { UserEntity } from '../user/user.entity.ts';
 import { PhoneEntity } from '../phone/phone.entity.ts';
 import { ContactEntity } from '../contact/contact.entity.ts';
-import { ChatCounterEntity, ChatEntity, ChatLabelEntity, ChatLabelLinkEntity, MemberChatStateEntity } from '../chat/chat.entity.ts';
+import { ChatCounterEntity, ChatEntity, ChatLabelEntity, ChatLabelLinkEntity, ChatPropertyLinkEntity, MemberChatStateEntity } from '../chat/chat.entity.ts';
 import { MessageEntity } from '../message/message.entity.ts';
 import { WaMessageRefEntity } from '../message/wa-message-ref.entity.ts';
 import { ReactionEntity } from '../message/reaction.entity.ts';
@@ -59,6 +59,7 @@ const entities = {
   contact: ContactEntity,
   chat: ChatEntity,
   chatLabelLink: ChatLabelLinkEntity,
+  chatPropertyLink: ChatPropertyLinkEntity,
   chatCounter: ChatCounterEntity,
   memberChatState: MemberChatStateEntity,
   chatLabel: ChatLabelEntity,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { optionMap, valueLabel, valueProblem } from './property.rules.ts';
+import { optionMap, propertyLinksOf, propertyValueKey, valueLabel, valueProblem } from './property.rules.ts';
 
 const dd = { property_value_type: 'dropdown' as const, property_value: { opt_a: 'Gold', opt_b: 'Silver' } };
 describe('custom property values', () => {
@@ -19,5 +19,19 @@ describe('custom property values', () => {
     expect(optionMap(dd.property_value, ['silver', 'Bronze'], () => `new_${++n}`)).toEqual({ opt_b: 'silver', new_1: 'Bronze' });
     expect(valueLabel(dd, 'opt_b')).toBe('Silver');
     expect(valueLabel({ property_value_type: 'text', property_value: {} }, 'x')).toBe('x');
+  });
+});
+
+describe('property link keys (chat-list filter)', () => {
+  it('files each set value under its trimmed, lower-cased key; empty values and non-maps give none', () => {
+    expect(propertyValueKey('  Pune ')).toBe('pune');
+    expect(propertyValueKey(12)).toBe('12');
+    expect(propertyValueKey(null)).toBe('');
+    expect(propertyLinksOf({ prp_b: 'Gold', prp_a: ' x ', prp_c: '  ', prp_d: null })).toEqual([
+      { property_id: 'prp_a', value_key: 'x' },
+      { property_id: 'prp_b', value_key: 'gold' },
+    ]);
+    expect(propertyLinksOf(undefined)).toEqual([]);
+    expect(propertyLinksOf('text')).toEqual([]);
   });
 });

@@ -40,3 +40,24 @@ export function valueLabel(def: Pick<PropertyDef, 'property_value_type' | 'prope
   if (def?.property_value_type === 'dropdown') return def.property_value[value] ?? value;
   return value;
 }
+
+/**
+ * The filter key of a stored value (issue 15 item 4: ChatPropertyLink rows and the chat-list
+ * filter): the value trimmed and lower-cased, so a text filter matches whatever the case; a
+ * dropdown value is its option id (ids are lower-case-insensitive ULIDs). '' = no value.
+ */
+export function propertyValueKey(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value).trim().toLowerCase() : '';
+}
+
+/**
+ * The (property_id, value key) pairs a chat's `custom_properties` is filed under: one per set
+ * value (empty values are none), sorted by property id. Pure.
+ */
+export function propertyLinksOf(customProperties: unknown): Array<{ property_id: string; value_key: string }> {
+  if (!customProperties || typeof customProperties !== 'object') return [];
+  return Object.entries(customProperties as Record<string, unknown>)
+    .map(([property_id, v]) => ({ property_id, value_key: propertyValueKey(v) }))
+    .filter((l) => l.property_id && l.value_key)
+    .sort((a, b) => a.property_id.localeCompare(b.property_id));
+}

@@ -172,6 +172,8 @@ export interface ChatListFilter {
   label_id?: string;
   phone?: string;
   type?: 'user' | 'group';
+  property_id?: string;
+  property_value?: string;
 }
 
 /** GET /chats/counts: per folder, the count of each single filter. */

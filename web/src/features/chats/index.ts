@@ -2,3 +2,4 @@
 export { ChatLabelChip } from './components/ChatBadges.tsx';
 export { fileSize } from './api/messageActions.ts';
 export { reloadChatCounts, useChatCounts, useChatLabels } from './hooks/useChatStore.ts';
+export { PropertyFilter, usePropertyDefinitions } from './components/PropertyFilter.tsx';

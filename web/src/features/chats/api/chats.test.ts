@@ -30,6 +30,10 @@ describe('filters in the URL', () => {
     expect(filterKey({ state: 'open' })).toBe('');
     expect(filterFromSearch(new URLSearchParams('state=bogus&unread=maybe&phone=12&type=x'))).toEqual({ state: 'open' });
     expect(hasFilterParams(new URLSearchParams('message=1'))).toBe(false);
+    // a property filter needs both its id and its value
+    expect(filterFromSearch(new URLSearchParams('property_id=prp_1&property_value=gold'))).toEqual({ state: 'open', property_id: 'prp_1', property_value: 'gold' });
+    expect(filterFromSearch(new URLSearchParams('property_id=prp_1'))).toEqual({ state: 'open' });
+    expect(filterParams({ state: 'open', property_id: 'prp_1' })).toEqual({});
   });
 });
 
@@ -43,6 +47,10 @@ describe('a pushed chat enters or leaves the filtered list', () => {
     expect(chatMatchesFilter(chat(), { state: 'open', assignee: 'none' }, me, NOW)).toBe(true);
     expect(chatMatchesFilter(chat({ label_ids: ['a'] }), { state: 'open', label_id: 'a' }, me, NOW)).toBe(true);
     expect(chatMatchesFilter(chat({ label_ids: [] }), { state: 'open', label_id: 'a' }, me, NOW)).toBe(false);
+    const prop = { state: 'open' as const, property_id: 'prp_1', property_value: 'Pune' };
+    expect(chatMatchesFilter(chat({ custom_properties: { prp_1: ' pune' } }), prop, me, NOW)).toBe(true);
+    expect(chatMatchesFilter(chat({ custom_properties: { prp_1: 'Delhi' } }), prop, me, NOW)).toBe(false);
+    expect(chatMatchesFilter(chat(), prop, me, NOW)).toBe(false);
     expect(chatMatchesFilter(chat({ marked_unread: true }), { state: 'open', unread: true }, me, NOW)).toBe(true);
     expect(chatMatchesFilter(chat({ message_unread_count: 0 }), { state: 'open', unread: true }, me, NOW)).toBe(false);
     expect(chatMatchesFilter(chat(), { state: 'open', phone: '15550002' }, me, NOW)).toBe(false);

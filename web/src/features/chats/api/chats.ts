@@ -89,11 +89,14 @@ export interface ChatFilter {
   /** org_phone, digits */
   phone?: string;
   type?: 'user' | 'group';
+  /** issue 15 item 4: a custom property and its value (both or neither) */
+  property_id?: string;
+  property_value?: string;
 }
 
 export const DEFAULT_FILTER: ChatFilter = { state: 'open' };
 /** URL query keys of the filters (the API's names, so a URL reads like the request it makes). */
-const FILTER_KEYS = ['state', 'unread', 'assignee', 'label_id', 'phone', 'type'] as const;
+const FILTER_KEYS = ['state', 'unread', 'assignee', 'label_id', 'phone', 'type', 'property_id', 'property_value'] as const;
 
 /** Does this URL query say anything about the chat filters? */
 export const hasFilterParams = (q: URLSearchParams): boolean => FILTER_KEYS.some((k) => q.has(k));
@@ -112,6 +115,9 @@ export function filterFromSearch(q: URLSearchParams): ChatFilter {
   if (phone && /^\d{5,20}$/.test(phone)) f.phone = phone;
   const type = q.get('type');
   if (type === 'user' || type === 'group') f.type = type;
+  const propertyId = q.get('property_id')?.trim();
+  const propertyValue = q.get('property_value')?.trim();
+  if (propertyId && propertyValue) Object.assign(f, { property_id: propertyId, property_value: propertyValue });
   return f;
 }
 
@@ -124,6 +130,7 @@ export function filterParams(f: ChatFilter): Record<string, string> {
   if (f.label_id) out.label_id = f.label_id;
   if (f.phone) out.phone = f.phone;
   if (f.type) out.type = f.type;
+  if (f.property_id && f.property_value) Object.assign(out, { property_id: f.property_id, property_value: f.property_value });
   return out;
 }
 
@@ -161,6 +168,8 @@ export function chatMatchesFilter(c: Chat, f: ChatFilter, me: string, now: numbe
   if (f.unread !== undefined && isUnread(c) !== f.unread) return false;
   if (f.assignee !== undefined && assigneeKey(c.assigned_to) !== (f.assignee === 'me' ? assigneeKey(me) : f.assignee)) return false;
   if (f.label_id !== undefined && !(c.label_ids ?? []).includes(f.label_id)) return false;
+  // as the server's ChatPropertyLink key: trimmed, whatever the case
+  if (f.property_id !== undefined && f.property_value !== undefined && (c.custom_properties?.[f.property_id] ?? '').trim().toLowerCase() !== f.property_value.trim().toLowerCase()) return false;
   // the server gives `closed_for_me_at` only while the viewer's own close still holds
   if (f.state === 'open' && (isClosed(c) || c.closed_for_me_at != null)) return false;
   return true;

@@ -1,7 +1,7 @@
 /**
  * The filter bar over the chat list (issue 4): folder tabs All / Snoozed / Closed / Archived and
  * the combinable filters Unread, Mine, Unassigned, Label, Phone (only when the org has more than
- * one number) and Type. Each shows its count from GET /chats/counts: the counts are per single
+ * one number), Type and a custom property's value (issue 15). Each shows its count from GET /chats/counts: the counts are per single
  * filter within the folder (not of the combination). On phones both rows scroll sideways.
  */
 import type { InboxState } from '#shared/chat/chat-state.rules.ts';
@@ -9,6 +9,8 @@ import type { ChatLabel } from '#shared/chat/chat.schemas.ts';
 import type { ChatCounts } from '../../../lib/api.ts';
 import { hasToggles, type ChatFilter } from '../api/chats.ts';
 import { formatPhone } from '../../../lib/format.ts';
+import { useSession } from '../../../app/session.tsx';
+import { PropertyFilter } from './PropertyFilter.tsx';
 
 export const FOLDERS: Array<{ state: InboxState; label: string }> = [
   { state: 'open', label: 'All' },
@@ -38,6 +40,7 @@ export function ChatFilters({
   /** the org's numbers */
   phones: string[];
 }) {
+  const { org } = useSession();
   const folder = counts?.[filter.state];
   const set = (change: Partial<ChatFilter>) => {
     const next: ChatFilter = { ...filter, ...change };
@@ -143,6 +146,7 @@ export function ChatFilters({
             <option value="group">Groups{folder ? ` (${countText(folder.types.group ?? 0)})` : ''}</option>
           </select>
         </label>
+        <PropertyFilter orgId={org.org_id} propertyId={filter.property_id} value={filter.property_value} onChange={(property_id, property_value) => set({ property_id, property_value })} variant="chip" testId="filter-prop" />
         {hasToggles(filter) && (
           <button type="button" className="filter-chip clear-chip" data-testid="filter-clear" onClick={() => onChange({ state: filter.state })}>
             Clear

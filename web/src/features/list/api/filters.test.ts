@@ -9,6 +9,9 @@ describe('list filters', () => {
   it('leaves unset filters out of the query', () => {
     expect(toQuery(NO_FILTER)).toEqual({ state: 'open' });
     expect(toQuery({ ...NO_FILTER, state: 'closed', unread: true, assignee: 'me', label_id: 'lbl_a', phone: '15550001', type: 'group' })).toEqual({ state: 'closed', unread: 'true', assignee: 'me', label_id: 'lbl_a', phone: '15550001', type: 'group' });
+    expect(toQuery({ ...NO_FILTER, property_id: 'prp_1', property_value: 'opt_a' })).toEqual({ state: 'open', property_id: 'prp_1', property_value: 'opt_a' });
+    expect(toQuery({ ...NO_FILTER, property_id: 'prp_1' })).toEqual({ state: 'open' });
+    expect(matchingCount({ ...NO_FILTER, property_id: 'prp_1', property_value: 'opt_a' }, counts)).toBeNull();
   });
 
   it('counts the folder or one filter, and not combinations', () => {

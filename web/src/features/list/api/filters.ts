@@ -14,9 +14,12 @@ export interface ListFilter {
   label_id: string;
   phone: string;
   type: '' | 'user' | 'group';
+  /** issue 15 item 4: a custom property and its value ('' both: none) */
+  property_id: string;
+  property_value: string;
 }
 
-export const NO_FILTER: ListFilter = { state: 'open', unread: false, assignee: '', label_id: '', phone: '', type: '' };
+export const NO_FILTER: ListFilter = { state: 'open', unread: false, assignee: '', label_id: '', phone: '', type: '', property_id: '', property_value: '' };
 
 export const FOLDERS: Array<{ value: InboxState; label: string }> = [
   { value: 'open', label: 'All' },
@@ -33,6 +36,7 @@ export function toQuery(f: ListFilter): Record<string, string> {
   if (f.label_id) q.label_id = f.label_id;
   if (f.phone) q.phone = f.phone;
   if (f.type) q.type = f.type;
+  if (f.property_id && f.property_value) Object.assign(q, { property_id: f.property_id, property_value: f.property_value });
   return q;
 }
 
@@ -40,7 +44,7 @@ export function toQuery(f: ListFilter): Record<string, string> {
 export const toJobFilter = (f: ListFilter): BulkChatFilter => toQuery(f) as unknown as BulkChatFilter;
 
 /** Filters set besides the folder. */
-export const activeFilters = (f: ListFilter): number => [f.unread, f.assignee, f.label_id, f.phone, f.type].filter(Boolean).length;
+export const activeFilters = (f: ListFilter): number => [f.unread, f.assignee, f.label_id, f.phone, f.type, f.property_id && f.property_value].filter(Boolean).length;
 
 /**
  * How many chats the filter matches, from the folder counters: known for the folder alone or the
@@ -58,5 +62,5 @@ export function matchingCount(f: ListFilter, counts: Record<InboxState, FolderCo
   if (f.label_id) return c.labels[f.label_id] ?? 0;
   if (f.phone) return c.phones[f.phone] ?? 0;
   if (f.type) return c.types[f.type] ?? 0;
-  return null;
+  return null; // a property value has no counter
 }

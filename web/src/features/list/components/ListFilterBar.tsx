@@ -1,9 +1,10 @@
-/** /list's filter bar: folder chips with their counts, Unread, Mine, Unassigned, label, number (several numbers only), type. */
+/** /list's filter bar: folder chips with their counts, Unread, Mine, Unassigned, label, number (several numbers only), type, custom property value. */
 import type { ChatLabel } from '#shared/chat/chat.schemas.ts';
 import type { FolderCounts, InboxState } from '#shared/chat/chat-state.rules.ts';
 import { useSession } from '../../../app/session.tsx';
 import { formatPhone } from '../../../lib/format.ts';
 import { FOLDERS, type ListFilter } from '../api/filters.ts';
+import { PropertyFilter } from '../../chats/index.ts';
 
 export interface ListFilterBarProps {
   filter: ListFilter;
@@ -58,6 +59,7 @@ export function ListFilterBar({ filter, set, counts, labels }: ListFilterBarProp
           <option value="user">Chats</option>
           <option value="group">Groups</option>
         </select>
+        <PropertyFilter orgId={org.org_id} propertyId={filter.property_id || undefined} value={filter.property_value || undefined} onChange={(id, v) => set({ property_id: id ?? '', property_value: v ?? '' })} variant="list" testId="list-filter-prop" />
       </div>
     </div>
   );
