@@ -216,7 +216,7 @@ const requestWire = (r: RequestRow): GroupRequest => ({
   participant_count: r.participant_count,
   status: r.status,
   group_chat_id: r.group_chat_id ?? null,
-  detail: r.detail ?? null,
+  detail: r.detail || null,
   requested_by: r.requested_by,
   updated_at: r.updated_at ?? r.created_at ?? 0,
 });
