@@ -256,7 +256,7 @@ function CreateGroupDialog({ template, onClose }: { template: GroupTemplate; onC
             </ul>
           )}
           <input type="search" value={search} placeholder="Search contacts by name or number" onChange={(e) => setSearch(e.target.value)} data-testid="gt-participant-search" aria-label="Search contacts" />
-          {term && (
+          {term && search.trim() && (
             <ul className="gt-results" role="listbox" aria-label="Contacts found">
               {found.isPending && <li className="muted small">Searching…</li>}
               {found.data?.contacts.length === 0 && <li className="muted small">No contact matches.</li>}
