@@ -5,7 +5,7 @@ import { AppError, notFound } from '../errors.ts';
 import { enqueue } from '../ports/commands.ts';
 import { log } from '../log.ts';
 import { facetsOf, nameKey, splitFacet } from './contact.rules.ts';
-import { requireContactsAccess, type Row } from './contact.ts';
+import { facetCopy, requireContactsAccess, type Row } from './contact.ts';
 import { assertPropertyValues } from '../property/property.ts';
 import type { ContactImport, ImportRow } from './import.schemas.ts';
 
@@ -158,7 +158,8 @@ async function importChunk(job: JobRow, rows: ImportRow[]): Promise<{ created: n
   }
   if (fresh.length) {
     await contacts().put(fresh as Parameters<ReturnType<typeof contacts>['put']>[0] & unknown[]).go({ concurrency: 4 });
-    const rowsF = fresh.flatMap((c) => facetsOf(c).map((f) => ({ org_id: job.org_id, ...splitFacet(f), contact_id: c.contact_id })));
+    // each facet row carries the contact's copy, so filters and search read no contact (contact.ts facetCopy)
+    const rowsF = fresh.flatMap((c) => facetsOf(c).map((f) => ({ org_id: job.org_id, ...splitFacet(f), contact_id: c.contact_id, c: facetCopy(c) })));
     if (rowsF.length) await facets().put(rowsF).go({ concurrency: 4 });
   }
   return { created: fresh.length, existing };

@@ -66,6 +66,8 @@ export async function mergeContacts(actor: Actor, contactId: string, otherId: st
   // the other first: if the survivor's write fails, the other is only hidden (and shows through
   // the survivor's GET), never lost; both writes are conditional on the rows not having moved
   await contacts().patch({ org_id: actor.org_id, contact_id: other.contact_id }).set({ merged_into: survivor.contact_id }).where((a, op) => op.notExists(a.merged_into)).go();
+  // its facet rows (kept for unmerge) carry its copy: now marked merged, so filters skip or map it
+  await syncFacets(actor.org_id, other, { ...other, merged_into: survivor.contact_id });
   const stored = await writeFields(actor.org_id, survivor, merged, { merged_ids: [...new Set([...(survivor.merged_ids ?? []), other.contact_id])] }, actor.email.toLowerCase());
   await Promise.all([audit(actor.org_id, survivor.contact_id, 'merge', actor.email, other.contact_id, { before, merged }), audit(actor.org_id, other.contact_id, 'merged_into', actor.email, survivor.contact_id)]);
   return viewContact(stored, guard);
@@ -92,6 +94,7 @@ export async function unmergeContacts(actor: Actor, contactId: string, otherId: 
   const next = snap ? unmergedFields(current, snap.before, snap.merged) : unmergedFields(current, { ...current, numbers: current.numbers.filter((n) => !fieldsOf(other).numbers.includes(n)) }, current);
   const stored = await writeFields(actor.org_id, survivor, next, { merged_ids: (survivor.merged_ids ?? []).filter((id) => id !== other.contact_id) }, actor.email.toLowerCase());
   await contacts().patch({ org_id: actor.org_id, contact_id: other.contact_id }).remove(['merged_into']).go();
+  await syncFacets(actor.org_id, other, { ...other, merged_into: undefined });
   await Promise.all([audit(actor.org_id, survivor.contact_id, 'unmerge', actor.email, other.contact_id), audit(actor.org_id, other.contact_id, 'unmerged_from', actor.email, survivor.contact_id)]);
   const restored = { ...other, merged_into: undefined };
   return { contact: viewContact(stored, guard), restored: viewContact(restored, guard) };
