@@ -2,7 +2,9 @@ import { ulid } from 'ulid';
 import { db } from '../db/service.ts';
 import type { Actor } from '../auth/actor.ts';
 import { chatGuard } from '../access/guard.ts';
-import { AppError } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
+import { commitWithEvents } from '../db/transaction.ts';
+import { contactUpdatedEvent } from './contact-events.ts';
 import { nameKey } from './contact.rules.ts';
 import { getMany, getVisible, requireContactsAccess, syncFacets, viewContact, type Row } from './contact.ts';
 import { fieldsOf, mergedFields, unmergedFields, type MergeFields } from './merge.rules.ts';
@@ -35,9 +37,17 @@ async function writeFields(orgId: string, before: Row, f: MergeFields, extra: Re
   else remove.push('edited_name');
   if (f.notes) set.notes = f.notes;
   else remove.push('notes');
-  let op = contacts().patch({ org_id: orgId, contact_id: before.contact_id }).set(set as never);
-  if (remove.length) op = op.remove(remove as never);
-  const stored = (await op.go({ response: 'all_new' })).data as unknown as Row;
+  const stored: Row = { ...after, ...(extra as Partial<Row>), updated_by: actorEmail, updated_at: Date.now() };
+  if (!f.edited_name) delete stored.edited_name;
+  if (!f.notes) delete stored.notes;
+  // the survivor's change and its contact.updated event in one transaction (the outbox): never one without the other
+  const event = contactUpdatedEvent(orgId, before, stored, `user:${actorEmail}`);
+  const ok = await commitWithEvents((e) => {
+    let op = e.contact.patch({ org_id: orgId, contact_id: before.contact_id }).set(set as never);
+    if (remove.length) op = op.remove(remove as never);
+    return { items: [op.commit()], events: event ? [event] : [] };
+  });
+  if (!ok) throw notFound('contact');
   await syncFacets(orgId, before, stored);
   return stored;
 }
