@@ -256,6 +256,15 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients', handler: 'functions/http/broadcasts/list-recipients.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients.csv', handler: 'functions/http/broadcasts/export-recipients.ts#handler', auth: 'jwt' },
   // --- end issue 16 ---
+  // --- issue 15 (groups): group templates and "Create group" on a WhatsApp Web number ---
+  { method: 'GET', path: '/api/orgs/{org_id}/group-templates', handler: 'functions/http/group-templates/list-group-templates.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/group-templates', handler: 'functions/http/group-templates/create-group-template.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/group-templates/uploads', handler: 'functions/http/group-templates/create-picture-upload.ts#handler', auth: 'jwt' },
+  { method: 'PATCH', path: '/api/orgs/{org_id}/group-templates/{template_id}', handler: 'functions/http/group-templates/update-group-template.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/group-templates/{template_id}', handler: 'functions/http/group-templates/delete-group-template.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/group-templates/{template_id}/groups', handler: 'functions/http/group-templates/create-group.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/group-templates/{template_id}/groups/{request_id}', handler: 'functions/http/group-templates/get-group-request.ts#handler', auth: 'jwt' },
+  // --- end issue 15 (groups) ---
 ];
 
 /** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */

@@ -223,6 +223,14 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/broadcasts/preview-broadcast.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
   'functions/http/broadcasts/get-credits.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
   'functions/consumers/broadcast-stats.ts#handler': { enqueue: [], publishEvents: false },
+  // --- issue 15 (groups): group templates keep their picture in the media bucket (presigned PUT, library copies, view URLs); "Create group" hands a command to the WhatsApp Web session worker ---
+  'functions/http/group-templates/list-group-templates.ts#handler': { table: 'read', publishEvents: false, enqueue: [], media: 'read' },
+  'functions/http/group-templates/create-picture-upload.ts#handler': { table: 'read', publishEvents: false, enqueue: [], media: 'put' },
+  'functions/http/group-templates/create-group-template.ts#handler': { publishEvents: false, enqueue: [], media: 'readWrite' },
+  'functions/http/group-templates/update-group-template.ts#handler': { publishEvents: false, enqueue: [], media: 'readWrite' },
+  'functions/http/group-templates/delete-group-template.ts#handler': { publishEvents: false, enqueue: [] },
+  'functions/http/group-templates/create-group.ts#handler': { publishEvents: false, enqueue: ['wa-web-commands'] },
+  'functions/http/group-templates/get-group-request.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
 };
 
 /** The access profile of one handler. */

@@ -44,6 +44,8 @@ export const API_ROUTE_GROUPS = {
   Templates: ['functions/http/templates/', 'functions/http/scheduled/'],
   /** issue 16: broadcasts */
   Broadcasts: ['functions/http/broadcasts/'],
+  /** issue 15 (groups): group templates and "Create group" */
+  GroupTemplates: ['functions/http/group-templates/'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ApiRouteGroup = keyof typeof API_ROUTE_GROUPS;

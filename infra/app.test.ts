@@ -237,11 +237,21 @@ describe('media', () => {
 
   // issue 18: FAQ pair files under {org_id}/ai_assets/ (upload, check, copy, delete) and the agent sending a pair's file
   const AI_MEDIA_USERS = ['functions/http/ai/create-faq-upload.ts#handler', 'functions/http/ai/create-faq.ts#handler', 'functions/http/ai/update-faq.ts#handler', 'functions/http/ai/delete-faq.ts#handler', 'functions/consumers/ai-agent.ts#handler', 'functions/consumers/ai-replies.ts#handler'];
+  // issue 15 (groups): group template pictures under group-templates/<org>/ (presigned PUT, library copies, view URLs)
+  const GROUP_TEMPLATE_MEDIA_USERS = ['functions/http/group-templates/list-group-templates.ts#handler', 'functions/http/group-templates/create-picture-upload.ts#handler', 'functions/http/group-templates/create-group-template.ts#handler', 'functions/http/group-templates/update-group-template.ts#handler'];
+  it('gives the group template routes the media bucket (issue 15 groups): list reads, upload puts, create/update read and write', () => {
+    for (const h of GROUP_TEMPLATE_MEDIA_USERS) {
+      const t = routeT(h);
+      const fn = lambdaFor(t, h);
+      expect(JSON.stringify(fn.Properties.Environment.Variables.MEDIA_BUCKET), h).toContain('MediaBucket');
+      expect(mediaActions(t, fn).length, h).toBeGreaterThan(0);
+    }
+  });
   it('leaves every other function without MEDIA_BUCKET or access to it', () => {
     let others = 0;
     for (const t of handlerStacks()) {
       for (const fn of lambdasOf(t)) {
-        if ([MEDIA_DOWNLOAD, MEDIA_URL, LIST_MEDIA, CREATE_UPLOAD, SEND_MESSAGE, OUTBOUND, ...AI_MEDIA_USERS].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
+        if ([MEDIA_DOWNLOAD, MEDIA_URL, LIST_MEDIA, CREATE_UPLOAD, SEND_MESSAGE, OUTBOUND, ...AI_MEDIA_USERS, ...GROUP_TEMPLATE_MEDIA_USERS].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
         others++;
         expect(fn.Properties.Environment?.Variables ?? {}, fn.Properties.Description).not.toHaveProperty('MEDIA_BUCKET');
         expect(mediaActions(t, fn), fn.Properties.Description).toEqual([]);

@@ -30,7 +30,7 @@ const LABELS = Array.from({ length: 8 }, (_, i) => `lbl_bench${i}`);
 
 async function main() {
   const dir = join(REPO_ROOT, '.data', 'bench-contacts');
-  const marker = join(dir, `seeded-v1-${N}`);
+  const marker = join(dir, `seeded-v2-${N}`);
   if (values.fresh || !existsSync(marker)) await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const table = 'chorus_bench_contacts';
@@ -38,7 +38,7 @@ async function main() {
   Object.assign(process.env, { TABLE_NAME: table, AWS_ENDPOINT_URL: dynamo.endpoint, AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', LOG_LEVEL: 'warn' });
   const { db } = await import('../shared/db/service.ts');
   const { documentClient } = await import('../shared/db/client.ts');
-  const { listContactBook } = await import('../shared/contact/contact.ts');
+  const { facetCopy, listContactBook } = await import('../shared/contact/contact.ts');
   const { facetsOf, nameKey, splitFacet } = await import('../shared/contact/contact.rules.ts');
   const actor = { email: 'admin@bench.chorus', user_id: 'bench', org_id: ORG, role: 'admin' as const };
   const r = rng(11);
@@ -66,7 +66,8 @@ async function main() {
       } as Record<string, unknown> & { contact_id: string };
       c.name_key = nameKey(c as never);
       rows.push(c);
-      for (const f of facetsOf(c as never)) facets.push({ org_id: ORG, ...splitFacet(f), contact_id: id });
+      // facet rows carry the contact's copy, as syncFacets / the import write them (facetCopy)
+      for (const f of facetsOf(c as never)) facets.push({ org_id: ORG, ...splitFacet(f), contact_id: id, c: facetCopy(c as never) });
     }
     return { rows, facets };
   };

@@ -16,8 +16,20 @@ import type { WaKey } from '../../shared/whatsapp/web/types.ts';
  * - tests (or `POST /__wa-web/{phone_id}/events` on the local gateway) inject inbound Baileys events
  *   with `inject`;
  * - `failNext` makes the next transport call throw (a dropped socket), `groups` / `setGroup` answer groupMetadata,
- *   `media` holds the files `downloadMedia` hands out for received media messages (by message id).
+ *   `media` holds the files `downloadMedia` hands out for received media messages (by message id);
+ * - `groupCreate` really creates the group (kept in `created`, answered by groupMetadata with this
+ *   number as superadmin), then delivers WhatsApp's "group created" notification (a GROUP_CREATE
+ *   stub upsert) to the session; description, settings and picture updates are kept on it.
  */
+export interface CreatedGroup {
+  phone_id: string;
+  jid: string;
+  subject: string;
+  participants: string[];
+  description?: string;
+  settings: string[];
+  picture?: Uint8Array;
+}
 export interface SentRecord {
   phone_id: string;
   jid: string;
@@ -38,6 +50,8 @@ export class WaWebStandIn {
   readonly groupSubjects = new Map<string, string>();
   /** groupMetadata calls answered, by group jid (tests: how often the worker read a group) */
   readonly groupReads: string[] = [];
+  /** groups created through `groupCreate`, by group jid */
+  readonly created = new Map<string, CreatedGroup>();
   private readonly sockets = new Map<string, StandInSocket>();
   private failures = new Map<string, Error>();
   /** ms between a send and its server / delivery acks */
@@ -175,6 +189,37 @@ class StandInSocket implements SessionSocket {
     this.check();
     this.hub.groupReads.push(jid);
     return { id: jid, subject: this.hub.groupSubjects.get(jid) ?? '', participants: this.hub.groups.get(jid) ?? [] };
+  }
+
+  async groupCreate(subject: string, participants: string[]) {
+    this.check();
+    const jid = `120363${Array.from(randomBytes(6), (b) => String(b % 10)).join('')}${Date.now() % 1_000_000}@g.us`;
+    const me = `${this.phone.org_phone}@s.whatsapp.net`;
+    this.hub.created.set(jid, { phone_id: this.phone.phone_id, jid, subject, participants: [...participants], settings: [] });
+    this.hub.setGroup(jid, { subject, participants: [{ id: me, admin: 'superadmin' }, ...participants.map((id) => ({ id, admin: null }))] });
+    // WhatsApp then tells the creator's devices: a GROUP_CREATE stub message in the new group
+    const key = { remoteJid: jid, fromMe: true, id: `3EB0${randomBytes(8).toString('hex').toUpperCase()}`, participant: me };
+    setTimeout(() => this.emit({ event: 'messages.upsert', data: { type: 'notify', messages: [{ key, messageTimestamp: Math.floor(Date.now() / 1000), messageStubType: 20, messageStubParameters: [subject] }] } }), this.hub.ackDelayMs);
+    return { id: jid, subject };
+  }
+
+  private createdGroup(jid: string): CreatedGroup {
+    this.check();
+    const g = this.hub.created.get(jid);
+    if (!g) throw new Error(`no group ${jid} on the (stand-in) WhatsApp servers`);
+    return g;
+  }
+
+  async groupUpdateDescription(jid: string, description?: string): Promise<void> {
+    this.createdGroup(jid).description = description;
+  }
+
+  async groupSettingUpdate(jid: string, setting: 'announcement' | 'not_announcement' | 'locked' | 'unlocked'): Promise<void> {
+    this.createdGroup(jid).settings.push(setting);
+  }
+
+  async updateProfilePicture(jid: string, bytes: Uint8Array): Promise<void> {
+    this.createdGroup(jid).picture = bytes;
   }
 
   async close(): Promise<void> {

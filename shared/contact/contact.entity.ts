@@ -72,6 +72,14 @@ export const ContactFacetEntity = new Entity({
     facet: { type: 'string', required: true },
     key: { type: 'string', required: true },
     contact_id: { type: 'string', required: true },
+    /**
+     * A copy of the contact's row (shared/contact/contact.ts `facetCopy`: names, numbers, labels,
+     * properties, last seen, merged state…) so a label / property / number filter page or a word
+     * search answers from the facet Query alone, with no BatchGet of the contacts (issue 15 bench).
+     * Rewritten on every facet row whenever the contact changes (`syncFacets`); rows written before
+     * it existed have none and are read through the contact (fallback).
+     */
+    c: { type: 'any' },
   },
   indexes: {
     // contacts of a facet (label, number, property value), or word-prefix search on `tok`

@@ -208,7 +208,7 @@ export async function listContactBook(actor: Actor, input: ContactListQuery): Pr
       // masked viewers cannot probe numbers: their digits search names and properties only
       const first = digits && guard.masks ? digits : qWords[0]!;
       const res = await facets().query.byFacet({ org_id: orgId, facet: 'tok' }).begins({ key: first }).go({ limit: SEARCH_CAP * 2, pages: 1 });
-      rows = await getMany(orgId, res.data.map((f) => f.contact_id));
+      rows = await rowsOfFacets(orgId, res.data);
       if (digits && guard.masks) return out((await visibleRows(guard, rows.filter((c) => !c.merged_into && matchesWords(c, [digits])))).slice(0, q.limit), null);
     }
     // a merged-away contact found by its own name or number shows as the contact it was merged into (issue 15 item 2)
@@ -224,7 +224,7 @@ export async function listContactBook(actor: Actor, input: ContactListQuery): Pr
   if (facet) {
     const res = await fill(
       (cursor, n) => facets().query.byFacet({ org_id: orgId, facet }).go({ limit: n, cursor, pages: 1 }),
-      async (fs) => visibleRows(guard, (await getMany(orgId, fs.map((f) => f.contact_id))).filter((c) => matches(c))),
+      async (fs) => visibleRows(guard, (await rowsOfFacets(orgId, fs)).filter((c) => matches(c))),
       q.limit,
       q.cursor ?? null,
     );
@@ -263,12 +263,51 @@ function sortRows(rows: Row[], sort: string, order?: 'asc' | 'desc'): Row[] {
   });
 }
 
-/** Write the facet rows `after` needs and delete those of `before` it no longer has (BatchWrite; idempotent). */
+/**
+ * The copy of a contact a facet row carries (`ContactFacet.c`): everything a list page shows and
+ * filters on (viewContact + the list's `matches`), so a facet page needs no BatchGet. Not the
+ * import job id (only the import's undo reads it, from the contact).
+ */
+export function facetCopy(c: Row): Row {
+  const copy: Row = { ...c };
+  delete copy.import_job_id;
+  return copy;
+}
+
+/**
+ * Write the facet rows `after` needs and delete those of `before` it no longer has (BatchWrite;
+ * idempotent). When the contact's copy changed (any list field: name, numbers, labels, last seen,
+ * merged state…), every facet row of `after` is rewritten with the new copy (`c`), so filter and
+ * search pages read from the facet rows stay in step with the contact.
+ */
 export async function syncFacets(orgId: string, before: Row | null, after: Row | null): Promise<void> {
   const { remove, add } = facetDiff(before ? facetsOf(before) : [], after ? facetsOf(after) : []);
   const id = (after ?? before)!.contact_id;
   if (remove.length) await facets().delete(remove.map((f) => ({ org_id: orgId, ...splitFacet(f) }))).go({ concurrency: 2 });
-  if (add.length) await facets().put(add.map((f) => ({ org_id: orgId, ...splitFacet(f), contact_id: id }))).go({ concurrency: 2 });
+  if (!after) return;
+  const copy = facetCopy(after);
+  const changed = !before || JSON.stringify(facetCopy(before)) !== JSON.stringify(copy);
+  const put = changed ? facetsOf(after) : add;
+  if (put.length) await facets().put(put.map((f) => ({ org_id: orgId, ...splitFacet(f), contact_id: id, c: copy }))).go({ concurrency: 2 });
+}
+
+/**
+ * The contacts of facet rows, in their order, each once: the row's copy when it has one, else the
+ * contact itself (one BatchGet for the rows written before copies existed).
+ */
+async function rowsOfFacets(orgId: string, fs: ReadonlyArray<{ contact_id: string; c?: unknown }>): Promise<Row[]> {
+  const missing = fs.filter((f) => !f.c).map((f) => f.contact_id);
+  const got = missing.length ? new Map((await getMany(orgId, missing)).map((r) => [r.contact_id, r])) : new Map<string, Row>();
+  const seen = new Set<string>();
+  const out: Row[] = [];
+  for (const f of fs) {
+    if (seen.has(f.contact_id)) continue;
+    const r = (f.c as Row | undefined) ?? got.get(f.contact_id);
+    if (!r) continue;
+    seen.add(f.contact_id);
+    out.push(r);
+  }
+  return out;
 }
 
 /** A contact the viewer names and may see (its 1:1 chat through the guard: 403 chat.no_access). @throws 404 */
@@ -495,7 +534,8 @@ async function touchOne(orgId: string, s: ContactSighting, known: Row | null | u
   if (s.lid && !(existing.lids ?? []).includes(s.lid)) set.lids = after.lids = [...(existing.lids ?? []), s.lid];
   if (!Object.keys(set).length) return;
   await contacts().patch({ org_id: orgId, contact_id: s.wa_id }).set(set as never).go();
-  if (set.contact_name !== undefined || set.phone_ids !== undefined) await syncFacets(orgId, existing, after);
+  // the facet rows carry a copy of the contact (last seen, LIDs too): rewritten with it
+  await syncFacets(orgId, existing, after);
   // a merged-away contact's messages keep the contact it was merged into fresh
   if (existing.merged_into && set.last_seen_at !== undefined) await contacts().patch({ org_id: orgId, contact_id: existing.merged_into }).set({ last_seen_at: s.at } as never).go().catch(() => undefined);
 }

@@ -2,7 +2,9 @@ import { ulid } from 'ulid';
 import { db } from '../db/service.ts';
 import type { Actor } from '../auth/actor.ts';
 import { chatGuard } from '../access/guard.ts';
-import { AppError } from '../errors.ts';
+import { AppError, notFound } from '../errors.ts';
+import { commitWithEvents } from '../db/transaction.ts';
+import { contactUpdatedEvent } from './contact-events.ts';
 import { nameKey } from './contact.rules.ts';
 import { getMany, getVisible, requireContactsAccess, syncFacets, viewContact, type Row } from './contact.ts';
 import { fieldsOf, mergedFields, unmergedFields, type MergeFields } from './merge.rules.ts';
@@ -35,9 +37,17 @@ async function writeFields(orgId: string, before: Row, f: MergeFields, extra: Re
   else remove.push('edited_name');
   if (f.notes) set.notes = f.notes;
   else remove.push('notes');
-  let op = contacts().patch({ org_id: orgId, contact_id: before.contact_id }).set(set as never);
-  if (remove.length) op = op.remove(remove as never);
-  const stored = (await op.go({ response: 'all_new' })).data as unknown as Row;
+  const stored: Row = { ...after, ...(extra as Partial<Row>), updated_by: actorEmail, updated_at: Date.now() };
+  if (!f.edited_name) delete stored.edited_name;
+  if (!f.notes) delete stored.notes;
+  // the survivor's change and its contact.updated event in one transaction (the outbox): never one without the other
+  const event = contactUpdatedEvent(orgId, before, stored, `user:${actorEmail}`);
+  const ok = await commitWithEvents((e) => {
+    let op = e.contact.patch({ org_id: orgId, contact_id: before.contact_id }).set(set as never);
+    if (remove.length) op = op.remove(remove as never);
+    return { items: [op.commit()], events: event ? [event] : [] };
+  });
+  if (!ok) throw notFound('contact');
   await syncFacets(orgId, before, stored);
   return stored;
 }
@@ -66,6 +76,8 @@ export async function mergeContacts(actor: Actor, contactId: string, otherId: st
   // the other first: if the survivor's write fails, the other is only hidden (and shows through
   // the survivor's GET), never lost; both writes are conditional on the rows not having moved
   await contacts().patch({ org_id: actor.org_id, contact_id: other.contact_id }).set({ merged_into: survivor.contact_id }).where((a, op) => op.notExists(a.merged_into)).go();
+  // its facet rows (kept for unmerge) carry its copy: now marked merged, so filters skip or map it
+  await syncFacets(actor.org_id, other, { ...other, merged_into: survivor.contact_id });
   const stored = await writeFields(actor.org_id, survivor, merged, { merged_ids: [...new Set([...(survivor.merged_ids ?? []), other.contact_id])] }, actor.email.toLowerCase());
   await Promise.all([audit(actor.org_id, survivor.contact_id, 'merge', actor.email, other.contact_id, { before, merged }), audit(actor.org_id, other.contact_id, 'merged_into', actor.email, survivor.contact_id)]);
   return viewContact(stored, guard);
@@ -92,6 +104,7 @@ export async function unmergeContacts(actor: Actor, contactId: string, otherId: 
   const next = snap ? unmergedFields(current, snap.before, snap.merged) : unmergedFields(current, { ...current, numbers: current.numbers.filter((n) => !fieldsOf(other).numbers.includes(n)) }, current);
   const stored = await writeFields(actor.org_id, survivor, next, { merged_ids: (survivor.merged_ids ?? []).filter((id) => id !== other.contact_id) }, actor.email.toLowerCase());
   await contacts().patch({ org_id: actor.org_id, contact_id: other.contact_id }).remove(['merged_into']).go();
+  await syncFacets(actor.org_id, other, { ...other, merged_into: undefined });
   await Promise.all([audit(actor.org_id, survivor.contact_id, 'unmerge', actor.email, other.contact_id), audit(actor.org_id, other.contact_id, 'unmerged_from', actor.email, survivor.contact_id)]);
   const restored = { ...other, merged_into: undefined };
   return { contact: viewContact(stored, guard), restored: viewContact(restored, guard) };

@@ -1,6 +1,8 @@
 import { Service } from 'electrodb';
 // issue 15 (contacts3): quick replies
 import { QuickReplyEntity } from '../reply/reply.entity.ts';
+// issue 15 (groups): group templates
+import { GroupRequestEntity, GroupTemplateEntity } from '../group-template/group-template.entity.ts';
 import { ContactImportChunkEntity, ContactImportEntity } from '../contact/import.entity.ts';
 import { config } from '../config.ts';
 import { documentClient } from './client.ts';
@@ -134,6 +136,9 @@ const entities = {
   broadcastUsage: BroadcastUsageEntity,
   broadcastRef: BroadcastRefEntity,
   broadcastPhoneLimit: BroadcastPhoneLimitEntity,
+  // issue 15 (groups): group templates and group requests
+  groupTemplate: GroupTemplateEntity,
+  groupRequest: GroupRequestEntity,
 };
 
 function build() {

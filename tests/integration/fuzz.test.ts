@@ -225,6 +225,11 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   'POST /api/orgs/{org_id}/broadcasts': () => ({ name: 'Fuzz', audience: { kind: 'chats', chat_ids: ['15550001111@c.us'] }, content: { body: 'Hi {{name}}' }, send_at: Date.now() + 86_400_000, options: { pace_ms: 1000, quiet_hours: { start: '22:00', end: '08:00' }, opt_out_keyword: 'STOP' } }),
   'POST /api/orgs/{org_id}/broadcasts/preview': () => ({ audience: { kind: 'csv', rows: [{ phone: '+1 555 000 1111', vars: { order: 'A1' } }] }, content: { body: 'Order {{order}}' } }),
   'POST /api/orgs/{org_id}/broadcasts/{broadcast_id}/actions': () => ({ action: 'pause' }),
+  // --- issue 15 (groups): group templates ---
+  'POST /api/orgs/{org_id}/group-templates': () => ({ name: 'Fuzz group', description: 'd', picture: null, only_admins_send: true, only_admins_edit_info: false }),
+  'POST /api/orgs/{org_id}/group-templates/uploads': () => ({ filename: 'logo.png', mimetype: 'image/png', size: 1000 }),
+  'PATCH /api/orgs/{org_id}/group-templates/{template_id}': () => ({ name: 'Fuzzed group', description: '', only_admins_send: false, only_admins_edit_info: true }),
+  'POST /api/orgs/{org_id}/group-templates/{template_id}/groups': () => ({ phone_id: 'waweb_fuzz', chat_ids: ['15550001111@c.us'], contact_ids: [], name: 'Fuzz' }),
 };
 
 /** Query keys the routes read (all GETs get some of them, with hostile values). */

@@ -545,6 +545,16 @@ const ROUTES: Record<string, Row> = {
   'GET /api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients': orgWide({ params: () => ({ broadcast_id: isoBroadcast.id }) }),
   'GET /api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients.csv': orgWide({ params: () => ({ broadcast_id: isoBroadcast.id }) }),
   // --- end issue 16 ---
+  // --- issue 15 (groups): group templates. Any member lists them; admins write them and create groups (members 403 before any lookup). ---
+  'GET /api/orgs/{org_id}/group-templates': orgWide(),
+  'POST /api/orgs/{org_id}/group-templates': adminOnly({ body: () => ({ name: 'Isolation group' }) }),
+  'POST /api/orgs/{org_id}/group-templates/uploads': adminOnly({ body: () => ({ filename: 'logo.png', mimetype: 'image/png', size: 100 }) }),
+  'PATCH /api/orgs/{org_id}/group-templates/{template_id}': adminOnly({ params: () => ({ template_id: 'gt_missing' }), body: () => ({ name: 'Nope' }) }),
+  'DELETE /api/orgs/{org_id}/group-templates/{template_id}': adminOnly({ params: () => ({ template_id: 'gt_missing' }) }),
+  // a member asking for a group with chat R among the participants: 403 (admins only) before R is read
+  'POST /api/orgs/{org_id}/group-templates/{template_id}/groups': adminOnly({ params: () => ({ template_id: 'gt_missing' }), body: (w) => ({ phone_id: w.waWebPhoneId, chat_ids: [w.chatR] }) }),
+  'GET /api/orgs/{org_id}/group-templates/{template_id}/groups/{request_id}': adminOnly({ params: () => ({ template_id: 'gt_missing', request_id: 'grq_missing' }) }),
+  // --- end issue 15 (groups) ---
 };
 
 // --- issue 17 §6: org A's SLA policies for the rows above (disabled: no clock starts in this suite) ---

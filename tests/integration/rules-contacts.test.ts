@@ -73,4 +73,22 @@ describe('contact triggers (issue 17 §1)', () => {
     expect(logs.every((l) => l.trigger === 'contact.property_changed')).toBe(true);
     expect(logs).toHaveLength(2); // the rename fired nothing
   });
+
+  it('merge and import publish their contact events too: a merge filling a property fires property_changed; an imported contact fires contact.created', async () => {
+    const rule = (await call<{ rule: Rule }>('POST', '/rules', { name: 'Merged tier', trigger: { type: 'contact.property_changed', property_id: tier }, conditions: { match: 'all', items: [] }, actions: [{ type: 'add_label', label_id: vip }] })).body.rule;
+    expect((await call('POST', '/contacts', { phone: '+91 98000 71710', name: 'Survivor' })).status).toBe(201);
+    expect((await call('POST', '/contacts', { phone: '+91 98000 72720', name: 'Other phone', custom_properties: { [tier]: 'Platinum' } })).status).toBe(201);
+    expect((await call('POST', '/contacts/919800071710/merge', { other_contact_id: '919800072720' })).status).toBe(200);
+    const merged = await eventually(async () => (await logsOf(rule.rule_id)).find((l) => l.chat_id === '919800071710@c.us') ?? null, 20_000, 'property_changed of the merge');
+    expect(merged.trigger).toBe('contact.property_changed');
+    await call('DELETE', `/rules/${rule.rule_id}`);
+
+    const created = (await call<{ rule: Rule }>('POST', '/rules', { name: 'Imported', trigger: { type: 'contact.created' }, conditions: { match: 'all', items: [] }, actions: [{ type: 'add_label', label_id: vip }] })).body.rule;
+    const job = (await call<{ import: { job_id: string } }>('POST', '/contacts/imports', { total: 1, file_name: 'one.csv' })).body.import;
+    expect((await call('PUT', `/contacts/imports/${job.job_id}/chunks/0`, { rows: [{ phone: '919800073730', name: 'Imported person', custom_properties: {} }] })).status).toBeLessThan(300);
+    expect((await call('POST', `/contacts/imports/${job.job_id}/start`)).status).toBeLessThan(300);
+    const imported = await eventually(async () => (await logsOf(created.rule_id)).find((l) => l.chat_id === '919800073730@c.us') ?? null, 30_000, 'contact.created of the imported contact');
+    expect(imported.trigger).toBe('contact.created');
+    await call('DELETE', `/rules/${created.rule_id}`);
+  });
 });

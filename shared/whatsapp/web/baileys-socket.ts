@@ -36,6 +36,10 @@ type Sock = {
   sendMessage: (...a: never[]) => Promise<unknown>;
   readMessages: (...a: never[]) => Promise<unknown>;
   groupMetadata: (...a: never[]) => Promise<unknown>;
+  groupCreate: (...a: never[]) => Promise<unknown>;
+  groupUpdateDescription: (...a: never[]) => Promise<unknown>;
+  groupSettingUpdate: (...a: never[]) => Promise<unknown>;
+  updateProfilePicture: (...a: never[]) => Promise<unknown>;
   end(err?: Error): void;
 };
 
@@ -92,6 +96,11 @@ export function baileysSocketFactory(): SocketFactory {
       sendMessage: (jid, content, options) => (sock.sendMessage as unknown as (j: string, c: unknown, o?: unknown) => Promise<{ key: never }>)(jid, content, options),
       readMessages: async (keys) => void (await (sock.readMessages as unknown as (k: unknown) => Promise<unknown>)(keys)),
       groupMetadata: (jid) => (sock.groupMetadata as unknown as (j: string) => Promise<{ subject?: string; isCommunity?: boolean; participants: Array<{ id: string; admin?: string | null; phoneNumber?: string }> }>)(jid),
+      // issue 15 item 6: "Create group" from a group template
+      groupCreate: (subject, participants) => (sock.groupCreate as unknown as (s: string, p: string[]) => Promise<{ id: string; subject?: string }>)(subject, participants),
+      groupUpdateDescription: async (jid, description) => void (await (sock.groupUpdateDescription as unknown as (j: string, d?: string) => Promise<void>)(jid, description)),
+      groupSettingUpdate: async (jid, setting) => void (await (sock.groupSettingUpdate as unknown as (j: string, s: string) => Promise<void>)(jid, setting)),
+      updateProfilePicture: async (jid, bytes) => void (await (sock.updateProfilePicture as unknown as (j: string, c: Buffer) => Promise<void>)(jid, Buffer.from(bytes))),
       me: () => sock.user?.id,
       downloadMedia: async (raw) =>
         (await B.downloadMediaMessage(raw as never, 'buffer', {}, { logger: logger as never, reuploadRequest: (sock as unknown as { updateMediaMessage: never }).updateMediaMessage })) as Uint8Array,

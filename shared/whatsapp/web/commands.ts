@@ -38,7 +38,13 @@ export type WaWebCommand =
    */
   | { kind: 'download-media'; org_id: string; phone_id: string; chat_id: string; message_id: string; raw: string }
   /** read the group's metadata (subject, admins) through the session and keep it on the chat (sent when it is missing or older than an hour) */
-  | { kind: 'group-metadata'; org_id: string; phone_id: string; chat_id: string };
+  | { kind: 'group-metadata'; org_id: string; phone_id: string; chat_id: string }
+  /**
+   * create a WhatsApp group from a group template (issue 15 item 6; shared/group-template):
+   * `participants` are person jids (`<digits>@s.whatsapp.net`), `picture_path` a blob key (JPEG/PNG).
+   * The worker records the outcome on the GroupRequest `request_id` (group-template.ts).
+   */
+  | { kind: 'create-group'; org_id: string; phone_id: string; request_id: string; subject: string; description: string; participants: string[]; only_admins_send: boolean; only_admins_edit_info: boolean; picture_path?: string };
 
 export type WaWebCommandKind = WaWebCommand['kind'];
 
@@ -58,7 +64,7 @@ export async function sendWaWebCommand(cmd: WaWebCommand): Promise<void> {
 /** A stable id of one command (FIFO deduplication): its kind, message and the request's own fields. */
 export function commandDedupeId(cmd: WaWebCommand): string {
   const h = createHash('sha256').update(JSON.stringify(cmd)).digest('hex').slice(0, 40);
-  const id = 'unique_id' in cmd ? cmd.unique_id : 'message_id' in cmd ? cmd.message_id : cmd.chat_id;
+  const id = 'unique_id' in cmd ? cmd.unique_id : 'message_id' in cmd ? cmd.message_id : 'request_id' in cmd ? cmd.request_id : cmd.chat_id;
   // FIFO deduplication ids allow alphanumerics and !"#$%&'()*+,-./:;<=>?@[\]^_`{|}~ only
   return `${cmd.kind}-${id}-${h}`.replace(/[^\w!-/:-@[-`{-~]/g, '_').slice(0, 128);
 }

@@ -110,6 +110,13 @@ describe('parseInbound: messages.upsert', () => {
     expect((events[0] as Extract<InboundEvent, { kind: 'message' }>).content).toEqual({ type: 'unsupported', providerType: 'orderMessage' });
   });
 
+  it('the "group created" stub (GROUP_CREATE, 20) is a system message in the group, so a new group reaches the inbox; only in groups', () => {
+    const e = one(upsert({ key: { remoteJid: GROUP, fromMe: true, id: 'GC1', participant: '15550001111@s.whatsapp.net' }, messageStubType: 20, messageStubParameters: ['Launch club'], messageTimestamp: TS }), 'message');
+    expect(e.chat).toMatchObject({ chatId: GROUP, kind: 'group' });
+    expect(e).toMatchObject({ providerMessageId: 'GC1', fromMe: true, sender: { id: '15550001111' }, content: { type: 'system', text: 'Group “Launch club” created' } });
+    expect(upsert({ key: { remoteJid: CUSTOMER, id: 'GC2' }, messageStubType: 20, messageStubParameters: ['x'] })).toEqual([]);
+  });
+
   it('a reaction sent as a message (reactionMessage) is a reaction event', () => {
     const e = one(upsert({ key: { remoteJid: CUSTOMER, id: 'RX1' }, message: { reactionMessage: { key: { remoteJid: CUSTOMER, fromMe: true, id: 'OURS1' }, text: '👍', senderTimestampMs: TS * 1000 + 5 } }, messageTimestamp: TS }), 'reaction');
     expect(e).toMatchObject({ targetProviderMessageId: 'OURS1', emoji: '👍', sender: { id: '919876543210' }, fromMe: false });

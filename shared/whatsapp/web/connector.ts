@@ -13,6 +13,8 @@ import { ConnectorError, type ChannelRef, type ChatRef, type Content, type Inbou
 const WA_STATUS = ['failed', 'pending', 'sent', 'delivered', 'read', 'played'] as const;
 /** `WAMessageStubType.REVOKE` */
 const STUB_REVOKE = 1;
+/** `WAMessageStubType.GROUP_CREATE`: WhatsApp's "group created" notification (stub parameters: [subject]) */
+const STUB_GROUP_CREATE = 20;
 /** `proto.Message.ProtocolMessage.Type` */
 const PROTOCOL_REVOKE = 0;
 const PROTOCOL_MESSAGE_EDIT = 14;
@@ -27,6 +29,14 @@ export interface Transport {
   readMessages(keys: WaKey[]): Promise<void>;
   /** Baileys `sock.groupMetadata(jid)`: subject, participants with `admin: 'admin' | 'superadmin' | null` (v7: a LID `id` with `phoneNumber`), isCommunity */
   groupMetadata(jid: string): Promise<{ subject?: string | null; isCommunity?: boolean | null; participants: Array<{ id: string; admin?: string | null; phoneNumber?: string | null }> }>;
+  /** Baileys `sock.groupCreate(subject, participants)`: the new group's metadata (its `id` is the group jid) */
+  groupCreate?(subject: string, participants: string[]): Promise<{ id: string; subject?: string | null }>;
+  /** Baileys `sock.groupUpdateDescription(jid, description)` */
+  groupUpdateDescription?(jid: string, description?: string): Promise<void>;
+  /** Baileys `sock.groupSettingUpdate(jid, setting)`: 'announcement' = only admins send; 'locked' = only admins edit the group's info */
+  groupSettingUpdate?(jid: string, setting: 'announcement' | 'not_announcement' | 'locked' | 'unlocked'): Promise<void>;
+  /** Baileys `sock.updateProfilePicture(jid, bytes)` (a group's picture when `jid` is the group) */
+  updateProfilePicture?(jid: string, bytes: Uint8Array): Promise<void>;
   /** the number's own jid once linked (Baileys `sock.user.id`) */
   me(): string | undefined;
 }
@@ -203,11 +213,19 @@ function parseUpsert(data: unknown, ctx: ParseContext): InboundEvent[] {
     const k = keyOf(w?.key);
     if (!w || !k || k.remoteJid === 'status@broadcast' || k.remoteJid.endsWith('@broadcast') || k.remoteJid.endsWith('@newsletter')) continue;
     const message = unwrap(obj(w.message));
-    // group notifications and other stubs carry no message; protocol messages (edit, revoke) come
-    // again from Baileys as messages.update, which is where they are taken (never twice)
-    if (!message || message.protocolMessage || !contentType(message)) continue;
     const chat = chatRefOf(k.remoteJid, k.remoteJidAlt);
     const at = dateOfSeconds(w.messageTimestamp, ctx.receivedAt);
+    // the "group created" notification: a system message, so a group made from this number (a
+    // group template's "Create group", or the phone) appears in the inbox at once
+    if (!message && toNumber(w.messageStubType) === STUB_GROUP_CREATE && chat.kind === 'group') {
+      const params = Array.isArray(w.messageStubParameters) ? w.messageStubParameters : [];
+      const subject = str(params[0]);
+      out.push({ kind: 'message', eventId: `message:${k.remoteJid}:${k.id}:${k.fromMe ? 1 : 0}`, channel: channelOf(ctx), chat, sender: { id: senderOf(k, ctx) }, providerMessageId: k.id, fromMe: k.fromMe, sentAt: at, content: { type: 'system', text: subject ? `Group “${subject}” created` : 'Group created' }, raw });
+      continue;
+    }
+    // other group notifications and stubs carry no message; protocol messages (edit, revoke) come
+    // again from Baileys as messages.update, which is where they are taken (never twice)
+    if (!message || message.protocolMessage || !contentType(message)) continue;
     if (message.reactionMessage) {
       const r = obj(message.reactionMessage)!;
       const target = keyOf(r.key);

@@ -35,6 +35,7 @@ export function messageTypeOf(c: Content): string {
 export function bodyOf(c: Content): string | undefined {
   switch (c.type) {
     case 'text':
+    case 'system':
       return c.text;
     case 'image':
     case 'video':

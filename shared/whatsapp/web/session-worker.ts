@@ -20,6 +20,7 @@ import { acquireLease, listSessions, releaseLease, renewLease } from './lease.ts
 import { setSessionState, type SessionState } from './sessions.ts';
 import { ConnectorError, type ChatRef } from './types.ts';
 import type { WaWebCommand, WaWebCommandResult } from './commands.ts';
+import { claimGroupRequest, groupRequestStatus, settleGroupRequest } from '../../group-template/group-template.ts';
 
 /**
  * The WhatsApp Web session worker (whatsapp-protocols.md §B.11): a long-lived process (ECS Fargate
@@ -279,6 +280,11 @@ export class SessionWorker {
    */
   async handleCommand(cmd: WaWebCommand, attempt = 1, maxAttempts = MAX_ATTEMPTS): Promise<CommandOutcome> {
     const h = this.held.get(cmd.phone_id);
+    if (cmd.kind === 'create-group') {
+      if (!h && attempt < maxAttempts) return 'not_owner';
+      await this.createGroup(cmd, h);
+      return 'done';
+    }
     if (cmd.kind === 'download-media' || cmd.kind === 'group-metadata') {
       if (!h && attempt < maxAttempts) return 'not_owner';
       await this.sessionRead(cmd, h, attempt, maxAttempts);
@@ -328,8 +334,56 @@ export class SessionWorker {
     }
   }
 
+  /**
+   * 'create-group' (issue 15 item 6): create the group on WhatsApp (Baileys `groupCreate`), then
+   * apply the template's description, admin-only settings and picture, and record the outcome on
+   * the GroupRequest (group-template.ts). At most once: the request is claimed (requested ->
+   * creating) before WhatsApp is asked, and a command that finds it 'creating' (the worker stopped
+   * in between) settles it as failed with words, never creating a second group. What could not be
+   * applied after the group exists (picture, settings) is said in `detail`; the group stays.
+   * The group chat reaches the inbox through WhatsApp's "group created" notification on the session.
+   */
+  private async createGroup(cmd: Extract<WaWebCommand, { kind: 'create-group' }>, h: Held | undefined): Promise<void> {
+    const status = await groupRequestStatus(cmd.org_id, cmd.request_id);
+    if (status !== 'requested' && status !== 'creating') return; // settled already (redelivery) or gone
+    const fail = (detail: string) => settleGroupRequest(cmd.org_id, cmd.request_id, { status: 'failed', detail });
+    if (!h) return void (await fail('This WhatsApp Web number is not connected. Link it again on Settings → Phones, then try again.'));
+    if (status === 'creating') return void (await fail('The group may or may not have been created: the connection stopped while asking WhatsApp. Check the WhatsApp app before trying again.'));
+    const sock = h.socket;
+    if (!sock.groupCreate) return void (await fail('This WhatsApp connection cannot create groups.'));
+    if (!(await claimGroupRequest(cmd.org_id, cmd.request_id))) return;
+    let groupJid: string;
+    try {
+      groupJid = (await sock.groupCreate(cmd.subject, cmd.participants)).id;
+    } catch (e) {
+      log('warn', 'wa_web.group_create_failed', { worker: this.id, phone_id: cmd.phone_id, request_id: cmd.request_id, error: String((e as Error)?.message ?? e) });
+      return void (await fail(`WhatsApp did not create the group (${String((e as Error)?.message ?? e)}). Check the WhatsApp app before trying again.`));
+    }
+    const missed: string[] = [];
+    const step = async (what: string, run: (() => Promise<void>) | undefined) => {
+      if (!run) return void missed.push(what);
+      try {
+        await run();
+      } catch (e) {
+        log('warn', 'wa_web.group_setup_failed', { worker: this.id, phone_id: cmd.phone_id, request_id: cmd.request_id, what, error: String((e as Error)?.message ?? e) });
+        missed.push(what);
+      }
+    };
+    if (cmd.description.trim()) await step('the description', sock.groupUpdateDescription && (() => sock.groupUpdateDescription!(groupJid, cmd.description)));
+    if (cmd.only_admins_send) await step('“only admins send messages”', sock.groupSettingUpdate && (() => sock.groupSettingUpdate!(groupJid, 'announcement')));
+    if (cmd.only_admins_edit_info) await step('“only admins edit group info”', sock.groupSettingUpdate && (() => sock.groupSettingUpdate!(groupJid, 'locked')));
+    if (cmd.picture_path) {
+      await step('the picture', sock.updateProfilePicture && (async () => {
+        const blob = await (await blobPort()).get(cmd.picture_path!);
+        if (!blob) throw new Error('the picture is no longer stored');
+        await sock.updateProfilePicture!(groupJid, blob.bytes);
+      }));
+    }
+    await settleGroupRequest(cmd.org_id, cmd.request_id, { status: 'created', group_chat_id: chatRefOf(groupJid).chatId, ...(missed.length ? { detail: `The group was created, but ${missed.join(', ')} could not be set. Set it in the WhatsApp app.` } : {}) });
+  }
+
   /** Run `cmd` on `h` (when given) or report `failure`. */
-  private async settle(cmd: Exclude<WaWebCommand, { kind: 'download-media' | 'group-metadata' }>, h: Held | undefined, failure?: ConnectorError, attempt = 1, maxAttempts = MAX_ATTEMPTS): Promise<void> {
+  private async settle(cmd: Exclude<WaWebCommand, { kind: 'download-media' | 'group-metadata' | 'create-group' }>, h: Held | undefined, failure?: ConnectorError, attempt = 1, maxAttempts = MAX_ATTEMPTS): Promise<void> {
     const failed = (e: ConnectorError): WaWebCommandResult => ({ ok: false, reason: e.reason, retryable: e.retryable });
     const chat = chatRefOf(jidOfChat(cmd.chat_id));
     const key = messageKey(cmd.org_id, cmd.chat_id, cmd.unique_id);

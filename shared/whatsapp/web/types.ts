@@ -41,7 +41,9 @@ export type Content =
   | { type: 'location'; lat: number; lng: number; name?: string; address?: string; url?: string }
   | { type: 'contacts'; contacts: unknown[] }
   | { type: 'poll'; question: string; options: string[]; multi: boolean }
-  | { type: 'unsupported'; providerType?: string; errorCode?: number };
+  | { type: 'unsupported'; providerType?: string; errorCode?: number }
+  /** a notification WhatsApp shows in the thread (e.g. "group created"); stored as message_type 'system' */
+  | { type: 'system'; text: string };
 
 export type InboundEvent =
   | {

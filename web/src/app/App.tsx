@@ -74,6 +74,8 @@ const TemplatesPage = lazy(() => import('../features/templates/TemplatesPage.tsx
 const RulesPage = lazy(() => import('../features/rules/RulesPage.tsx').then((m) => ({ default: m.RulesPage })));
 // issue 16: broadcasts
 const BroadcastPage = lazy(() => import('../features/broadcast/BroadcastPage.tsx').then((m) => ({ default: m.BroadcastPage })));
+// issue 15 (groups): group templates
+const GroupTemplatesPage = lazy(() => import('../features/settings/group-templates/GroupTemplatesPage.tsx').then((m) => ({ default: m.GroupTemplatesPage })));
 
 /** Sidebar sections with a page of their own (the rest show the not-built page). */
 const BUILT = new Set(['/chats', '/tickets', '/media', '/list', '/ai', /* issue 15 */ '/contacts', /* issue 17 */ '/rules', /* issue 16 */ '/broadcast']);
@@ -150,6 +152,8 @@ function AppRoutes() {
           <Route path="/settings/scheduled" element={<PageGate title="Scheduled"><ScheduledPage /></PageGate>} />
           {/* issue 15 (contacts3): quick replies (admins, by the settings gate) */}
           <Route path="/settings/replies" element={<PageGate title="Quick Replies"><RepliesPage /></PageGate>} />
+          {/* issue 15 (groups): group templates (admins, by the settings gate) */}
+          <Route path="/settings/group-templates" element={<PageGate title="Group Templates"><GroupTemplatesPage /></PageGate>} />
           <Route path="/settings/*" element={<SettingsNotBuilt />} />
           {/* issue 18: the AI agent (members read and test; admins change) */}
           <Route path="/ai" element={<PageGate title="AI"><AiPage /></PageGate>} />

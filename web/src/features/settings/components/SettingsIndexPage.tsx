@@ -19,6 +19,8 @@ export const BUILT_SETTINGS: ReadonlySet<string> = new Set(['preferences', 'phon
   'properties',
   // issue 15 (contacts3)
   'replies',
+  // issue 15 (groups)
+  'group-templates',
 ]);
 
 export function SettingsIndexPage() {
