@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BulkChatFilter } from '../bulk/bulk-job.schemas.ts';
+import { TemplateRef } from '../template/template.schemas.ts';
 
 /**
  * Broadcast API contracts (issue 16 part B; spec §2 /broadcast, §6 member_permissions.bulk_message,
@@ -47,10 +48,25 @@ export const Audience = z.discriminatedUnion('kind', [
 ]);
 export type Audience = z.infer<typeof Audience>;
 
-export const BroadcastContent = z.object({
-  /** WhatsApp formatting (*bold*, _italic_, ~strike~, ```mono```); `{{name}}`, `{{phone}}` and CSV variables are filled per recipient */
-  body: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters'),
-});
+/**
+ * What a broadcast sends (issue 16 item 2 "Content"):
+ * - `body` only: text to everyone; Cloud API recipients outside the 24-hour window are skipped (`no_template`);
+ * - `template` only: the synced template to everyone (Cloud API numbers only: a WhatsApp Web recipient
+ *   makes the create/preview a 400 `template.not_cloud`);
+ * - both: the text inside the window (and on WhatsApp Web numbers), the template as the fallback for
+ *   Cloud API recipients outside it.
+ * Template `values` may hold `{{name}}`, `{{phone}}` and CSV columns, filled per recipient like the text.
+ */
+export const BroadcastContent = z
+  .object({
+    /** WhatsApp formatting (*bold*, _italic_, ~strike~, ```mono```); `{{name}}`, `{{phone}}` and CSV variables are filled per recipient */
+    body: z.string({ invalid_type_error: 'must be text' }).trim().max(4096, 'must be at most 4096 characters').optional(),
+    /** a synced template of the recipients' number (name + language + values, see TemplateRef) */
+    template: TemplateRef.optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (!c.body && !c.template) ctx.addIssue({ code: 'custom', path: ['body'], message: 'must not be empty' });
+  });
 export type BroadcastContent = z.infer<typeof BroadcastContent>;
 
 export const BroadcastOptions = z.object({
@@ -141,13 +157,24 @@ export const ListBroadcastsQuery = z.object({
 });
 
 /** A preview row: what one recipient will get. */
-export const PreviewRow = z.object({ chat_id: z.string().nullable(), name: z.string().nullable(), phone: z.string().nullable(), text: z.string().nullable(), skip_reason: z.enum(SKIP_REASONS).nullable() });
+export const PreviewRow = z.object({
+  chat_id: z.string().nullable(),
+  name: z.string().nullable(),
+  phone: z.string().nullable(),
+  /** what this recipient gets: the filled text, or the filled template's text; null when skipped */
+  text: z.string().nullable(),
+  /** 'template' when the template is sent to this recipient (template content, or the fallback outside the window) */
+  via: z.enum(['text', 'template']).nullable(),
+  skip_reason: z.enum(SKIP_REASONS).nullable(),
+});
 export const BroadcastPreview = z.object({
   total: z.number(),
   to_send: z.number(),
   skipped_opt_out: z.number(),
-  /** Cloud API recipients outside the 24-hour window: a template is needed for them (skipped with text content) */
+  /** Cloud API recipients outside the 24-hour window: a template is needed for them (skipped with text-only content, sent the template otherwise) */
   needs_template: z.number(),
+  /** recipients who get the template (template content, or the fallback) */
+  via_template: z.number(),
   skipped_other: z.number(),
   credits: z.object({ month: z.string(), limit: z.number(), used: z.number(), remaining: z.number() }),
   rows: z.array(PreviewRow),

@@ -18,6 +18,10 @@ import { listChats } from '../chat/chat-list.ts';
 import { isServiceWindowOpen } from '../chat/chat.rules.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import { sendMessage, type OutboundCommand } from '../inbox/send.ts';
+import { getTemplate } from '../template/template.ts';
+import { fillTemplate, templateValueProblems } from '../template/template.rules.ts';
+import type { TemplateSnapshot } from '../template/template-send.ts';
+import type { TemplateValues, TemplateView } from '../template/template.schemas.ts';
 import { csvCell } from '../contact/contact.rules.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ChatGuard } from '../access/guard.ts';
@@ -36,7 +40,7 @@ import {
   type RecipientState,
   type SkipReason,
 } from './broadcast.schemas.ts';
-import { countSkips, creditMonth, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, recipientId } from './broadcast.rules.ts';
+import { countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, recipientId } from './broadcast.rules.ts';
 
 /**
  * Broadcasts (issue 16 part B; spec §2 /broadcast, §6 bulk_message, §9 credits).
@@ -114,6 +118,8 @@ interface Resolved {
   phone: string | null;
   vars: Record<string, string>;
   skip_reason: SkipReason | null;
+  /** 'template' when the broadcast's template goes to this recipient */
+  via?: 'text' | 'template';
 }
 
 type ChatLike = Chat & { phone_id: string; label_ids?: string[] | null; last_customer_message_at?: Record<string, number> | null };
@@ -184,14 +190,71 @@ async function resolveAudience(actor: Actor, audience: Audience, keyword: string
 const textFor = (body: string, r: { name?: string | null; phone?: string | null; vars?: unknown }): string =>
   fillVariables(body, { name: r.name ?? '', phone: r.phone ?? '', ...((r.vars as Record<string, string> | undefined) ?? {}) });
 
-/** Shared by preview and create: the resolved recipients, their counts and the month's credits. */
+/** The variables of one recipient (CSV columns, then name and phone). */
+const varsOf = (r: { name?: string | null; phone?: string | null; vars?: unknown }): Record<string, string> => ({ name: r.name ?? '', phone: r.phone ?? '', ...((r.vars as Record<string, string> | undefined) ?? {}) });
+
+/** A broadcast template as one recipient gets it: the snapshot the outbound consumer builds Meta's body from, and its text. */
+function templateFor(t: TemplateView, values: TemplateValues, r: { name?: string | null; phone?: string | null; vars?: unknown }): { snapshot: TemplateSnapshot; text: string } {
+  const filled = fillTemplateValues(values, varsOf(r));
+  const snapshot: TemplateSnapshot = { name: t.name, language: t.language, parameter_format: t.parameter_format, category: t.category, components: t.components, values: filled };
+  return { snapshot, text: fillTemplate(t, filled).text.slice(0, 4096) };
+}
+
+const contentError = (field: string, reason: string, code = 'validation.failed') => new AppError(code, `${field}: ${reason}`, { details: [{ field, reason }] });
+
+/**
+ * Decide who gets the template (issue 16 item 2 "Content"; the rule table is on BroadcastContent) and
+ * check it for every number and recipient it goes to, so a broadcast is refused up front rather than
+ * failing recipient by recipient: the number must be a Cloud API number with the template synced and
+ * APPROVED, and every variable filled for each recipient (values with `{{name}}` or a CSV column that
+ * is empty for someone are named with that recipient's row).
+ * @returns the templates by phone_id (empty for text-only content); `resolved` rows get `via`
+ * @throws AppError 400 template.not_cloud (field content.template), 400 validation.failed
+ *   (content.template.name / content.template.values.<key> / content.template)
+ */
+async function applyTemplate(orgId: string, content: PreviewBroadcastInput['content'], resolved: Resolved[]): Promise<Map<string, TemplateView>> {
+  const templates = new Map<string, TemplateView>();
+  const ref = content.template;
+  for (const r of resolved) {
+    if (r.skip_reason && r.skip_reason !== 'no_template') continue;
+    if (!ref || (content.body && r.skip_reason !== 'no_template')) {
+      if (!r.skip_reason) r.via = 'text';
+      continue;
+    }
+    if (r.connection_type === 'wa_web') {
+      throw new AppError('template.not_cloud', `Templates are a WhatsApp Cloud API feature; ${r.name ?? r.phone ?? r.chat_id} is answered from a WhatsApp Web number. Send text to WhatsApp Web numbers, or leave them out.`, {
+        details: [{ field: 'content.template', reason: 'is not available on WhatsApp Web numbers' }],
+      });
+    }
+    const phoneId = r.phone_id!;
+    let t = templates.get(phoneId);
+    if (!t) {
+      t = await getTemplate(orgId, phoneId, ref.name, ref.language);
+      if (!t) throw contentError('content.template.name', `is not a synced template of number ${phoneId} in that language`);
+      templates.set(phoneId, t);
+    }
+    const problems = templateValueProblems(t, fillTemplateValues(ref.values, varsOf(r)));
+    if (problems.length) {
+      const who = r.phone ?? r.name ?? r.chat_id ?? '';
+      const field = `content.template.${problems[0]!.field}`;
+      throw new AppError('validation.failed', `${field}: ${problems[0]!.reason} (recipient ${who})`, { details: problems.map((p) => ({ field: `content.template.${p.field}`, reason: `${p.reason} (recipient ${who})` })) });
+    }
+    r.skip_reason = null;
+    r.via = 'template';
+  }
+  return templates;
+}
+
+/** Shared by preview and create: the resolved recipients, their counts, the templates by number and the month's credits. */
 async function plan(actor: Actor, input: PreviewBroadcastInput, now: number) {
   await assertBroadcastAccess(actor);
   const resolved = await resolveAudience(actor, input.audience, input.options.opt_out_keyword, now);
+  const needsTemplate = resolved.filter((r) => r.skip_reason === 'no_template').length;
+  const templates = await applyTemplate(actor.org_id, input.content, resolved);
   const skips = countSkips(resolved.map((r) => r.skip_reason));
   const toSend = resolved.length - skips.opt_out - skips.no_template - skips.other;
   const credits = await creditUsageOf(actor.org_id, now);
-  return { resolved, skips, toSend, credits };
+  return { resolved, skips, toSend, credits, templates, needsTemplate };
 }
 
 /**
@@ -200,15 +263,21 @@ async function plan(actor: Actor, input: PreviewBroadcastInput, now: number) {
  * month's credits. Nothing is stored. @throws AppError 403 broadcast.forbidden
  */
 export async function previewBroadcast(actor: Actor, guard: ChatGuard, input: PreviewBroadcastInput, now = Date.now()): Promise<BroadcastPreview> {
-  const { resolved, skips, toSend, credits } = await plan(actor, input, now);
+  const { resolved, skips, toSend, credits, templates, needsTemplate } = await plan(actor, input, now);
+  const textOf = (r: Resolved): string | null => {
+    const shown = { ...r, phone: guard.mask(r.phone) };
+    if (r.via === 'template') return templateFor(templates.get(r.phone_id!)!, input.content.template!.values, shown).text;
+    return r.via === 'text' ? textFor(input.content.body ?? '', shown) : null;
+  };
   return {
     total: resolved.length,
     to_send: toSend,
     skipped_opt_out: skips.opt_out,
-    needs_template: skips.no_template,
+    needs_template: needsTemplate,
+    via_template: resolved.filter((r) => r.via === 'template').length,
     skipped_other: skips.other,
     credits: { month: credits.month, limit: credits.limit, used: credits.used, remaining: credits.remaining },
-    rows: resolved.slice(0, 200).map((r) => ({ chat_id: r.chat_id, name: r.name, phone: guard.mask(r.phone), text: r.skip_reason ? null : textFor(input.content.body, { ...r, phone: guard.mask(r.phone) }), skip_reason: r.skip_reason })),
+    rows: resolved.slice(0, 200).map((r) => ({ chat_id: r.chat_id, name: r.name, phone: guard.mask(r.phone), text: textOf(r), via: r.via ?? null, skip_reason: r.skip_reason })),
   };
 }
 
@@ -251,6 +320,7 @@ export async function createBroadcast(actor: Actor, input: CreateBroadcastInput,
       ...(r.phone ? { phone: r.phone } : {}),
       ...(Object.keys(r.vars).length ? { vars: r.vars } : {}),
       ...(r.skip_reason ? { skip_reason: r.skip_reason } : {}),
+      ...(r.via === 'template' ? { via: 'template' as const } : {}),
       expires_at,
     })),
   );
@@ -459,6 +529,8 @@ export interface EngineDeps {
   rand(): number;
   /** ms a step sends before it hands over to the next step (a Lambda's time limit) */
   budgetMs: number;
+  /** a synced template of a number (cached by the step: one read per number and step) */
+  templateOf?(orgId: string, phoneId: string, name: string, language: string): Promise<TemplateView | undefined>;
   /** test hook of the crash tests: awaited after a recipient is claimed and after its message is stored (a promise that never settles = the process died there) */
   crashPoint?: (point: 'claimed' | 'stored', rid: string) => Promise<void>;
 }
@@ -469,7 +541,19 @@ export const realEngine = (): EngineDeps => ({
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   rand: Math.random,
   budgetMs: Number(process.env.BROADCAST_STEP_BUDGET_MS) || 60_000,
+  templateOf: cachedTemplates(),
 });
+
+/** getTemplate with a per-engine cache (a step lives at most a few minutes; a sync meanwhile is seen by the next step). */
+export function cachedTemplates(): NonNullable<EngineDeps['templateOf']> {
+  const cache = new Map<string, Promise<TemplateView | undefined>>();
+  return (orgId, phoneId, name, language) => {
+    const k = `${orgId}|${phoneId}|${name}|${language}`;
+    let p = cache.get(k);
+    if (!p) cache.set(k, (p = getTemplate(orgId, phoneId, name, language)));
+    return p;
+  };
+}
 
 /** The broadcast's creator as an actor, with the role they have now. null: no longer an active member. */
 async function creatorActor(job: JobRow): Promise<Actor | null> {
@@ -598,10 +682,23 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
     await finishSent(job, r, deps.now());
     return;
   }
-  const body = textFor((job.content as { body: string }).body, r);
+  const content = job.content as PreviewBroadcastInput['content'];
+  let body: string;
+  let template: TemplateSnapshot | undefined;
+  if (r.via === 'template') {
+    const t = await (deps.templateOf ?? getTemplate)(job.org_id, r.phone_id!, content.template!.name, content.template!.language);
+    const problems = t ? templateValueProblems(t, fillTemplateValues(content.template!.values, varsOf(r))) : [];
+    if (!t || problems.length) {
+      // removed or changed by a template sync since the broadcast was created
+      const why = !t ? `The template ${content.template!.name} (${content.template!.language}) is no longer synced for this number.` : `The template cannot be sent: ${problems[0]!.field} ${problems[0]!.reason}.`;
+      await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', why, deps.now());
+      return;
+    }
+    ({ snapshot: template, text: body } = templateFor(t, content.template!.values, r));
+  } else body = textFor(content.body ?? '', r);
   if (deps.crashPoint) await deps.crashPoint('claimed', r.rid);
   try {
-    await sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp } });
+    await sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp }, ...(template ? { template } : {}) });
   } catch (e) {
     if (!(e instanceof AppError) || e.status === 503) throw e; // not queued: the step retries this recipient
     await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', e.message, deps.now());

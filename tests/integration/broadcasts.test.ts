@@ -7,6 +7,7 @@ import { chatWriteItems, counterItems, type ChatRow } from '../../shared/chat/ch
 import { mergeDeltas } from '../../shared/chat/chat-state.rules.ts';
 import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
 import { eventually } from '../factories/wait.ts';
+import { seedWaWebPhone } from '../factories/wa-web.ts';
 import { runBroadcastStep, STALE_CLAIM_MS, type EngineDeps } from '../../shared/broadcast/broadcast.ts';
 import { creditMonth } from '../../shared/broadcast/broadcast.rules.ts';
 import type { Broadcast, BroadcastPreview, CreditUsage, Recipient } from '../../shared/broadcast/broadcast.schemas.ts';
@@ -287,3 +288,71 @@ describe('a chat created by a webhook', () => {
     expect(r.body.rows.some((x) => x.chat_id === '15559990001@c.us' && x.skip_reason === null)).toBe(true);
   });
 });
+
+describe('template content', () => {
+  const appointment = (values: Record<string, string>) => ({ name: 'appointment_reminder', language: 'en_US', values });
+  const num = (n: number) => chatOf(n).split('@')[0]!;
+  const templateSendsTo = (to: string) => rt.graph.sent.filter((r) => r.wamid && (r.body as { to?: string; type?: string }).to === to && (r.body as { type?: string }).type === 'template');
+  beforeAll(async () => {
+    rt.queues.get('broadcasts')!.resume();
+    expect((await call(admin, 'POST', '/templates/sync', {})).status).toBe(200);
+    await seedChats(300, 302, { old: true }); // outside the 24-hour window
+    await seedChats(302, 303); // inside
+  }, 60_000);
+
+  it('text with a fallback template: the preview says per recipient what is sent', async () => {
+    const content = { body: 'Hi {{name}}', template: appointment({ 'body.1': '{{name}}', 'body.2': 'Tuesday 3 pm' }) };
+    const r = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience: { kind: 'chats', chat_ids: [300, 301, 302].map(chatOf) }, content });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ total: 3, to_send: 3, needs_template: 2, via_template: 2, skipped_other: 0 });
+    expect(r.body.rows[0]).toMatchObject({ chat_id: chatOf(300), via: 'template', skip_reason: null, text: 'Hello Customer 300, this is a reminder of your appointment on Tuesday 3 pm. Reply to this message if you need to change it.' });
+    expect(r.body.rows[2]).toMatchObject({ chat_id: chatOf(302), via: 'text', text: 'Hi Customer 302' });
+  });
+
+  it('a Cloud API recipient outside the window gets the template at the Graph stand-in, the others the text', async () => {
+    const content = { body: 'Hi {{name}}', template: appointment({ 'body.1': '{{name}}', 'body.2': 'Tuesday 3 pm' }) };
+    const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Reminders', audience: { kind: 'chats', chat_ids: [300, 301, 302].map(chatOf) }, content, options: { pace_ms: 20 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.broadcast.stats).toMatchObject({ total: 3, skipped: 0, skipped_no_template: 0 });
+    await eventually(async () => (await get(r.body.broadcast.broadcast_id)).status === 'completed', 20_000, 'the broadcast completes');
+    await rt.idle();
+    expect((await get(r.body.broadcast.broadcast_id)).stats).toMatchObject({ sent: 3, failed: 0, pending: 0 });
+    for (const n of [300, 301]) {
+      const sends = templateSendsTo(num(n));
+      expect(sends).toHaveLength(1);
+      expect(graphSendsTo(num(n))).toBe(1);
+      expect((sends[0]!.body as { template: unknown }).template).toEqual({
+        name: 'appointment_reminder',
+        language: { code: 'en_US' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: `Customer ${n}` }, { type: 'text', text: 'Tuesday 3 pm' }] }],
+      });
+    }
+    expect(templateSendsTo(num(302))).toHaveLength(0);
+    expect(graphSendsTo(num(302))).toBe(1);
+    const thread = await call<{ messages: Array<{ body: string; message_type: string }> }>(admin, 'GET', `/chats/${enc(chatOf(300))}/messages`);
+    expect(thread.body.messages.some((m) => m.message_type === 'template' && m.body.startsWith('Hello Customer 300,'))).toBe(true);
+  });
+
+  it('refuses a template a recipient cannot get: an empty CSV variable, an unknown template (400 with the field)', async () => {
+    const rows = [{ phone: num(300), vars: { day: 'Friday' } }, { phone: num(301), vars: {} }];
+    const r = await call<{ error: { details: Array<{ field: string; reason: string }> } }>(admin, 'POST', '/broadcasts', { name: 'x', audience: { kind: 'csv', rows }, content: { template: appointment({ 'body.1': '{{name}}', 'body.2': '{{day}}' }) } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details[0]).toEqual({ field: 'content.template.values.body.2', reason: `is required (recipient ${num(301)})` });
+    const u = await call<{ error: { details: Array<{ field: string }> } }>(admin, 'POST', '/broadcasts/preview', { audience: { kind: 'chats', chat_ids: [chatOf(300)] }, content: { template: { name: 'appointment_reminder', language: 'de_DE', values: {} } } });
+    expect(u.status).toBe(400);
+    expect(u.body.error.details[0]!.field).toBe('content.template.name');
+  });
+
+  it('WhatsApp Web numbers refuse template content with a 400; text with a fallback sends them the text', async () => {
+    const p = await seedWaWebPhone(rt.orgId, 'waweb-bc-1', '15557770299');
+    await db().entities.chat.create({ org_id: rt.orgId, chat_id: '15550008888@c.us', chat_type: 'user', chat_name: 'Web customer', org_phone: p.org_phone, phone_id: p.phone_id, chat_org_phones: [p.org_phone], latest_message_timestamp: Date.now() }).go();
+    const audience = { kind: 'chats', chat_ids: ['15550008888@c.us', chatOf(300)] };
+    const r = await call<{ error: { code: string; details: Array<{ field: string }> } }>(admin, 'POST', '/broadcasts', { name: 'x', audience, content: { template: appointment({ 'body.1': 'A', 'body.2': 'B' }) } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'template.not_cloud', details: [{ field: 'content.template' }] });
+    const ok = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience, content: { body: 'Hi', template: appointment({ 'body.1': 'A', 'body.2': 'B' }) } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.rows.map((x) => x.via)).toEqual(['text', 'template']);
+  });
+});
+
