@@ -7,7 +7,7 @@
  * Desktop only like the other management pages (app/shell/nav.ts MOBILE_UNAVAILABLE); the layout
  * still folds to one column on narrow windows.
  */
-import { useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Papa from 'papaparse';
@@ -16,7 +16,9 @@ import { useSession } from '../../app/session.tsx';
 import { useToast } from '../../app/toast.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
 import { Tabs } from '../../components/ui/Tabs.tsx';
-import { broadcastKeys, broadcastsApi, type AudienceInput, type Broadcast, type BroadcastPreview, type RecipientFilter } from './api.ts';
+import { templateKeys, templatesApi, TemplateFormLazy } from '../templates/index.ts';
+import type { TemplateValues, TemplateView } from '#shared/template/template.schemas.ts';
+import { broadcastKeys, broadcastsApi, type AudienceInput, type ContentInput, type Broadcast, type BroadcastPreview, type RecipientFilter } from './api.ts';
 import './broadcast.css';
 
 const STATUS_LABEL: Record<Broadcast['status'], string> = { scheduled: 'Scheduled', running: 'Sending', paused: 'Paused', completed: 'Completed', cancelled: 'Cancelled' };
@@ -208,6 +210,10 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
   const [csv, setCsv] = useState<{ rows: Array<{ phone: string; vars: Record<string, string> }>; file: string } | null>(null);
   const [csvError, setCsvError] = useState<string | null>(null);
   const [body, setBody] = useState('');
+  // text | template to everyone | text with the template for Cloud API recipients outside the 24-hour window
+  const [mode, setMode] = useState<'text' | 'template' | 'both'>('text');
+  const [tpl, setTpl] = useState<{ t: TemplateView | null; values: TemplateValues }>({ t: null, values: {} });
+  const templates = useQuery({ queryKey: templateKeys.list(orgId, null, 'APPROVED'), queryFn: () => templatesApi.list(orgId, null, 'APPROVED'), enabled: mode !== 'text' });
   const [paceS, setPaceS] = useState('1');
   const [quiet, setQuiet] = useState<{ on: boolean; start: string; end: string }>({ on: false, start: '21:00', end: '08:00' });
   const [keyword, setKeyword] = useState('STOP');
@@ -221,14 +227,19 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
     () => (kind === 'chats' ? { kind, chat_ids: [...picked] } : kind === 'filter' ? { kind, filter } : { kind, rows: csv?.rows ?? [] }),
     [kind, picked, filter, csv],
   );
+  const content: ContentInput = {
+    ...(mode !== 'template' ? { body } : {}),
+    ...(mode !== 'text' && tpl.t ? { template: { name: tpl.t.name, language: tpl.t.language, values: tpl.values } } : {}),
+  };
+  const contentReady = (mode === 'template' || body.trim() !== '') && (mode === 'text' || tpl.t != null);
   const options = { pace_ms: Math.round(Number(paceS) * 1000), quiet_hours: quiet.on ? { start: quiet.start, end: quiet.end } : null, opt_out_keyword: keyword };
   const fail = (e: unknown) => {
     setError(errorMessage(e));
     setErrors(fieldErrors(e));
   };
-  const previewM = useMutation({ mutationFn: () => broadcastsApi.preview(orgId, { audience, content: { body }, options }), onSuccess: (p) => (setPreview(p), setError(null), setErrors([])), onError: fail });
+  const previewM = useMutation({ mutationFn: () => broadcastsApi.preview(orgId, { audience, content, options }), onSuccess: (p) => (setPreview(p), setError(null), setErrors([])), onError: fail });
   const createM = useMutation({
-    mutationFn: () => broadcastsApi.create(orgId, { name, audience, content: { body }, options, send_at: when === 'later' && sendAt ? new Date(sendAt).getTime() : null }),
+    mutationFn: () => broadcastsApi.create(orgId, { name, audience, content, options, send_at: when === 'later' && sendAt ? new Date(sendAt).getTime() : null }),
     onSuccess: (b) => {
       toast.show(b.status === 'scheduled' ? 'Broadcast scheduled' : 'Broadcast started', 'success');
       void qc.invalidateQueries({ queryKey: broadcastKeys.all(orgId) });
@@ -287,12 +298,43 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
           <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. November sale" data-testid="broadcast-name" maxLength={100} />
           {fieldError('name') && <span className="field-error">{fieldError('name')}</span>}
         </label>
+        <fieldset className="broadcast-mode" data-testid="broadcast-content-mode">
+          <legend>Send</legend>
+          {(
+            [
+              ['text', 'Text'],
+              ['both', 'Text, and a template to Cloud API chats whose 24-hour window is closed'],
+              ['template', 'A template to everyone (Cloud API numbers only)'],
+            ] as const
+          ).map(([v, label]) => (
+            <label key={v} className="broadcast-check">
+              <input type="radio" name="content-mode" value={v} checked={mode === v} onChange={() => (setMode(v), setPreview(null))} data-testid={`content-mode-${v}`} /> {label}
+            </label>
+          ))}
+        </fieldset>
+        {mode !== 'template' && (
         <label className="broadcast-field">
           Message
           <textarea value={body} onChange={(e) => (setBody(e.target.value), setPreview(null))} rows={4} data-testid="broadcast-body" placeholder="Hi {{name}}, *bold*, _italic_, ~strike~" maxLength={4096} />
           <small className="muted">WhatsApp formatting works. {'{{name}}'} and {'{{phone}}'} are filled per recipient, and CSV columns by their names.</small>
-          {fieldError('content') && <span className="field-error">{fieldError('content')}</span>}
+          {fieldError('content.body') && <span className="field-error">{fieldError('content.body')}</span>}
         </label>
+        )}
+        {mode !== 'text' && (
+          <div className="broadcast-template" data-testid="broadcast-template">
+            <p className="muted">Variables may use {'{{name}}'}, {'{{phone}}'} and CSV columns; they are filled per recipient. The template must be synced on each number it is sent from.</p>
+            {templates.isPending ? (
+              <p className="muted">Loading templates…</p>
+            ) : templates.isError ? (
+              <p role="alert">{errorMessage(templates.error)}</p>
+            ) : (
+              <Suspense fallback={<p className="muted">Loading…</p>}>
+                <TemplateFormLazy templates={templates.data.templates} idPrefix="bc-tpl" onChange={(t, values) => (setTpl({ t, values }), setPreview(null))} />
+              </Suspense>
+            )}
+            {fieldError('content.template') && <span className="field-error">{fieldError('content.template')}</span>}
+          </div>
+        )}
         <details className="broadcast-options">
           <summary>Sending options</summary>
           <label className="broadcast-field">
@@ -345,7 +387,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
         <button type="button" className="btn" onClick={() => onDone(null)}>
           Cancel
         </button>
-        <button type="button" className="btn btn-primary" onClick={() => createM.mutate()} disabled={createM.isPending || !body.trim() || !name.trim()} data-testid="broadcast-send">
+        <button type="button" className="btn btn-primary" onClick={() => createM.mutate()} disabled={createM.isPending || !contentReady || !name.trim()} data-testid="broadcast-send">
           {when === 'later' ? 'Schedule broadcast' : 'Send broadcast'}
         </button>
       </div>
@@ -358,7 +400,8 @@ function PreviewTable({ p }: { p: BroadcastPreview }) {
     <div className="broadcast-preview" data-testid="broadcast-preview-result">
       <p>
         <strong>{p.to_send}</strong> of {p.total} will get it. {p.skipped_opt_out > 0 && <>{p.skipped_opt_out} opted out. </>}
-        {p.needs_template > 0 && <>{p.needs_template} need a template (their 24-hour window is closed) and will be skipped. </>}
+        {p.needs_template > 0 && p.via_template === 0 && <>{p.needs_template} need a template (their 24-hour window is closed) and will be skipped. </>}
+        {p.via_template > 0 && <>{p.via_template} get the template. </>}
         {p.skipped_other > 0 && <>{p.skipped_other} skipped (no chat or listed twice). </>}
         Uses {p.to_send} of {p.credits.remaining.toLocaleString()} credits left this month.
       </p>
@@ -374,7 +417,15 @@ function PreviewTable({ p }: { p: BroadcastPreview }) {
             {p.rows.slice(0, 50).map((r, i) => (
               <tr key={`${r.chat_id ?? r.phone}-${i}`}>
                 <td>{r.name || r.phone || r.chat_id}</td>
-                <td className={r.skip_reason ? 'muted' : ''}>{r.skip_reason ? `Skipped: ${SKIP_LABEL[r.skip_reason] ?? r.skip_reason}` : r.text}</td>
+                <td className={r.skip_reason ? 'muted' : ''}>
+                  {r.skip_reason ? (
+                    `Skipped: ${SKIP_LABEL[r.skip_reason] ?? r.skip_reason}`
+                  ) : (
+                    <>
+                      {r.via === 'template' && <span className="broadcast-via">Template</span>} {r.text}
+                    </>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -461,7 +512,12 @@ function BroadcastDetail({ orgId, id, onBack }: { orgId: string; id: string; onB
           </li>
         ))}
       </ul>
-      <blockquote className="broadcast-content">{b.content.body}</blockquote>
+      {b.content.body && <blockquote className="broadcast-content">{b.content.body}</blockquote>}
+      {b.content.template && (
+        <p className="broadcast-content muted" data-testid="broadcast-detail-template">
+          Template {b.content.template.name} ({b.content.template.language}){b.content.body ? ' for chats whose 24-hour window is closed' : ''}
+        </p>
+      )}
       <RecipientLog orgId={orgId} id={id} status={b.status} />
     </section>
   );
