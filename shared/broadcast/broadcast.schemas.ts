@@ -48,6 +48,13 @@ export const Audience = z.discriminatedUnion('kind', [
 ]);
 export type Audience = z.infer<typeof Audience>;
 
+/** A media-library file attached to a broadcast: the chat and message it is stored on. */
+export const BroadcastMedia = z.object({
+  chat_id: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(200, 'is too long'),
+  unique_id: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'is too long'),
+});
+export type BroadcastMedia = z.infer<typeof BroadcastMedia>;
+
 /**
  * What a broadcast sends (issue 16 item 2 "Content"):
  * - `body` only: text to everyone; Cloud API recipients outside the 24-hour window are skipped (`no_template`);
@@ -55,6 +62,7 @@ export type Audience = z.infer<typeof Audience>;
  *   makes the create/preview a 400 `template.not_cloud`);
  * - both: the text inside the window (and on WhatsApp Web numbers), the template as the fallback for
  *   Cloud API recipients outside it.
+ * A `media` file goes with the text (the text is its caption) to whoever gets the text.
  * Template `values` may hold `{{name}}`, `{{phone}}` and CSV columns, filled per recipient like the text.
  */
 export const BroadcastContent = z
@@ -63,9 +71,16 @@ export const BroadcastContent = z
     body: z.string({ invalid_type_error: 'must be text' }).trim().max(4096, 'must be at most 4096 characters').optional(),
     /** a synced template of the recipients' number (name + language + values, see TemplateRef) */
     template: TemplateRef.optional(),
+    /**
+     * a file of the media library (the message it is stored on, as GET /media lists it) sent with the
+     * text as its caption to the recipients who get the text (image, video or document, within Meta's limits)
+     */
+    media: BroadcastMedia.optional(),
   })
   .superRefine((c, ctx) => {
-    if (!c.body && !c.template) ctx.addIssue({ code: 'custom', path: ['body'], message: 'must not be empty' });
+    if (!c.body && !c.template && !c.media) ctx.addIssue({ code: 'custom', path: ['body'], message: 'must not be empty' });
+    if (c.media && c.template && !c.body) ctx.addIssue({ code: 'custom', path: ['media'], message: 'is sent with the text; with a template to everyone there is no text to attach it to' });
+    if (c.media && (c.body?.length ?? 0) > 1024) ctx.addIssue({ code: 'custom', path: ['body'], message: 'must be at most 1024 characters with a file (it is the caption)' });
   });
 export type BroadcastContent = z.infer<typeof BroadcastContent>;
 

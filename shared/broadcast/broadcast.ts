@@ -17,7 +17,9 @@ import { BROADCAST_CREDITS_PER_LICENCE } from '../plan/catalog.rules.ts';
 import { listChats } from '../chat/chat-list.ts';
 import { isServiceWindowOpen } from '../chat/chat.rules.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
-import { sendMessage, type OutboundCommand } from '../inbox/send.ts';
+import { sendMessage, type InternalSend, type OutboundCommand } from '../inbox/send.ts';
+import { getMessageItem } from '../message/message.ts';
+import { forwardPlan, type ForwardSource } from '../message/forward.rules.ts';
 import { getTemplate } from '../template/template.ts';
 import { fillTemplate, templateValueProblems } from '../template/template.rules.ts';
 import type { TemplateSnapshot } from '../template/template-send.ts';
@@ -245,12 +247,30 @@ async function applyTemplate(orgId: string, content: PreviewBroadcastInput['cont
   return templates;
 }
 
+/**
+ * The broadcast's file: a media-library file of a chat the actor may open (the guard), and one
+ * WhatsApp can send (forward.rules.ts forwardPlan: stored, a sendable type, within Meta's limits).
+ * @throws AppError 400 validation.failed `content.media.chat_id` / `content.media.unique_id` / `content.media`
+ */
+async function checkMedia(actor: Actor, m: NonNullable<PreviewBroadcastInput['content']['media']>, now: number): Promise<void> {
+  const { chatGuard } = await import('../access/guard.ts');
+  await (await chatGuard(actor)).requireChat(m.chat_id).catch((e: unknown) => {
+    if (e instanceof AppError && (e.status === 404 || e.status === 403)) throw contentError('content.media.chat_id', 'is not a chat you can open');
+    throw e;
+  });
+  const src = await getMessageItem(actor.org_id, m.chat_id, m.unique_id).catch(() => null);
+  if (!src?.media) throw contentError('content.media.unique_id', 'is not a file of that chat');
+  const plan = forwardPlan(src as unknown as ForwardSource, '', now);
+  if (plan.kind !== 'media') throw contentError('content.media', plan.kind === 'refused' ? plan.reason : 'is not a file');
+}
+
 /** Shared by preview and create: the resolved recipients, their counts, the templates by number and the month's credits. */
 async function plan(actor: Actor, input: PreviewBroadcastInput, now: number) {
   await assertBroadcastAccess(actor);
   const resolved = await resolveAudience(actor, input.audience, input.options.opt_out_keyword, now);
   const needsTemplate = resolved.filter((r) => r.skip_reason === 'no_template').length;
   const templates = await applyTemplate(actor.org_id, input.content, resolved);
+  if (input.content.media) await checkMedia(actor, input.content.media, now);
   const skips = countSkips(resolved.map((r) => r.skip_reason));
   const toSend = resolved.length - skips.opt_out - skips.no_template - skips.other;
   const credits = await creditUsageOf(actor.org_id, now);
@@ -531,6 +551,8 @@ export interface EngineDeps {
   budgetMs: number;
   /** a synced template of a number (cached by the step: one read per number and step) */
   templateOf?(orgId: string, phoneId: string, name: string, language: string): Promise<TemplateView | undefined>;
+  /** the broadcast file's source message (cached by the step: one read per step) */
+  mediaOf?(orgId: string, chatId: string, uniqueId: string): Promise<ForwardSource | null>;
   /** test hook of the crash tests: awaited after a recipient is claimed and after its message is stored (a promise that never settles = the process died there) */
   crashPoint?: (point: 'claimed' | 'stored', rid: string) => Promise<void>;
 }
@@ -542,7 +564,23 @@ export const realEngine = (): EngineDeps => ({
   rand: Math.random,
   budgetMs: Number(process.env.BROADCAST_STEP_BUDGET_MS) || 60_000,
   templateOf: cachedTemplates(),
+  mediaOf: cachedMedia(),
 });
+
+/** The message a broadcast's file is stored on (null when gone). */
+const mediaSource = async (orgId: string, chatId: string, uniqueId: string): Promise<ForwardSource | null> =>
+  ((await getMessageItem(orgId, chatId, uniqueId).catch(() => null)) as unknown as ForwardSource | null) ?? null;
+
+/** mediaSource with a per-engine cache. */
+function cachedMedia(): NonNullable<EngineDeps['mediaOf']> {
+  const cache = new Map<string, Promise<ForwardSource | null>>();
+  return (orgId, chatId, uniqueId) => {
+    const k = `${orgId}|${chatId}|${uniqueId}`;
+    let p = cache.get(k);
+    if (!p) cache.set(k, (p = mediaSource(orgId, chatId, uniqueId)));
+    return p;
+  };
+}
 
 /** getTemplate with a per-engine cache (a step lives at most a few minutes; a sync meanwhile is seen by the next step). */
 export function cachedTemplates(): NonNullable<EngineDeps['templateOf']> {
@@ -696,9 +734,20 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
     }
     ({ snapshot: template, text: body } = templateFor(t, content.template!.values, r));
   } else body = textFor(content.body ?? '', r);
+  let prepared: InternalSend['prepared'];
+  if (!template && content.media) {
+    const src = await (deps.mediaOf ?? mediaSource)(job.org_id, content.media.chat_id, content.media.unique_id);
+    const plan = src ? forwardPlan(src, r.phone_id ?? '', deps.now()) : null;
+    if (plan?.kind !== 'media') {
+      await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', plan?.kind === 'refused' ? plan.reason : 'The broadcast’s file is no longer in the media library.', deps.now());
+      return;
+    }
+    const { caption: _old, ...media } = plan.media;
+    prepared = { message_type: plan.message_type, media: { ...media, ...(body.trim() ? { caption: body } : {}) } };
+  }
   if (deps.crashPoint) await deps.crashPoint('claimed', r.rid);
   try {
-    await sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp }, ...(template ? { template } : {}) });
+    await sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp }, ...(template ? { template } : {}), ...(prepared ? { prepared } : {}) });
   } catch (e) {
     if (!(e instanceof AppError) || e.status === 503) throw e; // not queued: the step retries this recipient
     await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', e.message, deps.now());

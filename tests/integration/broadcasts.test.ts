@@ -8,6 +8,8 @@ import { mergeDeltas } from '../../shared/chat/chat-state.rules.ts';
 import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
 import { eventually } from '../factories/wait.ts';
 import { seedWaWebPhone } from '../factories/wa-web.ts';
+import sharp from 'sharp';
+import { inboundImage } from '../../shared/whatsapp/cloud/payloads.ts';
 import { runBroadcastStep, STALE_CLAIM_MS, type EngineDeps } from '../../shared/broadcast/broadcast.ts';
 import { creditMonth } from '../../shared/broadcast/broadcast.rules.ts';
 import type { Broadcast, BroadcastPreview, CreditUsage, Recipient } from '../../shared/broadcast/broadcast.schemas.ts';
@@ -353,6 +355,41 @@ describe('template content', () => {
     const ok = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience, content: { body: 'Hi', template: appointment({ 'body.1': 'A', 'body.2': 'B' }) } });
     expect(ok.status).toBe(200);
     expect(ok.body.rows.map((x) => x.via)).toEqual(['text', 'template']);
+  });
+});
+
+describe('media attachments', () => {
+  it('sends a media-library file with the text as its caption through the media send path', async () => {
+    rt.queues.get('broadcasts')!.resume();
+    const photo = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 120, b: 200 } } }).png().toBuffer();
+    rt.graph.addMedia('bc-photo-1', photo, 'image/png');
+    await rt.postWebhook(inboundImage(rt.phone, '15558880401', { id: 'bc-photo-1', caption: 'source' }));
+    await seedChats(320, 322);
+    await rt.idle();
+    const src = await eventually(async () => {
+      const m = (await call<{ messages: Array<{ unique_id: string; message_type: string; media?: { status?: string } }> }>(admin, 'GET', `/chats/${enc('15558880401@c.us')}/messages`)).body.messages.find((x) => x.message_type === 'image');
+      return m?.media?.status === 'stored' ? m : undefined;
+    });
+    const media = { chat_id: '15558880401@c.us', unique_id: src.unique_id };
+    // a file that is not one of that chat's: 400 with the field
+    const bad = await call<{ error: { details: Array<{ field: string }> } }>(admin, 'POST', '/broadcasts/preview', { audience: { kind: 'chats', chat_ids: [chatOf(320)] }, content: { body: 'x', media: { ...media, unique_id: 'nope' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0]!.field).toBe('content.media.unique_id');
+    const uploadsBefore = rt.graph.uploads.length;
+    const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Photo', audience: { kind: 'chats', chat_ids: [320, 321].map(chatOf) }, content: { body: 'New in, {{name}}', media }, options: { pace_ms: 20 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    await eventually(async () => (await get(r.body.broadcast.broadcast_id)).status === 'completed', 20_000, 'the broadcast completes');
+    await rt.idle();
+    expect((await get(r.body.broadcast.broadcast_id)).stats).toMatchObject({ sent: 2, failed: 0 });
+    for (const n of [320, 321]) {
+      const to = chatOf(n).split('@')[0]!;
+      const sends = rt.graph.sent.filter((x) => x.wamid && (x.body as { to?: string }).to === to);
+      expect(sends).toHaveLength(1);
+      expect(sends[0]!.body).toMatchObject({ type: 'image', image: { id: expect.any(String), caption: `New in, Customer ${n}` } });
+    }
+    const uploads = rt.graph.uploads.slice(uploadsBefore);
+    expect(uploads).toHaveLength(2);
+    for (const u of uploads) expect(Buffer.compare(u.bytes, photo)).toBe(0);
   });
 });
 
