@@ -200,6 +200,51 @@ function parseCsv(text: string): { rows: Array<{ phone: string; vars: Record<str
   return { rows: out.data.map((r) => ({ phone: String(r[phoneCol] ?? ''), vars: Object.fromEntries(vars.map((v) => [v, String(r[v] ?? '')])) })), error: null };
 }
 
+type PickedFile = { chat_id: string; unique_id: string; label: string };
+
+/** A file of the media library (GET /media, newest 24 images, videos and documents) sent with the text as its caption. */
+function BroadcastFilePicker({ orgId, value, onChange }: { orgId: string; value: PickedFile | null; onChange: (f: PickedFile | null) => void }) {
+  const [open, setOpen] = useState(false);
+  const q = useQuery({ queryKey: ['orgs', orgId, 'media', 'broadcast-picker'], queryFn: () => api.listMedia(orgId, { limit: 24 }), enabled: open, staleTime: 30_000 });
+  if (value)
+    return (
+      <div className="broadcast-file" data-testid="broadcast-file">
+        <span>File: {value.label}</span>
+        <button type="button" className="btn btn-ghost" onClick={() => onChange(null)}>
+          Remove file
+        </button>
+      </div>
+    );
+  const items = (q.data?.items ?? []).filter((m) => ['image', 'video', 'document'].includes(m.message_type));
+  return (
+    <div className="broadcast-file">
+      <button type="button" className="btn" onClick={() => setOpen((o) => !o)} aria-expanded={open} data-testid="broadcast-file-open">
+        {open ? 'Close the media library' : 'Attach a file from the media library'}
+      </button>
+      {open && (
+        <div className="broadcast-file-grid" role="list" aria-label="Recent files">
+          {q.isPending && <p className="muted">Loading files…</p>}
+          {q.isError && <p className="muted">Files could not be loaded: {errorMessage(q.error)}</p>}
+          {q.data && items.length === 0 && <p className="muted">The media library has no images, videos or documents yet.</p>}
+          {items.map((m) => (
+            <button
+              key={`${m.chat_id}|${m.unique_id}`}
+              type="button"
+              role="listitem"
+              className="broadcast-file-item"
+              title={m.filename || m.caption || m.message_type}
+              onClick={() => (onChange({ chat_id: m.chat_id, unique_id: m.unique_id, label: m.filename || m.caption || m.message_type }), setOpen(false))}
+            >
+              {m.thumbnail_url ? <img src={m.thumbnail_url} alt="" /> : <span aria-hidden="true">{m.message_type}</span>}
+              <span>{m.filename || m.caption || m.message_type}</span>
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
 function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string | null) => void }) {
   const qc = useQueryClient();
   const toast = useToast();
@@ -212,6 +257,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
   const [body, setBody] = useState('');
   // text | template to everyone | text with the template for Cloud API recipients outside the 24-hour window
   const [mode, setMode] = useState<'text' | 'template' | 'both'>('text');
+  const [file, setFile] = useState<PickedFile | null>(null);
   const [tpl, setTpl] = useState<{ t: TemplateView | null; values: TemplateValues }>({ t: null, values: {} });
   const templates = useQuery({ queryKey: templateKeys.list(orgId, null, 'APPROVED'), queryFn: () => templatesApi.list(orgId, null, 'APPROVED'), enabled: mode !== 'text' });
   const [paceS, setPaceS] = useState('1');
@@ -229,9 +275,10 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
   );
   const content: ContentInput = {
     ...(mode !== 'template' ? { body } : {}),
+    ...(mode !== 'template' && file ? { media: { chat_id: file.chat_id, unique_id: file.unique_id } } : {}),
     ...(mode !== 'text' && tpl.t ? { template: { name: tpl.t.name, language: tpl.t.language, values: tpl.values } } : {}),
   };
-  const contentReady = (mode === 'template' || body.trim() !== '') && (mode === 'text' || tpl.t != null);
+  const contentReady = (mode === 'template' || body.trim() !== '' || file != null) && (mode === 'text' || tpl.t != null);
   const options = { pace_ms: Math.round(Number(paceS) * 1000), quiet_hours: quiet.on ? { start: quiet.start, end: quiet.end } : null, opt_out_keyword: keyword };
   const fail = (e: unknown) => {
     setError(errorMessage(e));
@@ -319,6 +366,12 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
           <small className="muted">WhatsApp formatting works. {'{{name}}'} and {'{{phone}}'} are filled per recipient, and CSV columns by their names.</small>
           {fieldError('content.body') && <span className="field-error">{fieldError('content.body')}</span>}
         </label>
+        )}
+        {mode !== 'template' && (
+          <>
+            <BroadcastFilePicker orgId={orgId} value={file} onChange={(f) => (setFile(f), setPreview(null))} />
+            {fieldError('content.media') && <span className="field-error">{fieldError('content.media')}</span>}
+          </>
         )}
         {mode !== 'text' && (
           <div className="broadcast-template" data-testid="broadcast-template">
@@ -513,6 +566,7 @@ function BroadcastDetail({ orgId, id, onBack }: { orgId: string; id: string; onB
         ))}
       </ul>
       {b.content.body && <blockquote className="broadcast-content">{b.content.body}</blockquote>}
+      {b.content.media && <p className="broadcast-content muted">With a file from the media library</p>}
       {b.content.template && (
         <p className="broadcast-content muted" data-testid="broadcast-detail-template">
           Template {b.content.template.name} ({b.content.template.language}){b.content.body ? ' for chats whose 24-hour window is closed' : ''}

@@ -20,6 +20,8 @@ export type AudienceInput =
 export interface ContentInput {
   body?: string;
   template?: { name: string; language: string; values: Record<string, string | { link: string } | { id: string }> };
+  /** a media-library file (the message it is stored on), sent with the text as its caption */
+  media?: { chat_id: string; unique_id: string };
 }
 export interface BroadcastDraft {
   name: string;
