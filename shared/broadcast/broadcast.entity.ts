@@ -19,7 +19,7 @@ export const BroadcastEntity = new Entity({
     status: { type: BROADCAST_STATUSES, required: true },
     /** { body?, template?: { name, language, values } } (broadcast.schemas.ts BroadcastContent) */
     content: { type: 'any', required: true },
-    audience_kind: { type: ['chats', 'filter', 'csv'] as const, required: true },
+    audience_kind: { type: ['chats', 'filter', 'csv', 'contacts'] as const, required: true },
     pace_ms: { type: 'number', required: true },
     /** { start, end } 'HH:MM' in the org's time zone, or null */
     quiet_hours: { type: 'any' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BulkChatFilter } from '../bulk/bulk-job.schemas.ts';
 import { TemplateRef } from '../template/template.schemas.ts';
+import { ContactExportQuery } from '../contact/contact.schemas.ts';
 
 /**
  * Broadcast API contracts (issue 16 part B; spec §2 /broadcast, §6 member_permissions.bulk_message,
@@ -44,6 +45,16 @@ export const CsvRecipient = z.object({
 export const Audience = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('chats'), chat_ids: z.array(z.string().min(1).max(200)).min(1, 'pick at least one chat').max(MAX_CSV_ROWS, `must be at most ${MAX_CSV_ROWS} chats`) }),
   z.object({ kind: z.literal('filter'), filter: BulkChatFilter }),
+  /**
+   * contacts filtered like /contacts (label, property value, number talked to, last seen, search words;
+   * shared/contact listContactBook as the creator sees it) -> each contact's chat, on `phone_id` when
+   * given (the number the broadcast goes out from); contacts without such a chat are skipped (no_chat) and counted
+   */
+  z.object({
+    kind: z.literal('contacts'),
+    filter: ContactExportQuery.omit({ sort: true, order: true }).default({}),
+    phone_id: z.string().trim().min(1, 'must not be empty').max(64, 'is too long').optional(),
+  }),
   z.object({ kind: z.literal('csv'), rows: z.array(CsvRecipient).min(1, 'the CSV has no rows').max(MAX_CSV_ROWS, `must be at most ${MAX_CSV_ROWS} rows`) }),
 ]);
 export type Audience = z.infer<typeof Audience>;
@@ -128,7 +139,7 @@ export const Broadcast = z.object({
   name: z.string(),
   status: z.enum(BROADCAST_STATUSES),
   content: BroadcastContent,
-  audience_kind: z.enum(['chats', 'filter', 'csv']),
+  audience_kind: z.enum(['chats', 'filter', 'csv', 'contacts']),
   pace_ms: z.number(),
   quiet_hours: QuietHours.nullable(),
   opt_out_keyword: z.string(),

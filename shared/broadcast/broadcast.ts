@@ -139,6 +139,45 @@ async function chatsById(orgId: string, ids: string[]): Promise<Map<string, Chat
 }
 
 /**
+ * A contact-filter audience: the contacts of a /contacts filter (listContactBook, as the actor sees
+ * them: paged, up to MAX_RECIPIENTS), each mapped to its first number's chat that the actor may open
+ * (on `phone_id` when given). A contact without one keeps a placeholder chat id that resolves to
+ * `no_chat`. Masked viewers get sealed contact ids; they are opened here (never shown).
+ */
+async function contactAudience(actor: Actor, audience: Extract<Audience, { kind: 'contacts' }>) {
+  const { listContactBook, getMany } = await import('../contact/contact.ts');
+  const { openContactId } = await import('../contact/contact-id.ts');
+  const { chatGuard } = await import('../access/guard.ts');
+  const orgId = actor.org_id;
+  const guard = await chatGuard(actor);
+  const views: Array<{ id: string; name: string | null }> = [];
+  let cursor: string | null = null;
+  do {
+    const page: { contacts: Array<{ contact_id: string; display_name: string | null }>; cursor: string | null } = await listContactBook(actor, { ...audience.filter, limit: 200, ...(cursor ? { cursor } : {}) });
+    for (const v of page.contacts) {
+      const id = guard.masks ? openContactId(orgId, v.contact_id) : v.contact_id;
+      if (id && views.length < MAX_RECIPIENTS) views.push({ id, name: v.display_name });
+    }
+    cursor = views.length < MAX_RECIPIENTS ? page.cursor : null;
+  } while (cursor);
+  const rows = new Map((await getMany(orgId, views.map((v) => v.id))).map((c) => [c.contact_id, c]));
+  const numbersOf = (id: string): string[] => {
+    const c = rows.get(id) as { numbers?: string[] | null } | undefined;
+    return c?.numbers?.length ? c.numbers : [id];
+  };
+  const found = await chatsById(orgId, [...new Set(views.flatMap((v) => numbersOf(v.id).map((n) => `${n}@c.us`)))]);
+  const visible = await guard.visibleChatIds(found.keys());
+  const chats = new Map([...found].filter(([id, c]) => visible.has(id) && (!audience.phone_id || c.phone_id === audience.phone_id)));
+  const wanted = views.map((v) => {
+    const chatId = numbersOf(v.id)
+      .map((n) => `${n}@c.us`)
+      .find((id) => chats.has(id));
+    return { chat_id: chatId ?? `contact:${v.id}`, vars: {}, phone: null, name: chatId ? null : v.name };
+  });
+  return { wanted, chats };
+}
+
+/**
  * Resolve an audience to recipients with their skip reasons (nothing stored).
  * - chats: as given (the HTTP layer's guard already refused chats the actor may not see);
  * - filter: the chat list's own filters (labels, assignee, number, type, state, unread), read through
@@ -147,7 +186,7 @@ async function chatsById(orgId: string, ids: string[]): Promise<Map<string, Chat
  */
 async function resolveAudience(actor: Actor, audience: Audience, keyword: string, now: number): Promise<Resolved[]> {
   const orgId = actor.org_id;
-  let wanted: Array<{ chat_id: string; vars: Record<string, string>; phone: string | null }>;
+  let wanted: Array<{ chat_id: string; vars: Record<string, string>; phone: string | null; name?: string | null }>;
   let chats: Map<string, ChatLike>;
   if (audience.kind === 'filter') {
     chats = new Map();
@@ -160,6 +199,8 @@ async function resolveAudience(actor: Actor, audience: Audience, keyword: string
     // listChats masks and trims rows; read the stored rows (window, labels, phone_id)
     chats = await chatsById(orgId, [...chats.keys()]);
     wanted = [...chats.keys()].map((chat_id) => ({ chat_id, vars: {}, phone: null }));
+  } else if (audience.kind === 'contacts') {
+    ({ wanted, chats } = await contactAudience(actor, audience));
   } else if (audience.kind === 'chats') {
     wanted = audience.chat_ids.map((chat_id) => ({ chat_id, vars: {}, phone: null }));
     chats = await chatsById(orgId, [...new Set(audience.chat_ids)]);
@@ -175,7 +216,7 @@ async function resolveAudience(actor: Actor, audience: Audience, keyword: string
   const seen = new Set<string>();
   return wanted.map((w) => {
     const c = chats.get(w.chat_id);
-    const base = { chat_id: c ? w.chat_id : null, name: c?.chat_name ?? null, phone: w.phone ?? (c ? w.chat_id.split('@')[0]! : null), vars: w.vars };
+    const base = { chat_id: c ? w.chat_id : null, name: c?.chat_name ?? w.name ?? null, phone: w.phone ?? (c ? w.chat_id.split('@')[0]! : null), vars: w.vars };
     if (!c) return { ...base, skip_reason: 'no_chat' as const };
     const kind = phones.get(c.phone_id) ?? 'wa_cloud';
     const r: Resolved = { ...base, phone_id: c.phone_id, connection_type: kind, skip_reason: null };

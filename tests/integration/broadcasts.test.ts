@@ -40,7 +40,7 @@ const get = async (id: string) => (await call<{ broadcast: Broadcast }>(admin, '
 const graphSendsTo = (to: string) => rt.graph.sent.filter((r) => r.wamid && (r.body as { to?: string }).to === to).length;
 
 /** Store chats the way the write path does, each with a customer message 1 hour ago (window open) unless `old`. */
-async function seedChats(from: number, to: number, opts: { old?: boolean; lastBody?: string } = {}): Promise<void> {
+async function seedChats(from: number, to: number, opts: { old?: boolean; lastBody?: string; idOf?: (n: number) => string } = {}): Promise<void> {
   const phone = (await db().entities.phone.query.byOrg({ org_id: rt.orgId }).go()).data[0]!;
   for (let start = from; start < to; start += 20) {
     const now = Date.now();
@@ -51,7 +51,7 @@ async function seedChats(from: number, to: number, opts: { old?: boolean; lastBo
       for (let n = start; n < Math.min(to, start + 20); n++) {
         const row = {
           org_id: rt.orgId,
-          chat_id: chatOf(n),
+          chat_id: (opts.idOf ?? chatOf)(n),
           chat_name: `Customer ${n}`,
           chat_type: 'user',
           org_phone: phone.org_phone,
@@ -390,6 +390,36 @@ describe('media attachments', () => {
     const uploads = rt.graph.uploads.slice(uploadsBefore);
     expect(uploads).toHaveLength(2);
     for (const u of uploads) expect(Buffer.compare(u.bytes, photo)).toBe(0);
+  });
+});
+
+describe('contact-filter audience', () => {
+  it("maps each filtered contact to its chat; contacts without one are skipped and counted", async () => {
+    rt.queues.get('broadcasts')!.resume();
+    const indian = (n: number) => `919876500${n}@c.us`; // numbers libphonenumber accepts (Indian mobiles)
+    await seedChats(330, 331, { idOf: indian });
+    for (const [phone, name] of [['+919876500330', 'Zebra One'], ['+919876500999', 'Zebra Two']] as const) {
+      const c = await call(admin, 'POST', '/contacts', { phone, name });
+      expect(c.status, JSON.stringify(c.body)).toBe(201);
+    }
+    const audience = { kind: 'contacts', filter: { q: 'zebra' } };
+    const p = await eventually(async () => {
+      const r = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience, content: { body: 'Hi {{name}}' } });
+      return r.status === 200 && r.body.total === 2 ? r : undefined;
+    });
+    expect(p.body).toMatchObject({ total: 2, to_send: 1, skipped_other: 1 });
+    expect(p.body.rows.find((x) => x.chat_id === indian(330))).toMatchObject({ text: 'Hi Customer 330', skip_reason: null });
+    expect(p.body.rows.find((x) => x.chat_id === null)).toMatchObject({ name: 'Zebra Two', skip_reason: 'no_chat' });
+    // on another number nobody has a chat
+    const other = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience: { ...audience, phone_id: 'no-such-number' }, content: { body: 'Hi' } });
+    expect(other.body).toMatchObject({ total: 2, to_send: 0, skipped_other: 2 });
+    const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Zebras', audience, content: { body: 'Hi {{name}}' }, options: { pace_ms: 20 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.broadcast).toMatchObject({ audience_kind: 'contacts', stats: { total: 2, skipped_other: 1 } });
+    await eventually(async () => (await get(r.body.broadcast.broadcast_id)).status === 'completed', 20_000, 'the broadcast completes');
+    await rt.idle();
+    expect(graphSendsTo('919876500330')).toBe(1);
+    expect(graphSendsTo('919876500999')).toBe(0);
   });
 });
 
