@@ -18,6 +18,7 @@ import { MenuButton } from '../../app/shell/MenuButton.tsx';
 import { Tabs } from '../../components/ui/Tabs.tsx';
 import { templateKeys, templatesApi, TemplateFormLazy } from '../templates/index.ts';
 import type { TemplateValues, TemplateView } from '#shared/template/template.schemas.ts';
+import { propertiesApi, propertyKeys } from '../contacts/index.ts';
 import { broadcastKeys, broadcastsApi, type AudienceInput, type ContentInput, type Broadcast, type BroadcastPreview, type RecipientFilter } from './api.ts';
 import './broadcast.css';
 
@@ -190,6 +191,70 @@ function FilterPicker({ orgId, filter, onChange }: { orgId: string; filter: Extr
   );
 }
 
+type ContactAudience = Extract<AudienceInput, { kind: 'contacts' }>;
+
+/** Contacts filtered like /contacts (words, label, property value, last seen) and the number to send from. */
+function ContactFilterPicker({ orgId, value, onChange }: { orgId: string; value: ContactAudience; onChange: (a: ContactAudience) => void }) {
+  const labels = useQuery({ queryKey: ['orgs', orgId, 'broadcasts', 'labels'], queryFn: () => api.chatLabels(orgId) });
+  const props = useQuery({ queryKey: propertyKeys.all(orgId), queryFn: () => propertiesApi.list(orgId) });
+  const phones = useQuery({ queryKey: ['orgs', orgId, 'broadcasts', 'phones'], queryFn: () => api.phones(orgId) });
+  const f = value.filter;
+  const set = (k: keyof ContactAudience['filter'], v: string | number | undefined) => onChange({ ...value, filter: { ...f, [k]: v === '' ? undefined : v } });
+  const days = f.seen_from ? String(Math.round((Date.now() - f.seen_from) / 86_400_000)) : '';
+  return (
+    <div className="broadcast-filter" data-testid="audience-contacts-panel">
+      <label>
+        Name or words
+        <input value={f.q ?? ''} onChange={(e) => set('q', e.target.value)} placeholder="Any" maxLength={100} data-testid="contacts-q" />
+      </label>
+      <label>
+        Label
+        <select value={f.label_id ?? ''} onChange={(e) => set('label_id', e.target.value)}>
+          <option value="">Any</option>
+          {(labels.data ?? []).map((l) => (
+            <option key={l.label_id} value={l.label_id}>
+              {l.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Property
+        <select value={f.property_id ?? ''} onChange={(e) => onChange({ ...value, filter: { ...f, property_id: e.target.value || undefined, property_value: e.target.value ? f.property_value : undefined } })}>
+          <option value="">Any</option>
+          {(props.data ?? []).map((p) => (
+            <option key={p.property_id} value={p.property_id}>
+              {p.property_name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {f.property_id && (
+        <label>
+          Value
+          <input value={f.property_value ?? ''} onChange={(e) => set('property_value', e.target.value)} placeholder="Any value" maxLength={200} />
+        </label>
+      )}
+      <label>
+        Seen in the last … days
+        <input type="number" min={1} max={3650} value={days} onChange={(e) => set('seen_from', e.target.value ? Date.now() - Number(e.target.value) * 86_400_000 : undefined)} placeholder="Any time" />
+      </label>
+      <label>
+        Send from
+        <select value={value.phone_id ?? ''} onChange={(e) => onChange({ ...value, phone_id: e.target.value || undefined })}>
+          <option value="">Each contact’s chat, any number</option>
+          {(phones.data?.phones ?? []).map((p) => (
+            <option key={p.phone_id} value={p.phone_id}>
+              +{p.org_phone}
+            </option>
+          ))}
+        </select>
+      </label>
+      <small className="muted">Contacts without a chat (on that number) are skipped and counted.</small>
+    </div>
+  );
+}
+
 /** Parse a CSV with a `phone` column; every other column is a variable ({{column}}). */
 function parseCsv(text: string): { rows: Array<{ phone: string; vars: Record<string, string> }>; error: string | null } {
   const out = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true, transformHeader: (h) => h.trim() });
@@ -249,7 +314,8 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
   const qc = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState('');
-  const [kind, setKind] = useState<'chats' | 'filter' | 'csv'>('chats');
+  const [kind, setKind] = useState<'chats' | 'filter' | 'csv' | 'contacts'>('chats');
+  const [contactAudience, setContactAudience] = useState<ContactAudience>({ kind: 'contacts', filter: {} });
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [filter, setFilter] = useState<Extract<AudienceInput, { kind: 'filter' }>['filter']>({ state: 'open' });
   const [csv, setCsv] = useState<{ rows: Array<{ phone: string; vars: Record<string, string> }>; file: string } | null>(null);
@@ -270,8 +336,8 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
   const [error, setError] = useState<string | null>(null);
 
   const audience: AudienceInput = useMemo(
-    () => (kind === 'chats' ? { kind, chat_ids: [...picked] } : kind === 'filter' ? { kind, filter } : { kind, rows: csv?.rows ?? [] }),
-    [kind, picked, filter, csv],
+    () => (kind === 'chats' ? { kind, chat_ids: [...picked] } : kind === 'filter' ? { kind, filter } : kind === 'contacts' ? contactAudience : { kind, rows: csv?.rows ?? [] }),
+    [kind, picked, filter, csv, contactAudience],
   );
   const content: ContentInput = {
     ...(mode !== 'template' ? { body } : {}),
@@ -307,6 +373,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
           items={[
             { value: 'chats', label: 'Pick chats', testId: 'audience-chats', panel: <ChatPicker orgId={orgId} picked={picked} onChange={(s) => (setPicked(s), setPreview(null))} /> },
             { value: 'filter', label: 'Chat filter', testId: 'audience-filter', panel: <FilterPicker orgId={orgId} filter={filter} onChange={(f) => (setFilter(f), setPreview(null))} /> },
+            { value: 'contacts', label: 'Contacts', testId: 'audience-contacts', panel: <ContactFilterPicker orgId={orgId} value={contactAudience} onChange={(a) => (setContactAudience(a), setPreview(null))} /> },
             {
               value: 'csv',
               label: 'CSV',

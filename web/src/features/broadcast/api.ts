@@ -15,7 +15,8 @@ export type RecipientFilter = 'all' | 'pending' | 'sent' | 'delivered' | 'read' 
 export type AudienceInput =
   | { kind: 'chats'; chat_ids: string[] }
   | { kind: 'filter'; filter: { state?: string; label_id?: string; assignee?: string; type?: 'user' | 'group'; unread?: 'true' } }
-  | { kind: 'csv'; rows: Array<{ phone: string; vars: Record<string, string> }> };
+  | { kind: 'csv'; rows: Array<{ phone: string; vars: Record<string, string> }> }
+  | { kind: 'contacts'; filter: { q?: string; label_id?: string; property_id?: string; property_value?: string; phone_id?: string; seen_from?: number; seen_to?: number }; phone_id?: string };
 /** Text, a template, or both (the template for Cloud API recipients outside the 24-hour window); see BroadcastContent. */
 export interface ContentInput {
   body?: string;
