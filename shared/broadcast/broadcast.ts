@@ -653,6 +653,7 @@ async function writeTx(build: (e: TxEntities) => TxItem[]): Promise<'ok' | numbe
     const codes = (res.data as Array<{ code?: string }>).map((d) => d?.code ?? 'None');
     const failed = codes.indexOf('ConditionalCheckFailed');
     if (failed >= 0) return failed;
+    prof.txRetries++;
     await new Promise((r) => setTimeout(r, 2 + Math.random() * 10 * Math.min(n + 1, 10)));
   }
   throw new Error('a broadcast transaction kept conflicting');
@@ -788,14 +789,40 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
   }
   if (deps.crashPoint) await deps.crashPoint('claimed', r.rid);
   try {
-    await sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp }, ...(template ? { template } : {}), ...(prepared ? { prepared } : {}) });
+    await timed('storeMs', () => sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp }, ...(template ? { template } : {}), ...(prepared ? { prepared } : {}) }));
   } catch (e) {
     if (!(e instanceof AppError) || e.status === 503) throw e; // not queued: the step retries this recipient
     await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', e.message, deps.now());
     return;
   }
   if (deps.crashPoint) await deps.crashPoint('stored', r.rid);
-  await finishSent(job, r, deps.now());
+  await timed('finishMs', () => finishSent(job, r, deps.now()));
+}
+
+/**
+ * Opt-in profile of the engine (env BROADCAST_PROFILE = a file path; the bench sets it): per step,
+ * the sends, the mean ms of each phase (claim transaction, message stored through sendMessage,
+ * finish transaction) and the transaction retries (TransactionConflict on the shared job / usage
+ * rows), appended as one JSON line. Off: nothing is measured or written.
+ */
+const prof = { sends: 0, claimMs: 0, storeMs: 0, finishMs: 0, txRetries: 0, since: 0 };
+async function timed<T>(phase: 'claimMs' | 'storeMs' | 'finishMs', f: () => Promise<T>): Promise<T> {
+  if (!process.env.BROADCAST_PROFILE) return f();
+  const t0 = performance.now();
+  try {
+    return await f();
+  } finally {
+    prof[phase] += performance.now() - t0;
+  }
+}
+async function flushProfile(broadcastId: string, seq: number, now: number): Promise<void> {
+  const file = process.env.BROADCAST_PROFILE;
+  if (!file || !prof.sends) return;
+  const n = prof.sends;
+  const wallMs = Math.max(1, now - (prof.since || now));
+  const line = { broadcast_id: broadcastId, seq, sends: n, wall_ms: Math.round(wallMs), per_s: +((n * 1000) / wallMs).toFixed(2), claim_ms: +(prof.claimMs / n).toFixed(1), store_ms: +(prof.storeMs / n).toFixed(1), finish_ms: +(prof.finishMs / n).toFixed(1), tx_retries: prof.txRetries };
+  Object.assign(prof, { sends: 0, claimMs: 0, storeMs: 0, finishMs: 0, txRetries: 0, since: now });
+  await (await import('node:fs/promises')).appendFile(file, `${JSON.stringify(line)}\n`);
 }
 
 /** A claim older than this without a result is a run that died (a live run finishes a send in well under a second). */
@@ -847,6 +874,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const quiet = (job.quiet_hours as JobRow['quiet_hours'] & { start: string; end: string }) ?? null;
   const { limit } = await creditUsageOf(job.org_id, start);
   const pacer = new NumberPacer(job.pace_ms, deps.rand);
+  prof.since = Date.now();
   const deadline = start + deps.budgetMs;
   const limits = new Map<string, { readAt: number; seen: number }>();
   const inFlight = new Set<Promise<void>>();
@@ -855,6 +883,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   let outOfCredits = false;
   const settle = async () => {
     await Promise.all(inFlight);
+    await flushProfile(job!.broadcast_id, cmd.seq, Date.now());
     if (failure) throw failure;
   };
 
@@ -910,7 +939,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       const task = async (): Promise<void> => {
         let row = r;
         if (r.state === 'pending') {
-          const c = await claim(job, r, limit, claimedAt);
+          const c = await timed('claimMs', () => claim(job, r, limit, claimedAt));
           if (c === 'taken') return;
           if (c === 'no_credit') {
             outOfCredits = true;
@@ -919,6 +948,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
           row = c;
         }
         await deliver(job, actor, row, deps);
+        prof.sends++;
       };
       const p: Promise<void> = task()
         .catch((e: unknown) => {
