@@ -17,9 +17,9 @@ export const BroadcastEntity = new Entity({
     broadcast_id: { type: 'string', required: true },
     name: { type: 'string', required: true },
     status: { type: BROADCAST_STATUSES, required: true },
-    /** { body } */
+    /** { body?, template?: { name, language, values } } (broadcast.schemas.ts BroadcastContent) */
     content: { type: 'any', required: true },
-    audience_kind: { type: ['chats', 'filter', 'csv'] as const, required: true },
+    audience_kind: { type: ['chats', 'filter', 'csv', 'contacts'] as const, required: true },
     pace_ms: { type: 'number', required: true },
     /** { start, end } 'HH:MM' in the org's time zone, or null */
     quiet_hours: { type: 'any' },
@@ -70,6 +70,8 @@ export const BroadcastRecipientEntity = new Entity({
     phone: { type: 'string' },
     /** CSV variables */
     vars: { type: 'any' },
+    /** 'template': this recipient gets the broadcast's template (template content, or the fallback outside the 24-hour window); absent: the text */
+    via: { type: ['text', 'template'] as const },
     skip_reason: { type: SKIP_REASONS },
     msg_unique_id: { type: 'string' },
     msg_timestamp: { type: 'number' },

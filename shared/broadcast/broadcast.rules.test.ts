@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countSkips, creditMonth, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, paceFor, rateLimitBackoffMs, recipientId, variablesOf } from './broadcast.rules.ts';
+import { countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, paceFor, rateLimitBackoffMs, recipientId, variablesOf } from './broadcast.rules.ts';
 
 describe('broadcast rules', () => {
   it('paces Cloud API numbers at the configured pace and WhatsApp Web numbers slower with jitter', () => {
@@ -62,5 +62,12 @@ describe('broadcast rules', () => {
     expect(p.readyAt('a')).toBe(6050);
     p.rateLimited('a', 6050);
     expect(p.readyAt('a')).toBe(8050);
+  });
+});
+
+describe('fillTemplateValues', () => {
+  it('fills text values per recipient and keeps media values', () => {
+    const media = { link: 'https://cdn.example/a.png' };
+    expect(fillTemplateValues({ 'body.1': '{{name}}', 'body.2': 'code {{ code }}', 'header.media': media }, { name: 'Asha', code: 'X9' })).toEqual({ 'body.1': 'Asha', 'body.2': 'code X9', 'header.media': media });
   });
 });

@@ -63,6 +63,16 @@ export function fillVariables(text: string, vars: Record<string, string | null |
   return text.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_, k: string) => vars[k] ?? '');
 }
 
+/**
+ * A broadcast template's values for one recipient: every text value filled like the text content
+ * (fillVariables: CSV columns, `name`, `phone`); media values (`{ link } | { id }`) are kept as they are.
+ */
+export function fillTemplateValues<V>(values: Record<string, string | V>, vars: Record<string, string | null | undefined>): Record<string, string | V> {
+  const out: Record<string, string | V> = {};
+  for (const [k, v] of Object.entries(values)) out[k] = typeof v === 'string' ? fillVariables(v, vars) : v;
+  return out;
+}
+
 /** Names of the variables a text uses (the create flow shows which CSV columns it needs). */
 export function variablesOf(text: string): string[] {
   return [...new Set([...text.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)].map((m) => m[1]!))];

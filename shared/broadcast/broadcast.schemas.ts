@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { BulkChatFilter } from '../bulk/bulk-job.schemas.ts';
+import { TemplateRef } from '../template/template.schemas.ts';
+import { ContactExportQuery } from '../contact/contact.schemas.ts';
 
 /**
  * Broadcast API contracts (issue 16 part B; spec §2 /broadcast, §6 member_permissions.bulk_message,
@@ -43,14 +45,54 @@ export const CsvRecipient = z.object({
 export const Audience = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('chats'), chat_ids: z.array(z.string().min(1).max(200)).min(1, 'pick at least one chat').max(MAX_CSV_ROWS, `must be at most ${MAX_CSV_ROWS} chats`) }),
   z.object({ kind: z.literal('filter'), filter: BulkChatFilter }),
+  /**
+   * contacts filtered like /contacts (label, property value, number talked to, last seen, search words;
+   * shared/contact listContactBook as the creator sees it) -> each contact's chat, on `phone_id` when
+   * given (the number the broadcast goes out from); contacts without such a chat are skipped (no_chat) and counted
+   */
+  z.object({
+    kind: z.literal('contacts'),
+    filter: ContactExportQuery.omit({ sort: true, order: true }).default({}),
+    phone_id: z.string().trim().min(1, 'must not be empty').max(64, 'is too long').optional(),
+  }),
   z.object({ kind: z.literal('csv'), rows: z.array(CsvRecipient).min(1, 'the CSV has no rows').max(MAX_CSV_ROWS, `must be at most ${MAX_CSV_ROWS} rows`) }),
 ]);
 export type Audience = z.infer<typeof Audience>;
 
-export const BroadcastContent = z.object({
-  /** WhatsApp formatting (*bold*, _italic_, ~strike~, ```mono```); `{{name}}`, `{{phone}}` and CSV variables are filled per recipient */
-  body: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(4096, 'must be at most 4096 characters'),
+/** A media-library file attached to a broadcast: the chat and message it is stored on. */
+export const BroadcastMedia = z.object({
+  chat_id: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(200, 'is too long'),
+  unique_id: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'is too long'),
 });
+export type BroadcastMedia = z.infer<typeof BroadcastMedia>;
+
+/**
+ * What a broadcast sends (issue 16 item 2 "Content"):
+ * - `body` only: text to everyone; Cloud API recipients outside the 24-hour window are skipped (`no_template`);
+ * - `template` only: the synced template to everyone (Cloud API numbers only: a WhatsApp Web recipient
+ *   makes the create/preview a 400 `template.not_cloud`);
+ * - both: the text inside the window (and on WhatsApp Web numbers), the template as the fallback for
+ *   Cloud API recipients outside it.
+ * A `media` file goes with the text (the text is its caption) to whoever gets the text.
+ * Template `values` may hold `{{name}}`, `{{phone}}` and CSV columns, filled per recipient like the text.
+ */
+export const BroadcastContent = z
+  .object({
+    /** WhatsApp formatting (*bold*, _italic_, ~strike~, ```mono```); `{{name}}`, `{{phone}}` and CSV variables are filled per recipient */
+    body: z.string({ invalid_type_error: 'must be text' }).trim().max(4096, 'must be at most 4096 characters').optional(),
+    /** a synced template of the recipients' number (name + language + values, see TemplateRef) */
+    template: TemplateRef.optional(),
+    /**
+     * a file of the media library (the message it is stored on, as GET /media lists it) sent with the
+     * text as its caption to the recipients who get the text (image, video or document, within Meta's limits)
+     */
+    media: BroadcastMedia.optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (!c.body && !c.template && !c.media) ctx.addIssue({ code: 'custom', path: ['body'], message: 'must not be empty' });
+    if (c.media && c.template && !c.body) ctx.addIssue({ code: 'custom', path: ['media'], message: 'is sent with the text; with a template to everyone there is no text to attach it to' });
+    if (c.media && (c.body?.length ?? 0) > 1024) ctx.addIssue({ code: 'custom', path: ['body'], message: 'must be at most 1024 characters with a file (it is the caption)' });
+  });
 export type BroadcastContent = z.infer<typeof BroadcastContent>;
 
 export const BroadcastOptions = z.object({
@@ -97,7 +139,7 @@ export const Broadcast = z.object({
   name: z.string(),
   status: z.enum(BROADCAST_STATUSES),
   content: BroadcastContent,
-  audience_kind: z.enum(['chats', 'filter', 'csv']),
+  audience_kind: z.enum(['chats', 'filter', 'csv', 'contacts']),
   pace_ms: z.number(),
   quiet_hours: QuietHours.nullable(),
   opt_out_keyword: z.string(),
@@ -141,13 +183,24 @@ export const ListBroadcastsQuery = z.object({
 });
 
 /** A preview row: what one recipient will get. */
-export const PreviewRow = z.object({ chat_id: z.string().nullable(), name: z.string().nullable(), phone: z.string().nullable(), text: z.string().nullable(), skip_reason: z.enum(SKIP_REASONS).nullable() });
+export const PreviewRow = z.object({
+  chat_id: z.string().nullable(),
+  name: z.string().nullable(),
+  phone: z.string().nullable(),
+  /** what this recipient gets: the filled text, or the filled template's text; null when skipped */
+  text: z.string().nullable(),
+  /** 'template' when the template is sent to this recipient (template content, or the fallback outside the window) */
+  via: z.enum(['text', 'template']).nullable(),
+  skip_reason: z.enum(SKIP_REASONS).nullable(),
+});
 export const BroadcastPreview = z.object({
   total: z.number(),
   to_send: z.number(),
   skipped_opt_out: z.number(),
-  /** Cloud API recipients outside the 24-hour window: a template is needed for them (skipped with text content) */
+  /** Cloud API recipients outside the 24-hour window: a template is needed for them (skipped with text-only content, sent the template otherwise) */
   needs_template: z.number(),
+  /** recipients who get the template (template content, or the fallback) */
+  via_template: z.number(),
   skipped_other: z.number(),
   credits: z.object({ month: z.string(), limit: z.number(), used: z.number(), remaining: z.number() }),
   rows: z.array(PreviewRow),

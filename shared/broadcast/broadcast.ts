@@ -17,7 +17,13 @@ import { BROADCAST_CREDITS_PER_LICENCE } from '../plan/catalog.rules.ts';
 import { listChats } from '../chat/chat-list.ts';
 import { isServiceWindowOpen } from '../chat/chat.rules.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
-import { sendMessage, type OutboundCommand } from '../inbox/send.ts';
+import { sendMessage, type InternalSend, type OutboundCommand } from '../inbox/send.ts';
+import { getMessageItem } from '../message/message.ts';
+import { forwardPlan, type ForwardSource } from '../message/forward.rules.ts';
+import { getTemplate } from '../template/template.ts';
+import { fillTemplate, templateValueProblems } from '../template/template.rules.ts';
+import type { TemplateSnapshot } from '../template/template-send.ts';
+import type { TemplateValues, TemplateView } from '../template/template.schemas.ts';
 import { csvCell } from '../contact/contact.rules.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ChatGuard } from '../access/guard.ts';
@@ -36,7 +42,7 @@ import {
   type RecipientState,
   type SkipReason,
 } from './broadcast.schemas.ts';
-import { countSkips, creditMonth, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, recipientId } from './broadcast.rules.ts';
+import { countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, recipientId } from './broadcast.rules.ts';
 
 /**
  * Broadcasts (issue 16 part B; spec §2 /broadcast, §6 bulk_message, §9 credits).
@@ -114,6 +120,8 @@ interface Resolved {
   phone: string | null;
   vars: Record<string, string>;
   skip_reason: SkipReason | null;
+  /** 'template' when the broadcast's template goes to this recipient */
+  via?: 'text' | 'template';
 }
 
 type ChatLike = Chat & { phone_id: string; label_ids?: string[] | null; last_customer_message_at?: Record<string, number> | null };
@@ -131,6 +139,45 @@ async function chatsById(orgId: string, ids: string[]): Promise<Map<string, Chat
 }
 
 /**
+ * A contact-filter audience: the contacts of a /contacts filter (listContactBook, as the actor sees
+ * them: paged, up to MAX_RECIPIENTS), each mapped to its first number's chat that the actor may open
+ * (on `phone_id` when given). A contact without one keeps a placeholder chat id that resolves to
+ * `no_chat`. Masked viewers get sealed contact ids; they are opened here (never shown).
+ */
+async function contactAudience(actor: Actor, audience: Extract<Audience, { kind: 'contacts' }>) {
+  const { listContactBook, getMany } = await import('../contact/contact.ts');
+  const { openContactId } = await import('../contact/contact-id.ts');
+  const { chatGuard } = await import('../access/guard.ts');
+  const orgId = actor.org_id;
+  const guard = await chatGuard(actor);
+  const views: Array<{ id: string; name: string | null }> = [];
+  let cursor: string | null = null;
+  do {
+    const page: { contacts: Array<{ contact_id: string; display_name: string | null }>; cursor: string | null } = await listContactBook(actor, { ...audience.filter, limit: 200, ...(cursor ? { cursor } : {}) });
+    for (const v of page.contacts) {
+      const id = guard.masks ? openContactId(orgId, v.contact_id) : v.contact_id;
+      if (id && views.length < MAX_RECIPIENTS) views.push({ id, name: v.display_name });
+    }
+    cursor = views.length < MAX_RECIPIENTS ? page.cursor : null;
+  } while (cursor);
+  const rows = new Map((await getMany(orgId, views.map((v) => v.id))).map((c) => [c.contact_id, c]));
+  const numbersOf = (id: string): string[] => {
+    const c = rows.get(id) as { numbers?: string[] | null } | undefined;
+    return c?.numbers?.length ? c.numbers : [id];
+  };
+  const found = await chatsById(orgId, [...new Set(views.flatMap((v) => numbersOf(v.id).map((n) => `${n}@c.us`)))]);
+  const visible = await guard.visibleChatIds(found.keys());
+  const chats = new Map([...found].filter(([id, c]) => visible.has(id) && (!audience.phone_id || c.phone_id === audience.phone_id)));
+  const wanted = views.map((v) => {
+    const chatId = numbersOf(v.id)
+      .map((n) => `${n}@c.us`)
+      .find((id) => chats.has(id));
+    return { chat_id: chatId ?? `contact:${v.id}`, vars: {}, phone: null, name: chatId ? null : v.name };
+  });
+  return { wanted, chats };
+}
+
+/**
  * Resolve an audience to recipients with their skip reasons (nothing stored).
  * - chats: as given (the HTTP layer's guard already refused chats the actor may not see);
  * - filter: the chat list's own filters (labels, assignee, number, type, state, unread), read through
@@ -139,7 +186,7 @@ async function chatsById(orgId: string, ids: string[]): Promise<Map<string, Chat
  */
 async function resolveAudience(actor: Actor, audience: Audience, keyword: string, now: number): Promise<Resolved[]> {
   const orgId = actor.org_id;
-  let wanted: Array<{ chat_id: string; vars: Record<string, string>; phone: string | null }>;
+  let wanted: Array<{ chat_id: string; vars: Record<string, string>; phone: string | null; name?: string | null }>;
   let chats: Map<string, ChatLike>;
   if (audience.kind === 'filter') {
     chats = new Map();
@@ -152,6 +199,8 @@ async function resolveAudience(actor: Actor, audience: Audience, keyword: string
     // listChats masks and trims rows; read the stored rows (window, labels, phone_id)
     chats = await chatsById(orgId, [...chats.keys()]);
     wanted = [...chats.keys()].map((chat_id) => ({ chat_id, vars: {}, phone: null }));
+  } else if (audience.kind === 'contacts') {
+    ({ wanted, chats } = await contactAudience(actor, audience));
   } else if (audience.kind === 'chats') {
     wanted = audience.chat_ids.map((chat_id) => ({ chat_id, vars: {}, phone: null }));
     chats = await chatsById(orgId, [...new Set(audience.chat_ids)]);
@@ -167,7 +216,7 @@ async function resolveAudience(actor: Actor, audience: Audience, keyword: string
   const seen = new Set<string>();
   return wanted.map((w) => {
     const c = chats.get(w.chat_id);
-    const base = { chat_id: c ? w.chat_id : null, name: c?.chat_name ?? null, phone: w.phone ?? (c ? w.chat_id.split('@')[0]! : null), vars: w.vars };
+    const base = { chat_id: c ? w.chat_id : null, name: c?.chat_name ?? w.name ?? null, phone: w.phone ?? (c ? w.chat_id.split('@')[0]! : null), vars: w.vars };
     if (!c) return { ...base, skip_reason: 'no_chat' as const };
     const kind = phones.get(c.phone_id) ?? 'wa_cloud';
     const r: Resolved = { ...base, phone_id: c.phone_id, connection_type: kind, skip_reason: null };
@@ -184,14 +233,89 @@ async function resolveAudience(actor: Actor, audience: Audience, keyword: string
 const textFor = (body: string, r: { name?: string | null; phone?: string | null; vars?: unknown }): string =>
   fillVariables(body, { name: r.name ?? '', phone: r.phone ?? '', ...((r.vars as Record<string, string> | undefined) ?? {}) });
 
-/** Shared by preview and create: the resolved recipients, their counts and the month's credits. */
+/** The variables of one recipient (CSV columns, then name and phone). */
+const varsOf = (r: { name?: string | null; phone?: string | null; vars?: unknown }): Record<string, string> => ({ name: r.name ?? '', phone: r.phone ?? '', ...((r.vars as Record<string, string> | undefined) ?? {}) });
+
+/** A broadcast template as one recipient gets it: the snapshot the outbound consumer builds Meta's body from, and its text. */
+function templateFor(t: TemplateView, values: TemplateValues, r: { name?: string | null; phone?: string | null; vars?: unknown }): { snapshot: TemplateSnapshot; text: string } {
+  const filled = fillTemplateValues(values, varsOf(r));
+  const snapshot: TemplateSnapshot = { name: t.name, language: t.language, parameter_format: t.parameter_format, category: t.category, components: t.components, values: filled };
+  return { snapshot, text: fillTemplate(t, filled).text.slice(0, 4096) };
+}
+
+const contentError = (field: string, reason: string, code = 'validation.failed') => new AppError(code, `${field}: ${reason}`, { details: [{ field, reason }] });
+
+/**
+ * Decide who gets the template (issue 16 item 2 "Content"; the rule table is on BroadcastContent) and
+ * check it for every number and recipient it goes to, so a broadcast is refused up front rather than
+ * failing recipient by recipient: the number must be a Cloud API number with the template synced and
+ * APPROVED, and every variable filled for each recipient (values with `{{name}}` or a CSV column that
+ * is empty for someone are named with that recipient's row).
+ * @returns the templates by phone_id (empty for text-only content); `resolved` rows get `via`
+ * @throws AppError 400 template.not_cloud (field content.template), 400 validation.failed
+ *   (content.template.name / content.template.values.<key> / content.template)
+ */
+async function applyTemplate(orgId: string, content: PreviewBroadcastInput['content'], resolved: Resolved[]): Promise<Map<string, TemplateView>> {
+  const templates = new Map<string, TemplateView>();
+  const ref = content.template;
+  for (const r of resolved) {
+    if (r.skip_reason && r.skip_reason !== 'no_template') continue;
+    if (!ref || (content.body && r.skip_reason !== 'no_template')) {
+      if (!r.skip_reason) r.via = 'text';
+      continue;
+    }
+    if (r.connection_type === 'wa_web') {
+      throw new AppError('template.not_cloud', `Templates are a WhatsApp Cloud API feature; ${r.name ?? r.phone ?? r.chat_id} is answered from a WhatsApp Web number. Send text to WhatsApp Web numbers, or leave them out.`, {
+        details: [{ field: 'content.template', reason: 'is not available on WhatsApp Web numbers' }],
+      });
+    }
+    const phoneId = r.phone_id!;
+    let t = templates.get(phoneId);
+    if (!t) {
+      t = await getTemplate(orgId, phoneId, ref.name, ref.language);
+      if (!t) throw contentError('content.template.name', `is not a synced template of number ${phoneId} in that language`);
+      templates.set(phoneId, t);
+    }
+    const problems = templateValueProblems(t, fillTemplateValues(ref.values, varsOf(r)));
+    if (problems.length) {
+      const who = r.phone ?? r.name ?? r.chat_id ?? '';
+      const field = `content.template.${problems[0]!.field}`;
+      throw new AppError('validation.failed', `${field}: ${problems[0]!.reason} (recipient ${who})`, { details: problems.map((p) => ({ field: `content.template.${p.field}`, reason: `${p.reason} (recipient ${who})` })) });
+    }
+    r.skip_reason = null;
+    r.via = 'template';
+  }
+  return templates;
+}
+
+/**
+ * The broadcast's file: a media-library file of a chat the actor may open (the guard), and one
+ * WhatsApp can send (forward.rules.ts forwardPlan: stored, a sendable type, within Meta's limits).
+ * @throws AppError 400 validation.failed `content.media.chat_id` / `content.media.unique_id` / `content.media`
+ */
+async function checkMedia(actor: Actor, m: NonNullable<PreviewBroadcastInput['content']['media']>, now: number): Promise<void> {
+  const { chatGuard } = await import('../access/guard.ts');
+  await (await chatGuard(actor)).requireChat(m.chat_id).catch((e: unknown) => {
+    if (e instanceof AppError && (e.status === 404 || e.status === 403)) throw contentError('content.media.chat_id', 'is not a chat you can open');
+    throw e;
+  });
+  const src = await getMessageItem(actor.org_id, m.chat_id, m.unique_id).catch(() => null);
+  if (!src?.media) throw contentError('content.media.unique_id', 'is not a file of that chat');
+  const plan = forwardPlan(src as unknown as ForwardSource, '', now);
+  if (plan.kind !== 'media') throw contentError('content.media', plan.kind === 'refused' ? plan.reason : 'is not a file');
+}
+
+/** Shared by preview and create: the resolved recipients, their counts, the templates by number and the month's credits. */
 async function plan(actor: Actor, input: PreviewBroadcastInput, now: number) {
   await assertBroadcastAccess(actor);
   const resolved = await resolveAudience(actor, input.audience, input.options.opt_out_keyword, now);
+  const needsTemplate = resolved.filter((r) => r.skip_reason === 'no_template').length;
+  const templates = await applyTemplate(actor.org_id, input.content, resolved);
+  if (input.content.media) await checkMedia(actor, input.content.media, now);
   const skips = countSkips(resolved.map((r) => r.skip_reason));
   const toSend = resolved.length - skips.opt_out - skips.no_template - skips.other;
   const credits = await creditUsageOf(actor.org_id, now);
-  return { resolved, skips, toSend, credits };
+  return { resolved, skips, toSend, credits, templates, needsTemplate };
 }
 
 /**
@@ -200,15 +324,21 @@ async function plan(actor: Actor, input: PreviewBroadcastInput, now: number) {
  * month's credits. Nothing is stored. @throws AppError 403 broadcast.forbidden
  */
 export async function previewBroadcast(actor: Actor, guard: ChatGuard, input: PreviewBroadcastInput, now = Date.now()): Promise<BroadcastPreview> {
-  const { resolved, skips, toSend, credits } = await plan(actor, input, now);
+  const { resolved, skips, toSend, credits, templates, needsTemplate } = await plan(actor, input, now);
+  const textOf = (r: Resolved): string | null => {
+    const shown = { ...r, phone: guard.mask(r.phone) };
+    if (r.via === 'template') return templateFor(templates.get(r.phone_id!)!, input.content.template!.values, shown).text;
+    return r.via === 'text' ? textFor(input.content.body ?? '', shown) : null;
+  };
   return {
     total: resolved.length,
     to_send: toSend,
     skipped_opt_out: skips.opt_out,
-    needs_template: skips.no_template,
+    needs_template: needsTemplate,
+    via_template: resolved.filter((r) => r.via === 'template').length,
     skipped_other: skips.other,
     credits: { month: credits.month, limit: credits.limit, used: credits.used, remaining: credits.remaining },
-    rows: resolved.slice(0, 200).map((r) => ({ chat_id: r.chat_id, name: r.name, phone: guard.mask(r.phone), text: r.skip_reason ? null : textFor(input.content.body, { ...r, phone: guard.mask(r.phone) }), skip_reason: r.skip_reason })),
+    rows: resolved.slice(0, 200).map((r) => ({ chat_id: r.chat_id, name: r.name, phone: guard.mask(r.phone), text: textOf(r), via: r.via ?? null, skip_reason: r.skip_reason })),
   };
 }
 
@@ -251,6 +381,7 @@ export async function createBroadcast(actor: Actor, input: CreateBroadcastInput,
       ...(r.phone ? { phone: r.phone } : {}),
       ...(Object.keys(r.vars).length ? { vars: r.vars } : {}),
       ...(r.skip_reason ? { skip_reason: r.skip_reason } : {}),
+      ...(r.via === 'template' ? { via: 'template' as const } : {}),
       expires_at,
     })),
   );
@@ -459,6 +590,10 @@ export interface EngineDeps {
   rand(): number;
   /** ms a step sends before it hands over to the next step (a Lambda's time limit) */
   budgetMs: number;
+  /** a synced template of a number (cached by the step: one read per number and step) */
+  templateOf?(orgId: string, phoneId: string, name: string, language: string): Promise<TemplateView | undefined>;
+  /** the broadcast file's source message (cached by the step: one read per step) */
+  mediaOf?(orgId: string, chatId: string, uniqueId: string): Promise<ForwardSource | null>;
   /** test hook of the crash tests: awaited after a recipient is claimed and after its message is stored (a promise that never settles = the process died there) */
   crashPoint?: (point: 'claimed' | 'stored', rid: string) => Promise<void>;
 }
@@ -469,7 +604,35 @@ export const realEngine = (): EngineDeps => ({
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   rand: Math.random,
   budgetMs: Number(process.env.BROADCAST_STEP_BUDGET_MS) || 60_000,
+  templateOf: cachedTemplates(),
+  mediaOf: cachedMedia(),
 });
+
+/** The message a broadcast's file is stored on (null when gone). */
+const mediaSource = async (orgId: string, chatId: string, uniqueId: string): Promise<ForwardSource | null> =>
+  ((await getMessageItem(orgId, chatId, uniqueId).catch(() => null)) as unknown as ForwardSource | null) ?? null;
+
+/** mediaSource with a per-engine cache. */
+function cachedMedia(): NonNullable<EngineDeps['mediaOf']> {
+  const cache = new Map<string, Promise<ForwardSource | null>>();
+  return (orgId, chatId, uniqueId) => {
+    const k = `${orgId}|${chatId}|${uniqueId}`;
+    let p = cache.get(k);
+    if (!p) cache.set(k, (p = mediaSource(orgId, chatId, uniqueId)));
+    return p;
+  };
+}
+
+/** getTemplate with a per-engine cache (a step lives at most a few minutes; a sync meanwhile is seen by the next step). */
+export function cachedTemplates(): NonNullable<EngineDeps['templateOf']> {
+  const cache = new Map<string, Promise<TemplateView | undefined>>();
+  return (orgId, phoneId, name, language) => {
+    const k = `${orgId}|${phoneId}|${name}|${language}`;
+    let p = cache.get(k);
+    if (!p) cache.set(k, (p = getTemplate(orgId, phoneId, name, language)));
+    return p;
+  };
+}
 
 /** The broadcast's creator as an actor, with the role they have now. null: no longer an active member. */
 async function creatorActor(job: JobRow): Promise<Actor | null> {
@@ -490,6 +653,7 @@ async function writeTx(build: (e: TxEntities) => TxItem[]): Promise<'ok' | numbe
     const codes = (res.data as Array<{ code?: string }>).map((d) => d?.code ?? 'None');
     const failed = codes.indexOf('ConditionalCheckFailed');
     if (failed >= 0) return failed;
+    prof.txRetries++;
     await new Promise((r) => setTimeout(r, 2 + Math.random() * 10 * Math.min(n + 1, 10)));
   }
   throw new Error('a broadcast transaction kept conflicting');
@@ -598,17 +762,67 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
     await finishSent(job, r, deps.now());
     return;
   }
-  const body = textFor((job.content as { body: string }).body, r);
+  const content = job.content as PreviewBroadcastInput['content'];
+  let body: string;
+  let template: TemplateSnapshot | undefined;
+  if (r.via === 'template') {
+    const t = await (deps.templateOf ?? getTemplate)(job.org_id, r.phone_id!, content.template!.name, content.template!.language);
+    const problems = t ? templateValueProblems(t, fillTemplateValues(content.template!.values, varsOf(r))) : [];
+    if (!t || problems.length) {
+      // removed or changed by a template sync since the broadcast was created
+      const why = !t ? `The template ${content.template!.name} (${content.template!.language}) is no longer synced for this number.` : `The template cannot be sent: ${problems[0]!.field} ${problems[0]!.reason}.`;
+      await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', why, deps.now());
+      return;
+    }
+    ({ snapshot: template, text: body } = templateFor(t, content.template!.values, r));
+  } else body = textFor(content.body ?? '', r);
+  let prepared: InternalSend['prepared'];
+  if (!template && content.media) {
+    const src = await (deps.mediaOf ?? mediaSource)(job.org_id, content.media.chat_id, content.media.unique_id);
+    const plan = src ? forwardPlan(src, r.phone_id ?? '', deps.now()) : null;
+    if (plan?.kind !== 'media') {
+      await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', plan?.kind === 'refused' ? plan.reason : 'The broadcast’s file is no longer in the media library.', deps.now());
+      return;
+    }
+    const { caption: _old, ...media } = plan.media;
+    prepared = { message_type: plan.message_type, media: { ...media, ...(body.trim() ? { caption: body } : {}) } };
+  }
   if (deps.crashPoint) await deps.crashPoint('claimed', r.rid);
   try {
-    await sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp } });
+    await timed('storeMs', () => sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp }, ...(template ? { template } : {}), ...(prepared ? { prepared } : {}) }));
   } catch (e) {
     if (!(e instanceof AppError) || e.status === 503) throw e; // not queued: the step retries this recipient
     await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', e.message, deps.now());
     return;
   }
   if (deps.crashPoint) await deps.crashPoint('stored', r.rid);
-  await finishSent(job, r, deps.now());
+  await timed('finishMs', () => finishSent(job, r, deps.now()));
+}
+
+/**
+ * Opt-in profile of the engine (env BROADCAST_PROFILE = a file path; the bench sets it): per step,
+ * the sends, the mean ms of each phase (claim transaction, message stored through sendMessage,
+ * finish transaction) and the transaction retries (TransactionConflict on the shared job / usage
+ * rows), appended as one JSON line. Off: nothing is measured or written.
+ */
+const prof = { sends: 0, claimMs: 0, storeMs: 0, finishMs: 0, txRetries: 0, since: 0 };
+async function timed<T>(phase: 'claimMs' | 'storeMs' | 'finishMs', f: () => Promise<T>): Promise<T> {
+  if (!process.env.BROADCAST_PROFILE) return f();
+  const t0 = performance.now();
+  try {
+    return await f();
+  } finally {
+    prof[phase] += performance.now() - t0;
+  }
+}
+async function flushProfile(broadcastId: string, seq: number, now: number): Promise<void> {
+  const file = process.env.BROADCAST_PROFILE;
+  if (!file || !prof.sends) return;
+  const n = prof.sends;
+  const wallMs = Math.max(1, now - (prof.since || now));
+  const line = { broadcast_id: broadcastId, seq, sends: n, wall_ms: Math.round(wallMs), per_s: +((n * 1000) / wallMs).toFixed(2), claim_ms: +(prof.claimMs / n).toFixed(1), store_ms: +(prof.storeMs / n).toFixed(1), finish_ms: +(prof.finishMs / n).toFixed(1), tx_retries: prof.txRetries };
+  Object.assign(prof, { sends: 0, claimMs: 0, storeMs: 0, finishMs: 0, txRetries: 0, since: now });
+  await (await import('node:fs/promises')).appendFile(file, `${JSON.stringify(line)}\n`);
 }
 
 /** A claim older than this without a result is a run that died (a live run finishes a send in well under a second). */
@@ -660,6 +874,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const quiet = (job.quiet_hours as JobRow['quiet_hours'] & { start: string; end: string }) ?? null;
   const { limit } = await creditUsageOf(job.org_id, start);
   const pacer = new NumberPacer(job.pace_ms, deps.rand);
+  prof.since = Date.now();
   const deadline = start + deps.budgetMs;
   const limits = new Map<string, { readAt: number; seen: number }>();
   const inFlight = new Set<Promise<void>>();
@@ -668,6 +883,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   let outOfCredits = false;
   const settle = async () => {
     await Promise.all(inFlight);
+    await flushProfile(job!.broadcast_id, cmd.seq, Date.now());
     if (failure) throw failure;
   };
 
@@ -723,7 +939,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       const task = async (): Promise<void> => {
         let row = r;
         if (r.state === 'pending') {
-          const c = await claim(job, r, limit, claimedAt);
+          const c = await timed('claimMs', () => claim(job, r, limit, claimedAt));
           if (c === 'taken') return;
           if (c === 'no_credit') {
             outOfCredits = true;
@@ -732,6 +948,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
           row = c;
         }
         await deliver(job, actor, row, deps);
+        prof.sends++;
       };
       const p: Promise<void> = task()
         .catch((e: unknown) => {

@@ -7,6 +7,9 @@ import { chatWriteItems, counterItems, type ChatRow } from '../../shared/chat/ch
 import { mergeDeltas } from '../../shared/chat/chat-state.rules.ts';
 import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
 import { eventually } from '../factories/wait.ts';
+import { seedWaWebPhone } from '../factories/wa-web.ts';
+import sharp from 'sharp';
+import { inboundImage } from '../../shared/whatsapp/cloud/payloads.ts';
 import { runBroadcastStep, STALE_CLAIM_MS, type EngineDeps } from '../../shared/broadcast/broadcast.ts';
 import { creditMonth } from '../../shared/broadcast/broadcast.rules.ts';
 import type { Broadcast, BroadcastPreview, CreditUsage, Recipient } from '../../shared/broadcast/broadcast.schemas.ts';
@@ -37,7 +40,7 @@ const get = async (id: string) => (await call<{ broadcast: Broadcast }>(admin, '
 const graphSendsTo = (to: string) => rt.graph.sent.filter((r) => r.wamid && (r.body as { to?: string }).to === to).length;
 
 /** Store chats the way the write path does, each with a customer message 1 hour ago (window open) unless `old`. */
-async function seedChats(from: number, to: number, opts: { old?: boolean; lastBody?: string } = {}): Promise<void> {
+async function seedChats(from: number, to: number, opts: { old?: boolean; lastBody?: string; idOf?: (n: number) => string } = {}): Promise<void> {
   const phone = (await db().entities.phone.query.byOrg({ org_id: rt.orgId }).go()).data[0]!;
   for (let start = from; start < to; start += 20) {
     const now = Date.now();
@@ -48,7 +51,7 @@ async function seedChats(from: number, to: number, opts: { old?: boolean; lastBo
       for (let n = start; n < Math.min(to, start + 20); n++) {
         const row = {
           org_id: rt.orgId,
-          chat_id: chatOf(n),
+          chat_id: (opts.idOf ?? chatOf)(n),
           chat_name: `Customer ${n}`,
           chat_type: 'user',
           org_phone: phone.org_phone,
@@ -287,3 +290,136 @@ describe('a chat created by a webhook', () => {
     expect(r.body.rows.some((x) => x.chat_id === '15559990001@c.us' && x.skip_reason === null)).toBe(true);
   });
 });
+
+describe('template content', () => {
+  const appointment = (values: Record<string, string>) => ({ name: 'appointment_reminder', language: 'en_US', values });
+  const num = (n: number) => chatOf(n).split('@')[0]!;
+  const templateSendsTo = (to: string) => rt.graph.sent.filter((r) => r.wamid && (r.body as { to?: string; type?: string }).to === to && (r.body as { type?: string }).type === 'template');
+  beforeAll(async () => {
+    rt.queues.get('broadcasts')!.resume();
+    expect((await call(admin, 'POST', '/templates/sync', {})).status).toBe(200);
+    await seedChats(300, 302, { old: true }); // outside the 24-hour window
+    await seedChats(302, 303); // inside
+  }, 60_000);
+
+  it('text with a fallback template: the preview says per recipient what is sent', async () => {
+    const content = { body: 'Hi {{name}}', template: appointment({ 'body.1': '{{name}}', 'body.2': 'Tuesday 3 pm' }) };
+    const r = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience: { kind: 'chats', chat_ids: [300, 301, 302].map(chatOf) }, content });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ total: 3, to_send: 3, needs_template: 2, via_template: 2, skipped_other: 0 });
+    expect(r.body.rows[0]).toMatchObject({ chat_id: chatOf(300), via: 'template', skip_reason: null, text: 'Hello Customer 300, this is a reminder of your appointment on Tuesday 3 pm. Reply to this message if you need to change it.' });
+    expect(r.body.rows[2]).toMatchObject({ chat_id: chatOf(302), via: 'text', text: 'Hi Customer 302' });
+  });
+
+  it('a Cloud API recipient outside the window gets the template at the Graph stand-in, the others the text', async () => {
+    const content = { body: 'Hi {{name}}', template: appointment({ 'body.1': '{{name}}', 'body.2': 'Tuesday 3 pm' }) };
+    const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Reminders', audience: { kind: 'chats', chat_ids: [300, 301, 302].map(chatOf) }, content, options: { pace_ms: 20 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.broadcast.stats).toMatchObject({ total: 3, skipped: 0, skipped_no_template: 0 });
+    await eventually(async () => (await get(r.body.broadcast.broadcast_id)).status === 'completed', 20_000, 'the broadcast completes');
+    await rt.idle();
+    expect((await get(r.body.broadcast.broadcast_id)).stats).toMatchObject({ sent: 3, failed: 0, pending: 0 });
+    for (const n of [300, 301]) {
+      const sends = templateSendsTo(num(n));
+      expect(sends).toHaveLength(1);
+      expect(graphSendsTo(num(n))).toBe(1);
+      expect((sends[0]!.body as { template: unknown }).template).toEqual({
+        name: 'appointment_reminder',
+        language: { code: 'en_US' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: `Customer ${n}` }, { type: 'text', text: 'Tuesday 3 pm' }] }],
+      });
+    }
+    expect(templateSendsTo(num(302))).toHaveLength(0);
+    expect(graphSendsTo(num(302))).toBe(1);
+    const thread = await call<{ messages: Array<{ body: string; message_type: string }> }>(admin, 'GET', `/chats/${enc(chatOf(300))}/messages`);
+    expect(thread.body.messages.some((m) => m.message_type === 'template' && m.body.startsWith('Hello Customer 300,'))).toBe(true);
+  });
+
+  it('refuses a template a recipient cannot get: an empty CSV variable, an unknown template (400 with the field)', async () => {
+    const rows = [{ phone: num(300), vars: { day: 'Friday' } }, { phone: num(301), vars: {} }];
+    const r = await call<{ error: { details: Array<{ field: string; reason: string }> } }>(admin, 'POST', '/broadcasts', { name: 'x', audience: { kind: 'csv', rows }, content: { template: appointment({ 'body.1': '{{name}}', 'body.2': '{{day}}' }) } });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details[0]).toEqual({ field: 'content.template.values.body.2', reason: `is required (recipient ${num(301)})` });
+    const u = await call<{ error: { details: Array<{ field: string }> } }>(admin, 'POST', '/broadcasts/preview', { audience: { kind: 'chats', chat_ids: [chatOf(300)] }, content: { template: { name: 'appointment_reminder', language: 'de_DE', values: {} } } });
+    expect(u.status).toBe(400);
+    expect(u.body.error.details[0]!.field).toBe('content.template.name');
+  });
+
+  it('WhatsApp Web numbers refuse template content with a 400; text with a fallback sends them the text', async () => {
+    const p = await seedWaWebPhone(rt.orgId, 'waweb-bc-1', '15557770299');
+    await db().entities.chat.create({ org_id: rt.orgId, chat_id: '15550008888@c.us', chat_type: 'user', chat_name: 'Web customer', org_phone: p.org_phone, phone_id: p.phone_id, chat_org_phones: [p.org_phone], latest_message_timestamp: Date.now() }).go();
+    const audience = { kind: 'chats', chat_ids: ['15550008888@c.us', chatOf(300)] };
+    const r = await call<{ error: { code: string; details: Array<{ field: string }> } }>(admin, 'POST', '/broadcasts', { name: 'x', audience, content: { template: appointment({ 'body.1': 'A', 'body.2': 'B' }) } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'template.not_cloud', details: [{ field: 'content.template' }] });
+    const ok = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience, content: { body: 'Hi', template: appointment({ 'body.1': 'A', 'body.2': 'B' }) } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.rows.map((x) => x.via)).toEqual(['text', 'template']);
+  });
+});
+
+describe('media attachments', () => {
+  it('sends a media-library file with the text as its caption through the media send path', async () => {
+    rt.queues.get('broadcasts')!.resume();
+    const photo = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 20, g: 120, b: 200 } } }).png().toBuffer();
+    rt.graph.addMedia('bc-photo-1', photo, 'image/png');
+    await rt.postWebhook(inboundImage(rt.phone, '15558880401', { id: 'bc-photo-1', caption: 'source' }));
+    await seedChats(320, 322);
+    await rt.idle();
+    const src = await eventually(async () => {
+      const m = (await call<{ messages: Array<{ unique_id: string; message_type: string; media?: { status?: string } }> }>(admin, 'GET', `/chats/${enc('15558880401@c.us')}/messages`)).body.messages.find((x) => x.message_type === 'image');
+      return m?.media?.status === 'stored' ? m : undefined;
+    });
+    const media = { chat_id: '15558880401@c.us', unique_id: src.unique_id };
+    // a file that is not one of that chat's: 400 with the field
+    const bad = await call<{ error: { details: Array<{ field: string }> } }>(admin, 'POST', '/broadcasts/preview', { audience: { kind: 'chats', chat_ids: [chatOf(320)] }, content: { body: 'x', media: { ...media, unique_id: 'nope' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0]!.field).toBe('content.media.unique_id');
+    const uploadsBefore = rt.graph.uploads.length;
+    const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Photo', audience: { kind: 'chats', chat_ids: [320, 321].map(chatOf) }, content: { body: 'New in, {{name}}', media }, options: { pace_ms: 20 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    await eventually(async () => (await get(r.body.broadcast.broadcast_id)).status === 'completed', 20_000, 'the broadcast completes');
+    await rt.idle();
+    expect((await get(r.body.broadcast.broadcast_id)).stats).toMatchObject({ sent: 2, failed: 0 });
+    for (const n of [320, 321]) {
+      const to = chatOf(n).split('@')[0]!;
+      const sends = rt.graph.sent.filter((x) => x.wamid && (x.body as { to?: string }).to === to);
+      expect(sends).toHaveLength(1);
+      expect(sends[0]!.body).toMatchObject({ type: 'image', image: { id: expect.any(String), caption: `New in, Customer ${n}` } });
+    }
+    const uploads = rt.graph.uploads.slice(uploadsBefore);
+    expect(uploads).toHaveLength(2);
+    for (const u of uploads) expect(Buffer.compare(u.bytes, photo)).toBe(0);
+  });
+});
+
+describe('contact-filter audience', () => {
+  it("maps each filtered contact to its chat; contacts without one are skipped and counted", async () => {
+    rt.queues.get('broadcasts')!.resume();
+    const indian = (n: number) => `919876500${n}@c.us`; // numbers libphonenumber accepts (Indian mobiles)
+    await seedChats(330, 331, { idOf: indian });
+    for (const [phone, name] of [['+919876500330', 'Zebra One'], ['+919876500999', 'Zebra Two']] as const) {
+      const c = await call(admin, 'POST', '/contacts', { phone, name });
+      expect(c.status, JSON.stringify(c.body)).toBe(201);
+    }
+    const audience = { kind: 'contacts', filter: { q: 'zebra' } };
+    const p = await eventually(async () => {
+      const r = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience, content: { body: 'Hi {{name}}' } });
+      return r.status === 200 && r.body.total === 2 ? r : undefined;
+    });
+    expect(p.body).toMatchObject({ total: 2, to_send: 1, skipped_other: 1 });
+    expect(p.body.rows.find((x) => x.chat_id === indian(330))).toMatchObject({ text: 'Hi Customer 330', skip_reason: null });
+    expect(p.body.rows.find((x) => x.chat_id === null)).toMatchObject({ name: 'Zebra Two', skip_reason: 'no_chat' });
+    // on another number nobody has a chat
+    const other = await call<BroadcastPreview>(admin, 'POST', '/broadcasts/preview', { audience: { ...audience, phone_id: 'no-such-number' }, content: { body: 'Hi' } });
+    expect(other.body).toMatchObject({ total: 2, to_send: 0, skipped_other: 2 });
+    const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Zebras', audience, content: { body: 'Hi {{name}}' }, options: { pace_ms: 20 } });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.broadcast).toMatchObject({ audience_kind: 'contacts', stats: { total: 2, skipped_other: 1 } });
+    await eventually(async () => (await get(r.body.broadcast.broadcast_id)).status === 'completed', 20_000, 'the broadcast completes');
+    await rt.idle();
+    expect(graphSendsTo('919876500330')).toBe(1);
+    expect(graphSendsTo('919876500999')).toBe(0);
+  });
+});
+

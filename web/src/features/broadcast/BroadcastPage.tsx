@@ -7,7 +7,7 @@
  * Desktop only like the other management pages (app/shell/nav.ts MOBILE_UNAVAILABLE); the layout
  * still folds to one column on narrow windows.
  */
-import { useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Papa from 'papaparse';
@@ -16,7 +16,10 @@ import { useSession } from '../../app/session.tsx';
 import { useToast } from '../../app/toast.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
 import { Tabs } from '../../components/ui/Tabs.tsx';
-import { broadcastKeys, broadcastsApi, type AudienceInput, type Broadcast, type BroadcastPreview, type RecipientFilter } from './api.ts';
+import { templateKeys, templatesApi, TemplateFormLazy } from '../templates/index.ts';
+import type { TemplateValues, TemplateView } from '#shared/template/template.schemas.ts';
+import { propertiesApi, propertyKeys } from '../contacts/index.ts';
+import { broadcastKeys, broadcastsApi, type AudienceInput, type ContentInput, type Broadcast, type BroadcastPreview, type RecipientFilter } from './api.ts';
 import './broadcast.css';
 
 const STATUS_LABEL: Record<Broadcast['status'], string> = { scheduled: 'Scheduled', running: 'Sending', paused: 'Paused', completed: 'Completed', cancelled: 'Cancelled' };
@@ -188,6 +191,70 @@ function FilterPicker({ orgId, filter, onChange }: { orgId: string; filter: Extr
   );
 }
 
+type ContactAudience = Extract<AudienceInput, { kind: 'contacts' }>;
+
+/** Contacts filtered like /contacts (words, label, property value, last seen) and the number to send from. */
+function ContactFilterPicker({ orgId, value, onChange }: { orgId: string; value: ContactAudience; onChange: (a: ContactAudience) => void }) {
+  const labels = useQuery({ queryKey: ['orgs', orgId, 'broadcasts', 'labels'], queryFn: () => api.chatLabels(orgId) });
+  const props = useQuery({ queryKey: propertyKeys.all(orgId), queryFn: () => propertiesApi.list(orgId) });
+  const phones = useQuery({ queryKey: ['orgs', orgId, 'broadcasts', 'phones'], queryFn: () => api.phones(orgId) });
+  const f = value.filter;
+  const set = (k: keyof ContactAudience['filter'], v: string | number | undefined) => onChange({ ...value, filter: { ...f, [k]: v === '' ? undefined : v } });
+  const days = f.seen_from ? String(Math.round((Date.now() - f.seen_from) / 86_400_000)) : '';
+  return (
+    <div className="broadcast-filter" data-testid="audience-contacts-panel">
+      <label>
+        Name or words
+        <input value={f.q ?? ''} onChange={(e) => set('q', e.target.value)} placeholder="Any" maxLength={100} data-testid="contacts-q" />
+      </label>
+      <label>
+        Label
+        <select value={f.label_id ?? ''} onChange={(e) => set('label_id', e.target.value)}>
+          <option value="">Any</option>
+          {(labels.data ?? []).map((l) => (
+            <option key={l.label_id} value={l.label_id}>
+              {l.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Property
+        <select value={f.property_id ?? ''} onChange={(e) => onChange({ ...value, filter: { ...f, property_id: e.target.value || undefined, property_value: e.target.value ? f.property_value : undefined } })}>
+          <option value="">Any</option>
+          {(props.data ?? []).map((p) => (
+            <option key={p.property_id} value={p.property_id}>
+              {p.property_name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {f.property_id && (
+        <label>
+          Value
+          <input value={f.property_value ?? ''} onChange={(e) => set('property_value', e.target.value)} placeholder="Any value" maxLength={200} />
+        </label>
+      )}
+      <label>
+        Seen in the last … days
+        <input type="number" min={1} max={3650} value={days} onChange={(e) => set('seen_from', e.target.value ? Date.now() - Number(e.target.value) * 86_400_000 : undefined)} placeholder="Any time" />
+      </label>
+      <label>
+        Send from
+        <select value={value.phone_id ?? ''} onChange={(e) => onChange({ ...value, phone_id: e.target.value || undefined })}>
+          <option value="">Each contact’s chat, any number</option>
+          {(phones.data?.phones ?? []).map((p) => (
+            <option key={p.phone_id} value={p.phone_id}>
+              +{p.org_phone}
+            </option>
+          ))}
+        </select>
+      </label>
+      <small className="muted">Contacts without a chat (on that number) are skipped and counted.</small>
+    </div>
+  );
+}
+
 /** Parse a CSV with a `phone` column; every other column is a variable ({{column}}). */
 function parseCsv(text: string): { rows: Array<{ phone: string; vars: Record<string, string> }>; error: string | null } {
   const out = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true, transformHeader: (h) => h.trim() });
@@ -198,16 +265,67 @@ function parseCsv(text: string): { rows: Array<{ phone: string; vars: Record<str
   return { rows: out.data.map((r) => ({ phone: String(r[phoneCol] ?? ''), vars: Object.fromEntries(vars.map((v) => [v, String(r[v] ?? '')])) })), error: null };
 }
 
+type PickedFile = { chat_id: string; unique_id: string; label: string };
+
+/** A file of the media library (GET /media, newest 24 images, videos and documents) sent with the text as its caption. */
+function BroadcastFilePicker({ orgId, value, onChange }: { orgId: string; value: PickedFile | null; onChange: (f: PickedFile | null) => void }) {
+  const [open, setOpen] = useState(false);
+  const q = useQuery({ queryKey: ['orgs', orgId, 'media', 'broadcast-picker'], queryFn: () => api.listMedia(orgId, { limit: 24 }), enabled: open, staleTime: 30_000 });
+  if (value)
+    return (
+      <div className="broadcast-file" data-testid="broadcast-file">
+        <span>File: {value.label}</span>
+        <button type="button" className="btn btn-ghost" onClick={() => onChange(null)}>
+          Remove file
+        </button>
+      </div>
+    );
+  const items = (q.data?.items ?? []).filter((m) => ['image', 'video', 'document'].includes(m.message_type));
+  return (
+    <div className="broadcast-file">
+      <button type="button" className="btn" onClick={() => setOpen((o) => !o)} aria-expanded={open} data-testid="broadcast-file-open">
+        {open ? 'Close the media library' : 'Attach a file from the media library'}
+      </button>
+      {open && (
+        <div className="broadcast-file-grid" role="list" aria-label="Recent files">
+          {q.isPending && <p className="muted">Loading files…</p>}
+          {q.isError && <p className="muted">Files could not be loaded: {errorMessage(q.error)}</p>}
+          {q.data && items.length === 0 && <p className="muted">The media library has no images, videos or documents yet.</p>}
+          {items.map((m) => (
+            <button
+              key={`${m.chat_id}|${m.unique_id}`}
+              type="button"
+              role="listitem"
+              className="broadcast-file-item"
+              title={m.filename || m.caption || m.message_type}
+              onClick={() => (onChange({ chat_id: m.chat_id, unique_id: m.unique_id, label: m.filename || m.caption || m.message_type }), setOpen(false))}
+            >
+              {m.thumbnail_url ? <img src={m.thumbnail_url} alt="" /> : <span aria-hidden="true">{m.message_type}</span>}
+              <span>{m.filename || m.caption || m.message_type}</span>
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
 function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string | null) => void }) {
   const qc = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState('');
-  const [kind, setKind] = useState<'chats' | 'filter' | 'csv'>('chats');
+  const [kind, setKind] = useState<'chats' | 'filter' | 'csv' | 'contacts'>('chats');
+  const [contactAudience, setContactAudience] = useState<ContactAudience>({ kind: 'contacts', filter: {} });
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [filter, setFilter] = useState<Extract<AudienceInput, { kind: 'filter' }>['filter']>({ state: 'open' });
   const [csv, setCsv] = useState<{ rows: Array<{ phone: string; vars: Record<string, string> }>; file: string } | null>(null);
   const [csvError, setCsvError] = useState<string | null>(null);
   const [body, setBody] = useState('');
+  // text | template to everyone | text with the template for Cloud API recipients outside the 24-hour window
+  const [mode, setMode] = useState<'text' | 'template' | 'both'>('text');
+  const [file, setFile] = useState<PickedFile | null>(null);
+  const [tpl, setTpl] = useState<{ t: TemplateView | null; values: TemplateValues }>({ t: null, values: {} });
+  const templates = useQuery({ queryKey: templateKeys.list(orgId, null, 'APPROVED'), queryFn: () => templatesApi.list(orgId, null, 'APPROVED'), enabled: mode !== 'text' });
   const [paceS, setPaceS] = useState('1');
   const [quiet, setQuiet] = useState<{ on: boolean; start: string; end: string }>({ on: false, start: '21:00', end: '08:00' });
   const [keyword, setKeyword] = useState('STOP');
@@ -218,17 +336,23 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
   const [error, setError] = useState<string | null>(null);
 
   const audience: AudienceInput = useMemo(
-    () => (kind === 'chats' ? { kind, chat_ids: [...picked] } : kind === 'filter' ? { kind, filter } : { kind, rows: csv?.rows ?? [] }),
-    [kind, picked, filter, csv],
+    () => (kind === 'chats' ? { kind, chat_ids: [...picked] } : kind === 'filter' ? { kind, filter } : kind === 'contacts' ? contactAudience : { kind, rows: csv?.rows ?? [] }),
+    [kind, picked, filter, csv, contactAudience],
   );
+  const content: ContentInput = {
+    ...(mode !== 'template' ? { body } : {}),
+    ...(mode !== 'template' && file ? { media: { chat_id: file.chat_id, unique_id: file.unique_id } } : {}),
+    ...(mode !== 'text' && tpl.t ? { template: { name: tpl.t.name, language: tpl.t.language, values: tpl.values } } : {}),
+  };
+  const contentReady = (mode === 'template' || body.trim() !== '' || file != null) && (mode === 'text' || tpl.t != null);
   const options = { pace_ms: Math.round(Number(paceS) * 1000), quiet_hours: quiet.on ? { start: quiet.start, end: quiet.end } : null, opt_out_keyword: keyword };
   const fail = (e: unknown) => {
     setError(errorMessage(e));
     setErrors(fieldErrors(e));
   };
-  const previewM = useMutation({ mutationFn: () => broadcastsApi.preview(orgId, { audience, content: { body }, options }), onSuccess: (p) => (setPreview(p), setError(null), setErrors([])), onError: fail });
+  const previewM = useMutation({ mutationFn: () => broadcastsApi.preview(orgId, { audience, content, options }), onSuccess: (p) => (setPreview(p), setError(null), setErrors([])), onError: fail });
   const createM = useMutation({
-    mutationFn: () => broadcastsApi.create(orgId, { name, audience, content: { body }, options, send_at: when === 'later' && sendAt ? new Date(sendAt).getTime() : null }),
+    mutationFn: () => broadcastsApi.create(orgId, { name, audience, content, options, send_at: when === 'later' && sendAt ? new Date(sendAt).getTime() : null }),
     onSuccess: (b) => {
       toast.show(b.status === 'scheduled' ? 'Broadcast scheduled' : 'Broadcast started', 'success');
       void qc.invalidateQueries({ queryKey: broadcastKeys.all(orgId) });
@@ -249,6 +373,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
           items={[
             { value: 'chats', label: 'Pick chats', testId: 'audience-chats', panel: <ChatPicker orgId={orgId} picked={picked} onChange={(s) => (setPicked(s), setPreview(null))} /> },
             { value: 'filter', label: 'Chat filter', testId: 'audience-filter', panel: <FilterPicker orgId={orgId} filter={filter} onChange={(f) => (setFilter(f), setPreview(null))} /> },
+            { value: 'contacts', label: 'Contacts', testId: 'audience-contacts', panel: <ContactFilterPicker orgId={orgId} value={contactAudience} onChange={(a) => (setContactAudience(a), setPreview(null))} /> },
             {
               value: 'csv',
               label: 'CSV',
@@ -287,12 +412,49 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
           <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. November sale" data-testid="broadcast-name" maxLength={100} />
           {fieldError('name') && <span className="field-error">{fieldError('name')}</span>}
         </label>
+        <fieldset className="broadcast-mode" data-testid="broadcast-content-mode">
+          <legend>Send</legend>
+          {(
+            [
+              ['text', 'Text'],
+              ['both', 'Text, and a template to Cloud API chats whose 24-hour window is closed'],
+              ['template', 'A template to everyone (Cloud API numbers only)'],
+            ] as const
+          ).map(([v, label]) => (
+            <label key={v} className="broadcast-check">
+              <input type="radio" name="content-mode" value={v} checked={mode === v} onChange={() => (setMode(v), setPreview(null))} data-testid={`content-mode-${v}`} /> {label}
+            </label>
+          ))}
+        </fieldset>
+        {mode !== 'template' && (
         <label className="broadcast-field">
           Message
           <textarea value={body} onChange={(e) => (setBody(e.target.value), setPreview(null))} rows={4} data-testid="broadcast-body" placeholder="Hi {{name}}, *bold*, _italic_, ~strike~" maxLength={4096} />
           <small className="muted">WhatsApp formatting works. {'{{name}}'} and {'{{phone}}'} are filled per recipient, and CSV columns by their names.</small>
-          {fieldError('content') && <span className="field-error">{fieldError('content')}</span>}
+          {fieldError('content.body') && <span className="field-error">{fieldError('content.body')}</span>}
         </label>
+        )}
+        {mode !== 'template' && (
+          <>
+            <BroadcastFilePicker orgId={orgId} value={file} onChange={(f) => (setFile(f), setPreview(null))} />
+            {fieldError('content.media') && <span className="field-error">{fieldError('content.media')}</span>}
+          </>
+        )}
+        {mode !== 'text' && (
+          <div className="broadcast-template" data-testid="broadcast-template">
+            <p className="muted">Variables may use {'{{name}}'}, {'{{phone}}'} and CSV columns; they are filled per recipient. The template must be synced on each number it is sent from.</p>
+            {templates.isPending ? (
+              <p className="muted">Loading templates…</p>
+            ) : templates.isError ? (
+              <p role="alert">{errorMessage(templates.error)}</p>
+            ) : (
+              <Suspense fallback={<p className="muted">Loading…</p>}>
+                <TemplateFormLazy templates={templates.data.templates} idPrefix="bc-tpl" onChange={(t, values) => (setTpl({ t, values }), setPreview(null))} />
+              </Suspense>
+            )}
+            {fieldError('content.template') && <span className="field-error">{fieldError('content.template')}</span>}
+          </div>
+        )}
         <details className="broadcast-options">
           <summary>Sending options</summary>
           <label className="broadcast-field">
@@ -345,7 +507,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
         <button type="button" className="btn" onClick={() => onDone(null)}>
           Cancel
         </button>
-        <button type="button" className="btn btn-primary" onClick={() => createM.mutate()} disabled={createM.isPending || !body.trim() || !name.trim()} data-testid="broadcast-send">
+        <button type="button" className="btn btn-primary" onClick={() => createM.mutate()} disabled={createM.isPending || !contentReady || !name.trim()} data-testid="broadcast-send">
           {when === 'later' ? 'Schedule broadcast' : 'Send broadcast'}
         </button>
       </div>
@@ -358,7 +520,8 @@ function PreviewTable({ p }: { p: BroadcastPreview }) {
     <div className="broadcast-preview" data-testid="broadcast-preview-result">
       <p>
         <strong>{p.to_send}</strong> of {p.total} will get it. {p.skipped_opt_out > 0 && <>{p.skipped_opt_out} opted out. </>}
-        {p.needs_template > 0 && <>{p.needs_template} need a template (their 24-hour window is closed) and will be skipped. </>}
+        {p.needs_template > 0 && p.via_template === 0 && <>{p.needs_template} need a template (their 24-hour window is closed) and will be skipped. </>}
+        {p.via_template > 0 && <>{p.via_template} get the template. </>}
         {p.skipped_other > 0 && <>{p.skipped_other} skipped (no chat or listed twice). </>}
         Uses {p.to_send} of {p.credits.remaining.toLocaleString()} credits left this month.
       </p>
@@ -374,7 +537,15 @@ function PreviewTable({ p }: { p: BroadcastPreview }) {
             {p.rows.slice(0, 50).map((r, i) => (
               <tr key={`${r.chat_id ?? r.phone}-${i}`}>
                 <td>{r.name || r.phone || r.chat_id}</td>
-                <td className={r.skip_reason ? 'muted' : ''}>{r.skip_reason ? `Skipped: ${SKIP_LABEL[r.skip_reason] ?? r.skip_reason}` : r.text}</td>
+                <td className={r.skip_reason ? 'muted' : ''}>
+                  {r.skip_reason ? (
+                    `Skipped: ${SKIP_LABEL[r.skip_reason] ?? r.skip_reason}`
+                  ) : (
+                    <>
+                      {r.via === 'template' && <span className="broadcast-via">Template</span>} {r.text}
+                    </>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -461,7 +632,13 @@ function BroadcastDetail({ orgId, id, onBack }: { orgId: string; id: string; onB
           </li>
         ))}
       </ul>
-      <blockquote className="broadcast-content">{b.content.body}</blockquote>
+      {b.content.body && <blockquote className="broadcast-content">{b.content.body}</blockquote>}
+      {b.content.media && <p className="broadcast-content muted">With a file from the media library</p>}
+      {b.content.template && (
+        <p className="broadcast-content muted" data-testid="broadcast-detail-template">
+          Template {b.content.template.name} ({b.content.template.language}){b.content.body ? ' for chats whose 24-hour window is closed' : ''}
+        </p>
+      )}
       <RecipientLog orgId={orgId} id={id} status={b.status} />
     </section>
   );

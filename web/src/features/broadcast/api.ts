@@ -15,11 +15,19 @@ export type RecipientFilter = 'all' | 'pending' | 'sent' | 'delivered' | 'read' 
 export type AudienceInput =
   | { kind: 'chats'; chat_ids: string[] }
   | { kind: 'filter'; filter: { state?: string; label_id?: string; assignee?: string; type?: 'user' | 'group'; unread?: 'true' } }
-  | { kind: 'csv'; rows: Array<{ phone: string; vars: Record<string, string> }> };
+  | { kind: 'csv'; rows: Array<{ phone: string; vars: Record<string, string> }> }
+  | { kind: 'contacts'; filter: { q?: string; label_id?: string; property_id?: string; property_value?: string; phone_id?: string; seen_from?: number; seen_to?: number }; phone_id?: string };
+/** Text, a template, or both (the template for Cloud API recipients outside the 24-hour window); see BroadcastContent. */
+export interface ContentInput {
+  body?: string;
+  template?: { name: string; language: string; values: Record<string, string | { link: string } | { id: string }> };
+  /** a media-library file (the message it is stored on), sent with the text as its caption */
+  media?: { chat_id: string; unique_id: string };
+}
 export interface BroadcastDraft {
   name: string;
   audience: AudienceInput;
-  content: { body: string };
+  content: ContentInput;
   send_at?: number | null;
   options: { pace_ms?: number; quiet_hours?: { start: string; end: string } | null; opt_out_keyword?: string };
 }
