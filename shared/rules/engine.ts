@@ -109,7 +109,10 @@ export async function buildContext(orgId: string, e: BusEvent, chatId: string | 
   const labelIds = ((chat?.label_ids as string[] | undefined) ?? []).map(String);
   const labels = [...labelIds, ...labelIds.map((l) => names.get(l)).filter((n): n is string => !!n)];
   const msg = (p.message as Record<string, unknown> | undefined) ?? null;
-  const number = (msg?.sender_phone as string | undefined) ?? (chat?.chat_type === 'user' ? chat.chat_id : undefined);
+  // message.reaction: `message` is the reacted message; the contact is the customer who reacted
+  const reaction = e['detail-type'] === 'message.reaction' ? ((p.reaction as { sender_id?: string; emoji?: string | null; from_me?: boolean } | undefined) ?? null) : null;
+  const reactor = reaction && !reaction.from_me ? reaction.sender_id : undefined;
+  const number = reactor ?? (msg?.sender_phone as string | undefined) ?? (chat?.chat_type === 'user' ? chat.chat_id : undefined);
   let contactRow: Record<string, unknown> | null = null;
   if (withContact && number) contactRow = ((await db().entities.contact.get({ org_id: orgId, contact_id: number }).go()).data as Record<string, unknown> | null) ?? null;
   const members = (chat?.members as Record<string, { contact_name?: string }> | undefined) ?? {};
@@ -127,6 +130,7 @@ export async function buildContext(orgId: string, e: BusEvent, chatId: string | 
     contact: { name: contactName, labels: (contactRow?.labels as unknown[] | undefined) ?? (contactRow?.label_ids as unknown[] | undefined) ?? [], properties: { ...asMap(contactRow?.properties), ...asMap(contactRow?.custom_properties) } },
     ticket: ticket ? { status: ticket.status ?? null, priority: ticket.priority ?? null, subject: ticket.subject ?? null, assignee: ticket.assignee ?? null } : {},
     time,
+    reaction: reaction ? { emoji: reaction.emoji ?? null } : {},
   };
   const latest = chat?.latest_message as { unique_id?: string } | undefined;
   const vars = {
@@ -136,6 +140,7 @@ export async function buildContext(orgId: string, e: BusEvent, chatId: string | 
     ticket: ticket ?? {},
     now: new Date(now).toISOString(),
     time,
+    reaction: { emoji: reaction?.emoji ?? null },
   };
   return { ctx, vars, messageUniqueId: (msg?.unique_id as string | undefined) ?? latest?.unique_id ?? null };
 }
