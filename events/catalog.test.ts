@@ -30,6 +30,8 @@ const FIXTURES: Record<EventName, unknown> = {
   // issue 17: contact triggers
   'contact.created': { org_id: 'o', contact: { contact_id: '15550001', display_name: 'Ana', numbers: ['15550001'], label_ids: [], custom_properties: {}, updated_at: null }, source: 'manual' },
   'contact.updated': { org_id: 'o', contact: { contact_id: '15550001', display_name: 'Ana', numbers: ['15550001'], label_ids: ['lbl_1'], custom_properties: { prp_tier: 'Gold' }, updated_at: 5 }, changes: ['custom_properties'], property_changes: [{ property_id: 'prp_tier', from: null, to: 'Gold' }] },
+  // issue 17: the reaction trigger
+  'message.reaction': { org_id: 'o', chat_id: '1@c.us', message: { ...message, from_me: true }, reaction: { sender_id: '15550001', emoji: '👍', from_me: false, timestamp: 5 } },
 };
 const metadata = { id: 'e1', version: 1, occurred_at: '2026-11-21T00:00:00.000Z', actor: 'system' };
 

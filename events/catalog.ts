@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { detailOf } from './contracts/envelope.ts';
-import { MessageReceivedV1, MessageSentV1, MessageStatusUpdatedV1, MessageUpdatedV1 } from './contracts/message.ts';
+import { MessageReactionV1, MessageReceivedV1, MessageSentV1, MessageStatusUpdatedV1, MessageUpdatedV1 } from './contracts/message.ts';
 import { ChatReadV1, ChatUpdatedV1 } from './contracts/chat.ts';
 import { TicketClosedV1, TicketCreatedV1, TicketUpdatedV1 } from './contracts/ticket.ts';
 import { TaskCreatedV1, TaskReminderDueV1, TaskUpdatedV1 } from './contracts/task.ts';
@@ -39,6 +39,8 @@ export const EVENTS = {
   // issue 17: contact triggers (published by shared/contact/contact.ts through the outbox; not pushed on sockets)
   'contact.created': { version: 1, properties: ContactCreatedV1 },
   'contact.updated': { version: 1, properties: ContactUpdatedV1 },
+  // issue 17: the reaction trigger (published with the reaction's write, shared/message/reactions.ts; not pushed on sockets: message.updated carries the reaction to the thread)
+  'message.reaction': { version: 1, properties: MessageReactionV1 },
 } as const satisfies Record<string, { version: number; properties: z.ZodTypeAny }>;
 
 export type EventName = keyof typeof EVENTS;
@@ -164,8 +166,8 @@ export const SUBSCRIPTIONS = [
   // --- issue 17: automation rules (the bus events of RULE_BUS_EVENTS in shared/rules/triggers.rules.ts; a test keeps them equal) ---
   {
     name: 'rules-engine',
-    description: 'Evaluates the org’s automation rules on each event (message received/sent, chat created/reopened/assigned/closed, label added/removed, message flagged, ticket created/updated/closed, task created/due, contact created, contact custom property changed), and the SLA clocks: loop guard, conditions, idempotent actions through the inbox’s use cases, delayed actions and follow-ups through the scheduler, one log row per evaluation',
-    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.received', 'message.sent', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.reminder_due', 'contact.created', 'contact.updated'] },
+    description: 'Evaluates the org’s automation rules on each event (message received/sent, chat created/reopened/assigned/closed, label added/removed, message flagged, ticket created/updated/closed, task created/due, contact created, contact custom property changed, reaction received), and the SLA clocks: loop guard, conditions, idempotent actions through the inbox’s use cases, delayed actions and follow-ups through the scheduler, one log row per evaluation',
+    pattern: { source: [EVENT_SOURCE], 'detail-type': ['message.received', 'message.sent', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.reminder_due', 'contact.created', 'contact.updated', 'message.reaction'] },
     handler: 'functions/consumers/rules-engine.ts#handler',
     maxReceiveCount: 5,
     batchSize: 10,

@@ -102,7 +102,9 @@ function scheduleDelete(keys: RowKey[]): void {
 }
 
 /** Delete every pending published row now (the poller's passes, the runtime's stop). Never throws: a row left is republished later. */
-export function flushOutboxDeletes(): Promise<void> {
+export async function flushOutboxDeletes(): Promise<void> {
+  // publishes still in flight schedule their deletes when done: wait for them first
+  if (inFlightPuts.size) await Promise.all([...inFlightPuts]);
   if (deleteTimer) clearTimeout(deleteTimer);
   deleteTimer = undefined;
   const keys = pendingDeletes.splice(0);
@@ -128,16 +130,27 @@ export async function relayCommitted(records: OutboxRecord[]): Promise<void> {
     await new Promise(() => undefined); // never reached in practice: the signal ends the process
   }
   if (config().OUTBOX_PUBLISH_ON_COMMIT !== '1') return;
+  const failed = (e: unknown) => log('warn', 'outbox.relay_failed', { error: String((e as Error)?.message ?? e), events: records.map((r) => r.event_id) });
   try {
     if (inLambda()) await publishAndDelete(records.map((r) => r.entry), records);
     else {
-      await putEntries(records.map((r) => r.entry));
-      scheduleDelete(records);
+      // Outside Lambda the caller does not wait for the publish (issue 17, bench:rules: every write
+      // path — ingest, a rule's note — waited for the local queues' file writes). The local bus puts
+      // the entries on their queues synchronously (LocalQueue.sendMany enqueues before its first
+      // await), so they are delivered, and `idle()` sees them, as soon as this returns; the rows
+      // are deleted once the put resolved (the events are durable). A failure leaves them to the
+      // poller / stream consumer, as before. `flushOutboxDeletes` waits for puts in flight.
+      const put = putEntries(records.map((r) => r.entry)).then(() => scheduleDelete(records), failed);
+      inFlightPuts.add(put);
+      void put.finally(() => inFlightPuts.delete(put));
     }
   } catch (e) {
-    log('warn', 'outbox.relay_failed', { error: String((e as Error)?.message ?? e), events: records.map((r) => r.event_id) });
+    failed(e);
   }
 }
+
+/** Publishes relayCommitted started and has not seen finish (outside Lambda). */
+const inFlightPuts = new Set<Promise<void>>();
 
 type OutboxRow = RowKey & { source: string; detail_type: string; detail: unknown };
 

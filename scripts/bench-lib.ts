@@ -49,19 +49,22 @@ export async function postSignedWebhook(rt: import('./local/runtime.ts').Runtime
  * Count DynamoDB calls by command (count, total ms) from now on, through the document client's
  * middleware: where a benchmark's time goes. @returns a function that prints the table
  */
-export async function profileDynamoDb(): Promise<() => string> {
+export async function profileDynamoDb(opts: { byQueue?: boolean } = {}): Promise<() => string> {
   const ops = new Map<string, { n: number; ms: number }>();
   const { documentClient } = await import('../shared/db/client.ts');
+  const { logContext } = await import('../shared/log.ts');
   documentClient().middlewareStack.add(
     (next, context) => async (args) => {
       const t0 = performance.now();
+      // opts.byQueue: keyed by the consumer's queue too (the log context's `queue`; none = an HTTP request)
+      const key = `${opts.byQueue ? `${String(logContext().queue ?? 'http')} ` : ''}${context.commandName ?? '?'}`;
       try {
         return await next(args);
       } finally {
-        const o = ops.get(context.commandName ?? '?') ?? { n: 0, ms: 0 };
+        const o = ops.get(key) ?? { n: 0, ms: 0 };
         o.n++;
         o.ms += performance.now() - t0;
-        ops.set(context.commandName ?? '?', o);
+        ops.set(key, o);
       }
     },
     { step: 'initialize', name: 'benchProfile' },

@@ -10,7 +10,7 @@ import { createRule } from '../shared/rules/rules.ts';
 import { resetRuleEngineStats, ruleEngineStats } from '../shared/rules/engine.ts';
 import { forgetOrgPlanState } from '../shared/plan/gate.ts';
 import { RULES_PER_LICENCE } from '../shared/plan/catalog.rules.ts';
-import { pct, postSignedWebhook } from './bench-lib.ts';
+import { pct, postSignedWebhook, profileDynamoDb } from './bench-lib.ts';
 
 /**
  * Rules benchmark (issue 17):
@@ -32,6 +32,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     chats: { type: 'string', default: '200' },
     'in-memory': { type: 'boolean', default: false },
+    /** print the queues' depths and the event loop's delay every 2 s, and DynamoDB calls by command */
+    trace: { type: 'boolean', default: false },
   },
 });
 const RULES = Number(values.rules);
@@ -62,6 +64,17 @@ async function main() {
     }
     await rt.idle();
     resetRuleEngineStats();
+    const { monitorEventLoopDelay } = await import('node:perf_hooks');
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const ddb = values.trace ? await profileDynamoDb({ byQueue: true }) : null;
+    const tracer = values.trace
+      ? setInterval(() => {
+          const deep = [...rt.queues.values()].filter((q) => q.depth > 0).map((q) => `${q.name} ${q.depth}`);
+          console.log(`  t+${((performance.now() - t0) / 1000).toFixed(0)} s: loop delay p50 ${(loop.percentile(50) / 1e6).toFixed(0)} / p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms; queues: ${deep.join(', ') || 'empty'}`);
+          loop.reset();
+        }, 2_000)
+      : undefined;
     const startedAt = Date.now();
     const total = RATE * SECONDS;
     let refused = 0;
@@ -81,6 +94,8 @@ async function main() {
     const postSecs = (performance.now() - t0) / 1000;
     await rt.idle();
     const drainSecs = (performance.now() - t0) / 1000;
+    if (tracer) clearInterval(tracer);
+    if (ddb) console.log(ddb());
 
     // the Rules log: matched rows of this run
     const matched: number[] = [];

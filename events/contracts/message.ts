@@ -28,3 +28,17 @@ export const MessageSentV1 = z.object({ org_id: z.string(), chat: ChatSnapshot, 
 export const MessageStatusUpdatedV1 = z.object({ org_id: z.string(), chat_id: z.string(), message: MessageSnapshot });
 /** message.updated v1: a message changed otherwise (reactions, wamid assigned, media downloaded or failed, edited or deleted for everyone — with edit_status / delete_status while WhatsApp confirms). */
 export const MessageUpdatedV1 = z.object({ org_id: z.string(), chat_id: z.string(), message: MessageSnapshot });
+
+/**
+ * message.reaction v1 (issue 17: the "a reaction is received" trigger): one sender's reaction on a
+ * message was set or removed by a customer (webhook, WhatsApp Web) or a member, published in the
+ * same transaction as the reaction's write (shared/message/reactions.ts writeReaction). `message` is
+ * the reacted message after the change; `reaction.emoji` null = removed; `sender_id` is the
+ * customer's number, or the member's reaction key for ours (`from_me`). Times epoch ms.
+ */
+export const MessageReactionV1 = z.object({
+  org_id: z.string(),
+  chat_id: z.string(),
+  message: MessageSnapshot,
+  reaction: z.object({ sender_id: z.string(), emoji: z.string().nullable(), from_me: z.boolean(), timestamp: z.number() }),
+});

@@ -23,7 +23,7 @@ const Wakeup = z
 
 /** An SLA clock's near-breach or breach wake-up (shared/sla/sla-engine.ts). `started_at`: epoch ms, the clock's identity. */
 const SlaWakeup = z
-  .object({ kind: z.literal('sla'), org_id: z.string(), chat_id: z.string(), target: z.enum(SLA_TARGETS), phase: z.enum(['near', 'breach']), started_at: z.number(), policy_id: z.string() })
+  .object({ kind: z.literal('sla'), org_id: z.string(), chat_id: z.string(), target: z.enum(SLA_TARGETS), phase: z.enum(['near', 'breach']), started_at: z.number(), policy_id: z.string(), at: z.number().optional() })
   .passthrough();
 
 /**

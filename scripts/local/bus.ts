@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { fastUlid } from '../../shared/ids.ts';
 import { SUBSCRIPTIONS, matchesPattern } from '../../events/catalog.ts';
 import type { BusEntry, EventTransport } from '../../events/publish.ts';
 import type { LocalQueue } from './queue.ts';
@@ -27,10 +27,18 @@ export function chatGroupOf(e: BusEntry): string | undefined {
 export function localBus(queues: Map<string, LocalQueue>): EventTransport {
   return {
     async put(entries: BusEntry[]) {
+      // every entry goes to its matching queues, and each queue takes all of its entries in ONE
+      // sendMany, every queue at once (as EventBridge delivers to its targets). Written entry by
+      // entry (the next one starting once this one was on every queue), a transaction's 6 events
+      // waited for 6 rounds of file writes before the last reached the rules queue (issue 17:
+      // "stored -> on the rules queue" was the largest part of bench:rules). sendMany keeps the
+      // entries' order within each queue (ids in order, enqueued together) and resolves once all
+      // are on disk, so the outbox row is still deleted only after its event is durable.
+      const perQueue = new Map<LocalQueue, Array<{ body: string; groupId?: string }>>();
       for (const e of entries) {
         const event = {
           version: '0',
-          id: ulid(),
+          id: fastUlid(),
           'detail-type': e['detail-type'],
           source: e.source,
           account: '000000000000',
@@ -39,18 +47,18 @@ export function localBus(queues: Map<string, LocalQueue>): EventTransport {
           resources: [],
           detail: e.detail,
         };
-        const body = JSON.stringify(event);
-        // every matching queue at once (as EventBridge delivers to its targets): written one after
-        // another, the last subscription waited for ~8 file writes before it saw the event. Entries
-        // stay in order: the next entry starts once this one is on every queue.
-        await Promise.all(
-          SUBSCRIPTIONS.filter((sub) => matchesPattern(sub.pattern, event)).map((sub) => {
-            const q = queues.get(sub.name);
-            if (!q) throw new Error(`no local queue for subscription ${sub.name}`);
-            return q.send(body, { groupId: ORDERED.has(sub.name) ? chatGroupOf(e) : undefined });
-          }),
-        );
+        let body: string | undefined;
+        for (const sub of SUBSCRIPTIONS) {
+          if (!matchesPattern(sub.pattern, event)) continue;
+          const q = queues.get(sub.name);
+          if (!q) throw new Error(`no local queue for subscription ${sub.name}`);
+          body ??= JSON.stringify(event);
+          const list = perQueue.get(q) ?? [];
+          list.push({ body, groupId: ORDERED.has(sub.name) ? chatGroupOf(e) : undefined });
+          perQueue.set(q, list);
+        }
       }
+      await Promise.all([...perQueue].map(([q, items]) => q.sendMany(items)));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { monotonicFactory } from 'ulid';
+import { fastMonotonicUlid } from '../../shared/ids.ts';
 import type { SQSEvent, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { deadLetterReason } from '../../shared/ops/dead-letter.rules.ts';
 
@@ -16,7 +16,7 @@ import { deadLetterReason } from '../../shared/ops/dead-letter.rules.ts';
 export type SqsHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
 
 /** Message ids: ULIDs, monotonic within this process, so `id` order is send order (FIFO groups rely on it). */
-const ulid = monotonicFactory();
+const ulid = fastMonotonicUlid();
 
 interface Stored {
   id: string;
@@ -26,6 +26,8 @@ interface Stored {
   receiveCount: number;
   /** epoch ms before which it is not delivered (backoff) */
   notBefore: number;
+  /** in memory only: the first write of its file (a handled message's file is removed after it) */
+  persisted?: Promise<void>;
   sentAt: number;
   lastError?: string;
   /** epoch ms: first failure of the current run of "service unreachable" failures (see OUTAGE_GRACE_MS) */
@@ -163,11 +165,27 @@ export class LocalQueue {
    *   one holds its group back until its retry). Messages without a group are delivered as before.
    */
   async send(body: string, opts: { groupId?: string } = {}): Promise<void> {
+    await this.sendMany([{ body, groupId: opts.groupId }]);
+  }
+
+  /**
+   * Accept several messages at once (the local bus: all of a transaction's events for this queue).
+   * Ids are taken in the given order, so each FIFO group keeps it. They are delivered at once,
+   * while their files are written (a delivered message's file is removed only after its write
+   * finished); the promise resolves once every file is in place, so a caller that deletes its
+   * source afterwards (the outbox relay) never loses one: at-least-once, as before.
+   */
+  async sendMany(items: Array<{ body: string; groupId?: string }>): Promise<void> {
     if (this.stopped) throw new Error(`queue ${this.name} is stopped`);
-    const s: Stored = { id: ulid(), body, receiveCount: 0, notBefore: 0, sentAt: Date.now(), ...(opts.groupId ? { groupId: opts.groupId } : {}) };
-    await this.persist(s);
-    this.enqueueReady(s);
+    if (!items.length) return;
+    const now = Date.now();
+    const stored = items.map(({ body, groupId }): Stored => ({ id: ulid(), body, receiveCount: 0, notBefore: 0, sentAt: now, ...(groupId ? { groupId } : {}) }));
+    for (const s of stored) {
+      s.persisted = this.persist(s);
+      this.enqueueReady(s);
+    }
     this.pump();
+    await Promise.all(stored.map((s) => s.persisted));
   }
 
   /** Put a message back among the ready ones in id (= send) order, so a retried one keeps its place in its group. */
@@ -233,7 +251,8 @@ export class LocalQueue {
 
   private async persist(s: Stored): Promise<void> {
     const file = join(this.dir, `${s.id}.json`);
-    await writeFile(`${file}.tmp`, JSON.stringify(s));
+    const { persisted: _, ...row } = s;
+    await writeFile(`${file}.tmp`, JSON.stringify(row));
     await rename(`${file}.tmp`, file);
   }
 
@@ -339,6 +358,8 @@ export class LocalQueue {
     for (const s of batch) {
       const wasError = recordErrors.get(s.id);
       recordErrors.delete(s.id);
+      // its file may still be being written (sendMany delivers at once): every branch below removes or rewrites it
+      await s.persisted?.catch(() => undefined);
       if (!failed.has(s.id)) {
         await unlink(join(this.dir, `${s.id}.json`)).catch(() => undefined);
         continue;

@@ -109,6 +109,14 @@ interface State {
   orgId?: string;
 }
 
+/**
+ * Batches in flight per subscription queue locally (default 4). In AWS Lambda scales a busy queue
+ * out; locally 4 batches of 10 capped the rules engine at 40 events in flight, and each event waits
+ * for its actions (a note, a message: DynamoDB round trips), so at bench:rules' rates events
+ * queued behind full batches (issue 17: "queued" p50 ~0.2-1.9 s).
+ */
+const LOCAL_SUBSCRIPTION_CONCURRENCY: Record<string, number> = { 'rules-engine': 8 };
+
 export const DEMO_DEFAULTS = {
   adminEmail: 'admin@chorus.local',
   memberEmail: 'member@chorus.local',
@@ -240,7 +248,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // failed records' errors become their dead letters' reasons (SQS answers carry ids only)
     setRecordFailureSink((id, error) => recordErrors.set(id, error));
     const lazy = (ref: string): SqsHandler => async (event) => (await loadHandler<SqsHandler>(ref))(event);
-    for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, concurrency: 4 }));
+    for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, concurrency: LOCAL_SUBSCRIPTION_CONCURRENCY[s.name] ?? 4 }));
     for (const c of COMMAND_QUEUES) queues.set(c.name, new LocalQueue(c.name, dataDir, lazy(c.handler), { maxReceiveCount: c.maxReceiveCount, batchSize: c.batchSize, concurrency: c.concurrency }));
     // the WhatsApp Web session worker (ECS in AWS) runs in-process; its sockets are the stand-in's
     // unless WA_WEB_TRANSPORT=baileys (a real phone and network), and its FIFO queue is a local queue

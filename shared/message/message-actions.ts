@@ -149,7 +149,7 @@ export async function reactToMessage(actor: Actor, chatId: string, uniqueId: str
     const previous = ((message.reactions as ReactionMap | undefined) ?? {})[key] ?? null;
     const at = Date.now();
     const entry = reaction ? { reaction, timestamp: at, by: actor.email, ack: 0 } : null;
-    const reactions = await writeReaction(message, key, entry, { from_me: true }, { remove: ['reaction_error'], actor: `user:${actor.email}` });
+    const reactions = await writeReaction(message, key, entry, { from_me: true }, { remove: ['reaction_error'], actor: `user:${actor.email}`, announce: true });
     if (!reactions) return RETRY;
     const cmd: ReactionCommand = { kind: 'reaction', org_id: actor.org_id, chat_id: chatId, unique_id: uniqueId, reaction, previous, at };
     await enqueue('whatsapp-outbound', cmd);

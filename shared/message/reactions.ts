@@ -55,6 +55,8 @@ export interface ReactionRowExtra {
  * @param opts.set / opts.remove further message attributes to set or remove in the same write
  * @param opts.actor who made the change (`system`, `user:<email>`): the transaction also holds the
  *   message's `message.updated` (the new snapshot; the outbox), published once it commits
+ * @param opts.announce a reaction a customer or a member made (not an ack or a revert): the same
+ *   transaction also holds `message.reaction` (issue 17: the rules' 'a reaction is received' trigger)
  * @returns the message's new `reactions` map, or null when another write won (re-read and retry)
  */
 export async function writeReaction(
@@ -62,7 +64,7 @@ export async function writeReaction(
   senderId: string,
   entry: ReactionMapEntry | null,
   extra: ReactionRowExtra,
-  opts: { set?: Record<string, unknown>; remove?: string[]; actor?: string } = {},
+  opts: { set?: Record<string, unknown>; remove?: string[]; actor?: string; announce?: boolean } = {},
 ): Promise<ReactionMap | null> {
   const reactions: ReactionMap = { ...((msg.reactions as ReactionMap | undefined) ?? {}) };
   if (entry) reactions[senderId] = entry;
@@ -73,8 +75,15 @@ export async function writeReaction(
   const ok = await commitWithEvents(({ message: me, reaction: re }) => {
     let patch = me.patch(key).set({ ...(opts.set ?? {}), reactions, version: msg.version + 1 } as never);
     if (opts.remove?.length) patch = patch.remove(opts.remove as never) as typeof patch;
+    const wire = toMessageWire(snapshot);
+    const actor = opts.actor ?? 'system';
     return {
-      events: opts.actor ? [{ name: 'message.updated', properties: { org_id: msg.org_id, chat_id: msg.chat_id, message: toMessageWire(snapshot) }, actor: opts.actor }] : [],
+      events: [
+        ...(opts.actor ? [{ name: 'message.updated' as const, properties: { org_id: msg.org_id, chat_id: msg.chat_id, message: wire }, actor }] : []),
+        ...(opts.announce
+          ? [{ name: 'message.reaction' as const, properties: { org_id: msg.org_id, chat_id: msg.chat_id, message: wire, reaction: { sender_id: senderId, emoji: entry?.reaction || null, from_me: extra.from_me, timestamp: entry?.timestamp ?? Date.now() } }, actor }]
+          : []),
+      ],
       items: [
         patch.where(({ version }, { eq }) => eq(version, msg.version)).commit() as TxItem,
         entry
@@ -102,7 +111,7 @@ export async function writeReaction(
 
 /**
  * An inbound reaction (webhook, add or remove; whatsapp-protocols.md A.6) on the message it
- * targets: the sender's map entry and Reaction row set or removed together. A reaction whose
+ * targets: the sender's map entry and Reaction row set or removed together, with `message.reaction` (issue 17). A reaction whose
  * target has not arrived yet is parked and replayed when it is stored (shared/inbox/parked.ts;
  * `opts.park` false: drop it instead, for the replay itself). An older reaction event arriving after a newer one is ignored; one naming a message of
  * another chat than its own (`r.chat_id`) is dropped. Publishes `message.updated`.
@@ -137,7 +146,7 @@ export async function applyInboundReaction(
     const prev = (msg.reactions as ReactionMap | undefined)?.[r.sender_phone];
     if (prev && prev.timestamp > r.timestamp) return; // an older reaction event arrived late
     const entry = r.emoji ? { reaction: r.emoji, timestamp: r.timestamp } : null;
-    const reactions = await writeReaction(msg, r.sender_phone, entry, { from_me: false, sender_name: r.sender_name, reaction_id: r.reaction_id }, { actor: 'system' });
+    const reactions = await writeReaction(msg, r.sender_phone, entry, { from_me: false, sender_name: r.sender_name, reaction_id: r.reaction_id }, { actor: 'system', announce: true });
     if (!reactions) return RETRY;
   });
 }

@@ -67,12 +67,14 @@ const FIXTURES: Record<EventName, (to: string) => Record<string, unknown>> = {
   // issue 17: contact events are for the rules consumer only, never pushed on sockets
   'contact.created': () => ({ org_id: 'o', contact: { contact_id: CUSTOMER, display_name: SENTINEL, numbers: [CUSTOMER], label_ids: [], custom_properties: {}, updated_at: null }, source: 'whatsapp' }),
   'contact.updated': () => ({ org_id: 'o', contact: { contact_id: CUSTOMER, display_name: SENTINEL, numbers: [CUSTOMER], label_ids: [], custom_properties: { p: 'v' }, updated_at: 5 }, changes: ['custom_properties'], property_changes: [{ property_id: 'p', from: null, to: 'v' }] }),
+  // issue 17: the reaction trigger's event, for the rules consumer only (message.updated carries the reaction to sockets)
+  'message.reaction': () => ({ org_id: 'o', chat_id: GROUP, message, reaction: { sender_id: CUSTOMER, emoji: '👍', from_me: false, timestamp: 5 } }),
 };
 const NAMES = Object.keys(EVENTS) as EventName[];
 /** Events about no chat at all. */
 const CHATLESS: EventName[] = ['bulk_job.updated', 'phone.session_updated', 'contact.created', 'contact.updated'];
 /** Events pushed to nobody (consumed by back-end consumers only). */
-const UNPUSHED: EventName[] = ['contact.created', 'contact.updated'];
+const UNPUSHED: EventName[] = ['contact.created', 'contact.updated', 'message.reaction'];
 
 /** The event for `to` (the recipient / job creator where the type has one), parsed by its contract like the fan-out does. */
 const event = (name: EventName, to = 'blocked@x.co'): PushedEvent => ({ type: name, properties: EVENTS[name].properties.parse(FIXTURES[name](to)) as Record<string, unknown>, metadata: { id: 'e1' } });
@@ -83,7 +85,7 @@ const text = (v: unknown) => JSON.stringify(v);
 describe('viewEventFor over every catalogued event type', () => {
   it('has a fixture for every event type of the catalogue', () => {
     expect(NAMES.filter((n) => !(n in FIXTURES))).toEqual([]);
-    expect(NAMES.length).toBe(19);
+    expect(NAMES.length).toBe(20);
   });
 
   it.each(NAMES)('%s: a connection of no active member (removed, invited, unknown) gets nothing', (name) => {
@@ -103,7 +105,7 @@ describe('viewEventFor over every catalogued event type', () => {
     }
   });
 
-  it.each(NAMES.filter((n) => !CHATLESS.includes(n)))('%s: the member the access lists gets it, and an admin always does (unchanged)', (name) => {
+  it.each(NAMES.filter((n) => !CHATLESS.includes(n) && !UNPUSHED.includes(n)))('%s: the member the access lists gets it, and an admin always does (unchanged)', (name) => {
     const e = event(name, 'allowed@x.co');
     expect(viewEventFor(ALLOWED, e, restricted)).toBe(e);
     const forAdmin = event(name, 'admin@x.co');
@@ -139,7 +141,7 @@ describe('audiences', () => {
     expect(viewEventFor(ADMIN, event('phone.session_updated'), { maskPhoneNumbers: false })).not.toBeNull();
   });
 
-  it('contact events go to nobody, admins included (the rules consumer reads them from the bus)', () => {
+  it('contact and reaction events go to nobody, admins included (the rules consumer reads them from the bus)', () => {
     for (const name of UNPUSHED) for (const v of [ADMIN, ALLOWED, BLOCKED]) expect(viewEventFor(v, event(name), open)).toBeNull();
   });
 

@@ -15,8 +15,8 @@ import { canSeeTask } from '../task/task.rules.ts';
  * - nobody who is not an active member of the org now (`viewer` undefined): removed members and
  *   pending invites get nothing, whatever connection rows are left;
  * - `notification.created`: its recipient only; `bulk_job.updated`: the job's creator only;
- *   `phone.session_updated` (WhatsApp Web linking, with the QR): admins only; `contact.*`: nobody
- *   (the rules consumer's, not pushed);
+ *   `phone.session_updated` (WhatsApp Web linking, with the QR): admins only; `contact.*` and
+ *   `message.reaction`: nobody (the rules consumer's, not pushed);
  *   `task.*`: admins, the task's assignee and its creator (spec §2: members see only My Tasks);
  * - every event about a chat (message.*, note.*, chat.*, ticket.*, a task or a notification linked
  *   to a chat): only members who may see that chat, judged on the chat's **current** `chat_access`
@@ -98,6 +98,8 @@ export function inAudience(viewer: Viewer, e: Pick<PushedEvent, 'type' | 'proper
     // issue 17: contact events feed the rules consumer only; the realtime fan-out does not subscribe to them, and nobody is their audience
     case 'contact.created':
     case 'contact.updated':
+    // issue 17: the reaction trigger's event, likewise (sockets get the reaction through message.updated)
+    case 'message.reaction':
       return false;
     case 'task.created':
     case 'task.updated':

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { fastUlid } from '../ids.ts';
 import { db } from '../db/service.ts';
 import { isAppError } from '../errors.ts';
 import { log } from '../log.ts';
@@ -109,7 +109,10 @@ export async function buildContext(orgId: string, e: BusEvent, chatId: string | 
   const labelIds = ((chat?.label_ids as string[] | undefined) ?? []).map(String);
   const labels = [...labelIds, ...labelIds.map((l) => names.get(l)).filter((n): n is string => !!n)];
   const msg = (p.message as Record<string, unknown> | undefined) ?? null;
-  const number = (msg?.sender_phone as string | undefined) ?? (chat?.chat_type === 'user' ? chat.chat_id : undefined);
+  // message.reaction: `message` is the reacted message; the contact is the customer who reacted
+  const reaction = e['detail-type'] === 'message.reaction' ? ((p.reaction as { sender_id?: string; emoji?: string | null; from_me?: boolean } | undefined) ?? null) : null;
+  const reactor = reaction && !reaction.from_me ? reaction.sender_id : undefined;
+  const number = reactor ?? (msg?.sender_phone as string | undefined) ?? (chat?.chat_type === 'user' ? chat.chat_id : undefined);
   let contactRow: Record<string, unknown> | null = null;
   if (withContact && number) contactRow = ((await db().entities.contact.get({ org_id: orgId, contact_id: number }).go()).data as Record<string, unknown> | null) ?? null;
   const members = (chat?.members as Record<string, { contact_name?: string }> | undefined) ?? {};
@@ -127,6 +130,7 @@ export async function buildContext(orgId: string, e: BusEvent, chatId: string | 
     contact: { name: contactName, labels: (contactRow?.labels as unknown[] | undefined) ?? (contactRow?.label_ids as unknown[] | undefined) ?? [], properties: { ...asMap(contactRow?.properties), ...asMap(contactRow?.custom_properties) } },
     ticket: ticket ? { status: ticket.status ?? null, priority: ticket.priority ?? null, subject: ticket.subject ?? null, assignee: ticket.assignee ?? null } : {},
     time,
+    reaction: reaction ? { emoji: reaction.emoji ?? null } : {},
   };
   const latest = chat?.latest_message as { unique_id?: string } | undefined;
   const vars = {
@@ -136,6 +140,7 @@ export async function buildContext(orgId: string, e: BusEvent, chatId: string | 
     ticket: ticket ?? {},
     now: new Date(now).toISOString(),
     time,
+    reaction: { emoji: reaction?.emoji ?? null },
   };
   return { ctx, vars, messageUniqueId: (msg?.unique_id as string | undefined) ?? latest?.unique_id ?? null };
 }
@@ -175,6 +180,29 @@ const settle = (orgId: string, key: string, status: string, detail?: string) =>
     .set({ status, ...(detail ? { detail: detail.slice(0, 500) } : {}) })
     .go()
     .catch((e) => log('warn', 'rules.receipt_update_failed', { key, error: String(e) }));
+
+/** A done action's receipt, written by the caller after the actions (runActions `doneReceipts`). */
+export interface DoneReceipt {
+  org_id: string;
+  action_key: string;
+  rule_id: string;
+  chat_id: string | null;
+  detail: string;
+}
+
+/**
+ * Mark claimed receipts done, in BatchWrites (25 a call): a put of the whole row, which only the
+ * claimer writes (the claim was a conditional create). A crash before it leaves them 'running':
+ * still claimed, so a retry does not repeat the action. Failures are logged, never thrown.
+ */
+export async function writeDoneReceipts(rows: DoneReceipt[]): Promise<void> {
+  if (!rows.length) return;
+  const now = Date.now();
+  await db()
+    .entities.ruleAction.put(rows.map((r) => ({ org_id: r.org_id, action_key: r.action_key, rule_id: r.rule_id, ...(r.chat_id ? { chat_id: r.chat_id } : {}), status: 'done', detail: r.detail.slice(0, 500), at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S })))
+    .go()
+    .catch((e) => log('warn', 'rules.receipt_update_failed', { keys: rows.map((r) => r.action_key), error: String(e) }));
+}
 
 /** Count one action against the chat's per-minute window. false: over the limit. */
 async function withinRate(orgId: string, chatId: string | null): Promise<boolean> {
@@ -237,7 +265,7 @@ const isNoReplyKey = (k: string) => k.startsWith('nr|');
  * Run a rule's actions (already matched). `only`: one action index (a delayed action waking up);
  * delays are honoured unless `now` (the wake-up runs it now).
  */
-export async function runActions(ac: ActionContext, opts: { only?: number; now?: boolean; dryRun?: boolean } = {}): Promise<{ outcomes: ActionOutcome[]; retry?: Error }> {
+export async function runActions(ac: ActionContext, opts: { only?: number; now?: boolean; dryRun?: boolean; doneReceipts?: DoneReceipt[] } = {}): Promise<{ outcomes: ActionOutcome[]; retry?: Error }> {
   const outcomes: ActionOutcome[] = [];
   let retry: Error | undefined;
   const settles: Array<Promise<unknown>> = [];
@@ -296,8 +324,11 @@ export async function runActions(ac: ActionContext, opts: { only?: number; now?:
     }
     try {
       const detail = await withCausation(causation, () => executeAction(ac, a));
-      // the receipt's final status is written while the next action runs (awaited before returning)
-      settles.push(settle(ac.orgId, key, 'done', detail));
+      // the receipt's final status: handed to the caller's end-of-event batch write when it asks
+      // (opts.doneReceipts: one BatchWrite with the log rows instead of one UpdateItem per action,
+      // and nothing to wait for before the log row), else written while the next action runs
+      if (opts.doneReceipts && !opts.now) opts.doneReceipts.push({ org_id: ac.orgId, action_key: key, rule_id: ac.rule.rule_id, chat_id: ac.chatId, detail });
+      else settles.push(settle(ac.orgId, key, 'done', detail));
       outcomes.push({ index, type: a.type, status: 'done', detail, ms: ms() });
     } catch (e) {
       const reason = isAppError(e) ? e.message : String((e as Error)?.message ?? e);
@@ -321,14 +352,14 @@ const outcomeOf = (outcomes: ActionOutcome[]): RuleLog['outcome'] => {
 
 function logRow(rule: RuleRow, trigger: TriggerType, eventId: string, chatId: string | null, outcome: RuleLog['outcome'], reasons: string[], actions: ActionOutcome[], occurredAt: number | null): RuleLog {
   const at = Date.now();
-  return { log_id: ulid(at), rule_id: rule.rule_id, rule_name: rule.name, rule_version: rule.version, trigger, event_id: eventId, chat_id: chatId, outcome, reasons, actions, at, latency_ms: occurredAt ? Math.max(0, at - occurredAt) : null };
+  return { log_id: fastUlid(at), rule_id: rule.rule_id, rule_name: rule.name, rule_version: rule.version, trigger, event_id: eventId, chat_id: chatId, outcome, reasons, actions, at, latency_ms: occurredAt ? Math.max(0, at - occurredAt) : null };
 }
 
 /** Keep a sample of what a trigger saw, for dry runs (one put; failures only logged). */
 async function keepSample(orgId: string, trigger: TriggerType, eventId: string, chatId: string | null, ctx: EvalContext): Promise<void> {
   const now = Date.now();
   await db()
-    .entities.ruleSample.put({ org_id: orgId, trigger, sample_id: ulid(now), event_id: eventId, ...(chatId ? { chat_id: chatId } : {}), context: ctx, at: now, expires_at: Math.floor(now / 1000) + 14 * 86_400 })
+    .entities.ruleSample.put({ org_id: orgId, trigger, sample_id: fastUlid(now), event_id: eventId, ...(chatId ? { chat_id: chatId } : {}), context: ctx, at: now, expires_at: Math.floor(now / 1000) + 14 * 86_400 })
     .go()
     .catch((e) => log('warn', 'rules.sample_failed', { error: String(e) }));
 }
@@ -416,6 +447,7 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
   };
   // samples for dry runs, written while the rules run (awaited at the end)
   const samples: Array<Promise<void>> = [];
+  const doneReceipts: DoneReceipt[] = [];
   for (const f of fired) {
     if (!['message.received', 'message.sent'].includes(f.trigger) && !triggered.some((t) => t.f === f)) continue;
     samples.push(keepSample(orgId, f.trigger, f.trigger_id, chatId, (await contextFor(f)).ctx));
@@ -432,12 +464,12 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
       logs.push(logRow(rule, f.trigger, meta.id, chatId, 'not_matched', result.reasons, [], occurredAt));
       continue;
     }
-    const r = await runActions({ orgId, rule, chatId, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation });
+    const r = await runActions({ orgId, rule, chatId, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation }, { doneReceipts });
     retry ??= r.retry;
     logs.push(logRow(rule, f.trigger, meta.id, chatId, outcomeOf(r.outcomes), [], r.outcomes, occurredAt));
   }
   const evaluatedAt = Date.now();
-  await Promise.all([writeRuleLogs(orgId, collapseNotMatched(logs)), ...samples]);
+  await Promise.all([writeRuleLogs(orgId, collapseNotMatched(logs)), writeDoneReceipts(doneReceipts), ...samples]);
   if (occurredAt && triggered.length) recordStat(occurredAt, delivery?.sentAt, delivery?.receivedAt, startedAt, evaluatedAt, Date.now());
   if (retry) throw retry;
 }

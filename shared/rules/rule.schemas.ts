@@ -31,11 +31,13 @@ export const TRIGGERS = [
   // issue 17 §1: contact created, and a contact's custom property changed (contact.created / contact.updated events)
   'contact.created',
   'contact.property_changed',
+  // issue 17 §1: a customer reacted to a message (message.reaction events); condition field reaction.emoji
+  'reaction.added',
 ] as const;
 export type TriggerType = (typeof TRIGGERS)[number];
 
-/** Triggers named by the issue that no event carries yet (reactions have no event of their own). */
-export const TRIGGERS_NOT_YET = ['reaction.added'] as const;
+/** Triggers named by the issue that no event carries yet: none since message.reaction (kept for the API's docs). */
+export const TRIGGERS_NOT_YET = [] as const;
 
 export const OPERATORS = ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with', 'lt', 'lte', 'gt', 'gte', 'is_known', 'is_unknown', 'in', 'not_in', 'on'] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -65,6 +67,8 @@ export const FIELDS = [
   'time.weekday',
   'time.date',
   'time.hour',
+  // the reaction of a 'reaction.added' trigger (the emoji; empty for other triggers)
+  'reaction.emoji',
 ] as const;
 export type Field = (typeof FIELDS)[number];
 const PROPERTY_FIELD = /^(chat\.custom_properties|contact\.properties)\.[A-Za-z0-9_.-]{1,64}$/;

@@ -23,6 +23,13 @@ describe('triggersOf', () => {
     expect(triggersOf(ev('chat.updated', { chat: { flagged_messages: { m1: 'x', m2: 'y' } }, changes: ['flagged_messages'], previous: { flagged_messages: { m1: 'x' } } })).map((t) => t.subject)).toEqual(['m2']);
     expect(triggersOf(ev('chat.updated', { chat: {}, changes: ['created'] })).map((t) => t.trigger)).toEqual(['chat.created']);
   });
+  it('a customer reaction set is reaction.added; a removal or our own reaction fires nothing', () => {
+    const r = (reaction: Record<string, unknown>) => ev('message.reaction', { chat_id: '1@c.us', message: { chat_id: '1@c.us' }, reaction });
+    expect(triggersOf(r({ sender_id: '155', emoji: '👍', from_me: false }))).toEqual([{ trigger: 'reaction.added', trigger_id: 'e1' }]);
+    expect(triggersOf(r({ sender_id: '155', emoji: null, from_me: false }))).toEqual([]);
+    expect(triggersOf(r({ sender_id: 'a@b.c', emoji: '👍', from_me: true }))).toEqual([]);
+    expect(chatIdOf(r({ sender_id: '155', emoji: '👍', from_me: false }))).toBe('1@c.us');
+  });
   it('tickets and tasks', () => {
     expect(triggersOf(ev('ticket.closed', { ticket: {} })).map((t) => t.trigger)).toEqual(['ticket.closed']);
     expect(triggersOf(ev('task.reminder_due', { task: {} })).map((t) => t.trigger)).toEqual(['task.due']);

@@ -11,7 +11,8 @@ import type { TriggerType } from './rule.schemas.ts';
  * Sources: message.received (customer), message.sent (team; private notes are note.created),
  * chat.updated (`changes` + `previous`: assigned_to, closed_at, label_ids, flagged_messages,
  * 'created'), ticket.created/updated/closed, task.created, task.reminder_due (task.due),
- * contact.created, contact.updated (`property_changes`: contact.property_changed, one per property).
+ * contact.created, contact.updated (`property_changes`: contact.property_changed, one per property),
+ * message.reaction (a customer's reaction set: reaction.added).
  */
 export interface FiredTrigger {
   trigger: TriggerType;
@@ -82,13 +83,18 @@ export function triggersOf(e: BusEventLike): FiredTrigger[] {
       const changes = Array.isArray(p.property_changes) ? (p.property_changes as Array<{ property_id?: string }>) : [];
       return changes.filter((c) => typeof c.property_id === 'string').map((c) => ({ trigger: 'contact.property_changed' as const, trigger_id: `${id}#prop:${c.property_id}`, subject: c.property_id }));
     }
+    case 'message.reaction': {
+      // a customer's reaction set (not removed, not ours): 'a reaction is received'
+      const r = p.reaction as { emoji?: string | null; from_me?: boolean } | undefined;
+      return r && !r.from_me && r.emoji ? one('reaction.added') : [];
+    }
     default:
       return [];
   }
 }
 
 /** The bus events the rules consumer subscribes to (events/catalog.ts; a test keeps them equal). */
-export const RULE_BUS_EVENTS = ['message.received', 'message.sent', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.reminder_due', 'contact.created', 'contact.updated'] as const;
+export const RULE_BUS_EVENTS = ['message.received', 'message.sent', 'chat.updated', 'ticket.created', 'ticket.updated', 'ticket.closed', 'task.created', 'task.reminder_due', 'contact.created', 'contact.updated', 'message.reaction'] as const;
 
 /** The chat an event is about (chat snapshot, message, ticket or task link), if any. */
 export function chatIdOf(e: BusEventLike): string | null {

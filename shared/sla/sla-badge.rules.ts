@@ -10,7 +10,8 @@ const running = (c: SlaClock | null | undefined): c is SlaClock => !!c && c.met_
 
 /** What the chat list row and the thread header show. */
 export interface SlaBadge {
-  state: 'ok' | 'near' | 'breached';
+  /** 'paused': the chat is snoozed, its clocks stand still (due_at is the time before the pause) */
+  state: 'ok' | 'near' | 'breached' | 'paused';
   target: SlaTarget;
   /** epoch ms the shown target is (or was) due */
   due_at: number;
@@ -20,12 +21,19 @@ export interface SlaBadge {
  * The badge of a chat's SLA at `now`: a breached running clock first (the earliest due), else
  * the running clock due soonest ('near' once past its near time); null when nothing runs (no SLA,
  * ended, or every clock met). A clock whose breach wake-up has not fired yet but is past due
- * shows breached already.
+ * shows breached already. A paused SLA (the chat snoozed) is 'paused' unless a clock already breached.
  */
 export function slaBadge(sla: ChatSla | null | undefined, now: number): SlaBadge | null {
   if (!sla || sla.ended_at) return null;
   const clocks = (['first_response', 'next_response', 'resolution'] as const).flatMap((t) => (running(sla[t]) ? [{ t, c: sla[t]! }] : []));
   if (!clocks.length) return null;
+  if (sla.paused_at != null) {
+    // snoozed: a breach that already happened still shows; otherwise the clocks stand still
+    const done = clocks.filter(({ c }) => c.breached_at !== null).sort((a, b) => a.c.due_at - b.c.due_at);
+    if (done.length) return { state: 'breached', target: done[0].t, due_at: done[0].c.due_at };
+    const first = clocks.sort((a, b) => a.c.due_at - b.c.due_at)[0];
+    return { state: 'paused', target: first.t, due_at: first.c.due_at };
+  }
   const breached = clocks.filter(({ c }) => c.breached_at !== null || c.due_at <= now).sort((a, b) => a.c.due_at - b.c.due_at);
   if (breached.length) return { state: 'breached', target: breached[0].t, due_at: breached[0].c.due_at };
   const soonest = clocks.sort((a, b) => a.c.due_at - b.c.due_at)[0];

@@ -42,6 +42,8 @@ export interface SlaWakeup {
   /** the clock's identity */
   started_at: number;
   policy_id: string;
+  /** epoch ms it was armed for (the clock's near or due time then; a resume after a snooze moves them). Absent on wake-ups armed before pauses existed. */
+  at?: number;
 }
 
 const timerName = (orgId: string, chatId: string, t: SlaTimer) => scheduleName('sla', orgId, chatId, t.target, t.phase, String(t.started_at));
@@ -65,8 +67,10 @@ export function slaEventOf(e: BusEvent): SlaEvent | null {
     }
     case 'chat.updated': {
       const changes = (p.changes as string[] | undefined) ?? [];
-      const chat = p.chat as { closed_at?: number | null } | undefined;
+      const chat = p.chat as { closed_at?: number | null; snooze_metadata?: { snooze_until?: number; snoozed_at?: number | null } | null } | undefined;
       if (changes.includes('closed_at') && chat?.closed_at) return { kind: 'closed', at: chat.closed_at };
+      // snoozed: the SLA pauses; woken (unsnoozed, or the snooze ran out): it resumes
+      if (changes.includes('snooze_metadata')) return chat?.snooze_metadata?.snooze_until ? { kind: 'snoozed', at: chat.snooze_metadata.snoozed_at ?? occurred } : { kind: 'unsnoozed', at: occurred };
       return null;
     }
     default:
@@ -108,7 +112,7 @@ export async function handleSlaEvent(e: BusEvent): Promise<void> {
   if (!r?.sla) return;
   const port = await schedulerPort();
   for (const t of r.arm) {
-    const w: SlaWakeup = { kind: 'sla', org_id: orgId, chat_id: chatId, target: t.target, phase: t.phase, started_at: t.started_at, policy_id: r.sla.policy_id };
+    const w: SlaWakeup = { kind: 'sla', org_id: orgId, chat_id: chatId, target: t.target, phase: t.phase, started_at: t.started_at, policy_id: r.sla.policy_id, at: t.at };
     await port.schedule({ name: timerName(orgId, chatId, t), at: t.at, queue: RULE_ACTIONS_QUEUE, body: JSON.stringify(w) });
   }
   for (const t of r.moot) await port.cancel(timerName(orgId, chatId, t)).catch((err) => log('warn', 'sla.cancel_failed', { error: String(err) }));
@@ -143,7 +147,9 @@ export async function handleSlaWakeup(w: SlaWakeup, now = Date.now()): Promise<v
   const chat = (await db().entities.chat.get({ org_id: w.org_id, chat_id: w.chat_id }).go({ consistent: true })).data as ChatRow | null;
   const sla = (chat?.sla as ChatSla | null | undefined) ?? null;
   const c = sla?.[w.target];
-  const stale = !chat || !sla || sla.ended_at || !c || c.started_at !== w.started_at || c.met_at !== null || (w.phase === 'near' ? c.near_done : c.breached_at !== null);
+  // paused (the chat is snoozed): moot, the resume arms it again; armed for a time the resume moved (its cancel failed): moot too
+  const movedSince = !!c && w.at !== undefined && w.at !== (w.phase === 'near' ? c.near_at : c.due_at);
+  const stale = !chat || !sla || sla.ended_at || sla.paused_at != null || !c || c.started_at !== w.started_at || c.met_at !== null || (w.phase === 'near' ? c.near_done : c.breached_at !== null) || movedSince;
   if (stale) return log('info', 'sla.wakeup_moot', { chat_id: w.chat_id, target: w.target, phase: w.phase });
   if (!(await orgHasFeature(w.org_id, 'rules_engine'))) return;
   const policy = (await orgSlaPolicies(w.org_id, true)).find((x) => x.policy_id === sla.policy_id && x.enabled);

@@ -49,6 +49,49 @@ describe('SLA clocks (issue 17 §6)', () => {
     expect(fresh.sla?.ended_at).toBeNull();
   });
 
+  it('snoozing pauses the clocks (wake-ups moot); waking moves due and near times by the paused business time and arms them again', () => {
+    const s1 = slaTransition(null, { kind: 'customer_message', at: monday10 }, policy, DEFAULT_ORG_CLOCK).sla!;
+    expect(s1.business_hours).toBe(true);
+    const paused = slaTransition(s1, { kind: 'snoozed', at: monday10 + 10 * MIN }, policy, DEFAULT_ORG_CLOCK);
+    expect(paused.sla?.paused_at).toBe(monday10 + 10 * MIN);
+    expect(paused.moot.map((t) => `${t.target}:${t.phase}`)).toEqual(['first_response:near', 'first_response:breach', 'resolution:near', 'resolution:breach']);
+    expect(paused.arm).toEqual([]);
+    expect(slaBadge(paused.sla, monday10 + 200 * MIN)).toMatchObject({ state: 'paused', target: 'first_response' });
+    // snoozed again while paused: nothing changes
+    expect(slaTransition(paused.sla, { kind: 'snoozed', at: monday10 + 20 * MIN }, policy, DEFAULT_ORG_CLOCK).sla).toBeNull();
+    // woken Tuesday 09:30: the pause counted Monday 10:10-17:00 + Tuesday 09:00-09:30 = 440 business minutes
+    const tue0930 = Date.UTC(2026, 10, 24, 9, 30);
+    const woke = slaTransition(paused.sla, { kind: 'unsnoozed', at: tue0930 }, policy, DEFAULT_ORG_CLOCK);
+    expect(woke.sla?.paused_at).toBeNull();
+    // the first response had 50 of its 60 minutes left, its near time 38 of 48
+    expect(woke.sla?.first_response).toMatchObject({ started_at: monday10, due_at: tue0930 + 50 * MIN, near_at: tue0930 + 38 * MIN, met_at: null });
+    expect(businessMsBetween(DEFAULT_ORG_CLOCK, monday10, woke.sla!.resolution!.due_at) - businessMsBetween(DEFAULT_ORG_CLOCK, monday10 + 10 * MIN, tue0930)).toBe(480 * MIN);
+    expect(woke.arm.map((t) => `${t.target}:${t.phase}:${t.at}`)).toEqual([
+      `first_response:near:${tue0930 + 38 * MIN}`,
+      `first_response:breach:${tue0930 + 50 * MIN}`,
+      `resolution:near:${woke.sla!.resolution!.near_at}`,
+      `resolution:breach:${woke.sla!.resolution!.due_at}`,
+    ]);
+    expect(slaBadge(woke.sla, tue0930)).toMatchObject({ state: 'ok', due_at: tue0930 + 50 * MIN });
+  });
+
+  it('calendar policies resume by the calendar time paused; a customer message wakes a paused SLA before it counts; met clocks do not move', () => {
+    const cal = { ...policy, business_hours: false };
+    const s1 = slaTransition(null, { kind: 'customer_message', at: monday10 }, cal, DEFAULT_ORG_CLOCK).sla!;
+    const replied = slaTransition(s1, { kind: 'team_message', at: monday10 + 5 * MIN }, cal, DEFAULT_ORG_CLOCK).sla!;
+    const paused = slaTransition(replied, { kind: 'snoozed', at: monday10 + 10 * MIN }, cal, DEFAULT_ORG_CLOCK).sla!;
+    // the customer writes 3 h later: the snooze ends, the resolution moves 3 h - 10 min later, and a next response starts
+    const at = monday10 + 180 * MIN;
+    const r = slaTransition(paused, { kind: 'customer_message', at }, cal, DEFAULT_ORG_CLOCK);
+    expect(r.sla?.paused_at).toBeNull();
+    expect(r.sla?.first_response).toEqual(replied.first_response);
+    expect(r.sla?.resolution?.due_at).toBe(monday10 + 480 * MIN + 170 * MIN);
+    expect(r.sla?.next_response).toMatchObject({ started_at: at, due_at: at + 30 * MIN });
+    expect(r.arm.map((t) => `${t.target}:${t.phase}`)).toEqual(['resolution:near', 'resolution:breach', 'next_response:near', 'next_response:breach']);
+    // unsnoozing a running SLA changes nothing
+    expect(slaTransition(r.sla, { kind: 'unsnoozed', at: at + MIN }, cal, DEFAULT_ORG_CLOCK).sla).toBeNull();
+  });
+
   it('no policy: nothing starts; the running SLA ignores a deleted policy for new clocks', () => {
     expect(slaTransition(null, { kind: 'customer_message', at: monday10 }, null, DEFAULT_ORG_CLOCK).sla).toBeNull();
     const s1 = slaTransition(null, { kind: 'customer_message', at: monday10 }, policy, DEFAULT_ORG_CLOCK).sla!;

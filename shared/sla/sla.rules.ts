@@ -1,5 +1,5 @@
 import { dueAfter } from '../rules/business-time.rules.ts';
-import type { OrgClock } from '../org/business-hours.rules.ts';
+import { businessMsBetween, type OrgClock } from '../org/business-hours.rules.ts';
 import type { SlaPolicy, SlaTarget } from './sla.schemas.ts';
 
 /**
@@ -13,6 +13,10 @@ import type { SlaPolicy, SlaTarget } from './sla.schemas.ts';
  *   one is already running (the first unanswered message counts).
  * - Closing the chat meets the resolution and ends the SLA (the next customer message starts a
  *   new one). Reopening does not restart it: the customer's next message does.
+ * - Snoozing the chat pauses the SLA (`paused_at`; its wake-ups are cancelled); waking it (unsnooze,
+ *   the snooze's end, or a customer message, which wakes a snoozed chat) resumes it: every running,
+ *   not yet breached clock's due and near times move later by the paused time, counted as the
+ *   clock counts (business minutes in the org's clock, or calendar), and are armed again.
  * Each running clock has a due time (`dueAfter`: business minutes in the org's clock, or
  * calendar) and, when the policy has a near-breach percent, a near time. The wake-ups that the
  * engine arms carry the clock's `started_at`, so a wake-up for a clock that was met or replaced
@@ -38,9 +42,13 @@ export interface ChatSla {
   resolution?: SlaClock | null;
   /** epoch ms the SLA ended (the chat was closed) */
   ended_at?: number | null;
+  /** epoch ms the SLA was paused (the chat snoozed); null / absent = running */
+  paused_at?: number | null;
+  /** the policy's way of counting, kept from the start (a paused clock resumes with it): default true */
+  business_hours?: boolean;
 }
 
-export type SlaEvent = { kind: 'customer_message' | 'team_message' | 'closed'; at: number };
+export type SlaEvent = { kind: 'customer_message' | 'team_message' | 'closed' | 'snoozed' | 'unsnoozed'; at: number };
 
 /** A wake-up to arm: `phase` near or breach of one target's clock (identified by started_at). */
 export interface SlaTimer {
@@ -83,6 +91,36 @@ const running = (c: SlaClock | null | undefined): c is SlaClock => !!c && c.met_
 const timersOf = (t: SlaTarget, c: SlaClock | null): SlaTimer[] =>
   !c ? [] : [...(c.near_at !== null ? [{ target: t, phase: 'near' as const, at: c.near_at, started_at: c.started_at }] : []), { target: t, phase: 'breach' as const, at: c.due_at, started_at: c.started_at }];
 
+const TARGETS = ['first_response', 'next_response', 'resolution'] as const;
+
+/**
+ * Resume a paused SLA at `at`: each running clock that has not breached gets its due (and, unless
+ * done, its near) time moved later by the paused stretch `[paused_at, at]` as the clock counts it
+ * (business or calendar). Nothing moves a time that had already passed when the pause began.
+ * Met and breached clocks keep their times. @returns the SLA (not paused) and the wake-ups to arm
+ */
+export function resumeSla(active: ChatSla, at: number, clock: OrgClock): { sla: ChatSla; arm: SlaTimer[] } {
+  const from = active.paused_at;
+  if (from == null) return { sla: active, arm: [] };
+  const business = active.business_hours !== false;
+  const out: ChatSla = { ...active, paused_at: null };
+  const arm: SlaTimer[] = [];
+  const moved = (t: number, start: number) => {
+    if (t <= start) return t; // already due before the pause
+    const left = business ? businessMsBetween(clock, start, t) : t - start;
+    return dueAfter(clock, Math.max(at, start), left, business);
+  };
+  for (const target of TARGETS) {
+    const c = active[target];
+    if (!running(c) || c.breached_at !== null) continue;
+    const start = Math.max(from, c.started_at);
+    const next: SlaClock = { ...c, due_at: moved(c.due_at, start), near_at: c.near_at === null || c.near_done ? c.near_at : moved(c.near_at, start) };
+    out[target] = next;
+    arm.push(...timersOf(target, next).filter((t) => t.phase === 'breach' || !next.near_done));
+  }
+  return { sla: out, arm };
+}
+
 /**
  * The chat's SLA after an event. `policy` is used only to start a new SLA (null: no policy fits,
  * nothing starts). Returns the new state (null when unchanged), the wake-ups to arm and the ones
@@ -95,7 +133,25 @@ export function slaTransition(
   clock: OrgClock,
 ): { sla: ChatSla | null; arm: SlaTimer[]; moot: SlaTimer[] } {
   const none = { sla: null, arm: [], moot: [] };
-  const active = sla && !sla.ended_at ? sla : null;
+  const current = sla && !sla.ended_at ? sla : null;
+  if (ev.kind === 'snoozed') {
+    if (!current || current.paused_at != null) return none;
+    // paused: every running clock's wake-ups are moot until the chat wakes
+    const moot = TARGETS.flatMap((t) => (running(current[t]) ? timersOf(t, current[t]!) : []));
+    return { sla: { ...current, paused_at: ev.at }, arm: [], moot };
+  }
+  if (ev.kind === 'unsnoozed') {
+    if (!current || current.paused_at == null) return none;
+    const r = resumeSla(current, ev.at, clock);
+    return { sla: r.sla, arm: r.arm, moot: [] };
+  }
+  // a customer message wakes a snoozed chat (ingest clears the snooze): the SLA resumes first
+  const resumed = ev.kind === 'customer_message' && current?.paused_at != null ? resumeSla(current, ev.at, clock) : null;
+  if (resumed) {
+    const rest = slaTransition(resumed.sla, ev, policy, clock);
+    return { sla: rest.sla ?? resumed.sla, arm: [...resumed.arm, ...rest.arm], moot: rest.moot };
+  }
+  const active = current;
   if (ev.kind === 'customer_message') {
     if (!active) {
       if (!policy) return none;
@@ -104,7 +160,7 @@ export function slaTransition(
       if (!first && !resolution && !policy.targets.next_response_minutes) return none;
       // a policy with only a next-response target: the first message counts as the one waiting for the next response
       const next = !first && !resolution ? startClock(policy, 'next_response', ev.at, clock) : null;
-      const out: ChatSla = { policy_id: policy.policy_id, policy_name: policy.name, first_response: first, next_response: next, resolution, ended_at: null };
+      const out: ChatSla = { policy_id: policy.policy_id, policy_name: policy.name, first_response: first, next_response: next, resolution, ended_at: null, business_hours: policy.business_hours };
       return { sla: out, arm: [...timersOf('first_response', first), ...timersOf('next_response', next), ...timersOf('resolution', resolution)], moot: [] };
     }
     const lastReply = Math.max(active.first_response?.met_at ?? 0, active.next_response?.met_at ?? 0);

@@ -868,6 +868,8 @@ const EVENT_CASES: Record<EventName, EventCase> = {
   // issue 17: contact events are never pushed (the rules consumer's): nobody's socket gets a frame of them
   'contact.created': { aboutR: async () => void (await org('POST', '/contacts', { phone: '+1 415 555 0199', name: `${w.sentinel} ws contact` })), rControl: 'none', memberGetsNone: true },
   'contact.updated': { aboutR: async () => void (await org('PATCH', `/contacts/${w.rNumber}`, { name: `${w.sentinel} ws contact renamed` })), rControl: 'none', memberGetsNone: true },
+  // issue 17: the reaction trigger's event is never pushed either (message.updated carries the reaction): the admin reacts to a message of R
+  'message.reaction': { aboutR: async () => void (await org('POST', `/chats/${enc(w.chatR)}/messages/${await inbound(w.rNumber, `${w.sentinel} ws react`, `${w.sentinel} Rita`)}/reaction`, { reaction: '👍' })), rControl: 'none', memberGetsNone: true },
 };
 
 const STUB_KEYS = new Set(['org_id', 'chat_id', 'chat_type', 'org_phone', 'phone_id', 'latest_message_timestamp', 'inbox_state', 'has_access']);

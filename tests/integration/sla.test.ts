@@ -169,6 +169,43 @@ describe('SLA policies (issue 17 §6)', () => {
     expect(await breaches()).toHaveLength(1);
   });
 
+  it('snoozing pauses the SLA (wake-ups cancelled, a stale one moot); waking resumes it with the due times moved by the pause, armed again', async () => {
+    const P = '15550007779@c.us';
+    const chatP = async () => (await call<{ chat: Chat }>('GET', `/chats/${enc(P)}`)).body.chat;
+    const ofP = () => wakeups().filter((x) => x.w.chat_id === P);
+    await rt.postWebhook(inboundText(rt.phone, '15550007779', 'Where is my refund?', { name: 'Pia' }));
+    const started = await eventually(async () => ((await chatP())?.sla?.first_response ? await chatP() : null), 20_000, 'the SLA starts');
+    const before = started.sla!.first_response!;
+    await eventually(async () => ofP().length === 4 || null, 10_000, 'four wake-ups armed');
+    const oldBreach = ofP().find((x) => x.w.target === 'first_response' && x.w.phase === 'breach')!.w;
+    expect(oldBreach.at).toBe(before.due_at);
+
+    expect((await call('POST', '/chats/snooze', { chat_ids: [P], snooze_until: Date.now() + 3_600_000 })).status).toBe(200);
+    const paused = await eventually(async () => ((await chatP()).sla?.paused_at ? await chatP() : null), 20_000, 'the SLA pauses');
+    expect(paused.sla!.first_response!.due_at).toBe(before.due_at);
+    await eventually(async () => ofP().length === 0 || null, 10_000, 'its wake-ups cancelled');
+    // a wake-up delivered anyway while paused changes nothing
+    await enqueue('rule-actions', JSON.stringify(oldBreach));
+    await rt.idle();
+    expect((await chatP()).sla!.first_response!.breached_at).toBeNull();
+
+    expect((await call('POST', '/chats/snooze', { chat_ids: [P], snooze_until: null })).status).toBe(200);
+    const resumed = await eventually(async () => ((await chatP()).sla && (await chatP()).sla!.paused_at == null ? await chatP() : null), 20_000, 'the SLA resumes');
+    const after = resumed.sla!.first_response!;
+    const pausedFor = after.due_at - before.due_at; // calendar policy: exactly the paused time
+    expect(pausedFor).toBeGreaterThan(0);
+    expect(after.started_at).toBe(before.started_at);
+    expect(resumed.sla!.resolution!.due_at - pausedFor).toBe(started.sla!.resolution!.due_at);
+    expect(after.near_at! - pausedFor).toBe(before.near_at);
+    await eventually(async () => ofP().length === 4 || null, 10_000, 'armed again');
+    expect(ofP().find((x) => x.w.target === 'first_response' && x.w.phase === 'breach')!.w.at).toBe(after.due_at);
+    // the wake-up armed for the old due time (its cancel lost) is moot: no breach
+    await enqueue('rule-actions', JSON.stringify(oldBreach));
+    await rt.idle();
+    expect((await chatP()).sla!.first_response!.breached_at).toBeNull();
+    expect((await breaches()).filter((b) => b.chat_id === P)).toHaveLength(0);
+  });
+
   it('the breach report pages and filters; a deleted policy is gone', async () => {
     expect((await call<{ breaches: SlaBreach[] }>('GET', '/logs/sla?target=resolution')).body.breaches).toHaveLength(0);
     expect((await call<{ breaches: SlaBreach[] }>('GET', '/logs/sla?target=first_response&limit=1')).body.breaches).toHaveLength(1);

@@ -23,6 +23,7 @@ export const TRIGGER_LABELS: Record<TriggerType, string> = {
   no_reply: 'nobody replies to the customer',
   'contact.created': 'a contact is created',
   'contact.property_changed': 'a contact property changes',
+  'reaction.added': 'a reaction is received',
 };
 
 export const FIELD_LABELS: Record<string, string> = {
@@ -46,6 +47,7 @@ export const FIELD_LABELS: Record<string, string> = {
   'time.weekday': 'the weekday',
   'time.date': 'the date',
   'time.hour': 'the hour',
+  'reaction.emoji': 'the reaction emoji',
 };
 
 /** The operators in words: the same wording as the rule log's (shared/rules/conditions.rules.ts). */

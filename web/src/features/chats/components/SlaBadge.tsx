@@ -1,7 +1,7 @@
 /**
  * A chat's SLA status (issue 17 §6) as a small chip: the running target due soonest — "SLA 25m"
  * (due in), amber once near its breach, red "SLA breached" once past due. Nothing when the chat
- * has no running SLA. Used by the chat list row and the thread header; the rule is
+ * has no running SLA; "SLA paused" while the chat is snoozed. Used by the chat list row and the thread header; the rule is
  * shared/sla/sla-badge.rules.ts (no code imports: it stays small in the /chats entry).
  */
 import type { Chat } from '#shared/chat/chat.schemas.ts';
@@ -19,6 +19,14 @@ export function SlaBadge({ chat, now, long = false }: { chat: Chat; now: number;
   if (!b) return null;
   const what = SLA_TARGET_LABEL[b.target];
   const due = new Date(b.due_at).toLocaleString();
+  if (b.state === 'paused') {
+    const paused = `${what} SLA paused while the chat is snoozed`;
+    return (
+      <span className="state-chip sla-chip sla-paused" data-testid="sla-badge" data-state="paused" data-target={b.target} title={paused} aria-label={paused}>
+        {long ? paused : 'SLA paused'}
+      </span>
+    );
+  }
   const text = b.state === 'breached' ? (long ? `${what} SLA breached` : 'SLA breached') : long ? `${what} due in ${short(b.due_at - now)}` : `SLA ${short(b.due_at - now)}`;
   const title = b.state === 'breached' ? `${what} was due ${due}` : `${what} due ${due}${b.state === 'near' ? ' (near its breach)' : ''}`;
   return (
