@@ -8,11 +8,11 @@ import { freePort } from './local/ports.ts';
 import { inboundText, newWamid } from '../shared/whatsapp/cloud/payloads.ts';
 import { documentClient } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
-import { adminSocket, pct, postSignedWebhook } from './bench-lib.ts';
+import { adminSocket, pct, postSignedWebhook, profileDynamoDb } from './bench-lib.ts';
 
 /**
  * Ingest benchmark (issue: walking skeleton, Performance).
- *   npm run bench:ingest -- --messages 2000 --concurrency 16 [--rate 100] [--chats 200] [--in-memory]
+ *   npm run bench:ingest -- --messages 2000 --concurrency 16 [--rate 100] [--chats 200] [--in-memory] [--profile]
  * Starts the local runtime (DynamoDB Local on disk unless --in-memory), connects one member over
  * the WebSocket, then:
  *  1. raw put rate: N PutItem calls of message-sized items straight to the local table at the
@@ -29,6 +29,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '100' },
     chats: { type: 'string', default: '100' },
     'in-memory': { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
   },
 });
 const N = Number(values.messages);
@@ -87,6 +88,8 @@ async function main() {
     };
     const latencies = (sentAt: Map<string, number>) => [...sentAt].map(([id, s]) => (arrived.get(id) ?? NaN) - s).filter((x) => !Number.isNaN(x));
 
+    // --profile: DynamoDB calls by consumer queue ('http' = the webhook request) from here on
+    const printProfile = values.profile ? await profileDynamoDb({ byQueue: true }) : undefined;
     // 2. throughput at concurrency C
     const sent1 = new Map<string, number>();
     const arrivals: Array<Promise<void>> = [];
@@ -120,6 +123,7 @@ async function main() {
     console.log(`raw put rate:        ${f(rawRate)} puts/s (${N} puts, concurrency ${C})`);
     console.log(`ingest (unpaced):    ${f(ingestRate)} messages/s, ${l1.length}/${N} arrived on the socket, latency p50 ${f(pct(l1, 50))} ms, p95 ${f(pct(l1, 95))} ms (concurrency ${C}, ${CHATS} chats)`);
     console.log(`ingest (paced):      ${f(l2.length / pacedSecs)} messages/s offered ${RATE}/s, ${l2.length}/${paced} arrived, latency p50 ${f(pct(l2, 50))} ms, p95 ${f(pct(l2, 95))} ms`);
+    if (printProfile) console.log(printProfile());
     console.log(`ratio ingest/raw put: ${(ingestRate / rawRate).toFixed(2)} (target >= 0.5); paced p95 target < 150 ms: ${pct(l2, 95) < 150 ? 'met' : 'NOT met'}`);
   } finally {
     await rt.stop();
