@@ -2,17 +2,34 @@ import { sqsHandler } from '../lib/sqs.ts';
 import { parseEventRecord } from '../lib/records.ts';
 import { onCustomerMessage, onTeamMessage } from '../../shared/ai/agent.ts';
 import { log } from '../../shared/log.ts';
+import { aiAgentEnabled } from '../../shared/ai/faq.ts';
+import type { SQSRecord } from 'aws-lambda';
 
 /**
  * ai-agent consumer (issue 18): `message.received` -> the agent takes the customer's message up
  * (idempotent per message: the decision row is the claim); `message.sent` by a member -> the agent
  * pauses on that chat. Redelivery is harmless (receipts, and the claim).
  */
-export const handler = sqsHandler('ai-agent', async (record) => {
-  const { detail, 'detail-type': type } = parseEventRecord(record, 'ai-agent') as unknown as { 'detail-type': string; detail: { properties: Parameters<typeof onCustomerMessage>[0] } };
-  const props = detail.properties;
-  if (type === 'message.received') {
-    const outcome = await onCustomerMessage(props);
-    log('debug', 'ai.customer_message', { chat_id: props.message.chat_id, unique_id: props.message.unique_id, outcome });
-  } else if (type === 'message.sent') await onTeamMessage(props);
-});
+type AgentEvent = { 'detail-type': string; detail: { properties: Parameters<typeof onCustomerMessage>[0] } };
+const eventOf = (record: SQSRecord) => parseEventRecord(record, 'ai-agent') as unknown as AgentEvent;
+
+export const handler = sqsHandler(
+  'ai-agent',
+  async (record) => {
+    const { detail, 'detail-type': type } = eventOf(record);
+    const props = detail.properties;
+    if (type === 'message.received') {
+      const outcome = await onCustomerMessage(props);
+      log('debug', 'ai.customer_message', { chat_id: props.message.chat_id, unique_id: props.message.unique_id, outcome });
+    } else if (type === 'message.sent') await onTeamMessage(props);
+  },
+  {
+    // a customer's message matters only while the agent is on (aiAgentEnabled: cached 5 s, no table
+    // call per message); a team message always (it pauses the agent on that chat)
+    relevant: (record) => {
+      const { detail, 'detail-type': type } = eventOf(record);
+      if (type !== 'message.received') return true;
+      return !detail.properties.message.from_me && aiAgentEnabled(detail.properties.org_id);
+    },
+  },
+);

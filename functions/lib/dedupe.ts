@@ -28,19 +28,6 @@ export function eventIdOf(record: SQSRecord): string | undefined {
   return typeof body['detail-type'] === 'string' && typeof id === 'string' && id ? id : undefined;
 }
 
-/** Has `consumer` handled event `eventId` already? (GetItem, strongly consistent) */
-export async function alreadyHandled(consumer: string, eventId: string): Promise<boolean> {
-  const got = await db().entities.consumerReceipt.get({ consumer, event_id: eventId }).go({ consistent: true, attributes: ['handled_at'] });
-  return !!got.data;
-}
-
-/** Record that `consumer` handled `eventId` (PutItem; a second put of the same receipt is harmless). */
-export async function markHandled(consumer: string, eventId: string, now = Date.now()): Promise<void> {
-  await db()
-    .entities.consumerReceipt.put({ consumer, event_id: eventId, handled_at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S })
-    .go();
-}
-
 /** Which of `eventIds` has `consumer` handled already? One BatchGet (strongly consistent) for a whole batch. */
 export async function handledAmong(consumer: string, eventIds: string[]): Promise<Set<string>> {
   const ids = [...new Set(eventIds)];

@@ -6,7 +6,31 @@ import { errorInWords } from '../../shared/ops/dead-letter.rules.ts';
 import { inLambda, METRIC, recordMetric } from '../../shared/metrics.ts';
 import { observability } from './powertools.ts';
 import { bodyOf } from './records.ts';
-import { alreadyHandled, eventIdOf, handledAmong, markAllHandled, markHandled, memoryReceipts, notifyHandled } from './dedupe.ts';
+import { eventIdOf, handledAmong, markAllHandled, memoryReceipts, notifyHandled } from './dedupe.ts';
+
+/**
+ * What a per-record consumer returns: nothing (done), or NOOP when it found nothing to do for the
+ * record (e.g. a reply in a chat no broadcast went to). A NOOP needs no table receipt: running it
+ * again changes nothing, so it is remembered in-process only (dedupe.ts memoryReceipts).
+ */
+export const NOOP = Symbol('noop');
+
+/**
+ * Options of a consumer.
+ * - `relevant(record)`: a cheap test (an in-memory check or a per-process cached org read, e.g.
+ *   "does this org have any enabled webhook endpoint?") run before anything else. A record it
+ *   rejects is answered as done with no table read or write at all (in-process receipt only), so a
+ *   consumer that has nothing to do for most events (web push without devices, webhooks without
+ *   endpoints, the AI agent switched off) costs no DynamoDB call per event. Issue 23 measured
+ *   ~18 DynamoDB calls per inbound message across the subscribers, two thirds of them such
+ *   receipts and lookups, which made DynamoDB Local (one JVM) the ingest bottleneck.
+ * - `receipts`: 'table' (default: consumer receipts in DynamoDB) or 'memory' (in-process, for
+ *   consumers whose repeats are harmless; dedupe.ts memoryReceipts).
+ */
+export interface ConsumerOptions {
+  relevant?: (record: SQSRecord) => boolean | Promise<boolean>;
+  receipts?: 'table' | 'memory';
+}
 
 /**
  * SQS batch consumer with partial failures, through Powertools' Batch processor
@@ -18,74 +42,80 @@ import { alreadyHandled, eventIdOf, handledAmong, markAllHandled, markHandled, m
  * (every record listed), not thrown.
  *
  * Records that are bus events are handled once per consumer by event id (`detail.metadata.id`,
- * functions/lib/dedupe.ts): one already handled is answered as done without running `fn`; a
- * receipt is written after `fn` succeeded.
+ * functions/lib/dedupe.ts): the batch's receipts are read with one BatchGet, one already handled is
+ * answered as done without running `fn`, and the receipts of the records `fn` handled are written
+ * with one BatchWrite after it (a receipt not written fails its record: retried, and handled again
+ * idempotently). `fn` may return NOOP (see there); `opts.relevant` skips records up front.
  *
  * Every log line of a record carries `queue`, `message_id` and, for EventBridge events,
  * `event_id` (and the Lambda request id in AWS). Metrics: QueueAge (oldest record of the batch,
  * ms) and ConsumerErrors (failed records), both by `queue`. In Lambda the handler also gets the
  * Powertools Logger context, metric flushing and an X-Ray segment (middy middlewares).
  */
-export function sqsHandler(name: string, fn: (record: SQSRecord) => Promise<void>) {
-  return consumer(name, async (event) => {
-    const processor = new BatchProcessor(EventType.SQS);
-    const handle = (record: SQSRecord) =>
-      withLogContext(recordContext(record), async () => {
-        try {
-          const id = eventIdOf(record);
-          if (id && (await alreadyHandled(name, id))) return log('debug', `${name}.duplicate_skipped`, { event_id: id });
-          await fn(record);
-          if (id) await done(name, id);
-        } catch (e) {
-          logRecordFailure(name, record.messageId, e);
-          throw e;
-        }
-      });
-    return processPartialResponse(event, handle, processor, { processInParallel: true, throwOnFullBatchFailure: false });
-  });
+export function sqsHandler(name: string, fn: (record: SQSRecord) => Promise<void | typeof NOOP>, opts: ConsumerOptions = {}) {
+  return sqsBatchHandler(name, (records) => Promise.allSettled(records.map((record) => withLogContext(recordContext(record), () => fn(record)))), opts);
 }
 
 /**
  * Like sqsHandler, for consumers that want the whole batch at once (e.g. to share one lookup).
  * `fn` returns one settled result per record, in order; the rejected ones are reported as
- * batch item failures through the same Batch processor.
- * @param opts.receipts 'table' (default: consumer receipts in DynamoDB) or 'memory' (in-process, for
- *   consumers whose repeats are harmless; dedupe.ts memoryReceipts)
+ * batch item failures through the same Batch processor. A fulfilled NOOP value gets an in-process
+ * receipt only. Options: ConsumerOptions.
  */
-export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Promise<PromiseSettledResult<unknown>[]>, opts: { receipts?: 'table' | 'memory' } = {}) {
+export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Promise<PromiseSettledResult<unknown>[]>, opts: ConsumerOptions = {}) {
   // 'memory': in-process receipts for consumers whose repeats are harmless (dedupe.ts memoryReceipts)
   const inMemory = opts.receipts === 'memory';
   const readReceipts = async (ids: string[]) => (inMemory ? memoryReceipts.handledAmong(name, ids) : handledAmong(name, ids));
   const writeReceipts = async (ids: string[]) => (inMemory ? memoryReceipts.markAllHandled(name, ids) : markAllHandled(name, ids));
   return consumer(name, async (event) => {
-    // events this consumer handled already are answered as done without reaching fn (one BatchGet
-    // of receipts per batch, one BatchWrite after it; none with in-process receipts)
     const ids = event.Records.map(eventIdOf);
+    // records this consumer has nothing to do with: done, with an in-process receipt (no table call)
+    const skipped = new Set<number>();
+    if (opts.relevant) {
+      const verdicts = await Promise.all(event.Records.map(async (r) => { try { return await opts.relevant!(r); } catch { return true; } }));
+      verdicts.forEach((v, i) => !v && skipped.add(i));
+    }
+    const askIds = ids.filter((id, i): id is string => !!id && !skipped.has(i));
+    // events handled already are answered as done without reaching fn: one BatchGet of receipts per
+    // batch (none with in-process receipts), plus the in-process ones of skipped/NOOP records
     let seenIds: Set<string>;
     try {
-      seenIds = await readReceipts(ids.filter((id): id is string => !!id));
+      seenIds = await readReceipts(askIds);
     } catch (e) {
       log('warn', `${name}.receipts_unread`, { error: String((e as Error)?.message ?? e) });
       seenIds = new Set(); // handle them all: consumers are idempotent, a repeat beats a stall
     }
+    for (const id of memoryReceipts.handledAmong(name, askIds)) seenIds.add(id);
     const isSeen = (i: number) => !!ids[i] && seenIds.has(ids[i]!);
-    const fresh = event.Records.filter((_, i) => !isSeen(i));
-    const handled = fresh.length ? await fn(fresh) : [];
-    const freshResult = new Map(fresh.map((r, i) => [r.messageId, handled[i]]));
-    const doneIds = event.Records.flatMap((r, i) => (!isSeen(i) && ids[i] && freshResult.get(r.messageId)?.status === 'fulfilled' ? [ids[i]!] : []));
+    const freshIdx = event.Records.flatMap((_, i) => (!skipped.has(i) && !isSeen(i) ? [i] : []));
+    const handled = freshIdx.length ? await fn(freshIdx.map((i) => event.Records[i]!)) : [];
+    const results: Array<PromiseSettledResult<unknown> | undefined> = event.Records.map(() => undefined);
+    freshIdx.forEach((i, k) => (results[i] = handled[k]));
+    const tableIds: string[] = [];
+    const memoryIds: string[] = [];
+    event.Records.forEach((_, i) => {
+      const id = ids[i];
+      if (!id || isSeen(i)) return;
+      if (skipped.has(i)) memoryIds.push(id);
+      else if (results[i]?.status === 'fulfilled') ((results[i] as PromiseFulfilledResult<unknown>).value === NOOP ? memoryIds : tableIds).push(id);
+    });
     let receiptError: unknown;
-    await writeReceipts(doneIds).then(
-      () => doneIds.forEach((id) => notifyHandled(name, id)),
+    await writeReceipts(tableIds).then(
+      () => tableIds.forEach((id) => notifyHandled(name, id)),
       (e) => (receiptError = e),
     );
-    const results = event.Records.map((r, i): PromiseSettledResult<unknown> | undefined => {
+    const fresh = memoryIds.filter((id) => !memoryReceipts.handledAmong(name, [id]).size);
+    memoryReceipts.markAllHandled(name, fresh);
+    fresh.forEach((id) => notifyHandled(name, id));
+    const final = event.Records.map((_, i): PromiseSettledResult<unknown> | undefined => {
       if (isSeen(i)) return { status: 'fulfilled', value: 'duplicate' };
-      const res = freshResult.get(r.messageId);
+      if (skipped.has(i)) return { status: 'fulfilled', value: 'irrelevant' };
+      const res = results[i];
       // a receipt not written: the record is retried (and handled again, idempotently)
-      if (receiptError && res?.status === 'fulfilled' && ids[i]) return { status: 'rejected', reason: receiptError };
+      if (receiptError && res?.status === 'fulfilled' && ids[i] && tableIds.includes(ids[i]!)) return { status: 'rejected', reason: receiptError };
       return res;
     });
-    const byId = new Map(event.Records.map((r, i) => [r.messageId, results[i]]));
+    const byId = new Map(event.Records.map((r, i) => [r.messageId, final[i]]));
     const processor = new BatchProcessor(EventType.SQS);
     return processPartialResponse(
       event,
@@ -102,12 +132,6 @@ export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Prom
       { processInParallel: true, throwOnFullBatchFailure: false },
     );
   });
-}
-
-/** After a successful handling: the receipt (dedupe.ts), then the in-process listeners. */
-async function done(name: string, eventId: string): Promise<void> {
-  await markHandled(name, eventId);
-  notifyHandled(name, eventId);
 }
 
 /** The wrapper both kinds share: correlation context, failure logs, metrics, Lambda middlewares. */

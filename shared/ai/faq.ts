@@ -8,6 +8,7 @@ import { FAQ_MAX_PAIRS, FAQ_SAVE_FAILED_MESSAGE } from './faq.rules.ts';
 import { AiSettings, type Faq, type FaqInput, type ListFaqsQuery } from './ai.schemas.ts';
 import { answerPort, type AnswerPair, type AnswerResult } from './answer-port.ts';
 import { log } from '../log.ts';
+import { orgCache } from '../org/org-cache.ts';
 import { requireFeature } from '../plan/gate.ts';
 import { resolveFaqAttachments, removeFaqFiles } from './assets.ts';
 
@@ -120,6 +121,21 @@ export async function getAiSettings(orgId: string): Promise<AiSettings> {
 }
 
 /**
+ * Is the agent switched on for the org? Cached per process for 5 s (org-cache.ts) and forgotten by
+ * this process's settings writes: the ai-agent consumer's `relevant` test, so an org without the
+ * agent costs no table call per customer message. Switched on in another process: within 5 s.
+ */
+const agentOn = orgCache(async (orgId) => (await getAiSettings(orgId)).enabled);
+export async function aiAgentEnabled(orgId: string): Promise<boolean> {
+  return agentOn.get(orgId);
+}
+
+/** Forget the cached switch (after a settings write outside updateAiSettings: tests). */
+export function forgetAiSettings(orgId?: string): void {
+  agentOn.forget(orgId);
+}
+
+/**
  * PUT /ai/settings (the whole settings object). Turning the agent on (`enabled`; per-number switches only narrow it)
  * needs the plan's AI autoresponder (spec §9: Starter lacks it); turning it off, or saving other
  * settings while it stays off, is always allowed.
@@ -130,6 +146,7 @@ export async function updateAiSettings(actor: Actor, input: AiSettings): Promise
   const settings = AiSettings.parse(input);
   if (settings.enabled) await requireFeature(actor.org_id, 'ai_autoresponder');
   await db().entities.aiSettings.put({ org_id: actor.org_id, settings, updated_by: actor.email, updated_at: Date.now() }).go();
+  agentOn.forget(actor.org_id);
   return settings;
 }
 

@@ -23,6 +23,7 @@ import type { Actor } from '../auth/actor.ts';
 import { maskNumbersInText } from '../chat/chat-access.rules.ts';
 import { getUserPreferences } from '../user/preferences.ts';
 import { log } from '../log.ts';
+import { orgCache } from '../org/org-cache.ts';
 import type { Notification } from '../notification/notification.schemas.ts';
 import type { PushSubscriptionEntity } from './push-subscription.entity.ts';
 import { clip, isGoneStatus, shouldPush, type PushSubject } from './push.rules.ts';
@@ -53,7 +54,21 @@ async function rowsOfDevice(orgId: string, deviceId: string): Promise<Row[]> {
 
 async function deleteRows(rows: Array<Pick<Row, 'org_id' | 'email' | 'device_id'>>): Promise<number> {
   await Promise.all(rows.map((r) => db().entities.pushSubscription.delete({ org_id: r.org_id, email: r.email, device_id: r.device_id }).go()));
+  for (const orgId of new Set(rows.map((r) => r.org_id))) devicesInOrg.forget(orgId);
   return rows.length;
+}
+
+/**
+ * Does any member of the org have a registered device? One Query of at most one row, cached per
+ * process for 5 s (org-cache.ts) and forgotten by this process's subscribe/unsubscribe: the web-push
+ * consumer's `relevant` test, so an org without devices costs no table call per event. A device
+ * registered in another process gets pushes within 5 s.
+ */
+const devicesInOrg = orgCache(async (orgId) => (await db().entities.pushSubscription.query.byOrg({ org_id: orgId }).go({ limit: 1, attributes: ['email'] })).data.length > 0);
+
+/** See devicesInOrg. */
+export async function hasPushDevices(orgId: string): Promise<boolean> {
+  return devicesInOrg.get(orgId);
 }
 
 /**
@@ -83,6 +98,7 @@ export async function subscribeDevice(actor: Actor, input: SubscribeInput, now =
     updated_at: now,
   };
   await db().entities.pushSubscription.put(row).go();
+  devicesInOrg.forget(actor.org_id);
   return toDevice(row as Row);
 }
 

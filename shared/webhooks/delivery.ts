@@ -11,6 +11,7 @@ import { backoffScale, urlPolicy } from './policy.ts';
 import { envelope, integrationGuard, slackBody, viewData } from './payload.ts';
 import { sendWebhook } from './send.ts';
 import { deliveryIdFor } from './ids.ts';
+import { orgCache } from '../org/org-cache.ts';
 import { EVENT_MAP, isDelivered, retryDelay, shouldDisable, type OutboundEvent } from './webhook.rules.ts';
 import type { ChatGuard } from '../access/guard.ts';
 
@@ -43,6 +44,28 @@ export type Endpoint = EntityItem<typeof WebhookEndpointEntity>;
 export type DeliveryRow = EntityItem<typeof WebhookDeliveryEntity>;
 
 const isConditionFailure = (e: unknown) => (e as { cause?: { name?: string } }).cause?.name === 'ConditionalCheckFailedException' || /conditional/i.test(String((e as Error)?.message));
+
+/**
+ * The public event types any enabled endpoint of the org subscribes to, cached per process for 5 s
+ * (org-cache.ts; forgotten at once by this process's endpoint writes, `forgetEndpoints`): the
+ * webhook-dispatch consumer's `relevant` test, so an org without endpoints costs no read per event.
+ * An endpoint created in another process gets events within 5 s.
+ */
+const subscribedTypes = orgCache(async (orgId): Promise<Set<string>> => new Set((await enabledEndpoints(orgId)).flatMap((e) => e.events)));
+
+/** After an endpoint write in this process: the next event reads the endpoints again. */
+export function forgetEndpoints(orgId?: string): void {
+  subscribedTypes.forget(orgId);
+}
+
+/** Would `dispatchBusEvent` deliver this bus event to any endpoint? (cached, see subscribedTypes) */
+export async function hasSubscribers(ev: Pick<BusEvent, 'name' | 'properties'>): Promise<boolean> {
+  const types = EVENT_MAP[ev.name]?.(ev.properties) ?? [];
+  const orgId = String(ev.properties.org_id ?? '');
+  if (!types.length || !orgId) return false;
+  const subscribed = await subscribedTypes.get(orgId);
+  return types.some((t) => subscribed.has(t));
+}
 
 /** Enabled endpoints of an org (pattern 53: one Query of a small partition). */
 export async function enabledEndpoints(orgId: string): Promise<Endpoint[]> {
@@ -213,6 +236,7 @@ export async function disableFailingEndpoint(endpoint: Endpoint, now: number): P
     if (isConditionFailure(e)) return false;
     throw e;
   }
+  forgetEndpoints(endpoint.org_id);
   log('warn', 'webhooks.endpoint_disabled', { org_id: endpoint.org_id, endpoint_id: endpoint.endpoint_id });
   const members = (await db().entities.member.query.byOrg({ org_id: endpoint.org_id }).go({ pages: 'all' })).data;
   const org = (await db().entities.organization.get({ org_id: endpoint.org_id }).go()).data as { org_name?: string } | null;

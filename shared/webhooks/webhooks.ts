@@ -6,7 +6,7 @@ import type { Actor } from '../auth/actor.ts';
 import { webhookNow } from './clock.ts';
 import { urlPolicy } from './policy.ts';
 import { endpointUrlProblem } from './url.rules.ts';
-import { bodyFor, createDelivery, DELIVERY_QUEUE, type DeliveryCommand, type DeliveryRow, type Endpoint } from './delivery.ts';
+import { bodyFor, createDelivery, forgetEndpoints, DELIVERY_QUEUE, type DeliveryCommand, type DeliveryRow, type Endpoint } from './delivery.ts';
 import { samplePayload } from './samples.ts';
 import { generateSecret } from './ids.ts';
 import { MAX_ATTEMPTS, PUBLIC_EVENTS, ROTATION_OVERLAP_MS, SLACK_EVENTS, TEST_EVENT, type PublicEvent } from './webhook.rules.ts';
@@ -111,6 +111,7 @@ async function insertEndpoint(actor: Actor, e: Pick<Endpoint, 'kind' | 'url' | '
     updated_at: now,
   };
   await db().entities.webhookEndpoint.create(row).go();
+  forgetEndpoints(actor.org_id);
   return row as Endpoint;
 }
 
@@ -142,6 +143,7 @@ export async function updateEndpoint(actor: Actor, endpointId: string, input: Up
   } else if (input.enabled === false && e.enabled) Object.assign(set, { enabled: false, disabled_reason: 'manual', disabled_at: now });
   const q = db().entities.webhookEndpoint.patch({ org_id: actor.org_id, endpoint_id: endpointId }).set(set);
   const res = await (removes.length ? q.remove(removes) : q).go({ response: 'all_new' });
+  forgetEndpoints(actor.org_id);
   return endpointView(res.data as Endpoint);
 }
 
@@ -151,6 +153,7 @@ export async function deleteEndpoint(actor: Actor, endpointId: string, kinds?: E
   const e = await getEndpoint(actor, endpointId);
   if (kinds && !kinds.includes(e.kind)) throw notFound('endpoint');
   await db().entities.webhookEndpoint.delete({ org_id: actor.org_id, endpoint_id: endpointId }).go();
+  forgetEndpoints(actor.org_id);
 }
 
 /**
@@ -266,4 +269,5 @@ export async function putSlack(actor: Actor, input: SlackSettingsInput): Promise
 export async function deleteSlack(actor: Actor): Promise<void> {
   assertAdmin(actor);
   await db().entities.webhookEndpoint.delete({ org_id: actor.org_id, endpoint_id: SLACK_ID }).go();
+  forgetEndpoints(actor.org_id);
 }

@@ -10,6 +10,7 @@ import type { Faq } from '../../shared/ai/ai.schemas.ts';
 import { blobPort } from '../../shared/ports/blobs.ts';
 import { db } from '../../shared/db/service.ts';
 import { forgetOrgPlanState } from '../../shared/plan/gate.ts';
+import { forgetAiSettings } from '../../shared/ai/faq.ts';
 
 /**
  * The AI agent (issue 18) on the local runtime: the knowledge base routes (validation with the
@@ -312,6 +313,7 @@ describe('plan gate (spec §9: Starter lacks the AI autoresponder)', () => {
       expect((await rt.orgCall(admin, 'PUT', '/ai/settings', { enabled: false })).status).toBe(200);
       // settings saved while on Pro stay, but the agent is silent on Starter
       await db().entities.aiSettings.patch({ org_id: rt.orgId }).set({ settings: { enabled: true, nickname: 'Ava' } }).go();
+      forgetAiSettings(rt.orgId);
       await customerSays('15557771007', 'How much does shipping cost?');
       expect(aiReplies(await messagesOf('15557771007@c.us'))).toEqual([]);
       const customer = (await messagesOf('15557771007@c.us')).find((m) => !m.from_me)!;
