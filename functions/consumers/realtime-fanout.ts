@@ -16,7 +16,7 @@ import { eventChatRef, viewEventFor, type EventViewContext, type PushedEvent } f
  *
  * Read once per batch and org: the connections, the **active** members (a connection whose email is
  * not an active member now gets nothing: removed members and invites, whatever rows are left) and
- * the preferences; once per batch and chat: the chat's current `chat_access` (never the event's
+ * the preferences; once per batch, for all its chats in one BatchGet: each chat's current `chat_access` (never the event's
  * snapshot, so a revocation applies to the next event even when it was published before), and for
  * a task linked to a ticket, the ticket's chat. One record's failure (a bad payload, a failed read)
  * fails that record only.
@@ -47,6 +47,45 @@ export const handler = sqsBatchHandler('realtime-fanout', async (records) => {
   // the chat of a ticket (access pattern: ticket by id)
   const ticketChatOf = (orgId: string, ticketId: string) =>
     memo(tickets, `${orgId}|${ticketId}`, async () => (await db().entities.ticket.get({ org_id: orgId, ticket_id: ticketId }).go({ attributes: ['chat_id'] })).data?.chat_id ?? undefined);
+
+  // the batch's chats in one BatchGet (not a GetItem per chat): issue 23 measured one GetItem per
+  // event as the fan-out's largest DynamoDB cost at a burst over many chats. A chat the BatchGet left
+  // unprocessed (throttled) is read on its own by chatOf.
+  const directRefs = new Map<string, { org_id: string; chat_id: string }>();
+  for (const record of records) {
+    try {
+      const raw = parseEventRecord(record, 'realtime-fanout');
+      const props = raw.detail.properties as { org_id?: unknown } & Record<string, unknown>;
+      const ref = eventChatRef({ type: raw['detail-type'], properties: props });
+      if (ref && 'chat_id' in ref && typeof props.org_id === 'string') directRefs.set(`${props.org_id}|${ref.chat_id}`, { org_id: props.org_id, chat_id: ref.chat_id });
+    } catch {
+      // a bad record fails on its own below
+    }
+  }
+  if (directRefs.size > 1) {
+    const keys = [...directRefs.values()];
+    const batch = db()
+      .entities.chat.get(keys)
+      .go({ attributes: ['org_id', 'chat_id', 'chat_access'] })
+      .then((got) => {
+        const left = new Set((got.unprocessed ?? []).map((k) => `${(k as { org_id: string }).org_id}|${(k as { chat_id: string }).chat_id}`));
+        const found = new Map((got.data as Array<{ org_id: string; chat_id: string; chat_access?: Record<string, boolean> | null }>).map((c) => [`${c.org_id}|${c.chat_id}`, c]));
+        return { left, found };
+      });
+    for (const [key, k] of directRefs) {
+      chats.set(
+        key,
+        batch.then(({ left, found }) => {
+          if (left.has(key)) {
+            chats.delete(key);
+            return chatOf(k.org_id, k.chat_id);
+          }
+          const row = found.get(key);
+          return row ? { chat_access: row.chat_access ?? null } : null;
+        }),
+      );
+    }
+  }
 
   // one chat's events are pushed in batch order (one after the other), other chats' concurrently
   const chains = new Map<string, Promise<unknown>>();

@@ -111,6 +111,60 @@ export async function redriveDeadLetterFiles(dataDir: string, queue: string): Pr
  */
 export const recordErrors = new Map<string, string>();
 
+/**
+ * Ingest first, on one machine. Every local queue's consumer shares one DynamoDB Local (one JVM on
+ * a few cores), so at a burst the background consumers (search, analytics, rules, web push,
+ * webhooks, broadcasts' stats…) took the table's time from the ones a person waits for, and a
+ * message reached the socket seconds late (issue 23). The gate gives the live lane (storing inbound
+ * messages, sending outbound ones, the socket fan-out) priority: while any live queue has work,
+ * background queues together start at most `floor` batches at a time (never none, so they keep
+ * moving); when the live lane is empty they run at their own concurrency again and catch up.
+ * In AWS each queue has its own Lambda and DynamoDB scales, so there is nothing to gate.
+ */
+export class LaneGate {
+  private readonly live = new Set<LocalQueue>();
+  private readonly background = new Set<LocalQueue>();
+  private backgroundInFlight = 0;
+
+  /** @param floor background batches allowed in flight (all background queues together) while the live lane is busy */
+  constructor(private readonly floor = 2) {}
+
+  /** Put a queue in a lane (LocalQueue's constructor does it from its options). */
+  join(q: LocalQueue, lane: 'live' | 'background'): void {
+    (lane === 'live' ? this.live : this.background).add(q);
+  }
+
+  /** Does any live queue have messages waiting or being handled? */
+  liveBusy(): boolean {
+    for (const q of this.live) if (q.depth > 0) return true;
+    return false;
+  }
+
+  /** May a background queue start one more batch now? */
+  mayStartBackground(): boolean {
+    return this.backgroundInFlight < this.floor || !this.liveBusy();
+  }
+
+  backgroundStarted(): void {
+    this.backgroundInFlight++;
+  }
+
+  /** A background batch ended: its slot may go to another background queue. */
+  backgroundFinished(): void {
+    this.backgroundInFlight--;
+    this.wakeBackground();
+  }
+
+  /** A live queue became empty: background queues run at full concurrency again. */
+  liveDrained(): void {
+    if (!this.liveBusy()) this.wakeBackground();
+  }
+
+  private wakeBackground(): void {
+    for (const q of this.background) q.wake();
+  }
+}
+
 export class LocalQueue {
   private readonly dir: string;
   private readonly dlqDir: string;
@@ -133,10 +187,16 @@ export class LocalQueue {
     readonly name: string,
     dataDir: string,
     private readonly handler: SqsHandler,
-    private readonly opts: { maxReceiveCount: number; batchSize: number; concurrency?: number; backoffMs?: (n: number) => number },
+    private readonly opts: { maxReceiveCount: number; batchSize: number; concurrency?: number; backoffMs?: (n: number) => number; gate?: LaneGate; lane?: 'live' | 'background' },
   ) {
     this.dir = join(dataDir, 'queues', name);
     this.dlqDir = join(dataDir, 'queues', `${name}-dlq`);
+    if (opts.gate && opts.lane) opts.gate.join(this, opts.lane);
+  }
+
+  /** Deliver what may be delivered now (the lane gate calls it when a slot frees up). */
+  wake(): void {
+    this.pump();
   }
 
   /** Create the folders and reload what a previous run left (redelivered now). */
@@ -259,7 +319,8 @@ export class LocalQueue {
   private pump(): void {
     if (this.stopped || this.paused) return;
     const concurrency = this.opts.concurrency ?? 4;
-    while (this.inFlight < concurrency) {
+    const gate = this.opts.lane === 'background' ? this.opts.gate : undefined;
+    while (this.inFlight < concurrency && (!gate || gate.mayStartBackground())) {
       const now = Date.now();
       const batch: Stored[] = [];
       // groups that may not give more this round: in flight elsewhere, or whose first waiting message is backing off
@@ -281,12 +342,15 @@ export class LocalQueue {
       for (const g of groups) this.busyGroups.add(g);
       this.inFlight++;
       this.inFlightCount += batch.length;
+      gate?.backgroundStarted();
       void this.deliver(batch).finally(() => {
         for (const g of groups) this.busyGroups.delete(g);
         this.inFlight--;
         this.inFlightCount -= batch.length;
         this.pump();
         this.checkIdle();
+        if (gate) gate.backgroundFinished();
+        else if (this.opts.lane === 'live' && this.depth === 0) this.opts.gate?.liveDrained();
       });
     }
     this.armWake();

@@ -21,7 +21,7 @@ import { ensureTable, startDynamoDb } from './dynamodb.ts';
 import { runMigrations } from '../../shared/db/migrations.ts';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startCognito, ensurePool, ensureUser, LOCAL_ISSUER_DOMAIN } from './cognito.ts';
-import { LocalQueue, readDeadLetters, recordErrors, type SqsHandler } from './queue.ts';
+import { LaneGate, LocalQueue, readDeadLetters, recordErrors, type SqsHandler } from './queue.ts';
 import { setRecordFailureSink } from '../../functions/lib/sqs.ts';
 import { localBus } from './bus.ts';
 import { LocalGateway } from './gateway.ts';
@@ -116,6 +116,13 @@ interface State {
  * queued behind full batches (issue 17: "queued" p50 ~0.2-1.9 s).
  */
 const LOCAL_SUBSCRIPTION_CONCURRENCY: Record<string, number> = { 'rules-engine': 8 };
+
+/**
+ * The live lane (queue.ts LaneGate): what a person waits for — an inbound message stored, an
+ * outbound one sent, either pushed to the sockets. Every other subscription and command queue is
+ * background: while the live lane has work, background queues share a few batches in flight.
+ */
+const LIVE_QUEUES = new Set(['whatsapp-inbound', 'wa-web-inbound', 'whatsapp-outbound', 'realtime-fanout']);
 
 export const DEMO_DEFAULTS = {
   adminEmail: 'admin@chorus.local',
@@ -248,8 +255,10 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // failed records' errors become their dead letters' reasons (SQS answers carry ids only)
     setRecordFailureSink((id, error) => recordErrors.set(id, error));
     const lazy = (ref: string): SqsHandler => async (event) => (await loadHandler<SqsHandler>(ref))(event);
-    for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, concurrency: LOCAL_SUBSCRIPTION_CONCURRENCY[s.name] ?? 4 }));
-    for (const c of COMMAND_QUEUES) queues.set(c.name, new LocalQueue(c.name, dataDir, lazy(c.handler), { maxReceiveCount: c.maxReceiveCount, batchSize: c.batchSize, concurrency: c.concurrency }));
+    const gate = new LaneGate();
+    const lane = (name: string) => ({ gate, lane: LIVE_QUEUES.has(name) ? ('live' as const) : ('background' as const) });
+    for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, concurrency: LOCAL_SUBSCRIPTION_CONCURRENCY[s.name] ?? 4, ...lane(s.name) }));
+    for (const c of COMMAND_QUEUES) queues.set(c.name, new LocalQueue(c.name, dataDir, lazy(c.handler), { maxReceiveCount: c.maxReceiveCount, batchSize: c.batchSize, concurrency: c.concurrency, ...lane(c.name) }));
     // the WhatsApp Web session worker (ECS in AWS) runs in-process; its sockets are the stand-in's
     // unless WA_WEB_TRANSPORT=baileys (a real phone and network), and its FIFO queue is a local queue
     // delivering one command at a time (order per number kept)
