@@ -48,7 +48,7 @@ async function main() {
   const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: values['in-memory'], logLevel: 'silent' });
   const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
   const inbound = rt.queues.get('whatsapp-inbound')!;
-  const printProfile = values.profile ? await profileDynamoDb() : undefined;
+  const printProfile = values.profile ? await profileDynamoDb({ byQueue: true }) : undefined;
   try {
     const ws = await adminSocket(rt, port);
 

@@ -54,7 +54,7 @@ try {
   for (let i = 0; i < 200 && !(rt.waWeb.isOpen(PHONE) && (await getWaWebSession(PHONE))?.state === 'open'); i++) await new Promise((r) => setTimeout(r, 100));
   rt.waWeb.setGroup(GROUP, { subject: 'Hot group', participants: [{ id: `${OWN}@s.whatsapp.net`, admin: 'admin' }, ...Array.from({ length: PARTICIPANTS }, (_, i) => ({ id: jid(i), admin: null }))] });
 
-  const printProfile = values.profile ? await profileDynamoDb() : undefined;
+  const printProfile = values.profile ? await profileDynamoDb({ byQueue: true }) : undefined;
   const ws = await adminSocket(rt, port);
   const arrived = new Map<string, number>();
   let duplicates = 0;
