@@ -119,10 +119,12 @@ const LOCAL_SUBSCRIPTION_CONCURRENCY: Record<string, number> = { 'rules-engine':
 
 /**
  * The live lane (queue.ts LaneGate): what a person waits for — an inbound message stored, an
- * outbound one sent, either pushed to the sockets. Every other subscription and command queue is
- * background: while the live lane has work, background queues share a few batches in flight.
+ * outbound one sent, either pushed to the sockets — and the automation rules, whose actions (an
+ * auto-reply, an assignment) have a latency target of their own (issue 17: 500 ms p95). Every
+ * other subscription and command queue is background: while the live lane has work, background
+ * queues share a few batches in flight.
  */
-const LIVE_QUEUES = new Set(['whatsapp-inbound', 'wa-web-inbound', 'whatsapp-outbound', 'realtime-fanout']);
+const LIVE_QUEUES = new Set(['whatsapp-inbound', 'wa-web-inbound', 'whatsapp-outbound', 'realtime-fanout', 'rules-engine', 'rule-actions']);
 
 export const DEMO_DEFAULTS = {
   adminEmail: 'admin@chorus.local',
