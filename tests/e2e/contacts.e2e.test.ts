@@ -40,7 +40,9 @@ describe('/contacts in the browser', () => {
     await page.goto(`${base()}/settings/properties`);
     await page.getByTestId('property-name').fill('Tier');
     await page.getByTestId('property-type').selectOption('dropdown');
-    await page.getByTestId('property-options').fill('Gold\nSilver');
+    await page.getByTestId('property-option').last().fill('Gold');
+    await page.getByTestId('property-option').last().press('Enter');
+    await page.getByTestId('property-option').last().fill('Silver');
     await page.getByTestId('property-save').click();
     await page.getByTestId('property-row').filter({ hasText: 'Tier' }).waitFor();
 

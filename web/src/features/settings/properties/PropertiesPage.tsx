@@ -2,7 +2,8 @@
  * /settings/properties (spec §2 Custom Properties, §3 definition; issue 15): admins define the
  * properties chats and contacts carry: text, dropdown (with options), number and date. Values are
  * set in the chat details panel and the contact panel. Renaming keeps every value (values are keyed
- * by property id); a dropdown option that keeps its label keeps its id. Delete asks first.
+ * by property id); each dropdown option row keeps its option id, so relabelling an option keeps
+ * every value set to it; removing one clears it in the background. Delete asks first.
  */
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -25,15 +26,25 @@ function problem(e: unknown): string {
   return f.length ? f.map((x) => `${x.field === 'options' ? 'Options' : x.field === 'property_name' ? 'Name' : x.field} ${x.reason}`).join('; ') : errorMessage(e);
 }
 
+/** One option row of the form: `option_id` for options that exist (kept on relabel), `key` for React. */
+type OptionRow = { key: string; option_id?: string; label: string };
+let rowSeq = 0;
+const newRow = (): OptionRow => ({ key: `new-${++rowSeq}`, label: '' });
+
 function PropertyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: PropertyDef; submitLabel: string; onSubmit: (input: PropertyInput) => Promise<string | null>; onCancel?: () => void }) {
   const [name, setName] = useState(initial?.property_name ?? '');
   const [type, setType] = useState<PropertyType>(initial?.property_value_type ?? 'text');
-  const [options, setOptions] = useState(Object.values(initial?.property_value ?? {}).join('\n'));
+  // each option row keeps its id, so relabelling an option keeps every value set to it (issue 15)
+  const [options, setOptions] = useState<OptionRow[]>(() => {
+    const rows = Object.entries(initial?.property_value ?? {}).map(([option_id, label]) => ({ key: option_id, option_id, label }));
+    return rows.length ? rows : [newRow()];
+  });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const input = { property_name: name, property_value_type: type, ...(type === 'dropdown' ? { options: options.split('\n').map((o) => o.trim()).filter(Boolean) } : {}) };
+    const given = options.filter((o) => o.label.trim()).map((o) => (o.option_id ? { option_id: o.option_id, label: o.label } : o.label));
+    const input = { property_name: name, property_value_type: type, ...(type === 'dropdown' ? { options: given } : {}) };
     const parsed = PropertyInput.safeParse(input);
     if (!parsed.success) return setError(parsed.error.issues.map((i) => `${i.path[0] === 'options' ? 'Options' : 'Name'} ${i.message}`).join('; '));
     setBusy(true);
@@ -43,7 +54,7 @@ function PropertyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: 
     if (err) setError(err);
     else if (!initial) {
       setName('');
-      setOptions('');
+      setOptions([newRow()]);
     }
   }
   return (
@@ -65,10 +76,37 @@ function PropertyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: 
         </label>
       </div>
       {type === 'dropdown' && (
-        <label className="field">
-          <span>Options (one per line)</span>
-          <textarea rows={4} value={options} onChange={(e) => setOptions(e.target.value)} data-testid="property-options" />
-        </label>
+        <fieldset className="property-options-editor" data-testid="property-options">
+          <legend>Options</legend>
+          {initial && <p className="muted small">Renaming an option keeps it on every chat and contact. Removing one clears it from them in the background.</p>}
+          <ol>
+            {options.map((o, i) => (
+              <li key={o.key}>
+                <input
+                  type="text"
+                  value={o.label}
+                  maxLength={100}
+                  placeholder={`Option ${i + 1}`}
+                  aria-label={`Option ${i + 1}`}
+                  onChange={(e) => setOptions(options.map((x) => (x.key === o.key ? { ...x, label: e.target.value } : x)))}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') {
+                      e.preventDefault();
+                      if (o.label.trim()) setOptions([...options.slice(0, i + 1), newRow(), ...options.slice(i + 1)]);
+                    }
+                  }}
+                  data-testid="property-option"
+                />
+                <button type="button" className="icon-btn" onClick={() => setOptions(options.length > 1 ? options.filter((x) => x.key !== o.key) : [newRow()])} aria-label={`Remove option ${o.label || i + 1}`} title="Remove option">
+                  <Icon name="close" size={16} />
+                </button>
+              </li>
+            ))}
+          </ol>
+          <button type="button" className="btn btn-ghost" onClick={() => setOptions([...options, newRow()])} data-testid="property-option-add">
+            Add option
+          </button>
+        </fieldset>
       )}
       {error && (
         <p className="form-error" role="alert">
