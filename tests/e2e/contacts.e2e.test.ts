@@ -97,6 +97,21 @@ describe('/contacts in the browser', () => {
     await section.getByTestId('chat-properties-save').click();
     await toast(page, 'Properties saved').waitFor();
     await page.screenshot({ path: join(SHOTS, 'contacts-chat-properties-desktop.png') });
+
+    // relabel the option in settings: the option keeps its id, so the chat keeps its value
+    await page.goto(`${base()}/settings/properties`);
+    await page.getByRole('button', { name: 'Edit Tier' }).click();
+    const form = page.getByTestId('property-edit-form');
+    const inputs = form.getByTestId('property-option');
+    await inputs.first().waitFor();
+    const labels = await inputs.evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value));
+    await inputs.nth(labels.indexOf('Silver')).fill('Platinum');
+    await page.screenshot({ path: join(SHOTS, 'properties-relabel-desktop.png') });
+    await form.getByTestId('property-save').click();
+    await page.getByTestId('property-row').filter({ hasText: 'Platinum' }).waitFor();
+    await openChat(page, `${PEOPLE[0]![0]}@c.us`);
+    const select = page.getByTestId('chat-properties').locator('[data-testid^="property-prp_"]');
+    await expect.poll(async () => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '')).toBe('Platinum');
     await page.context().close();
   });
 
