@@ -12,8 +12,7 @@ import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
-import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
-import { ListSkeleton, LoadError } from '../../../components/ui/ListStates.tsx';
+import { ConfirmDeleteDialog, SettingsList, formSubmit } from '../../../components/ui/SettingsList.tsx';
 import { errorMessage, fieldErrors } from '../../../lib/api.ts';
 import { propertiesApi, propertyKeys } from '../../contacts/index.ts';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
@@ -135,8 +134,6 @@ export function PropertiesPage() {
   const q = useQuery({ queryKey: key, queryFn: () => propertiesApi.list(org.org_id) });
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<PropertyDef | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const reload = () => void qc.invalidateQueries({ queryKey: key });
 
   return (
@@ -151,87 +148,67 @@ export function PropertiesPage() {
           <h2 id="prop-add">Add a property</h2>
           <PropertyForm
             submitLabel="Add property"
-            onSubmit={async (input) => {
-              try {
-                await propertiesApi.create(org.org_id, input);
-                reload();
-                toast.show('Property added', 'success');
-                return null;
-              } catch (e) {
-                return problem(e);
-              }
-            }}
+            onSubmit={formSubmit(async (input) => {
+              await propertiesApi.create(org.org_id, input);
+              reload();
+              toast.show('Property added', 'success');
+            }, problem)}
           />
         </section>
-        <section className="settings-section" aria-labelledby="prop-list">
-          <h2 id="prop-list">Properties</h2>
-          {q.isPending && <ListSkeleton rows={3} label="Loading properties" />}
-          {q.isError && <LoadError what="properties" error={errorMessage(q.error)} onRetry={reload} />}
-          {q.data && q.data.length === 0 && <p className="muted">No properties yet. Add the first one above.</p>}
-          <ul className="property-list">
-            {q.data?.map((p) =>
-              editing === p.property_id ? (
-                <li key={p.property_id}>
-                  <PropertyForm
-                    initial={p}
-                    submitLabel="Save"
-                    onCancel={() => setEditing(null)}
-                    onSubmit={async (input) => {
-                      try {
-                        await propertiesApi.update(org.org_id, p.property_id, input);
-                        setEditing(null);
-                        reload();
-                        return null;
-                      } catch (e) {
-                        return problem(e);
-                      }
-                    }}
-                  />
-                </li>
-              ) : (
-                <li key={p.property_id} className="property-row" data-testid="property-row">
-                  <span className="property-row-name">{p.property_name}</span>
-                  <span className="property-type-chip">{TYPE_LABELS[p.property_value_type]}</span>
-                  {p.property_value_type === 'dropdown' && <span className="muted small property-options">{Object.values(p.property_value).join(' · ')}</span>}
-                  <span className="property-row-actions">
-                    <button type="button" className="btn btn-ghost" onClick={() => setEditing(p.property_id)} aria-label={`Edit ${p.property_name}`}>
-                      Edit
-                    </button>
-                    <button type="button" className="icon-btn" onClick={() => (setDeleteError(null), setDeleting(p))} aria-label={`Delete ${p.property_name}`} title="Delete property">
-                      <Icon name="trash" size={18} />
-                    </button>
-                  </span>
-                </li>
-              ),
-            )}
-          </ul>
-        </section>
+        <SettingsList
+          title="Properties"
+          headingId="prop-list"
+          what="properties"
+          empty="No properties yet. Add the first one above."
+          query={q}
+          onRetry={reload}
+          listClassName="property-list"
+          idOf={(p) => p.property_id}
+          editingId={editing}
+          renderEdit={(p) => (
+            <PropertyForm
+              initial={p}
+              submitLabel="Save"
+              onCancel={() => setEditing(null)}
+              onSubmit={formSubmit(async (input) => {
+                await propertiesApi.update(org.org_id, p.property_id, input);
+                setEditing(null);
+                reload();
+              }, problem)}
+            />
+          )}
+          renderRow={(p) => (
+            <li key={p.property_id} className="property-row" data-testid="property-row">
+              <span className="property-row-name">{p.property_name}</span>
+              <span className="property-type-chip">{TYPE_LABELS[p.property_value_type]}</span>
+              {p.property_value_type === 'dropdown' && <span className="muted small property-options">{Object.values(p.property_value).join(' · ')}</span>}
+              <span className="property-row-actions">
+                <button type="button" className="btn btn-ghost" onClick={() => setEditing(p.property_id)} aria-label={`Edit ${p.property_name}`}>
+                  Edit
+                </button>
+                <button type="button" className="icon-btn" onClick={() => setDeleting(p)} aria-label={`Delete ${p.property_name}`} title="Delete property">
+                  <Icon name="trash" size={18} />
+                </button>
+              </span>
+            </li>
+          )}
+        />
       </div>
       {deleting && (
-        <Dialog title={`Delete “${deleting.property_name}”?`} onClose={() => setDeleting(null)} testId="property-delete-dialog">
-          <p>Chats and contacts stop showing this property and its values. This cannot be undone.</p>
-          <DialogFooter
-            error={deleteError}
-            onCancel={() => setDeleting(null)}
-            onSubmit={() => {
-              setBusy(true);
-              propertiesApi
-                .remove(org.org_id, deleting.property_id)
-                .then(() => {
-                  setDeleting(null);
-                  reload();
-                })
-                .catch((e: unknown) => setDeleteError(errorMessage(e)))
-                .finally(() => setBusy(false));
-            }}
-            submitLabel="Delete property"
-            busyLabel="Deleting…"
-            busy={busy}
-            disabled={busy}
-            submitTestId="property-delete-confirm"
-            danger
-          />
-        </Dialog>
+        <ConfirmDeleteDialog
+          title={`Delete “${deleting.property_name}”?`}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => propertiesApi.remove(org.org_id, deleting.property_id)}
+          onDone={() => {
+            setDeleting(null);
+            reload();
+          }}
+          submitLabel="Delete property"
+          testId="property-delete-dialog"
+          submitTestId="property-delete-confirm"
+        >
+          <p>Chats and contacts stop showing this property, and its values are cleared from them in the background. This cannot be undone.</p>
+        </ConfirmDeleteDialog>
       )}
     </div>
   );
