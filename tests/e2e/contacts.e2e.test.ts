@@ -109,6 +109,7 @@ describe('/contacts in the browser', () => {
     await page.screenshot({ path: join(SHOTS, 'properties-relabel-desktop.png') });
     await form.getByTestId('property-save').click();
     await page.getByTestId('property-row').filter({ hasText: 'Platinum' }).waitFor();
+    await page.goto(`${base()}/chats`);
     await openChat(page, `${PEOPLE[0]![0]}@c.us`);
     const select = page.getByTestId('chat-properties').locator('[data-testid^="property-prp_"]');
     await expect.poll(async () => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '')).toBe('Platinum');
