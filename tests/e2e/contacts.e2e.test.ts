@@ -127,6 +127,12 @@ describe('/contacts in the browser', () => {
     await page.screenshot({ path: join(SHOTS, 'contacts-panel-phone.png') });
     await page.getByTestId('contact-close').click();
     await page.getByTestId('contact-list').waitFor();
+    // the property settings with the option rows fit a phone
+    await page.goto(`${base()}/settings/properties`);
+    await page.getByRole('button', { name: 'Edit Tier' }).click();
+    await page.getByTestId('property-edit-form').getByTestId('property-option').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await page.screenshot({ path: join(SHOTS, 'properties-edit-phone.png') });
     await page.context().close();
   });
 });

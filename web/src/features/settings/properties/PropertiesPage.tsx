@@ -171,9 +171,10 @@ export function PropertiesPage() {
               submitLabel="Save"
               onCancel={() => setEditing(null)}
               onSubmit={formSubmit(async (input) => {
-                await propertiesApi.update(org.org_id, p.property_id, input);
+                const r = await propertiesApi.update(org.org_id, p.property_id, input);
                 setEditing(null);
                 reload();
+                if (r.jobs?.length) toast.show('Saved. The removed options are being cleared from chats and contacts in the background.', 'success');
               }, problem)}
             />
           )}
@@ -202,6 +203,7 @@ export function PropertiesPage() {
           onDone={() => {
             setDeleting(null);
             reload();
+            toast.show('Property deleted. Its values are being cleared from chats and contacts in the background.', 'success');
           }}
           submitLabel="Delete property"
           testId="property-delete-dialog"
