@@ -9,20 +9,24 @@ import { pct, rng } from './bench-lib.ts';
 
 /**
  * Contacts benchmark (issue 15).
- *   npm run bench:contacts -- [--contacts 100000] [--runs 30] [--write 50000] [--fresh]
+ *   npm run bench:contacts -- [--contacts 100000] [--runs 30] [--write 50000] [--fresh] [--memory] [--in-flight 4]
  * Seeds one org with N contacts into DynamoDB Local on disk under .data/bench-contacts (kept
- * between runs; --fresh reseeds): names from a word list, 8 labels, a tier property, rows and facet
- * rows exactly as the write path builds them (nameKey, facetsOf). Then measures, through
+ * between runs; --fresh reseeds; --memory keeps the table in memory, reseeded every run): names
+ * from a word list, 8 labels, a tier property. The rows are the domain's own (shared/contact/
+ * contact-rows.ts newContactRow + facetRowsOf, what the CSV import writes: contact row + facet rows
+ * with the contact's copy), stored with BatchWrite (25 items a call, --in-flight calls at once,
+ * unprocessed items retried), not through the use cases one by one. Then measures, through
  * `listContactBook` (the use case GET /contacts calls), the first page of 50 by name, by last seen,
  * a label filter and a word search, each against one raw 50-item Query on the same index in the
  * same run (p50 / p95 ms; target: within 2x). Finally writes `--write` new contacts (row + facet
- * rows, BatchWrite, 8 in flight) as a CSV import would, and prints the time: the CSV import job
- * itself is not built yet (docs in /work/notes/issue-15.md). Wall-clock ms on this machine.
+ * rows, BatchWrite) as a CSV import writes them, and prints the time (the import job through the
+ * API and queue: npm run bench:contact-import). Wall-clock ms on this machine.
  */
-const { values } = parseArgs({ options: { contacts: { type: 'string', default: '100000' }, runs: { type: 'string', default: '30' }, write: { type: 'string', default: '50000' }, fresh: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { contacts: { type: 'string', default: '100000' }, runs: { type: 'string', default: '30' }, write: { type: 'string', default: '50000' }, fresh: { type: 'boolean', default: false }, memory: { type: 'boolean', default: false }, 'in-flight': { type: 'string', default: '4' } } });
 const N = Number(values.contacts);
 const RUNS = Number(values.runs);
 const WRITE = Number(values.write);
+const IN_FLIGHT = Number(values['in-flight']);
 const ORG = 'org_bench_contacts';
 const FIRST = ['ana', 'ravi', 'grace', 'alan', 'ada', 'meera', 'bruna', 'li', 'omar', 'sofia', 'yuki', 'ivan', 'fatima', 'noah', 'emma', 'arjun'];
 const LAST = ['souza', 'kumar', 'hopper', 'turing', 'lovelace', 'iyer', 'lima', 'wei', 'haddad', 'rossi', 'sato', 'petrov', 'khan', 'smith', 'brown', 'patel'];
@@ -30,50 +34,57 @@ const LABELS = Array.from({ length: 8 }, (_, i) => `lbl_bench${i}`);
 
 async function main() {
   const dir = join(REPO_ROOT, '.data', 'bench-contacts');
-  const marker = join(dir, `seeded-v2-${N}`);
-  if (values.fresh || !existsSync(marker)) await rm(dir, { recursive: true, force: true });
+  const marker = join(dir, `seeded-v3-${N}`);
+  if (values.fresh || values.memory || !existsSync(marker)) await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const table = 'chorus_bench_contacts';
-  const dynamo = await startDynamoDb(dir, table);
+  const dynamo = await startDynamoDb(values.memory ? null : dir, table);
   Object.assign(process.env, { TABLE_NAME: table, AWS_ENDPOINT_URL: dynamo.endpoint, AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', LOG_LEVEL: 'warn' });
   const { db } = await import('../shared/db/service.ts');
   const { documentClient } = await import('../shared/db/client.ts');
-  const { facetCopy, listContactBook } = await import('../shared/contact/contact.ts');
-  const { facetsOf, nameKey, splitFacet } = await import('../shared/contact/contact.rules.ts');
+  const { listContactBook } = await import('../shared/contact/contact.ts');
+  const { facetRowsOf, newContactRow } = await import('../shared/contact/contact-rows.ts');
+  const { putAllRetrying } = await import('../shared/db/batch-put.ts');
   const actor = { email: 'admin@bench.chorus', user_id: 'bench', org_id: ORG, role: 'admin' as const };
   const r = rng(11);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)]!;
   const now = Date.now();
+  type Row = ReturnType<typeof newContactRow>;
+  type FacetRow = ReturnType<typeof facetRowsOf>[number];
 
-  /** Contact rows and their facet rows, as the write path builds them. */
+  /** Contact rows and their facet rows, built by the domain's own builders (contact-rows.ts, as the import writes them). */
   const build = (from: number, count: number, prefix: string) => {
-    const rows: Array<Record<string, unknown>> = [];
-    const facets: Array<Record<string, unknown>> = [];
+    const rows: Row[] = [];
+    const facets: FacetRow[] = [];
     for (let i = from; i < from + count; i++) {
       const id = `${prefix}${String(i).padStart(8, '0')}`;
-      const c = {
+      const c = newContactRow({
         org_id: ORG,
         contact_id: id,
         contact_name: `${pick(FIRST)} ${pick(LAST)}`,
-        phone: id,
-        numbers: [id],
         label_ids: r() < 0.3 ? [pick(LABELS)] : [],
         phone_ids: ['ph_bench'],
         custom_properties: r() < 0.5 ? { prp_tier: pick(['gold', 'silver', 'bronze']) } : {},
         last_seen_at: now - Math.floor(r() * 180 * 86_400_000),
         created_at: now - Math.floor(r() * 365 * 86_400_000),
         source: 'bench',
-      } as Record<string, unknown> & { contact_id: string };
-      c.name_key = nameKey(c as never);
+      });
       rows.push(c);
-      // facet rows carry the contact's copy, as syncFacets / the import write them (facetCopy)
-      for (const f of facetsOf(c as never)) facets.push({ org_id: ORG, ...splitFacet(f), contact_id: id, c: facetCopy(c as never) });
+      facets.push(...facetRowsOf(c));
     }
     return { rows, facets };
   };
-  const write = async (rows: Array<Record<string, unknown>>, facets: Array<Record<string, unknown>>) => {
-    for (let i = 0; i < rows.length; i += 2500) await db().entities.contact.put(rows.slice(i, i + 2500) as never).go({ concurrency: 8 } as never);
-    for (let i = 0; i < facets.length; i += 2500) await db().entities.contactFacet.put(facets.slice(i, i + 2500) as never).go({ concurrency: 8 } as never);
+  /** BatchWrite (25 a call), `IN_FLIGHT` calls at once, unprocessed items retried (shared/db/batch-put.ts). */
+  const write = async (rows: Row[], facets: FacetRow[]) => {
+    const slices = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
+    const run = async <T>(parts: T[][], put: (p: T[]) => Promise<void>) => {
+      const queue = [...parts];
+      await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
+        for (let p = queue.shift(); p; p = queue.shift()) await put(p);
+      }));
+    };
+    await run(slices(rows, 500), (p) => putAllRetrying(db().entities.contact as never, p, (x) => String((x as { contact_id: string }).contact_id), 'contacts'));
+    await run(slices(facets, 500), (p) => putAllRetrying(db().entities.contactFacet as never, p, (x) => `${String((x as { facet: string }).facet)}|${String((x as { key: string }).key)}`, 'facet rows'));
   };
 
   try {
@@ -84,8 +95,9 @@ async function main() {
         const b = build(i, Math.min(10_000, N - i), '1555');
         facetCount += b.facets.length;
         await write(b.rows, b.facets);
+        process.stdout.write(`\rseeding: ${Math.min(N, i + 10_000)} contacts, ${facetCount} facet rows, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
       }
-      await writeFile(marker, '');
+      if (!values.memory) await writeFile(marker, '');
       console.log(`\nseeded ${N} contacts and ${facetCount} facet rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     } else console.log(`reusing ${N} seeded contacts in ${dir} (--fresh to reseed)`);
 

@@ -21,9 +21,9 @@ export const BulkJobEntity = new Entity({
     /** { kind: 'chat_ids', count } | { kind: 'filter', filter } | { kind: 'undo', job_id } */
     selection: { type: 'any', required: true },
     status: { type: BULK_JOB_STATUSES, required: true },
-    /** 'resolve' (reading a filter's chats into items) then 'apply' (chunks of items) */
-    phase: { type: ['resolve', 'apply'] as const, required: true },
-    /** where the next step starts: listChats cursor (resolve) or the items Query cursor (apply) */
+    /** 'resolve' (reading a filter's chats into items) then 'apply' (chunks of items); a definition job (selection 'property') then 'contacts' (issue 15: the contacts carrying the property, from their facet rows) */
+    phase: { type: ['resolve', 'apply', 'contacts'] as const, required: true },
+    /** where the next step starts: listChats cursor (resolve), the items Query cursor (apply) or the contact facet Query cursor (contacts) */
     cursor: { type: 'string' },
     step: { type: 'number', required: true, default: 0 },
     total: { type: 'number', required: true, default: 0 },

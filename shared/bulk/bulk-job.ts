@@ -30,6 +30,7 @@ import {
   type CreateBulkJobInput,
 } from './bulk-job.schemas.ts';
 import { isConflictError } from '../db/retry.ts';
+import { clearContactsPropertyPage } from '../contact/contact-properties.ts';
 
 /**
  * Bulk jobs on chats (issue 4 part 11): one background path for every bulk action of the /list
@@ -259,7 +260,7 @@ export interface BulkStepCommand {
 
 /** What one step did, to be written on the job. */
 interface StepOutcome {
-  phase: 'resolve' | 'apply';
+  phase: 'resolve' | 'apply' | 'contacts';
   cursor: string | null;
   /** items added to the job (resolve) */
   added: number;
@@ -319,11 +320,12 @@ async function resolvePropertyStep(job: JobRow): Promise<StepOutcome> {
 }
 
 /**
- * Start the background job that clears a custom property's values on every chat carrying it
- * (issue 15 item 4: a definition deleted), or only the value `value` (a dropdown option removed):
- * a 'clear_property' bulk job (progress as `bulk_job.updated` to `actor`, GET
- * /chats/bulk-jobs/{job_id}) whose chats come from the property's link rows. A chat whose value
- * changed meanwhile is left alone (only the stored `value` is cleared).
+ * Start the background job that clears a custom property's values on every chat and contact
+ * carrying it (issue 15 item 4: a definition deleted), or only the value `value` (a dropdown option
+ * removed): a 'clear_property' bulk job (progress as `bulk_job.updated` to `actor`, GET
+ * /chats/bulk-jobs/{job_id}) whose chats come from the property's link rows, then (phase
+ * 'contacts') its contacts from their facet rows. A chat or contact whose value changed meanwhile
+ * is left alone (only the stored `value` is cleared).
  * @returns the job
  */
 export async function startPropertyCleanup(actor: Actor, propertyId: string, value?: string): Promise<BulkJob> {
@@ -482,7 +484,23 @@ async function applyStep(job: JobRow, actor: Actor): Promise<StepOutcome> {
     const ids = items.map((i) => i.chat_id);
     r = await applyAction(actor, job.action, ids, () => forward(actor, job, ids));
   }
+  // a definition job goes on with the contacts carrying the property once its chats are done (issue 15)
+  if (!page.cursor && selection.kind === 'property') return { phase: 'contacts', cursor: null, added: 0, processed, succeeded: r.succeeded, failed: r.failed, done: false };
   return { phase: 'apply', cursor: page.cursor ?? null, added: 0, processed, succeeded: r.succeeded, failed: r.failed, done: !page.cursor };
+}
+
+/**
+ * A definition job's contacts (phase 'contacts', issue 15 item 4): clear the property's value, or the
+ * removed option, on the next page of contacts carrying it (shared/contact/contact-properties.ts:
+ * their facet rows, never a scan). `total` grows by each page read (exact once done); a contact
+ * that could not be written is a failure `{ chat_id: 'contact:<contact_id>', reason }`.
+ */
+async function contactsStep(job: JobRow): Promise<StepOutcome> {
+  const sel = job.selection as Extract<BulkSelection, { kind: 'property' }>;
+  const params = (job.params ?? {}) as { property_value?: string };
+  const r = await clearContactsPropertyPage(job.org_id, job.created_by, sel.property_id, sel.value_key !== undefined ? (params.property_value ?? sel.value_key) : undefined, job.cursor ?? null);
+  const failed = r.failed.map((f) => ({ chat_id: `contact:${f.contact_id}`, reason: f.reason }));
+  return { phase: 'contacts', cursor: r.cursor, added: r.processed, processed: r.processed, succeeded: r.succeeded, failed, done: !r.cursor };
 }
 
 /**
@@ -557,7 +575,7 @@ export async function runBulkStep(cmd: BulkStepCommand, attempt = 1, maxAttempts
   }
   let outcome: StepOutcome;
   try {
-    outcome = job.phase === 'resolve' ? await resolveStep(job, actor) : await applyStep(job, actor);
+    outcome = job.phase === 'resolve' ? await resolveStep(job, actor) : job.phase === 'contacts' ? await contactsStep(job) : await applyStep(job, actor);
   } catch (e) {
     log('error', 'bulk_job.step_failed', { org_id: job.org_id, job_id: job.job_id, step: job.step, attempt, error: String((e as Error)?.stack ?? e) });
     if (attempt < maxAttempts) throw e;

@@ -61,7 +61,8 @@ export const ContactEntity = new Entity({
 
 /**
  * One row per (facet, contact): the filters and the word search of /contacts as key lookups
- * (issue 15; no Scan). `facet` is `label#<label_id>`, `phone#<phone_id>`, `prop#<property_id>#<value>`
+ * (issue 15; no Scan). `facet` is `label#<label_id>`, `phone#<phone_id>`, `prop#<property_id>#<value>`,
+ * `pset#<property_id>` (any value set: the definition jobs, shared/contact/contact-properties.ts)
  * (sk = contact_id) or `tok` (sk = `<word>#<contact_id>`: words of the name and of text property
  * values, lower-cased, for prefix search). Kept by shared/contact/contact.ts `syncFacets`.
  */

@@ -18,7 +18,7 @@ describe('contact rules', () => {
 
   it('derives facet rows for labels, numbers, property values and search words', () => {
     const f = facetsOf({ contact_id: '9198', contact_name: 'Ravi Kumar', label_ids: ['lbl_1'], phone_ids: ['ph_1'], custom_properties: { prp_t: ' Gold ', prp_e: '' } });
-    expect(f.sort()).toEqual(['label#lbl_1|9198', 'phone#ph_1|9198', 'prop#prp_t#gold|9198', 'tok|gold#9198', 'tok|kumar#9198', 'tok|ravi#9198'].sort());
+    expect(f.sort()).toEqual(['label#lbl_1|9198', 'phone#ph_1|9198', 'prop#prp_t#gold|9198', 'pset#prp_t|9198', 'tok|gold#9198', 'tok|kumar#9198', 'tok|ravi#9198'].sort());
     expect(facetDiff(['a', 'b'], ['b', 'c'])).toEqual({ remove: ['a'], add: ['c'] });
   });
 

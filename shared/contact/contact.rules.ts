@@ -49,8 +49,9 @@ export function propertyValueText(v: unknown): string | null {
 
 /**
  * The facet rows a contact should have, as `facet|key` strings (see ContactFacetEntity):
- * one per label, per org number, per set property value, and one `tok` row per search word of the
- * shown name, the profile name and the property values.
+ * one per label, per org number, per set property value (`prop#<id>#<value>`), one per set property
+ * whatever its value (`pset#<id>`: the contacts carrying a property, for the definition jobs), and
+ * one `tok` row per search word of the shown name, the profile name and the property values.
  */
 export function facetsOf(c: ContactLike): string[] {
   const id = c.contact_id;
@@ -62,6 +63,7 @@ export function facetsOf(c: ContactLike): string[] {
     const v = propertyValueText(raw);
     if (!v) continue;
     out.add(`prop#${pid}#${v.toLowerCase()}|${id}`);
+    out.add(`pset#${pid}|${id}`);
     texts.push(v);
   }
   const ws = words(texts.join(' ')).slice(0, MAX_WORDS);

@@ -4,8 +4,9 @@ import type { Actor } from '../auth/actor.ts';
 import { AppError, notFound } from '../errors.ts';
 import { enqueue } from '../ports/commands.ts';
 import { log } from '../log.ts';
-import { facetsOf, nameKey, splitFacet } from './contact.rules.ts';
-import { facetCopy, requireContactsAccess, type Row } from './contact.ts';
+import { facetsOf, splitFacet } from './contact.rules.ts';
+import { requireContactsAccess, type Row } from './contact.ts';
+import { facetRowsOf, newContactRow } from './contact-rows.ts';
 import { contactCreatedEvent, publishContactEvents } from './contact-events.ts';
 import { assertPropertyValues } from '../property/property.ts';
 import type { ContactImport, ImportRow } from './import.schemas.ts';
@@ -154,14 +155,12 @@ async function importChunk(job: JobRow, rows: ImportRow[]): Promise<{ created: n
       continue;
     }
     // a redelivered step keeps the first creation time, so its contact.created event has the same id (consumers dedupe)
-    const c: Row = { org_id: job.org_id, contact_id: r.phone, phone: r.phone, numbers: [r.phone], label_ids: [], phone_ids: [], custom_properties: r.custom_properties ?? {}, source: 'import', import_job_id: job.job_id, last_seen_at: 0, created_at: cur?.created_at ?? now, updated_by: job.created_by.toLowerCase(), ...(r.name ? { edited_name: r.name } : {}), ...(r.notes ? { notes: r.notes } : {}) };
-    c.name_key = nameKey(c);
-    fresh.push(c);
+    fresh.push(newContactRow({ org_id: job.org_id, contact_id: r.phone, custom_properties: r.custom_properties ?? {}, source: 'import', import_job_id: job.job_id, created_at: cur?.created_at ?? now, updated_by: job.created_by.toLowerCase(), ...(r.name ? { edited_name: r.name } : {}), ...(r.notes ? { notes: r.notes } : {}) }, now));
   }
   if (fresh.length) {
     await contacts().put(fresh as Parameters<ReturnType<typeof contacts>['put']>[0] & unknown[]).go({ concurrency: 4 });
     // each facet row carries the contact's copy, so filters and search read no contact (contact.ts facetCopy)
-    const rowsF = fresh.flatMap((c) => facetsOf(c).map((f) => ({ org_id: job.org_id, ...splitFacet(f), contact_id: c.contact_id, c: facetCopy(c) })));
+    const rowsF = fresh.flatMap(facetRowsOf);
     if (rowsF.length) await facets().put(rowsF).go({ concurrency: 4 });
     // contact.created for each (the rules' trigger), through the outbox, 100 per transaction. After
     // the rows: a crash in between fails the step, and the queue's redelivery writes and publishes again.

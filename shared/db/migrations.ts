@@ -5,6 +5,8 @@ import { config } from '../config.ts';
 import { assigneeKey, unreadKey } from '../chat/chat-state.rules.ts';
 import { propertyLinksOf } from '../property/property.rules.ts';
 import { toChatWire } from '../inbox/wire.ts';
+import { facetsOf, splitFacet } from '../contact/contact.rules.ts';
+import { facetCopy, type Row as ContactRow } from '../contact/contact.ts';
 
 /**
  * One-off data migrations of the single table, each run once per table and recorded in a marker
@@ -102,6 +104,27 @@ export const MIGRATIONS: Migration[] = [
         // a put is idempotent: a re-run writes the same rows again
         if (links.length) await e.chatPropertyLink.put(links).go({ concurrency: 4 });
         n += links.length;
+        progress(n);
+      });
+      return n;
+    },
+  },
+  {
+    id: '2026-11-26-contact-property-set-facets',
+    description: 'issue 15 item 4: a `pset#<property_id>` ContactFacet row per (custom property set, contact), so a deleted definition finds every contact carrying it without a scan',
+    run: async (progress) => {
+      const e = db().entities;
+      let n = 0;
+      await forEachItem('contact', async (items) => {
+        const rows = items.map((i) => e.contact.parse({ Item: i }).data as ContactRow | null).filter((r): r is ContactRow => !!r);
+        const put = rows.flatMap((r) =>
+          facetsOf(r)
+            .filter((f) => f.startsWith('pset#'))
+            .map((f) => ({ org_id: r.org_id, ...splitFacet(f), contact_id: r.contact_id, c: facetCopy(r) })),
+        );
+        // a put is idempotent: a re-run writes the same rows again
+        if (put.length) await e.contactFacet.put(put).go({ concurrency: 4 });
+        n += put.length;
         progress(n);
       });
       return n;

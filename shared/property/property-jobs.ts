@@ -12,9 +12,8 @@ import { deleteProperty, listProperties, updateProperty } from './property.ts';
  * - delete: every chat's value of the property is removed;
  * - dropdown options removed by a PATCH: the chats holding one of those options lose that value
  *   (others keep theirs). Values are keyed by property id and hold option ids, so renaming a
- *   definition changes no value. An option whose label stays keeps its id (`optionMap`); an option
- *   given a new label is, for PropertyInput (labels only), a removed option plus a new one, so its
- *   values are cleared by this job (see the issue note: option ids in the input would keep them).
+ *   definition changes no value, and neither does relabelling an option given by its id
+ *   (`{ option_id, label }`, `optionMap`) or keeping its label: only options left out start a job.
  * Contacts' values are not rewritten here (their facet rows are keyed by value; see the issue note).
  */
 

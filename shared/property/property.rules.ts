@@ -1,4 +1,4 @@
-import type { PropertyDef } from './property.schemas.ts';
+import { optionLabelOf, type OptionInput, type PropertyDef } from './property.schemas.ts';
 
 /**
  * Pure rules of custom property values (issue 15): a value is stored as text and must fit its
@@ -27,12 +27,32 @@ export function valueProblem(def: Pick<PropertyDef, 'property_value_type' | 'pro
 }
 
 /**
- * New option map of a dropdown from the labels given: an existing label keeps its option id (so
- * stored values stay valid), new labels get `makeId()`.
+ * New option map of a dropdown (option id -> label) from the options given (issue 15: values store
+ * option ids, so a relabel must keep the id):
+ * - `{ option_id, label }` whose id is an existing option keeps that id with the new label;
+ * - a bare label (or an object without id) takes the id of the existing option with that label
+ *   (any case) when no other entry claimed it, else gets `makeId()`.
+ * Existing options not given are removed (their values are cleared by the definition job).
+ * Unknown option ids are checked first by `unknownOptionId` (they would get a new id here).
  */
-export function optionMap(previous: Record<string, string>, labels: string[], makeId: () => string): Record<string, string> {
-  const byLabel = new Map(Object.entries(previous).map(([id, l]) => [l.toLowerCase(), id]));
-  return Object.fromEntries(labels.map((l) => [byLabel.get(l.toLowerCase()) ?? makeId(), l]));
+export function optionMap(previous: Record<string, string>, options: OptionInput[], makeId: () => string): Record<string, string> {
+  const claimed = new Set(options.flatMap((o) => (typeof o !== 'string' && o.option_id && o.option_id in previous ? [o.option_id] : [])));
+  const byLabel = new Map(Object.entries(previous).filter(([id]) => !claimed.has(id)).map(([id, l]) => [l.toLowerCase(), id]));
+  return Object.fromEntries(
+    options.map((o) => {
+      const label = optionLabelOf(o);
+      if (typeof o !== 'string' && o.option_id && o.option_id in previous) return [o.option_id, label];
+      const id = byLabel.get(label.toLowerCase());
+      if (id) byLabel.delete(label.toLowerCase());
+      return [id ?? makeId(), label];
+    }),
+  );
+}
+
+/** The first `options[i].option_id` that is not an option of `previous` (400 field and reason), else null. Pure. */
+export function unknownOptionId(previous: Record<string, string>, options: OptionInput[]): { field: string; reason: string } | null {
+  const i = options.findIndex((o) => typeof o !== 'string' && !!o.option_id && !(o.option_id in previous));
+  return i < 0 ? null : { field: `options.${i}.option_id`, reason: 'is not an option of this property' };
 }
 
 /** How a stored value reads for people: a dropdown's option label, else the text. */

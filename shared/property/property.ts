@@ -3,7 +3,7 @@ import { db } from '../db/service.ts';
 import type { Actor } from '../auth/actor.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { PropertyDef, PropertyInput } from './property.schemas.ts';
-import { optionMap, valueProblem } from './property.rules.ts';
+import { optionMap, unknownOptionId, valueProblem } from './property.rules.ts';
 
 /**
  * Custom property definitions of an org (spec §3; issue 15): every member lists them (the details
@@ -36,6 +36,13 @@ async function assertUniqueName(orgId: string, name: string, except?: string) {
   if (taken) throw new AppError('validation.failed', 'property_name: is already used by another property', { status: 400, details: [{ field: 'property_name', reason: 'is already used by another property' }] });
 }
 
+/** The input's options, after checking that every `option_id` is one of `previous`. @throws 400 `options.<i>.option_id` */
+function assertOptionIds(previous: Record<string, string>, input: PropertyInput): NonNullable<PropertyInput['options']> {
+  const bad = unknownOptionId(previous, input.options ?? []);
+  if (bad) throw new AppError('validation.failed', `${bad.field}: ${bad.reason}`, { status: 400, details: [bad] });
+  return input.options ?? [];
+}
+
 /** POST /properties (admins). @throws 403; 400 name taken or too many */
 export async function createProperty(actor: Actor, input: PropertyInput): Promise<PropertyDef> {
   adminOnly(actor);
@@ -46,20 +53,26 @@ export async function createProperty(actor: Actor, input: PropertyInput): Promis
     property_id: `prp_${ulid()}`,
     property_name: input.property_name,
     property_value_type: input.property_value_type,
-    property_value: input.property_value_type === 'dropdown' ? optionMap({}, input.options ?? [], () => `opt_${ulid()}`) : {},
+    property_value: input.property_value_type === 'dropdown' ? optionMap({}, assertOptionIds({}, input), () => `opt_${ulid()}`) : {},
   };
   await defs().create(row).go();
   return toWire(row);
 }
 
-/** PATCH /properties/{property_id} (admins): rename, change options (labels that stay keep their ids). The type cannot change. */
+/**
+ * PATCH /properties/{property_id} (admins): rename, change options. An option given by its id
+ * (`{ option_id, label }`) or by its unchanged label keeps its id, so a relabel keeps every stored
+ * value; options left out are removed. The type cannot change. @throws 403; 404; 400 (name taken,
+ * type changed, `options.<i>.option_id` unknown)
+ */
 export async function updateProperty(actor: Actor, propertyId: string, input: PropertyInput): Promise<PropertyDef> {
   adminOnly(actor);
   const cur = (await defs().get({ org_id: actor.org_id, property_id: propertyId }).go()).data;
   if (!cur) throw notFound('property');
   if (cur.property_value_type !== input.property_value_type) throw new AppError('validation.failed', 'property_value_type: cannot change once created', { status: 400, details: [{ field: 'property_value_type', reason: 'cannot change once created' }] });
   await assertUniqueName(actor.org_id, input.property_name, propertyId);
-  const property_value = cur.property_value_type === 'dropdown' ? optionMap((cur.property_value as Record<string, string>) ?? {}, input.options ?? [], () => `opt_${ulid()}`) : {};
+  const previous = (cur.property_value as Record<string, string> | undefined) ?? {};
+  const property_value = cur.property_value_type === 'dropdown' ? optionMap(previous, assertOptionIds(previous, input), () => `opt_${ulid()}`) : {};
   const res = await defs().patch({ org_id: actor.org_id, property_id: propertyId }).set({ property_name: input.property_name, property_value }).go({ response: 'all_new' });
   return toWire(res.data as never);
 }

@@ -40,7 +40,9 @@ describe('/contacts in the browser', () => {
     await page.goto(`${base()}/settings/properties`);
     await page.getByTestId('property-name').fill('Tier');
     await page.getByTestId('property-type').selectOption('dropdown');
-    await page.getByTestId('property-options').fill('Gold\nSilver');
+    await page.getByTestId('property-option').last().fill('Gold');
+    await page.getByTestId('property-option').last().press('Enter');
+    await page.getByTestId('property-option').last().fill('Silver');
     await page.getByTestId('property-save').click();
     await page.getByTestId('property-row').filter({ hasText: 'Tier' }).waitFor();
 
@@ -95,6 +97,22 @@ describe('/contacts in the browser', () => {
     await section.getByTestId('chat-properties-save').click();
     await toast(page, 'Properties saved').waitFor();
     await page.screenshot({ path: join(SHOTS, 'contacts-chat-properties-desktop.png') });
+
+    // relabel the option in settings: the option keeps its id, so the chat keeps its value
+    await page.goto(`${base()}/settings/properties`);
+    await page.getByRole('button', { name: 'Edit Tier' }).click();
+    const form = page.getByTestId('property-edit-form');
+    const inputs = form.getByTestId('property-option');
+    await inputs.first().waitFor();
+    const labels = await inputs.evaluateAll((els) => els.map((el) => (el as HTMLInputElement).value));
+    await inputs.nth(labels.indexOf('Silver')).fill('Platinum');
+    await page.screenshot({ path: join(SHOTS, 'properties-relabel-desktop.png') });
+    await form.getByTestId('property-save').click();
+    await page.getByTestId('property-row').filter({ hasText: 'Platinum' }).waitFor();
+    await page.goto(`${base()}/chats`);
+    await openChat(page, `${PEOPLE[0]![0]}@c.us`);
+    const select = page.getByTestId('chat-properties').locator('[data-testid^="property-prp_"]');
+    await expect.poll(async () => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '')).toBe('Platinum');
     await page.context().close();
   });
 
@@ -109,6 +127,12 @@ describe('/contacts in the browser', () => {
     await page.screenshot({ path: join(SHOTS, 'contacts-panel-phone.png') });
     await page.getByTestId('contact-close').click();
     await page.getByTestId('contact-list').waitFor();
+    // the property settings with the option rows fit a phone
+    await page.goto(`${base()}/settings/properties`);
+    await page.getByRole('button', { name: 'Edit Tier' }).click();
+    await page.getByTestId('property-edit-form').getByTestId('property-option').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await page.screenshot({ path: join(SHOTS, 'properties-edit-phone.png') });
     await page.context().close();
   });
 });

@@ -6,7 +6,8 @@
  * Starting a reply switches back to Reply; switching to a note drops a pending reply quote.
  * Notes are text only: attachments are off in note mode.
  */
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useCaretAfterInsert } from '../../../lib/useCaretAfterInsert.ts';
 import { MAX_TEXT_BODY } from '#shared/message/message.schemas.ts';
 import { activeMentionQuery, filterMentionMembers, insertMention, mentionLabel, mentionsInBody, type NoteMention } from '#shared/message/private-note.rules.ts';
 import { errorMessage, type OrgMember } from '../../../lib/api.ts';
@@ -43,20 +44,10 @@ export function useNoteComposer({ value, setValue, inputRef, setError, replyTo, 
   const members = useMentionMembers(active);
   const options: OrgMember[] = picker ? filterMentionMembers(members, picker.query).slice(0, PICKER_SIZE) : [];
   const listId = useId();
-  const valueRef = useRef(value);
-  valueRef.current = value;
+  // the caret after an inserted text, placed once the new text is in the input
+  const { valueRef, caretAt: caretAfterPick } = useCaretAfterInsert(value, inputRef);
   const pickerRef = useRef(picker);
   pickerRef.current = picker;
-  // the caret after an inserted mention, set when the new text is in the input (before the next
-  // key event is handled, so fast typing lands after the mention)
-  const caretAfterPick = useRef<number | null>(null);
-  useLayoutEffect(() => {
-    const el = inputRef.current;
-    if (caretAfterPick.current === null || !el) return;
-    el.focus();
-    el.setSelectionRange(caretAfterPick.current, caretAfterPick.current);
-    caretAfterPick.current = null;
-  }, [value, inputRef]);
 
   useEffect(() => {
     if (replyTo) setMode('reply');

@@ -12,8 +12,10 @@ const base = (orgId: string) => `/api/orgs/${encodeURIComponent(orgId)}/properti
 export const propertiesApi = {
   list: (orgId: string) => apiRequest<{ properties: PropertyDef[] }>('GET', base(orgId)).then((r) => r.properties),
   create: (orgId: string, input: PropertyInput) => apiRequest<{ property: PropertyDef }>('POST', base(orgId), input),
-  update: (orgId: string, id: string, input: PropertyInput) => apiRequest<{ property: PropertyDef }>('PATCH', `${base(orgId)}/${encodeURIComponent(id)}`, input),
-  remove: (orgId: string, id: string) => apiRequest<{ deleted: true }>('DELETE', `${base(orgId)}/${encodeURIComponent(id)}`),
+  /** `jobs`: background jobs clearing the values of removed dropdown options (chats, then contacts) */
+  update: (orgId: string, id: string, input: PropertyInput) => apiRequest<{ property: PropertyDef; jobs: Array<{ job_id: string }> }>('PATCH', `${base(orgId)}/${encodeURIComponent(id)}`, input),
+  /** `job`: the background job clearing the property's values on chats, then contacts */
+  remove: (orgId: string, id: string) => apiRequest<{ deleted: true; job: { job_id: string } }>('DELETE', `${base(orgId)}/${encodeURIComponent(id)}`),
   setChatValues: (orgId: string, chatId: string, values: Record<string, string>) =>
     apiRequest<{ chat: Chat }>('PUT', `/api/orgs/${encodeURIComponent(orgId)}/chats/${encodeURIComponent(chatId)}/properties`, { custom_properties: values }),
 };

@@ -7,7 +7,8 @@
  * property values by property name), and attaches the reply's library file when it has one (fetched
  * through the media route, which checks the member may open that file's chat).
  */
-import { useCallback, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useCallback, useId, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useCaretAfterInsert } from '../../../lib/useCaretAfterInsert.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { QuickReply } from '#shared/reply/reply.schemas.ts';
@@ -67,16 +68,8 @@ export function useReplyPicker({ value, setValue, inputRef, chat, setError, onAt
   const open = enabled && query !== null;
   const q = useQuery({ queryKey: replyKeys.all(org.org_id), queryFn: () => repliesApi.list(org.org_id), enabled: open, staleTime: 30_000 });
   const options = open ? filterReplies(q.data ?? [], query).slice(0, PICKER_SIZE) : [];
-  const valueRef = useRef(value);
-  valueRef.current = value;
-  const caretAfterPick = useRef<number | null>(null);
-  useLayoutEffect(() => {
-    const el = inputRef.current;
-    if (caretAfterPick.current === null || !el) return;
-    el.focus();
-    el.setSelectionRange(caretAfterPick.current, caretAfterPick.current);
-    caretAfterPick.current = null;
-  }, [value, inputRef]);
+  // the caret after an inserted text, placed once the new text is in the input
+  const { valueRef, caretAt: caretAfterPick } = useCaretAfterInsert(value, inputRef);
 
   /** follow the text and caret: open, narrow or close the picker */
   const sync = useCallback(

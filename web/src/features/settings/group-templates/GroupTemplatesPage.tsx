@@ -16,7 +16,7 @@ import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
-import { ListSkeleton, LoadError } from '../../../components/ui/ListStates.tsx';
+import { ConfirmDeleteDialog, SettingsList, formSubmit } from '../../../components/ui/SettingsList.tsx';
 import { api, errorMessage, fieldErrors } from '../../../lib/api.ts';
 import { contactsApi } from '../../contacts/index.ts';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
@@ -319,8 +319,6 @@ export function GroupTemplatesPage() {
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<GroupTemplate | null>(null);
   const [creating, setCreating] = useState<GroupTemplate | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const reload = () => void qc.invalidateQueries({ queryKey: key });
 
   return (
@@ -335,99 +333,77 @@ export function GroupTemplatesPage() {
           <h2 id="gt-add">Add a group template</h2>
           <TemplateForm
             submitLabel="Add template"
-            onSubmit={async (input) => {
-              try {
-                await groupTemplatesApi.create(org.org_id, input as never);
-                reload();
-                toast.show('Group template added', 'success');
-                return null;
-              } catch (e) {
-                return problem(e);
-              }
-            }}
+            onSubmit={formSubmit(async (input) => {
+              await groupTemplatesApi.create(org.org_id, input as never);
+              reload();
+              toast.show('Group template added', 'success');
+            }, problem)}
           />
         </section>
-        <section className="settings-section" aria-labelledby="gt-list">
-          <h2 id="gt-list">Group templates</h2>
-          {q.isPending && <ListSkeleton rows={3} label="Loading group templates" />}
-          {q.isError && <LoadError what="group templates" error={errorMessage(q.error)} onRetry={reload} />}
-          {q.data && q.data.length === 0 && <p className="muted">No group templates yet. Add the first one above.</p>}
-          <ul className="gt-list">
-            {q.data?.map((t) =>
-              editing === t.template_id ? (
-                <li key={t.template_id}>
-                  <TemplateForm
-                    initial={t}
-                    submitLabel="Save"
-                    onCancel={() => setEditing(null)}
-                    onSubmit={async (input) => {
-                      try {
-                        await groupTemplatesApi.update(org.org_id, t.template_id, input as never);
-                        setEditing(null);
-                        reload();
-                        return null;
-                      } catch (e) {
-                        return problem(e);
-                      }
-                    }}
-                  />
-                </li>
-              ) : (
-                <li key={t.template_id} className="gt-row" data-testid="gt-row" data-name={t.name}>
-                  <span className="gt-avatar" aria-hidden="true">{t.picture?.url ? <img src={absoluteUrl(t.picture.url)} alt="" /> : <Icon name="contacts" size={20} />}</span>
-                  <span className="gt-row-main">
-                    <span className="gt-row-name">{t.name}</span>
-                    {t.description && <span className="gt-row-text">{t.description}</span>}
-                    <span className="gt-row-chips">
-                      {t.only_admins_send && <span className="gt-row-chip">Only admins send</span>}
-                      {t.only_admins_edit_info && <span className="gt-row-chip">Only admins edit info</span>}
-                    </span>
-                  </span>
-                  <span className="gt-row-actions">
-                    <button type="button" className="btn btn-primary" onClick={() => setCreating(t)} data-testid="gt-create-group">
-                      Create group
-                    </button>
-                    <button type="button" className="btn btn-ghost" onClick={() => setEditing(t.template_id)} aria-label={`Edit ${t.name}`}>
-                      Edit
-                    </button>
-                    <button type="button" className="icon-btn" onClick={() => (setDeleteError(null), setDeleting(t))} aria-label={`Delete ${t.name}`} title="Delete group template">
-                      <Icon name="trash" size={18} />
-                    </button>
-                  </span>
-                </li>
-              ),
-            )}
-          </ul>
-        </section>
+        <SettingsList
+          title="Group templates"
+          headingId="gt-list"
+          what="group templates"
+          empty="No group templates yet. Add the first one above."
+          query={q}
+          onRetry={reload}
+          listClassName="gt-list"
+          idOf={(t) => t.template_id}
+          editingId={editing}
+          renderEdit={(t) => (
+            <TemplateForm
+              initial={t}
+              submitLabel="Save"
+              onCancel={() => setEditing(null)}
+              onSubmit={formSubmit(async (input) => {
+                await groupTemplatesApi.update(org.org_id, t.template_id, input as never);
+                setEditing(null);
+                reload();
+              }, problem)}
+            />
+          )}
+          renderRow={(t) => (
+            <li key={t.template_id} className="gt-row" data-testid="gt-row" data-name={t.name}>
+              <span className="gt-avatar" aria-hidden="true">{t.picture?.url ? <img src={absoluteUrl(t.picture.url)} alt="" /> : <Icon name="contacts" size={20} />}</span>
+              <span className="gt-row-main">
+                <span className="gt-row-name">{t.name}</span>
+                {t.description && <span className="gt-row-text">{t.description}</span>}
+                <span className="gt-row-chips">
+                  {t.only_admins_send && <span className="gt-row-chip">Only admins send</span>}
+                  {t.only_admins_edit_info && <span className="gt-row-chip">Only admins edit info</span>}
+                </span>
+              </span>
+              <span className="gt-row-actions">
+                <button type="button" className="btn btn-primary" onClick={() => setCreating(t)} data-testid="gt-create-group">
+                  Create group
+                </button>
+                <button type="button" className="btn btn-ghost" onClick={() => setEditing(t.template_id)} aria-label={`Edit ${t.name}`}>
+                  Edit
+                </button>
+                <button type="button" className="icon-btn" onClick={() => setDeleting(t)} aria-label={`Delete ${t.name}`} title="Delete group template">
+                  <Icon name="trash" size={18} />
+                </button>
+              </span>
+            </li>
+          )}
+        />
       </div>
       {creating && <CreateGroupDialog template={creating} onClose={() => setCreating(null)} />}
       {deleting && (
-        <Dialog title={`Delete “${deleting.name}”?`} onClose={() => setDeleting(null)} testId="gt-delete-dialog">
-          <div className="dialog-body form-grid">
-            <p>The template is removed. Groups already created from it stay as they are on WhatsApp and in the inbox.</p>
-            <DialogFooter
-              error={deleteError}
-              onCancel={() => setDeleting(null)}
-              onSubmit={() => {
-                setBusy(true);
-                groupTemplatesApi
-                  .remove(org.org_id, deleting.template_id)
-                  .then(() => {
-                    setDeleting(null);
-                    reload();
-                  })
-                  .catch((e: unknown) => setDeleteError(errorMessage(e)))
-                  .finally(() => setBusy(false));
-              }}
-              submitLabel="Delete template"
-              busyLabel="Deleting…"
-              busy={busy}
-              disabled={busy}
-              submitTestId="gt-delete-confirm"
-              danger
-            />
-          </div>
-        </Dialog>
+        <ConfirmDeleteDialog
+          title={`Delete “${deleting.name}”?`}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => groupTemplatesApi.remove(org.org_id, deleting.template_id)}
+          onDone={() => {
+            setDeleting(null);
+            reload();
+          }}
+          submitLabel="Delete template"
+          testId="gt-delete-dialog"
+          submitTestId="gt-delete-confirm"
+        >
+          <p>The template is removed. Groups already created from it stay as they are on WhatsApp and in the inbox.</p>
+        </ConfirmDeleteDialog>
       )}
     </div>
   );

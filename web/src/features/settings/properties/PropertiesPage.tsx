@@ -2,7 +2,8 @@
  * /settings/properties (spec §2 Custom Properties, §3 definition; issue 15): admins define the
  * properties chats and contacts carry: text, dropdown (with options), number and date. Values are
  * set in the chat details panel and the contact panel. Renaming keeps every value (values are keyed
- * by property id); a dropdown option that keeps its label keeps its id. Delete asks first.
+ * by property id); each dropdown option row keeps its option id, so relabelling an option keeps
+ * every value set to it; removing one clears it in the background. Delete asks first.
  */
 import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -11,8 +12,7 @@ import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
-import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
-import { ListSkeleton, LoadError } from '../../../components/ui/ListStates.tsx';
+import { ConfirmDeleteDialog, SettingsList, formSubmit } from '../../../components/ui/SettingsList.tsx';
 import { errorMessage, fieldErrors } from '../../../lib/api.ts';
 import { propertiesApi, propertyKeys } from '../../contacts/index.ts';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
@@ -25,15 +25,25 @@ function problem(e: unknown): string {
   return f.length ? f.map((x) => `${x.field === 'options' ? 'Options' : x.field === 'property_name' ? 'Name' : x.field} ${x.reason}`).join('; ') : errorMessage(e);
 }
 
+/** One option row of the form: `option_id` for options that exist (kept on relabel), `key` for React. */
+type OptionRow = { key: string; option_id?: string; label: string };
+let rowSeq = 0;
+const newRow = (): OptionRow => ({ key: `new-${++rowSeq}`, label: '' });
+
 function PropertyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: PropertyDef; submitLabel: string; onSubmit: (input: PropertyInput) => Promise<string | null>; onCancel?: () => void }) {
   const [name, setName] = useState(initial?.property_name ?? '');
   const [type, setType] = useState<PropertyType>(initial?.property_value_type ?? 'text');
-  const [options, setOptions] = useState(Object.values(initial?.property_value ?? {}).join('\n'));
+  // each option row keeps its id, so relabelling an option keeps every value set to it (issue 15)
+  const [options, setOptions] = useState<OptionRow[]>(() => {
+    const rows = Object.entries(initial?.property_value ?? {}).map(([option_id, label]) => ({ key: option_id, option_id, label }));
+    return rows.length ? rows : [newRow()];
+  });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const input = { property_name: name, property_value_type: type, ...(type === 'dropdown' ? { options: options.split('\n').map((o) => o.trim()).filter(Boolean) } : {}) };
+    const given = options.filter((o) => o.label.trim()).map((o) => (o.option_id ? { option_id: o.option_id, label: o.label } : o.label));
+    const input = { property_name: name, property_value_type: type, ...(type === 'dropdown' ? { options: given } : {}) };
     const parsed = PropertyInput.safeParse(input);
     if (!parsed.success) return setError(parsed.error.issues.map((i) => `${i.path[0] === 'options' ? 'Options' : 'Name'} ${i.message}`).join('; '));
     setBusy(true);
@@ -43,7 +53,7 @@ function PropertyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: 
     if (err) setError(err);
     else if (!initial) {
       setName('');
-      setOptions('');
+      setOptions([newRow()]);
     }
   }
   return (
@@ -65,10 +75,37 @@ function PropertyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: 
         </label>
       </div>
       {type === 'dropdown' && (
-        <label className="field">
-          <span>Options (one per line)</span>
-          <textarea rows={4} value={options} onChange={(e) => setOptions(e.target.value)} data-testid="property-options" />
-        </label>
+        <fieldset className="property-options-editor" data-testid="property-options">
+          <legend>Options</legend>
+          {initial && <p className="muted small">Renaming an option keeps it on every chat and contact. Removing one clears it from them in the background.</p>}
+          <ol>
+            {options.map((o, i) => (
+              <li key={o.key}>
+                <input
+                  type="text"
+                  value={o.label}
+                  maxLength={100}
+                  placeholder={`Option ${i + 1}`}
+                  aria-label={`Option ${i + 1}`}
+                  onChange={(e) => setOptions(options.map((x) => (x.key === o.key ? { ...x, label: e.target.value } : x)))}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter') {
+                      e.preventDefault();
+                      if (o.label.trim()) setOptions([...options.slice(0, i + 1), newRow(), ...options.slice(i + 1)]);
+                    }
+                  }}
+                  data-testid="property-option"
+                />
+                <button type="button" className="icon-btn" onClick={() => setOptions(options.length > 1 ? options.filter((x) => x.key !== o.key) : [newRow()])} aria-label={`Remove option ${o.label || i + 1}`} title="Remove option">
+                  <Icon name="close" size={16} />
+                </button>
+              </li>
+            ))}
+          </ol>
+          <button type="button" className="btn btn-ghost" onClick={() => setOptions([...options, newRow()])} data-testid="property-option-add">
+            Add option
+          </button>
+        </fieldset>
       )}
       {error && (
         <p className="form-error" role="alert">
@@ -97,8 +134,6 @@ export function PropertiesPage() {
   const q = useQuery({ queryKey: key, queryFn: () => propertiesApi.list(org.org_id) });
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<PropertyDef | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const reload = () => void qc.invalidateQueries({ queryKey: key });
 
   return (
@@ -113,87 +148,69 @@ export function PropertiesPage() {
           <h2 id="prop-add">Add a property</h2>
           <PropertyForm
             submitLabel="Add property"
-            onSubmit={async (input) => {
-              try {
-                await propertiesApi.create(org.org_id, input);
-                reload();
-                toast.show('Property added', 'success');
-                return null;
-              } catch (e) {
-                return problem(e);
-              }
-            }}
+            onSubmit={formSubmit(async (input) => {
+              await propertiesApi.create(org.org_id, input);
+              reload();
+              toast.show('Property added', 'success');
+            }, problem)}
           />
         </section>
-        <section className="settings-section" aria-labelledby="prop-list">
-          <h2 id="prop-list">Properties</h2>
-          {q.isPending && <ListSkeleton rows={3} label="Loading properties" />}
-          {q.isError && <LoadError what="properties" error={errorMessage(q.error)} onRetry={reload} />}
-          {q.data && q.data.length === 0 && <p className="muted">No properties yet. Add the first one above.</p>}
-          <ul className="property-list">
-            {q.data?.map((p) =>
-              editing === p.property_id ? (
-                <li key={p.property_id}>
-                  <PropertyForm
-                    initial={p}
-                    submitLabel="Save"
-                    onCancel={() => setEditing(null)}
-                    onSubmit={async (input) => {
-                      try {
-                        await propertiesApi.update(org.org_id, p.property_id, input);
-                        setEditing(null);
-                        reload();
-                        return null;
-                      } catch (e) {
-                        return problem(e);
-                      }
-                    }}
-                  />
-                </li>
-              ) : (
-                <li key={p.property_id} className="property-row" data-testid="property-row">
-                  <span className="property-row-name">{p.property_name}</span>
-                  <span className="property-type-chip">{TYPE_LABELS[p.property_value_type]}</span>
-                  {p.property_value_type === 'dropdown' && <span className="muted small property-options">{Object.values(p.property_value).join(' · ')}</span>}
-                  <span className="property-row-actions">
-                    <button type="button" className="btn btn-ghost" onClick={() => setEditing(p.property_id)} aria-label={`Edit ${p.property_name}`}>
-                      Edit
-                    </button>
-                    <button type="button" className="icon-btn" onClick={() => (setDeleteError(null), setDeleting(p))} aria-label={`Delete ${p.property_name}`} title="Delete property">
-                      <Icon name="trash" size={18} />
-                    </button>
-                  </span>
-                </li>
-              ),
-            )}
-          </ul>
-        </section>
+        <SettingsList
+          title="Properties"
+          headingId="prop-list"
+          what="properties"
+          empty="No properties yet. Add the first one above."
+          query={q}
+          onRetry={reload}
+          listClassName="property-list"
+          idOf={(p) => p.property_id}
+          editingId={editing}
+          renderEdit={(p) => (
+            <PropertyForm
+              initial={p}
+              submitLabel="Save"
+              onCancel={() => setEditing(null)}
+              onSubmit={formSubmit(async (input) => {
+                const r = await propertiesApi.update(org.org_id, p.property_id, input);
+                setEditing(null);
+                reload();
+                if (r.jobs?.length) toast.show('Saved. The removed options are being cleared from chats and contacts in the background.', 'success');
+              }, problem)}
+            />
+          )}
+          renderRow={(p) => (
+            <li key={p.property_id} className="property-row" data-testid="property-row">
+              <span className="property-row-name">{p.property_name}</span>
+              <span className="property-type-chip">{TYPE_LABELS[p.property_value_type]}</span>
+              {p.property_value_type === 'dropdown' && <span className="muted small property-options">{Object.values(p.property_value).join(' · ')}</span>}
+              <span className="property-row-actions">
+                <button type="button" className="btn btn-ghost" onClick={() => setEditing(p.property_id)} aria-label={`Edit ${p.property_name}`}>
+                  Edit
+                </button>
+                <button type="button" className="icon-btn" onClick={() => setDeleting(p)} aria-label={`Delete ${p.property_name}`} title="Delete property">
+                  <Icon name="trash" size={18} />
+                </button>
+              </span>
+            </li>
+          )}
+        />
       </div>
       {deleting && (
-        <Dialog title={`Delete “${deleting.property_name}”?`} onClose={() => setDeleting(null)} testId="property-delete-dialog">
-          <p>Chats and contacts stop showing this property and its values. This cannot be undone.</p>
-          <DialogFooter
-            error={deleteError}
-            onCancel={() => setDeleting(null)}
-            onSubmit={() => {
-              setBusy(true);
-              propertiesApi
-                .remove(org.org_id, deleting.property_id)
-                .then(() => {
-                  setDeleting(null);
-                  reload();
-                })
-                .catch((e: unknown) => setDeleteError(errorMessage(e)))
-                .finally(() => setBusy(false));
-            }}
-            submitLabel="Delete property"
-            busyLabel="Deleting…"
-            busy={busy}
-            disabled={busy}
-            submitTestId="property-delete-confirm"
-            danger
-          />
-        </Dialog>
+        <ConfirmDeleteDialog
+          title={`Delete “${deleting.property_name}”?`}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => propertiesApi.remove(org.org_id, deleting.property_id)}
+          onDone={() => {
+            setDeleting(null);
+            reload();
+            toast.show('Property deleted. Its values are being cleared from chats and contacts in the background.', 'success');
+          }}
+          submitLabel="Delete property"
+          testId="property-delete-dialog"
+          submitTestId="property-delete-confirm"
+        >
+          <p>Chats and contacts stop showing this property, and its values are cleared from them in the background. This cannot be undone.</p>
+        </ConfirmDeleteDialog>
       )}
     </div>
   );

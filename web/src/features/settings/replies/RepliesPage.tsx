@@ -12,8 +12,7 @@ import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
-import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
-import { ListSkeleton, LoadError } from '../../../components/ui/ListStates.tsx';
+import { ConfirmDeleteDialog, SettingsList, formSubmit } from '../../../components/ui/SettingsList.tsx';
 import { api, errorMessage, fieldErrors } from '../../../lib/api.ts';
 import { replyKeys, repliesApi } from '../../replies/index.ts';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
@@ -164,8 +163,6 @@ export function RepliesPage() {
   const q = useQuery({ queryKey: key, queryFn: () => repliesApi.list(org.org_id) });
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<QuickReply | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const reload = () => void qc.invalidateQueries({ queryKey: key });
 
   return (
@@ -180,94 +177,72 @@ export function RepliesPage() {
           <h2 id="reply-add">Add a quick reply</h2>
           <ReplyForm
             submitLabel="Add reply"
-            onSubmit={async (input) => {
-              try {
-                await repliesApi.create(org.org_id, input);
-                reload();
-                toast.show('Quick reply added', 'success');
-                return null;
-              } catch (e) {
-                return problem(e);
-              }
-            }}
+            onSubmit={formSubmit(async (input) => {
+              await repliesApi.create(org.org_id, input);
+              reload();
+              toast.show('Quick reply added', 'success');
+            }, problem)}
           />
         </section>
-        <section className="settings-section" aria-labelledby="reply-list">
-          <h2 id="reply-list">Quick replies</h2>
-          {q.isPending && <ListSkeleton rows={3} label="Loading quick replies" />}
-          {q.isError && <LoadError what="quick replies" error={errorMessage(q.error)} onRetry={reload} />}
-          {q.data && q.data.length === 0 && <p className="muted">No quick replies yet. Add the first one above.</p>}
-          <ul className="reply-list">
-            {q.data?.map((r) =>
-              editing === r.reply_id ? (
-                <li key={r.reply_id}>
-                  <ReplyForm
-                    initial={r}
-                    submitLabel="Save"
-                    onCancel={() => setEditing(null)}
-                    onSubmit={async (input) => {
-                      try {
-                        await repliesApi.update(org.org_id, r.reply_id, input);
-                        setEditing(null);
-                        reload();
-                        return null;
-                      } catch (e) {
-                        return problem(e);
-                      }
-                    }}
-                  />
-                </li>
-              ) : (
-                <li key={r.reply_id} className="reply-row" data-testid="reply-row" data-shortcut={r.shortcut}>
-                  <span className="reply-row-shortcut">/{r.shortcut}</span>
-                  <span className="reply-row-chip">{r.scope === 'team' ? 'Team' : 'Only me'}</span>
-                  {r.attachment && (
-                    <span className="reply-row-chip">
-                      <Icon name="file" size={12} /> {r.attachment.filename || r.attachment.message_type}
-                    </span>
-                  )}
-                  <span className="reply-row-actions">
-                    <button type="button" className="btn btn-ghost" onClick={() => setEditing(r.reply_id)} aria-label={`Edit /${r.shortcut}`}>
-                      Edit
-                    </button>
-                    <button type="button" className="icon-btn" onClick={() => (setDeleteError(null), setDeleting(r))} aria-label={`Delete /${r.shortcut}`} title="Delete quick reply">
-                      <Icon name="trash" size={18} />
-                    </button>
-                  </span>
-                  <span className="reply-row-text">{r.text}</span>
-                </li>
-              ),
-            )}
-          </ul>
-        </section>
+        <SettingsList
+          title="Quick replies"
+          headingId="reply-list"
+          what="quick replies"
+          empty="No quick replies yet. Add the first one above."
+          query={q}
+          onRetry={reload}
+          listClassName="reply-list"
+          idOf={(r) => r.reply_id}
+          editingId={editing}
+          renderEdit={(r) => (
+            <ReplyForm
+              initial={r}
+              submitLabel="Save"
+              onCancel={() => setEditing(null)}
+              onSubmit={formSubmit(async (input) => {
+                await repliesApi.update(org.org_id, r.reply_id, input);
+                setEditing(null);
+                reload();
+              }, problem)}
+            />
+          )}
+          renderRow={(r) => (
+            <li key={r.reply_id} className="reply-row" data-testid="reply-row" data-shortcut={r.shortcut}>
+              <span className="reply-row-shortcut">/{r.shortcut}</span>
+              <span className="reply-row-chip">{r.scope === 'team' ? 'Team' : 'Only me'}</span>
+              {r.attachment && (
+                <span className="reply-row-chip">
+                  <Icon name="file" size={12} /> {r.attachment.filename || r.attachment.message_type}
+                </span>
+              )}
+              <span className="reply-row-actions">
+                <button type="button" className="btn btn-ghost" onClick={() => setEditing(r.reply_id)} aria-label={`Edit /${r.shortcut}`}>
+                  Edit
+                </button>
+                <button type="button" className="icon-btn" onClick={() => setDeleting(r)} aria-label={`Delete /${r.shortcut}`} title="Delete quick reply">
+                  <Icon name="trash" size={18} />
+                </button>
+              </span>
+              <span className="reply-row-text">{r.text}</span>
+            </li>
+          )}
+        />
       </div>
       {deleting && (
-        <Dialog title={`Delete /${deleting.shortcut}?`} onClose={() => setDeleting(null)} testId="reply-delete-dialog">
-          <div className="dialog-body form-grid">
+        <ConfirmDeleteDialog
+          title={`Delete /${deleting.shortcut}?`}
+          onClose={() => setDeleting(null)}
+          onConfirm={() => repliesApi.remove(org.org_id, deleting.reply_id)}
+          onDone={() => {
+            setDeleting(null);
+            reload();
+          }}
+          submitLabel="Delete reply"
+          testId="reply-delete-dialog"
+          submitTestId="reply-delete-confirm"
+        >
           <p>{deleting.scope === 'team' ? 'Nobody on the team can insert this reply any more.' : 'You can no longer insert this reply.'} Messages already sent with it are not changed.</p>
-          <DialogFooter
-            error={deleteError}
-            onCancel={() => setDeleting(null)}
-            onSubmit={() => {
-              setBusy(true);
-              repliesApi
-                .remove(org.org_id, deleting.reply_id)
-                .then(() => {
-                  setDeleting(null);
-                  reload();
-                })
-                .catch((e: unknown) => setDeleteError(errorMessage(e)))
-                .finally(() => setBusy(false));
-            }}
-            submitLabel="Delete reply"
-            busyLabel="Deleting…"
-            busy={busy}
-            disabled={busy}
-            submitTestId="reply-delete-confirm"
-            danger
-          /></div>
-
-        </Dialog>
+        </ConfirmDeleteDialog>
       )}
     </div>
   );
