@@ -1,5 +1,5 @@
 import type { PublishInput } from '../../events/publish.ts';
-import { commitWithEvents } from '../db/transaction.ts';
+import { commitWithEvents, transactWithEvents } from '../db/transaction.ts';
 import { displayName, type ContactLike } from './contact.rules.ts';
 
 /**
@@ -7,9 +7,13 @@ import { displayName, type ContactLike } from './contact.rules.ts';
  * stored contact rows, and their publication through the outbox (issue 17 §1: the rules' "contact
  * created" and "custom property changed" triggers). Times epoch **ms**.
  *
- * They are written as outbox rows in their own transaction right after the contact's write (the
- * contact code writes with plain puts / patches): at least once once that transaction commits; a
- * process that dies between the two writes loses the event (the contact itself is kept).
+ * They are written as outbox rows IN THE SAME TRANSACTION as the contact's write (the
+ * transactional outbox, shared/db/transaction.ts transactWithEvents): a contact is never stored
+ * without its event, nor an event published for a write that did not happen. `createContactRow`
+ * (a typed-in contact, a person's first message) and `patchContactRow` (an edit) do both; a merge
+ * does the same in merge.ts. An import writes its chunk's rows in batches and then their events
+ * (publishContactEvents): a crash in between fails the step, and the queue's redelivery writes and
+ * publishes again (at least once, not atomic).
  */
 
 type ContactRowLike = ContactLike & { updated_at?: number | null };
@@ -54,6 +58,32 @@ export function contactUpdatedEvent(orgId: string, before: ContactRowLike, after
   const changes = changedFields(before as unknown as Record<string, unknown>, after as unknown as Record<string, unknown>);
   if (!changes.length) return null;
   return { name: 'contact.updated', properties: { org_id: orgId, contact: contactSnapshot(after), changes, property_changes: propertyChanges(before.custom_properties, after.custom_properties) }, actor };
+}
+
+/**
+ * Create a contact row and its contact.created event in one transaction (a conditional create).
+ * @returns false when a contact with this id exists (nothing written, nothing published)
+ */
+export async function createContactRow(orgId: string, row: ContactRowLike & { source?: string }, actor: string): Promise<boolean> {
+  const res = await transactWithEvents((e) => ({ items: [e.contact.create(row as never).commit()], events: [contactCreatedEvent(orgId, row, actor)] }));
+  return !res.canceled;
+}
+
+/**
+ * Patch a contact (`set`, `remove`: attribute names) and publish its contact.updated in the same
+ * transaction; `stored` is the row as it will be after the patch (the event's snapshot and
+ * property changes are computed from `before` → `stored`; no event when nothing a consumer reads
+ * changed). The patch is conditional on the row existing.
+ * @returns false when the contact does not exist (nothing written, nothing published)
+ */
+export async function patchContactRow(orgId: string, before: ContactRowLike, stored: ContactRowLike, set: Record<string, unknown>, remove: string[], actor: string): Promise<boolean> {
+  const event = contactUpdatedEvent(orgId, before, stored, actor);
+  const res = await transactWithEvents((e) => {
+    let op = e.contact.patch({ org_id: orgId, contact_id: before.contact_id }).set(set as never);
+    if (remove.length) op = op.remove(remove as never);
+    return { items: [op.commit()], events: event ? [event] : [] };
+  });
+  return !res.canceled;
 }
 
 /** Store events in the outbox (one transaction of outbox rows); the relay publishes them. */

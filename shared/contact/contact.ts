@@ -130,7 +130,7 @@ async function visibleRows(guard: ChatGuard, rows: Row[]): Promise<Row[]> {
   return rows.filter((r) => ok.has(chatIdOf(r.contact_id)));
 }
 
-import { contactCreatedEvent, contactUpdatedEvent, publishContactEvents } from './contact-events.ts';
+import { createContactRow, patchContactRow } from './contact-events.ts';
 
 const contacts = () => db().entities.contact;
 const facets = () => db().entities.contactFacet;
@@ -392,15 +392,9 @@ export async function createContact(actor: Actor, input: CreateContactInput): Pr
     created_at: now,
   };
   row.name_key = nameKey(row);
-  try {
-    await contacts().create(row as never).go();
-  } catch (e) {
-    if (/conditional/i.test(String((e as Error).message))) throw new AppError('contact.exists', 'A contact with this number already exists.', { status: 409 });
-    throw e;
-  }
+  // issue 17: the row and its contact.created (the rules' "contact created" trigger) in one transaction
+  if (!(await createContactRow(actor.org_id, row, `user:${actor.email}`))) throw new AppError('contact.exists', 'A contact with this number already exists.', { status: 409 });
   await syncFacets(actor.org_id, null, row);
-  // issue 17: the rules' "contact created" trigger
-  await publishContactEvents([contactCreatedEvent(actor.org_id, row, `user:${actor.email}`)]);
   return viewContact(row, guard);
 }
 
@@ -422,13 +416,12 @@ export async function updateContact(actor: Actor, contactId: string, input: Upda
   else remove.push('edited_name');
   if (after.notes) set.notes = after.notes;
   else remove.push('notes');
-  let op = contacts().patch({ org_id: actor.org_id, contact_id: before.contact_id }).set(set as never);
-  if (remove.length) op = op.remove(remove as never);
-  const res = await op.go({ response: 'all_new' });
-  const stored = res.data as unknown as Row;
+  const stored: Row = { ...after, updated_by: set.updated_by as string, updated_at: Date.now() };
+  if (!after.edited_name) delete stored.edited_name;
+  if (!after.notes) delete stored.notes;
+  // issue 17: the patch and its contact.updated (the rules' "custom property changed" trigger, property_changes with from / to) in one transaction
+  if (!(await patchContactRow(actor.org_id, before, stored, set, remove, `user:${actor.email}`))) throw notFound('contact');
   await syncFacets(actor.org_id, before, stored);
-  // issue 17: the rules' "custom property changed" trigger (property_changes with from / to)
-  await publishContactEvents([contactUpdatedEvent(actor.org_id, before, stored, `user:${actor.email}`)]);
   return viewContact(stored, guard);
 }
 
@@ -510,15 +503,12 @@ async function touchOne(orgId: string, s: ContactSighting, known: Row | null | u
       created_at: s.at,
     };
     row.name_key = nameKey(row);
-    try {
-      await contacts().create(row as never).go();
-    } catch (e) {
-      if (attempt < 2 && /conditional/i.test(String((e as Error).message))) return touchOne(orgId, s, undefined, attempt + 1);
-      throw e;
+    // issue 17: the row and its contact.created (the rules' "contact created" trigger: a person's first message) in one transaction
+    if (!(await createContactRow(orgId, row, 'system'))) {
+      if (attempt < 2) return touchOne(orgId, s, undefined, attempt + 1);
+      throw new Error(`contact ${s.wa_id} kept changing while it was created`);
     }
     await syncFacets(orgId, null, row);
-    // issue 17: the rules' "contact created" trigger (a person's first message)
-    await publishContactEvents([contactCreatedEvent(orgId, row, 'system')]);
     return;
   }
   const set: Record<string, unknown> = {};

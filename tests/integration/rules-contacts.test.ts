@@ -4,6 +4,8 @@ import { eventually } from '../factories/wait.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import type { Rule, RuleLog } from '../../shared/rules/rule.schemas.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
+import { documentClient } from '../../shared/db/client.ts';
+import { OUTBOX_ENTITY_NAME } from '../../shared/outbox/outbox-event.entity.ts';
 
 /**
  * The rules' contact triggers (issue 17 §1) against the local runtime: contact.created (a member
@@ -26,6 +28,30 @@ beforeAll(async () => {
   tier = (await call<{ property: { property_id: string } }>('POST', '/properties', { property_name: 'Tier', property_value_type: 'text' })).body.property.property_id;
   vip = (await call<{ label: { label_id: string } }>('POST', '/labels', { name: 'Gold customer', color: '#1f7a8c' })).body.label.label_id;
 }, 120_000);
+
+/** Every TransactWriteItems this process sends from now on: per transaction, its contact writes and its outbox events. */
+type SeenTx = { contacts: Array<{ op: 'put' | 'update'; key: string }>; events: Array<{ type: string; detail: { properties?: Record<string, unknown> } }> };
+const transactions: SeenTx[] = [];
+function watchTransactions(): void {
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'TransactWriteItemsCommand') {
+        const items = (args.input as { TransactItems: Array<{ Put?: { Item: Record<string, unknown> }; Update?: { Key: Record<string, unknown> } }> }).TransactItems;
+        const tx: SeenTx = { contacts: [], events: [] };
+        for (const it of items) {
+          if (it.Put?.Item.__edb_e__ === 'contact') tx.contacts.push({ op: 'put', key: String(it.Put.Item.sk) });
+          if (it.Update && String(it.Update.Key.sk).startsWith('$contact_1#')) tx.contacts.push({ op: 'update', key: String(it.Update.Key.sk) });
+          if (it.Put?.Item.__edb_e__ === OUTBOX_ENTITY_NAME) tx.events.push({ type: String(it.Put.Item.detail_type), detail: it.Put.Item.detail as SeenTx['events'][number]['detail'] });
+        }
+        if (tx.contacts.length || tx.events.some((e) => e.type.startsWith('contact.'))) transactions.push(tx);
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'watchContactTransactions' },
+  );
+}
+/** The transactions that wrote the contact `digits`. */
+const txOf = (digits: string) => transactions.filter((t) => t.contacts.some((c) => c.key.endsWith(`#contact_id_${digits}`)));
 
 afterAll(async () => {
   await rt?.cleanup();
@@ -90,5 +116,34 @@ describe('contact triggers (issue 17 §1)', () => {
     const imported = await eventually(async () => (await logsOf(created.rule_id)).find((l) => l.chat_id === '919800073730@c.us') ?? null, 30_000, 'contact.created of the imported contact');
     expect(imported.trigger).toBe('contact.created');
     await call('DELETE', `/rules/${created.rule_id}`);
+  });
+
+  it('a contact’s write and its event are ONE transaction (the outbox): typed in, edited, a first message; a refused create publishes nothing', async () => {
+    watchTransactions();
+    const rule = (await call<{ rule: Rule }>('POST', '/rules', { name: 'Tx created', trigger: { type: 'contact.created' }, conditions: { match: 'all', items: [] }, actions: [{ type: 'add_label', label_id: vip }] })).body.rule;
+    // typed in: the contact row and contact.created in the same TransactWriteItems
+    expect((await call('POST', '/contacts', { phone: '+1 415 555 0177', name: 'Atomic' })).status).toBe(201);
+    expect(txOf('14155550177')).toEqual([{ contacts: [{ op: 'put', key: expect.any(String) }], events: [{ type: 'contact.created', detail: expect.objectContaining({ properties: expect.objectContaining({ contact: expect.objectContaining({ contact_id: '14155550177', display_name: 'Atomic' }) }) }) }] }]);
+    // the same number again: 409, the transaction is cancelled, so no second event
+    const again = await call<{ error: { code: string } }>('POST', '/contacts', { phone: '+1 415 555 0177', name: 'Twice' });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('contact.exists');
+    // edited: the patch and contact.updated (with the property change, from → to) in one transaction
+    expect((await call('PATCH', '/contacts/14155550177', { custom_properties: { [tier]: 'Bronze' } })).status).toBe(200);
+    const edit = txOf('14155550177')[2]!;
+    expect(edit.contacts).toEqual([{ op: 'update', key: expect.any(String) }]);
+    expect(edit.events.map((e) => e.type)).toEqual(['contact.updated']);
+    expect(edit.events[0]!.detail.properties?.property_changes).toEqual([{ property_id: tier, from: null, to: 'Bronze' }]);
+    // a person's first message: the contact and contact.created in one transaction
+    await rt.postWebhook(inboundText(rt.phone, '15550006161', 'Hello there', { name: 'Firsttimer' }));
+    await eventually(async () => txOf('15550006161').length > 0 || null, 20_000, 'the first message’s contact');
+    expect(txOf('15550006161')[0]!.events.map((e) => e.type)).toEqual(['contact.created']);
+    // the 409 had a cancelled transaction: the rules saw one contact.created for the typed-in number, not two
+    await eventually(async () => (await logsOf(rule.rule_id)).some((l) => l.chat_id === '15550006161@c.us') || null, 20_000, 'the first message’s contact.created evaluated');
+    await rt.idle();
+    expect((await logsOf(rule.rule_id)).filter((l) => l.chat_id === '14155550177@c.us')).toHaveLength(1);
+    // no contact write outside such a transaction published a contact event on its own
+    expect(transactions.filter((t) => t.events.some((e) => e.type.startsWith('contact.')) && !t.contacts.length)).toEqual([]);
+    await call('DELETE', `/rules/${rule.rule_id}`);
   });
 });
