@@ -92,6 +92,15 @@ describe('SLA clocks (issue 17 §6)', () => {
     expect(slaTransition(r.sla, { kind: 'unsnoozed', at: at + MIN }, cal, DEFAULT_ORG_CLOCK).sla).toBeNull();
   });
 
+  it('a customer message stamped in the same second as the reply (WhatsApp timestamps are whole seconds) starts a next response; an older one does not', () => {
+    const s1 = slaTransition(null, { kind: 'customer_message', at: monday10 }, policy, DEFAULT_ORG_CLOCK).sla!;
+    const replyAt = monday10 + 5 * MIN + 730; // ms precision: our own send
+    const replied = slaTransition(s1, { kind: 'team_message', at: replyAt }, policy, DEFAULT_ORG_CLOCK).sla!;
+    const sameSecond = monday10 + 5 * MIN; // the Cloud API's s epoch, * 1000
+    expect(slaTransition(replied, { kind: 'customer_message', at: sameSecond }, policy, DEFAULT_ORG_CLOCK).sla?.next_response).toMatchObject({ started_at: sameSecond });
+    expect(slaTransition(replied, { kind: 'customer_message', at: sameSecond - 1000 }, policy, DEFAULT_ORG_CLOCK).sla).toBeNull();
+  });
+
   it('no policy: nothing starts; the running SLA ignores a deleted policy for new clocks', () => {
     expect(slaTransition(null, { kind: 'customer_message', at: monday10 }, null, DEFAULT_ORG_CLOCK).sla).toBeNull();
     const s1 = slaTransition(null, { kind: 'customer_message', at: monday10 }, policy, DEFAULT_ORG_CLOCK).sla!;

@@ -166,8 +166,10 @@ export function slaTransition(
     const lastReply = Math.max(active.first_response?.met_at ?? 0, active.next_response?.met_at ?? 0);
     // the first response is still running, or a next response already waits: the first unanswered message counts
     if (running(active.first_response) || running(active.next_response)) return none;
-    // a message older than the last reply (a late or redelivered event) does not wait for a response
-    if (lastReply >= ev.at) return none;
+    // a message older than the last reply (a late or redelivered event) does not wait for a response.
+    // WhatsApp stamps messages in whole seconds (Cloud API `timestamp`, s epoch): a message stamped in the
+    // same second as the reply is counted as after it, so a quick follow-up is never dropped
+    if (Math.floor(lastReply / 1000) * 1000 > ev.at) return none;
     // the policy was deleted or disabled since: keep the state, start nothing new
     if (!policy) return none;
     const next = startClock(policy, 'next_response', ev.at, clock);

@@ -33,10 +33,27 @@ export interface TestRuntime extends Runtime {
   cleanup(): Promise<void>;
 }
 
+/**
+ * Start a runtime on a free port in a fresh temp dir. A free port can be taken by another test
+ * worker between asking the OS for it and listening on it (EADDRINUSE): startRuntime then stops
+ * what it started, and this tries again on another port (up to 4 times).
+ */
+async function startOnFreePort(): Promise<{ dir: string; port: number; rt: Runtime }> {
+  for (let attempt = 1; ; attempt++) {
+    const dir = await mkdtemp(join(tmpdir(), 'chorus-test-'));
+    const port = await freePort();
+    try {
+      const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: true, demo: { adminEmail: 'admin@test.chorus', memberEmail: 'member@test.chorus' }, logLevel: 'silent' });
+      return { dir, port, rt };
+    } catch (e) {
+      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 4) throw e;
+    }
+  }
+}
+
 export async function startTestRuntime(): Promise<TestRuntime> {
-  const dir = await mkdtemp(join(tmpdir(), 'chorus-test-'));
-  const port = await freePort();
-  const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: true, demo: { adminEmail: 'admin@test.chorus', memberEmail: 'member@test.chorus' }, logLevel: 'silent' });
+  const { dir, port, rt } = await startOnFreePort();
   const demo = rt.demo;
   const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
   const base = `http://127.0.0.1:${port}`;
