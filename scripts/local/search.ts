@@ -33,7 +33,12 @@ interface OrgIndex {
   idx: Index;
   /** folded word -> documents holding it (for typo correction) */
   vocab: Map<string, number>;
+  /** week (epoch ms / WEEK_MS, floored) of `meta.timestamp` -> numeric ids of the documents in it: a date filter reads only the weeks in its range */
+  weeks: Map<number, Set<number>>;
 }
+
+/** Width of a date bucket (ms). */
+const WEEK_MS = 7 * 86_400_000;
 
 interface Store {
   docs: Map<string, SearchDoc>;
@@ -44,7 +49,7 @@ interface Store {
   tombstones: Map<string, number>;
 }
 
-const newOrgIndex = (): OrgIndex => ({ idx: new Index({ tokenize: 'forward', encoder: Charset.Normalize }), vocab: new Map() });
+const newOrgIndex = (): OrgIndex => ({ idx: new Index({ tokenize: 'forward', encoder: Charset.Normalize }), vocab: new Map(), weeks: new Map() });
 
 /** Does a stored document pass the filter? */
 export function passes(d: SearchDoc, f: SearchFilter | undefined): boolean {
@@ -85,12 +90,16 @@ export function memoryIndex() {
       else o.vocab.delete(w);
     }
   };
+  const weekOf = (d: SearchDoc) => (d.meta?.timestamp != null ? Math.floor(d.meta.timestamp / WEEK_MS) : null);
   const drop = (id: string) => {
     const old = s.docs.get(id);
     if (!old) return;
     const o = org(old.org_id);
-    o.idx.remove(s.num.get(id)!);
+    const n = s.num.get(id)!;
+    o.idx.remove(n);
     vocab(o, old, -1);
+    const w = weekOf(old);
+    if (w != null) o.weeks.get(w)?.delete(n);
     s.docs.delete(id);
   };
   return {
@@ -110,6 +119,12 @@ export function memoryIndex() {
       const o = org(d.org_id);
       o.idx.add(n, textOf(d));
       vocab(o, d, 1);
+      const w = weekOf(d);
+      if (w != null) {
+        let set = o.weeks.get(w);
+        if (!set) o.weeks.set(w, (set = new Set()));
+        set.add(n);
+      }
     },
     remove(id: string, version?: number) {
       const old = s.docs.get(id);
@@ -150,6 +165,34 @@ export function memoryIndex() {
       };
       const want = offset + limit;
       const hits: SearchHit[] = [];
+      // a date range holding fewer documents than the lead word's posting list: walk the range's weeks
+      // (oldest first) and check every word on each document, instead of filtering a long posting list
+      // (a document without a timestamp never passes a `from`, so the weeks hold every candidate)
+      if (filter?.from != null && o.weeks.size) {
+        const first = Math.floor(filter.from / WEEK_MS);
+        const last = filter.to != null ? Math.floor(filter.to / WEEK_MS) : Math.max(...o.weeks.keys());
+        let inRange = 0;
+        const spans: Array<Set<number>> = [];
+        for (let w = first; w <= last && w - first < 5_000; w++) {
+          const set = o.weeks.get(w);
+          if (!set?.size) continue;
+          inRange += set.size;
+          spans.push(set);
+        }
+        if (inRange < count(lead)) {
+          let seen = 0;
+          for (const set of spans)
+            for (const n of set) {
+              const d = s.docs.get(s.ids[n]!);
+              if (!d || !passes(d, filter)) continue;
+              const ws = words(textOf(d));
+              if (!query.every((q) => ws.some((w) => w.startsWith(q)))) continue;
+              if (seen++ >= offset) hits.push({ id: d.id, score: 1 / seen, doc: d, terms: query });
+              if (hits.length >= limit) return hits;
+            }
+          return hits;
+        }
+      }
       // a filter or other words: a larger first slice of the posting list, growing 8x until the page is full
       for (let cap = filter ? Math.max(2000, want * 40) : rest.length ? Math.max(500, want * 10) : want; ; cap *= 8) {
         const ids = o.idx.search(lead, { limit: cap }) as number[];
