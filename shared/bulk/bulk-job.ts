@@ -158,25 +158,35 @@ export async function createBulkJob(actor: Actor, input: CreateBulkJobInput): Pr
     ...(input.params.property_id ? { property_id: input.params.property_id } : {}),
     ...(input.action === 'set_property' && input.params.property_value ? { property_value: input.params.property_value } : {}),
   };
+  return startJob(actor, job_id, now, { action: input.action, params, selection, phase: selection.kind === 'filter' ? 'resolve' : 'apply', total });
+}
+
+/**
+ * Store a queued job row (no progress yet, kept TTL_SECONDS from `now`, epoch ms) created by `actor`,
+ * and queue its first step on `chat-bulk`. Shared by bulk actions, undo and property clean-up.
+ * @returns the job as the API shows it
+ */
+async function startJob(
+  actor: Actor,
+  job_id: string,
+  now: number,
+  job: { action: JobRow['action']; params: JobRow['params']; selection: BulkSelection; phase: 'resolve' | 'apply'; total: number; undo_of?: string },
+): Promise<BulkJob> {
   const row = (
     await db()
       .entities.bulkJob.create({
         org_id: actor.org_id,
         job_id,
-        action: input.action,
-        params,
-        selection,
+        ...job,
         status: 'queued',
-        phase: selection.kind === 'filter' ? 'resolve' : 'apply',
         step: 0,
-        total,
         processed: 0,
         succeeded: 0,
         failed_count: 0,
         failures: [],
         created_by: actor.email.toLowerCase(),
         created_at: now,
-        expires_at,
+        expires_at: Math.floor(now / 1000) + TTL_SECONDS,
       })
       .go()
   ).data as JobRow;
@@ -220,33 +230,8 @@ export async function undoBulkJob(actor: Actor, jobId: string): Promise<BulkJob>
     if (isConditionalFailure(e)) throw new AppError('bulk_job.already_undone', 'This bulk action has already been undone.', { status: 409 });
     throw e;
   }
-  const now = Date.now();
-  const row = (
-    await db()
-      .entities.bulkJob.create({
-        org_id: actor.org_id,
-        job_id,
-        action: original.action,
-        params: original.params,
-        selection: { kind: 'undo', job_id: jobId } satisfies BulkSelection,
-        status: 'queued',
-        phase: 'apply',
-        step: 0,
-        // chats the original reached (exact once done: the items that were applied)
-        total: original.processed,
-        processed: 0,
-        succeeded: 0,
-        failed_count: 0,
-        failures: [],
-        created_by: actor.email.toLowerCase(),
-        created_at: now,
-        undo_of: jobId,
-        expires_at: Math.floor(now / 1000) + TTL_SECONDS,
-      })
-      .go()
-  ).data as JobRow;
-  await enqueue('chat-bulk', { org_id: actor.org_id, job_id, seq: 0 });
-  return toBulkJob(row);
+  // total: chats the original reached (exact once done: the items that were applied)
+  return startJob(actor, job_id, Date.now(), { action: original.action, params: original.params, selection: { kind: 'undo', job_id: jobId }, phase: 'apply', total: original.processed, undo_of: jobId });
 }
 
 // ---- processing (the chat-bulk consumer) ----------------------------------------------------
@@ -329,32 +314,13 @@ async function resolvePropertyStep(job: JobRow): Promise<StepOutcome> {
  * @returns the job
  */
 export async function startPropertyCleanup(actor: Actor, propertyId: string, value?: string): Promise<BulkJob> {
-  const now = Date.now();
-  const job_id = `job_${ulid()}`;
-  const row = (
-    await db()
-      .entities.bulkJob.create({
-        org_id: actor.org_id,
-        job_id,
-        action: 'clear_property',
-        params: { property_id: propertyId, ...(value !== undefined ? { property_value: value } : {}) },
-        selection: { kind: 'property', property_id: propertyId, ...(value !== undefined ? { value_key: propertyValueKey(value) } : {}) } satisfies BulkSelection,
-        status: 'queued',
-        phase: 'resolve',
-        step: 0,
-        total: 0,
-        processed: 0,
-        succeeded: 0,
-        failed_count: 0,
-        failures: [],
-        created_by: actor.email.toLowerCase(),
-        created_at: now,
-        expires_at: Math.floor(now / 1000) + TTL_SECONDS,
-      })
-      .go()
-  ).data as JobRow;
-  await enqueue('chat-bulk', { org_id: actor.org_id, job_id, seq: 0 });
-  return toBulkJob(row);
+  return startJob(actor, `job_${ulid()}`, Date.now(), {
+    action: 'clear_property',
+    params: { property_id: propertyId, ...(value !== undefined ? { property_value: value } : {}) },
+    selection: { kind: 'property', property_id: propertyId, ...(value !== undefined ? { value_key: propertyValueKey(value) } : {}) },
+    phase: 'resolve',
+    total: 0,
+  });
 }
 
 /** Apply the job's action to some chats as `actor`; a refusal of the whole call fails each chat with its message. */

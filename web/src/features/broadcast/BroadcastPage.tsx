@@ -146,8 +146,25 @@ function ChatPicker({ orgId, picked, onChange }: { orgId: string; picked: Set<st
   );
 }
 
-function FilterPicker({ orgId, filter, onChange }: { orgId: string; filter: Extract<AudienceInput, { kind: 'filter' }>['filter']; onChange: (f: Extract<AudienceInput, { kind: 'filter' }>['filter']) => void }) {
+/** The org's labels as a select ("Any" = no label filter); shared by the chat-filter and contact-filter audiences. */
+function LabelSelect({ orgId, value, onChange }: { orgId: string; value: string | undefined; onChange: (labelId: string) => void }) {
   const labels = useQuery({ queryKey: ['orgs', orgId, 'broadcasts', 'labels'], queryFn: () => api.chatLabels(orgId) });
+  return (
+    <label>
+      Label
+      <select value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Any</option>
+        {(labels.data ?? []).map((l) => (
+          <option key={l.label_id} value={l.label_id}>
+            {l.name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function FilterPicker({ orgId, filter, onChange }: { orgId: string; filter: Extract<AudienceInput, { kind: 'filter' }>['filter']; onChange: (f: Extract<AudienceInput, { kind: 'filter' }>['filter']) => void }) {
   const set = (k: string, v: string) => onChange({ ...filter, [k]: v || undefined });
   return (
     <div className="broadcast-filter">
@@ -160,17 +177,7 @@ function FilterPicker({ orgId, filter, onChange }: { orgId: string; filter: Extr
           <option value="archived">Archived</option>
         </select>
       </label>
-      <label>
-        Label
-        <select value={filter.label_id ?? ''} onChange={(e) => set('label_id', e.target.value)}>
-          <option value="">Any</option>
-          {(labels.data ?? []).map((l) => (
-            <option key={l.label_id} value={l.label_id}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <LabelSelect orgId={orgId} value={filter.label_id} onChange={(v) => set('label_id', v)} />
       <label>
         Assignee
         <select value={filter.assignee ?? ''} onChange={(e) => set('assignee', e.target.value)}>
@@ -195,7 +202,6 @@ type ContactAudience = Extract<AudienceInput, { kind: 'contacts' }>;
 
 /** Contacts filtered like /contacts (words, label, property value, last seen) and the number to send from. */
 function ContactFilterPicker({ orgId, value, onChange }: { orgId: string; value: ContactAudience; onChange: (a: ContactAudience) => void }) {
-  const labels = useQuery({ queryKey: ['orgs', orgId, 'broadcasts', 'labels'], queryFn: () => api.chatLabels(orgId) });
   const props = useQuery({ queryKey: propertyKeys.all(orgId), queryFn: () => propertiesApi.list(orgId) });
   const phones = useQuery({ queryKey: ['orgs', orgId, 'broadcasts', 'phones'], queryFn: () => api.phones(orgId) });
   const f = value.filter;
@@ -207,17 +213,7 @@ function ContactFilterPicker({ orgId, value, onChange }: { orgId: string; value:
         Name or words
         <input value={f.q ?? ''} onChange={(e) => set('q', e.target.value)} placeholder="Any" maxLength={100} data-testid="contacts-q" />
       </label>
-      <label>
-        Label
-        <select value={f.label_id ?? ''} onChange={(e) => set('label_id', e.target.value)}>
-          <option value="">Any</option>
-          {(labels.data ?? []).map((l) => (
-            <option key={l.label_id} value={l.label_id}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <LabelSelect orgId={orgId} value={f.label_id} onChange={(v) => set('label_id', v)} />
       <label>
         Property
         <select value={f.property_id ?? ''} onChange={(e) => onChange({ ...value, filter: { ...f, property_id: e.target.value || undefined, property_value: e.target.value ? f.property_value : undefined } })}>
