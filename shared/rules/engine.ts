@@ -355,7 +355,34 @@ function logRow(rule: RuleRow, trigger: TriggerType, eventId: string, chatId: st
   return { log_id: fastUlid(at), rule_id: rule.rule_id, rule_name: rule.name, rule_version: rule.version, trigger, event_id: eventId, chat_id: chatId, outcome, reasons, actions, at, latency_ms: occurredAt ? Math.max(0, at - occurredAt) : null };
 }
 
-/** Keep a sample of what a trigger saw, for dry runs (one put; failures only logged). */
+/** Dry-run samples kept per org and trigger and process: a burst of SAMPLE_BURST, then SAMPLE_PER_S a second (env RULES_SAMPLES_PER_S). */
+const SAMPLE_BURST = 20;
+const samplesPerSecond = () => {
+  const v = Number(process.env.RULES_SAMPLES_PER_S);
+  return Number.isFinite(v) && v > 0 ? v : 10;
+};
+const sampleBuckets = new Map<string, { tokens: number; at: number }>();
+
+/**
+ * May this event be kept as a dry-run sample? A token bucket per org + trigger (SAMPLE_BURST
+ * tokens, refilled at samplesPerSecond): a quiet trigger keeps every event, a busy one (200
+ * messages/s) keeps about 10 a second — a dry run reads only the last 100 (DRY_RUN_EVENTS), so
+ * writing a sample for every message (one PutItem each, on the live lane) bought nothing.
+ * `now` epoch ms.
+ */
+export function takeSampleToken(orgId: string, trigger: string, now: number): boolean {
+  const key = `${orgId}|${trigger}`;
+  const b = sampleBuckets.get(key) ?? { tokens: SAMPLE_BURST, at: now };
+  b.tokens = Math.min(SAMPLE_BURST, b.tokens + ((now - b.at) / 1000) * samplesPerSecond());
+  b.at = now;
+  const ok = b.tokens >= 1;
+  if (ok) b.tokens -= 1;
+  if (sampleBuckets.size > 10_000 && !sampleBuckets.has(key)) sampleBuckets.clear();
+  sampleBuckets.set(key, b);
+  return ok;
+}
+
+/** Keep a sample of what a trigger saw, for dry runs (one put; the caller took a token from takeSampleToken; failures only logged). */
 async function keepSample(orgId: string, trigger: TriggerType, eventId: string, chatId: string | null, ctx: EvalContext): Promise<void> {
   const now = Date.now();
   await db()
@@ -450,6 +477,8 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
   const doneReceipts: DoneReceipt[] = [];
   for (const f of fired) {
     if (!['message.received', 'message.sent'].includes(f.trigger) && !triggered.some((t) => t.f === f)) continue;
+    // the context is built for the sample only when the sample is kept (rules that fired build it anyway)
+    if (!takeSampleToken(orgId, f.trigger, Date.now())) continue;
     samples.push(keepSample(orgId, f.trigger, f.trigger_id, chatId, (await contextFor(f)).ctx));
   }
   for (const { f, rule } of triggered) {
