@@ -257,7 +257,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // failed records' errors become their dead letters' reasons (SQS answers carry ids only)
     setRecordFailureSink((id, error) => recordErrors.set(id, error));
     const lazy = (ref: string): SqsHandler => async (event) => (await loadHandler<SqsHandler>(ref))(event);
-    const gate = new LaneGate();
+    const gate = new LaneGate(process.env.CHORUS_BACKGROUND_FLOOR ? Number(process.env.CHORUS_BACKGROUND_FLOOR) : undefined);
     const lane = (name: string) => ({ gate, lane: LIVE_QUEUES.has(name) ? ('live' as const) : ('background' as const) });
     for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, concurrency: LOCAL_SUBSCRIPTION_CONCURRENCY[s.name] ?? 4, ...lane(s.name) }));
     for (const c of COMMAND_QUEUES) queues.set(c.name, new LocalQueue(c.name, dataDir, lazy(c.handler), { maxReceiveCount: c.maxReceiveCount, batchSize: c.batchSize, concurrency: c.concurrency, ...lane(c.name) }));
