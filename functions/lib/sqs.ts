@@ -107,12 +107,13 @@ export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Prom
     const fresh = memoryIds.filter((id) => !memoryReceipts.handledAmong(name, [id]).size);
     memoryReceipts.markAllHandled(name, fresh);
     fresh.forEach((id) => notifyHandled(name, id));
+    const tableIdSet = new Set(tableIds);
     const final = event.Records.map((_, i): PromiseSettledResult<unknown> | undefined => {
       if (isSeen(i)) return { status: 'fulfilled', value: 'duplicate' };
       if (skipped.has(i)) return { status: 'fulfilled', value: 'irrelevant' };
       const res = results[i];
       // a receipt not written: the record is retried (and handled again, idempotently)
-      if (receiptError && res?.status === 'fulfilled' && ids[i] && tableIds.includes(ids[i]!)) return { status: 'rejected', reason: receiptError };
+      if (receiptError && res?.status === 'fulfilled' && ids[i] && tableIdSet.has(ids[i]!)) return { status: 'rejected', reason: receiptError };
       return res;
     });
     const byId = new Map(event.Records.map((r, i) => [r.messageId, final[i]]));
