@@ -53,10 +53,18 @@ function eventRecordSchema(subscription: SubscriptionName): z.ZodTypeAny {
  * @throws ZodError when the record, its JSON body, the EventBridge envelope or the event's `{ properties, metadata }` break their schemas
  */
 export function parseEventRecord<S extends SubscriptionName>(record: SQSRecord, subscription: S): CatalogEvent<EventsOf<S>> {
+  // validated once per record object and subscription: a consumer's `relevant` test and its handler share it
+  const cached = parsedEvents.get(record);
+  if (cached?.subscription === subscription) return cached.event as CatalogEvent<EventsOf<S>>;
   const body = bodyOf(record);
   if (body === NOT_JSON) JSONStringified(z.unknown() as never).parse(record.body); // throws the parser's own 'Invalid JSON' ZodError
-  return (eventRecordSchema(subscription).parse({ ...record, body }) as { body: CatalogEvent<EventsOf<S>> }).body;
+  const event = (eventRecordSchema(subscription).parse({ ...record, body }) as { body: CatalogEvent<EventsOf<S>> }).body;
+  parsedEvents.set(record, { subscription, event });
+  return event;
 }
+
+/** Events validated by parseEventRecord, by record object (a failed parse is not kept: it throws again). */
+const parsedEvents = new WeakMap<SQSRecord, { subscription: string; event: unknown }>();
 
 const NOT_JSON = Symbol('not JSON');
 const bodies = new WeakMap<SQSRecord, unknown>();
