@@ -355,7 +355,7 @@ function logRow(rule: RuleRow, trigger: TriggerType, eventId: string, chatId: st
   return { log_id: fastUlid(at), rule_id: rule.rule_id, rule_name: rule.name, rule_version: rule.version, trigger, event_id: eventId, chat_id: chatId, outcome, reasons, actions, at, latency_ms: occurredAt ? Math.max(0, at - occurredAt) : null };
 }
 
-/** Dry-run samples kept per org and trigger and process: a burst of SAMPLE_BURST, then SAMPLE_PER_S a second (env RULES_SAMPLES_PER_S). */
+/** Dry-run samples kept per org and trigger and process: a burst of SAMPLE_BURST, then samplesPerSecond() a second (env RULES_SAMPLES_PER_S, default 10). */
 const SAMPLE_BURST = 20;
 const samplesPerSecond = () => {
   const v = Number(process.env.RULES_SAMPLES_PER_S);
