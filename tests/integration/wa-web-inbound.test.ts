@@ -8,6 +8,8 @@ import { fromQueueBody } from '../../shared/whatsapp/web/inbound-queue.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
 import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
+import { refreshGroupMetadata } from '../../shared/whatsapp/web/group-metadata.ts';
+import { updateChatRow } from '../../shared/chat/chat-write.ts';
 
 /**
  * WhatsApp Web inbound is durable (whatsapp-protocols.md §B.11): the session worker only
@@ -230,6 +232,8 @@ describe('group admins for the delete rule (spec §5)', () => {
     expect((await chat()).group_metadata!.admins).toEqual([P2]);
     const g4 = (await messagesOf(GROUP)).find((m) => m.message_id === 'G-4')!;
     expect((await as(member, 'DELETE', `/chats/${enc(GROUP)}/messages/${g4.unique_id}`)).status).toBe(202);
+    // the delete and any metadata refresh still queued finish before the test writes the metadata itself
+    await rt.idle();
 
     group(true);
     await db().entities.chat.patch({ org_id: rt.orgId, chat_id: GROUP }).set({ group_metadata: { ...gm, admins: [OWN, P2].sort(), fetched_at: Date.now() } }).go();
@@ -247,5 +251,20 @@ describe('group admins for the delete rule (spec §5)', () => {
       await db().entities.organization.patch({ org_id: rt.orgId }).set({ org_metadata: meta }).go();
       forgetOrgPreferences(rt.orgId);
     }
+  });
+
+  it('two refreshes racing: the metadata fetched later stays, whichever write lands last', async () => {
+    const gm = (await chat()).group_metadata!;
+    const now = Date.now();
+    await db().entities.chat.patch({ org_id: rt.orgId, chat_id: GROUP }).set({ group_metadata: { ...gm, fetched_at: now - 2 * 3_600_000 } }).go();
+    // while this refresh waits for WhatsApp, another one (that fetched later) stores its read
+    const out = await refreshGroupMetadata(rt.orgId, GROUP, async () => {
+      await updateChatRow(rt.orgId, GROUP, (c) => ({ ...c, group_metadata: { ...gm, admins: [OWN], fetched_at: now + 1000 } }));
+      return { subject: gm.subject, participants: [{ id: `${P2}@s.whatsapp.net`, admin: 'superadmin' }] };
+    }, now);
+    expect(out).toBe('stored');
+    const after = (await chat()).group_metadata!;
+    expect(after.admins).toEqual([OWN]);
+    expect(after.fetched_at).toBe(now + 1000);
   });
 });

@@ -15,6 +15,7 @@ export type GroupMetadataOutcome = 'stored' | 'fresh' | 'no_chat';
  * Read the group's metadata through `fetch` and store it on the chat through updateChatRow
  * (chat-write.ts: the chat's `version` checked, a lost race re-read and retried), with
  * `chat.updated` (changes ['group_metadata']) in the same transaction. A chat without a name takes the subject.
+ * Metadata read later than this one (`fetched_at`, epoch ms) that is already stored is left as it is.
  * @returns 'fresh' when the stored metadata is younger than an hour (nothing read), 'no_chat' when the chat is not stored
  * @throws the transport's error (the command is retried) and infrastructure errors
  */
@@ -27,7 +28,8 @@ export async function refreshGroupMetadata(orgId: string, chatId: string, fetch:
   const res = await updateChatRow(
     orgId,
     chatId,
-    (chat) => ({ ...chat, group_metadata: gm, ...(!chat.chat_name && gm.subject ? { chat_name: gm.subject } : {}) }),
+    // a newer read stored meanwhile (another refresh that fetched later) is kept: the newest fetch wins, whatever order the writes land in
+    (chat) => (((chat.group_metadata as GroupMetadata | undefined)?.fetched_at ?? 0) > gm.fetched_at ? null : { ...chat, group_metadata: gm, ...(!chat.chat_name && gm.subject ? { chat_name: gm.subject } : {}) }),
     undefined,
     (before, after) => [{ name: 'chat.updated', properties: { org_id: orgId, chat: toChatWire(after), changes: ['group_metadata', ...(after.chat_name !== before.chat_name ? ['chat_name'] : [])] }, actor: 'system' }],
   );
