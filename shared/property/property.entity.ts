@@ -15,6 +15,8 @@ export const PropertyDefEntity = new Entity({
     property_name: { type: 'string', required: true },
     property_value_type: { type: ['text', 'dropdown', 'number', 'date'] as const, required: true },
     property_value: { type: 'any' },
+    /** the dropdown's option ids in the order the admin gave them (a DynamoDB map keeps no order) */
+    option_order: { type: 'list', items: { type: 'string' } },
     created_at: { type: 'number', default: () => Date.now(), readOnly: true },
     updated_at: { type: 'number', watch: '*', set: () => Date.now() },
   },

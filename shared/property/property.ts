@@ -14,12 +14,21 @@ import { optionMap, unknownOptionId, valueProblem } from './property.rules.ts';
 const defs = () => db().entities.propertyDef;
 const MAX_DEFS = 50;
 
-const toWire = (r: { property_id: string; property_name: string; property_value_type: PropertyDef['property_value_type']; property_value?: unknown }): PropertyDef => ({
-  property_id: r.property_id,
-  property_name: r.property_name,
-  property_value_type: r.property_value_type,
-  property_value: (r.property_value as Record<string, string> | undefined) ?? {},
-});
+/**
+ * A definition as the API shows it. `property_value` (option id -> label) comes back in the order the
+ * admin gave the options (`option_order`; DynamoDB maps keep none), options missing from it last.
+ */
+const toWire = (r: { property_id: string; property_name: string; property_value_type: PropertyDef['property_value_type']; property_value?: unknown; option_order?: string[] }): PropertyDef => {
+  const map = (r.property_value as Record<string, string> | undefined) ?? {};
+  const order = (r.option_order ?? []).filter((id) => id in map);
+  const ids = [...order, ...Object.keys(map).filter((id) => !order.includes(id))];
+  return {
+    property_id: r.property_id,
+    property_name: r.property_name,
+    property_value_type: r.property_value_type,
+    property_value: Object.fromEntries(ids.map((id) => [id, map[id]!])),
+  };
+};
 
 /** The org's definitions, by name (one Query, ACCESS_PATTERNS c7). */
 export async function listProperties(orgId: string): Promise<PropertyDef[]> {
@@ -54,7 +63,9 @@ export async function createProperty(actor: Actor, input: PropertyInput): Promis
     property_name: input.property_name,
     property_value_type: input.property_value_type,
     property_value: input.property_value_type === 'dropdown' ? optionMap({}, assertOptionIds({}, input), () => `opt_${ulid()}`) : {},
+    option_order: [] as string[],
   };
+  row.option_order = Object.keys(row.property_value);
   await defs().create(row).go();
   return toWire(row);
 }
@@ -73,7 +84,7 @@ export async function updateProperty(actor: Actor, propertyId: string, input: Pr
   await assertUniqueName(actor.org_id, input.property_name, propertyId);
   const previous = (cur.property_value as Record<string, string> | undefined) ?? {};
   const property_value = cur.property_value_type === 'dropdown' ? optionMap(previous, assertOptionIds(previous, input), () => `opt_${ulid()}`) : {};
-  const res = await defs().patch({ org_id: actor.org_id, property_id: propertyId }).set({ property_name: input.property_name, property_value }).go({ response: 'all_new' });
+  const res = await defs().patch({ org_id: actor.org_id, property_id: propertyId }).set({ property_name: input.property_name, property_value, option_order: Object.keys(property_value) }).go({ response: 'all_new' });
   return toWire(res.data as never);
 }
 

@@ -80,6 +80,23 @@ describe('dropdown options by id', () => {
     expect(bad.body.error.details).toEqual([{ field: 'options.1.option_id', reason: 'is not an option of this property' }]);
   });
 
+  it('options come back in the order the admin gave them, after a relabel and a reorder too', async () => {
+    const labels = (d: PropertyDef) => Object.values(d.property_value);
+    const listed = async () => (await rt.orgCall<{ properties: PropertyDef[] }>(admin, 'GET', '/properties')).body.properties.find((p) => p.property_id === tier.property_id)!;
+    expect(labels(tier)).toEqual(['Gold', 'Platinum', 'Bronze']);
+    expect(labels(await listed())).toEqual(['Gold', 'Platinum', 'Bronze']);
+    const ids = Object.keys(tier.property_value);
+    const r = await rt.orgCall<{ property: PropertyDef; jobs: BulkJob[] }>(admin, 'PATCH', `/properties/${tier.property_id}`, {
+      property_name: 'Tier',
+      property_value_type: 'dropdown',
+      options: [{ option_id: ids[2], label: 'Bronze' }, { option_id: ids[0], label: 'Gold' }, { option_id: ids[1], label: 'Platinum' }],
+    });
+    expect(r.body.jobs).toEqual([]);
+    expect(Object.keys(r.body.property.property_value)).toEqual([ids[2], ids[0], ids[1]]);
+    expect(labels(await listed())).toEqual(['Bronze', 'Gold', 'Platinum']);
+    tier = r.body.property;
+  });
+
   it('removing an option clears it from the chats and the contacts holding it, in the background', async () => {
     const gold = optionId(tier, 'Gold');
     const platinum = optionId(tier, 'Platinum');
