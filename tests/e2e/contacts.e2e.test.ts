@@ -113,6 +113,18 @@ describe('/contacts in the browser', () => {
     await openChat(page, `${PEOPLE[0]![0]}@c.us`);
     const select = page.getByTestId('chat-properties').locator('[data-testid^="property-prp_"]');
     await expect.poll(async () => select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '')).toBe('Platinum');
+
+    // removing an option: its values are cleared in the background, with progress on the settings page
+    await page.goto(`${base()}/settings/properties`);
+    await page.getByRole('button', { name: 'Edit Tier' }).click();
+    await page.getByTestId('property-edit-form').getByRole('button', { name: 'Remove option Platinum' }).click();
+    await page.getByTestId('property-edit-form').getByTestId('property-save').click();
+    const cleanup = page.getByTestId('property-cleanup');
+    await cleanup.waitFor();
+    await expect.poll(async () => cleanup.locator('h2').textContent(), { timeout: 30_000 }).toBe('Cleared: the removed options of Tier');
+    await page.screenshot({ path: join(SHOTS, 'properties-cleanup-desktop.png') });
+    await page.getByTestId('property-cleanup-dismiss').click();
+    expect(await cleanup.count()).toBe(0);
     await page.context().close();
   });
 

@@ -16,6 +16,7 @@ import { ConfirmDeleteDialog, SettingsList, formSubmit } from '../../../componen
 import { errorMessage, fieldErrors } from '../../../lib/api.ts';
 import { propertiesApi, propertyKeys } from '../../contacts/index.ts';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
+import { CleanupProgress } from './CleanupProgress.tsx';
 import './properties.css';
 
 const TYPE_LABELS: Record<PropertyType, string> = { text: 'Text', dropdown: 'Dropdown', number: 'Number', date: 'Date' };
@@ -134,6 +135,8 @@ export function PropertiesPage() {
   const q = useQuery({ queryKey: key, queryFn: () => propertiesApi.list(org.org_id) });
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<PropertyDef | null>(null);
+  // the background jobs clearing values after a removed option or a deleted property, shown with their progress
+  const [cleanup, setCleanup] = useState<{ what: string; jobIds: string[] } | null>(null);
   const reload = () => void qc.invalidateQueries({ queryKey: key });
 
   return (
@@ -144,6 +147,7 @@ export function PropertiesPage() {
       </header>
       <div className="page-body properties-body">
         <p className="muted">Properties describe chats and contacts: a customer tier, a city, a renewal date. Set them from a chat’s details panel or a contact’s panel, and filter contacts by them.</p>
+        {cleanup && <CleanupProgress orgId={org.org_id} what={cleanup.what} jobIds={cleanup.jobIds} onDismiss={() => setCleanup(null)} />}
         <section className="settings-section" aria-labelledby="prop-add">
           <h2 id="prop-add">Add a property</h2>
           <PropertyForm
@@ -174,7 +178,8 @@ export function PropertiesPage() {
                 const r = await propertiesApi.update(org.org_id, p.property_id, input);
                 setEditing(null);
                 reload();
-                if (r.jobs?.length) toast.show('Saved. The removed options are being cleared from chats and contacts in the background.', 'success');
+                if (r.jobs?.length) setCleanup({ what: `the removed options of ${p.property_name}`, jobIds: r.jobs.map((j) => j.job_id) });
+                else toast.show('Saved', 'success');
               }, problem)}
             />
           )}
@@ -199,11 +204,14 @@ export function PropertiesPage() {
         <ConfirmDeleteDialog
           title={`Delete “${deleting.property_name}”?`}
           onClose={() => setDeleting(null)}
-          onConfirm={() => propertiesApi.remove(org.org_id, deleting.property_id)}
+          onConfirm={async () => {
+            const r = await propertiesApi.remove(org.org_id, deleting.property_id);
+            setCleanup({ what: `the values of ${deleting.property_name}`, jobIds: [r.job.job_id] });
+          }}
           onDone={() => {
             setDeleting(null);
             reload();
-            toast.show('Property deleted. Its values are being cleared from chats and contacts in the background.', 'success');
+            toast.show('Property deleted', 'success');
           }}
           submitLabel="Delete property"
           testId="property-delete-dialog"
