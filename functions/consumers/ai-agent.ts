@@ -24,12 +24,14 @@ export const handler = sqsHandler(
     } else if (type === 'message.sent') await onTeamMessage(props);
   },
   {
-    // a customer's message matters only while the agent is on (aiAgentEnabled: cached 5 s, no table
-    // call per message); a team message always (it pauses the agent on that chat)
+    // every message matters only while the agent is on (aiAgentEnabled: cached 5 s, no table call per
+    // message): a customer's for an answer, a team message to pause the agent on that chat. With the
+    // agent off there is nothing to pause (issue 16's bench: a chat write and its event per outbound
+    // message of a broadcast, for an agent that was off)
     relevant: (record) => {
       const { detail, 'detail-type': type } = eventOf(record);
-      if (type !== 'message.received') return true;
-      return !detail.properties.message.from_me && aiAgentEnabled(detail.properties.org_id);
+      if (type === 'message.received' && detail.properties.message.from_me) return false;
+      return aiAgentEnabled(detail.properties.org_id);
     },
   },
 );

@@ -207,7 +207,7 @@ async function sendPairAttachment(orgId: string, chatId: string, uniqueId: strin
 /**
  * Prepare and deliver the reply to one customer message (now, or when its delay is up). Does
  * nothing when the chat no longer waits for this message (taken over, a newer message took its
- * place): the decision is then 'cancelled'.
+ * place) or the agent was turned off meanwhile: the decision is then 'cancelled'.
  * @returns 'answered' | 'passive' | 'handed_off' | 'cancelled' | 'gone'
  */
 export async function prepareReply(cmd: AiReplyCommand): Promise<string> {
@@ -221,6 +221,11 @@ export async function prepareReply(cmd: AiReplyCommand): Promise<string> {
     return 'cancelled';
   }
   const settings = await getAiSettings(orgId);
+  // the agent was turned off while this reply waited: nothing is sent (a team reply meanwhile no longer cancels it, onTeamMessage)
+  if (!settings.enabled) {
+    await db().entities.aiDecision.patch({ org_id: orgId, decision_id: uniqueId }).set({ outcome: 'cancelled', reason: 'disabled', decided_at: Date.now() }).go();
+    return 'cancelled';
+  }
   const question = decision.question ?? '';
   let result: AnswerResult;
   try {
@@ -271,11 +276,17 @@ export async function prepareReply(cmd: AiReplyCommand): Promise<string> {
   return outcome;
 }
 
-/** `message.sent` by a member (not the agent, not a note): the agent pauses on that chat and drops a pending reply. */
+/**
+ * `message.sent` by a member (not the agent, not a note): the agent pauses on that chat and drops a
+ * pending reply. With the agent off for the org (`enabled` false) nothing is written: there is no
+ * agent to pause, and no reply can be pending (turning it on later starts every chat afresh).
+ * @returns whether the chat's AI state changed
+ */
 export async function onTeamMessage(props: { org_id: string; chat: Chat; message: Message }): Promise<boolean> {
   const { org_id: orgId, message } = props;
   if (message.author === AI_AUTHOR || message.is_private_note || !message.from_me) return false;
   const settings = await getAiSettings(orgId);
+  if (!settings.enabled) return false;
   let pending: string | null = null;
   const r = await writeMeta(orgId, message.chat_id, message.author ?? 'member', (meta, _c, now) => {
     const next = afterHumanReply(meta, settings, message.author ?? 'member', now);

@@ -191,6 +191,24 @@ describe('the agent on customer messages', () => {
     expect(audit.decisions.find((d) => d.decision_id === pending)?.outcome).toBe('cancelled');
   });
 
+  it('turned off: a team reply writes nothing on the chat, and a reply that was waiting is not sent', async () => {
+    expect((await settings({ response_delay_seconds: 600 })).status).toBe(200);
+    const chatD = '15557771004@c.us';
+    await customerSays('15557771004', 'Do you ship to Porto?');
+    const waiting = (await chatOf(chatD)).ai_metadata!;
+    expect(waiting).toMatchObject({ activation_state: 'thinking' });
+    expect((await settings({ enabled: false, response_delay_seconds: 600 })).status).toBe(200);
+    expect((await rt.orgCall(admin, 'POST', `/chats/${enc(chatD)}/messages`, { body: 'Yes we do.' })).status).toBe(201);
+    await rt.idle();
+    // the consumer skipped it: no pause written for an agent that is off
+    expect((await chatOf(chatD)).ai_metadata).toEqual(waiting);
+    expect(await prepareReply({ org_id: rt.orgId, chat_id: chatD, unique_id: waiting.pending!.unique_id })).toBe('cancelled');
+    await rt.idle();
+    expect(aiReplies(await messagesOf(chatD))).toEqual([]);
+    const audit = await rt.orgJson<{ decisions: Array<{ decision_id: string; outcome: string; reason?: string | null }> }>(admin, '/ai/decisions');
+    expect(audit.decisions.find((d) => d.decision_id === waiting.pending!.unique_id)).toMatchObject({ outcome: 'cancelled', reason: 'disabled' });
+  });
+
   it('passive mode writes the suggested answer as a private note only', async () => {
     expect((await settings({ passive_mode: true })).status).toBe(200);
     const chatD = '15557771004@c.us';
