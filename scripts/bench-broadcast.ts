@@ -153,7 +153,7 @@ async function main(): Promise<void> {
   log(`bench:broadcast ${memoryMode ? `memory, ${recipients} recipients` : `${recipients} recipients at ${paceMs} ms (${(1000 / paceMs).toFixed(1)}/s), kill -9 at ${killAt * 100}%`} — ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 
   // the Graph API stand-in lives here, so its request log outlives the runtime
-  const graph = new GraphStandIn();
+  const graph = new GraphStandIn({ keep: Infinity });
   const graphPort = await freePort();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'chorus-bench-broadcast-'));
   const ddb = await startDynamoDb(join(dir, 'dynamodb'), 'chorus', await freePort());
   const port = await freePort();
-  const child = new RuntimeChild({ dataDir: join(dir, 'runtime'), port, dynamoEndpoint: ddb.endpoint }, { WHATSAPP_GRAPH_URL: `http://127.0.0.1:${graphPort}` });
+  const child = new RuntimeChild({ dataDir: join(dir, 'runtime'), port, dynamoEndpoint: ddb.endpoint }, { WHATSAPP_GRAPH_URL: `http://127.0.0.1:${graphPort}`, WHATSAPP_GRAPH_SEND_LOOKUP: '1' });
   let ok = true;
   try {
     const ready = await child.start();

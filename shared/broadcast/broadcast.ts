@@ -17,7 +17,10 @@ import { BROADCAST_CREDITS_PER_LICENCE } from '../plan/catalog.rules.ts';
 import { listChats } from '../chat/chat-list.ts';
 import { isServiceWindowOpen } from '../chat/chat.rules.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
-import { sendMessage, type InternalSend, type OutboundCommand } from '../inbox/send.ts';
+import { markSendUncertain, recordAccepted, releaseDeadSend, sendMessage, type InternalSend, type OutboundCommand } from '../inbox/send.ts';
+import { callbackDataFor } from '../inbox/send-reconcile.rules.ts';
+import { lookupSentByCallbackData } from '../whatsapp/cloud/graph-client.ts';
+import { phoneAccessToken } from '../phone/phone.ts';
 import { getMessageItem } from '../message/message.ts';
 import { forwardPlan, type ForwardSource } from '../message/forward.rules.ts';
 import { getTemplate } from '../template/template.ts';
@@ -849,6 +852,81 @@ async function nextPage(job: JobRow, now: number): Promise<{ rows: RecipientRow[
 }
 
 /**
+ * A claimed Graph call (`send_started_at`) older than this has no live owner: the outbound
+ * consumer's Lambda timeout (150 s, infra/stacks/workers-stack.ts) plus a margin. Lambda stops an
+ * invocation at its timeout, so after this nobody can still be about to make that call. (Locally a
+ * consumer is never that long between its claim and the request leaving the process.)
+ */
+export const DEAD_SEND_CLAIM_MS = 180_000;
+/** A broadcast message stored but not claimed by the outbound consumer this long is queued again (its command may have died with a process; a second command is harmless: claimSend). */
+export const REQUEUE_AFTER_MS = 60_000;
+/** How often the end-of-run check looks again while messages are still on their way to WhatsApp. */
+const RECHECK_MS = 1000;
+
+/**
+ * The end of a run (issue 16 "a restart … sends nobody twice and skips nobody"): every recipient is
+ * `sent` (its message stored and queued), but a process killed between the outbound consumer's
+ * claim of the Graph call and the call itself leaves a message claimed, without a wamid, that the
+ * at-most-once rule of issue 23 never sends again on its own. This check reads every `sent`
+ * Cloud API recipient's message (Query 1,000 + BatchGet) and settles each one still without a wamid:
+ * - not claimed yet: on its way (re-queued when older than REQUEUE_AFTER_MS); look again soon;
+ * - claimed less than DEAD_SEND_CLAIM_MS ago: its owner may be alive; look again then;
+ * - a dead claim: ask the Graph side which sends it accepted with this message's
+ *   biz_opaque_callback_data (graph-client lookupSentByCallbackData). Accepted -> record that wamid
+ *   (recordAccepted); nothing accepted -> release the claim and queue it again (releaseDeadSend:
+ *   conditional on that very claim, so it is queued once). Meta has no such lookup ('unsupported'):
+ *   the message stays "may not have been sent" (markSendUncertain) until Meta's status webhook
+ *   reconciles it or a member presses Retry — never sent twice.
+ * @param queued unique_ids this step queued already (released or re-queued): not queued again by it
+ * @returns when to look again (epoch ms), or null when every message is settled
+ */
+export async function reconcileSends(job: JobRow, now: number, queued: Set<string> = new Set()): Promise<number | null> {
+  const key = { org_id: job.org_id, broadcast_id: job.broadcast_id };
+  let again: number | null = null;
+  const soon = (at: number) => (again = Math.min(again ?? Infinity, at));
+  let cursor: string | null = null;
+  do {
+    const page: { data: unknown[]; cursor: string | null } = await db()
+      .entities.broadcastRecipient.query.byState({ ...key, state: 'sent' })
+      .go({ limit: 1000, pages: 1, attributes: ['chat_id', 'msg_unique_id', 'msg_timestamp', 'connection_type'], ...(cursor ? { cursor } : {}) });
+    cursor = page.cursor;
+    const keys = (page.data as RecipientRow[])
+      .filter((r) => r.connection_type !== 'wa_web' && r.chat_id && r.msg_unique_id && r.msg_timestamp != null)
+      .map((r) => ({ org_id: job.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! }));
+    if (!keys.length) continue;
+    const got = await db().entities.message.get(keys).go({ concurrency: 4 });
+    for (const m of got.data as Array<Record<string, unknown> & { chat_id: string; timestamp: number; unique_id: string; phone_id: string; ack: number; message_id?: string; send_started_at?: number; send_uncertain_at?: number }>) {
+      if (m.message_id || m.ack !== 0) continue;
+      const mk = { org_id: job.org_id, chat_id: m.chat_id, timestamp: m.timestamp, unique_id: m.unique_id };
+      const claimedAt = m.send_started_at;
+      if (claimedAt == null) {
+        if (now - m.timestamp >= REQUEUE_AFTER_MS && !queued.has(m.unique_id)) {
+          queued.add(m.unique_id);
+          await enqueue('whatsapp-outbound', { ...mk } satisfies OutboundCommand);
+        }
+        soon(now + RECHECK_MS);
+        continue;
+      }
+      if (now - claimedAt < DEAD_SEND_CLAIM_MS) {
+        soon(claimedAt + DEAD_SEND_CLAIM_MS);
+        continue;
+      }
+      const found = await lookupSentByCallbackData(m.phone_id, callbackDataFor(mk), await phoneAccessToken(m.phone_id));
+      if (found === 'unsupported') {
+        if (m.send_uncertain_at == null) await markSendUncertain(mk, m);
+      } else if (found.length) {
+        await recordAccepted(mk, m, found[0]!);
+        log('info', 'broadcast.send_reconciled', { ...mk, broadcast_id: job.broadcast_id, message_id: found[0] });
+      } else {
+        if (await releaseDeadSend(mk, m, claimedAt)) queued.add(m.unique_id);
+        soon(now + RECHECK_MS);
+      }
+    }
+  } while (cursor);
+  return again;
+}
+
+/**
  * Run step `seq` of a broadcast (the broadcasts consumer). Stale steps (the job's `step` moved on,
  * or it is not running) do nothing. Sends until the budget is spent, the quiet hours start, the job
  * is paused or cancelled, or nobody is left; then hands over or completes.
@@ -878,6 +956,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const deadline = start + deps.budgetMs;
   const limits = new Map<string, { readAt: number; seen: number }>();
   const inFlight = new Set<Promise<void>>();
+  const queued = new Set<string>();
   let checkedAt = start;
   let failure: unknown;
   let outOfCredits = false;
@@ -891,7 +970,19 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
     await settle();
     const { rows, waitUntil } = await nextPage(job, deps.now());
     if (!rows.length) {
-      if (waitUntil === undefined) return complete(job, cmd.seq, deps.now());
+      if (waitUntil === undefined) {
+        // everyone is stored and queued: wait until each message reached WhatsApp (reconcileSends)
+        const again = await reconcileSends(job, deps.now(), queued);
+        if (again == null) return complete(job, cmd.seq, deps.now());
+        if (again >= deadline) {
+          await handOver(job, cmd.seq, again, deps.now());
+          return;
+        }
+        const cur = await jobOf(job.org_id, job.broadcast_id);
+        if (!cur || cur.step !== cmd.seq || cur.status !== 'running') return;
+        await deps.sleep(Math.max(0, again - deps.now()));
+        continue;
+      }
       // another run's fresh claims: look again once they are stale (or done)
       if (waitUntil >= deadline) {
         await handOver(job, cmd.seq, waitUntil, deps.now());
