@@ -76,13 +76,13 @@ const TTL_SECONDS = 180 * 24 * 3600;
 /** Refs of sent messages (statuses, replies) are kept 30 days. */
 const REF_TTL_SECONDS = 30 * 24 * 3600;
 /** Recipients read per Query of the engine. */
-const PAGE = 50;
+const PAGE = 100;
 /** The job's status is read again at most this often while sending (pause/cancel take effect within it). */
 const JOB_REFRESH_MS = 1000;
 /** A number's rate-limit row is read again at most this often. */
 const LIMIT_REFRESH_MS = 1000;
 /** Sends of one step in flight at once: the pace comes from the slots, not from each send's latency (BROADCAST_MAX_IN_FLIGHT overrides). */
-const MAX_IN_FLIGHT = Number(process.env.BROADCAST_MAX_IN_FLIGHT) || 16;
+const MAX_IN_FLIGHT = Number(process.env.BROADCAST_MAX_IN_FLIGHT) || 48;
 
 const RESTRICTED = 'This page is restricted for non-admin members. Contact an administrator if you think this is a mistake.';
 const notFound = () => new AppError('broadcast.not_found', 'That broadcast does not exist.', { status: 404 });
@@ -754,10 +754,12 @@ export async function finishFailed(orgId: string, broadcastId: string, rid: stri
  * by the claim: if a message with that key exists, an earlier run stored it (and queued it, unless it
  * died right between the two: then it is queued again, which the outbound consumer's claim makes
  * harmless); otherwise it is stored now through the inbox's send path.
+ * @param fresh true when this run claimed `r` just now (a new key: the message is not looked up)
  */
-async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps): Promise<void> {
+async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps, fresh = false): Promise<void> {
   const key = { org_id: r.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! };
-  const existing = (await db().entities.message.get(key).go()).data;
+  // a claim this run just made has a new key: no message can have it yet (no read)
+  const existing = fresh ? null : (await db().entities.message.get(key).go()).data;
   if (existing) {
     if (!existing.message_id && existing.ack === 0 && existing.send_started_at == null && existing.send_uncertain_at == null) {
       await enqueue('whatsapp-outbound', { ...key } satisfies OutboundCommand);
@@ -926,6 +928,12 @@ export async function reconcileSends(job: JobRow, now: number, queued: Set<strin
   return again;
 }
 
+/** The page of pending recipients after `afterRid` (the engine's read-ahead). */
+async function pendingAfter(job: JobRow, afterRid: string): Promise<RecipientRow[]> {
+  const key = { org_id: job.org_id, broadcast_id: job.broadcast_id, state: 'pending' as const };
+  return (await db().entities.broadcastRecipient.query.byState(key).gt({ rid: afterRid }).go({ limit: PAGE, pages: 1 })).data as RecipientRow[];
+}
+
 /**
  * Run step `seq` of a broadcast (the broadcasts consumer). Stale steps (the job's `step` moved on,
  * or it is not running) do nothing. Sends until the budget is spent, the quiet hours start, the job
@@ -966,9 +974,24 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
     if (failure) throw failure;
   };
 
+  // the next page of pending recipients is read while this one sends (after its last rid), so the
+  // slots never drain at a page boundary; claims left by a dead run are looked for after a settle
+  let ahead: Promise<RecipientRow[]> | null = null;
   for (;;) {
-    await settle();
-    const { rows, waitUntil } = await nextPage(job, deps.now());
+    let rows: RecipientRow[] = [];
+    let waitUntil: number | undefined;
+    if (ahead) {
+      rows = await ahead;
+      ahead = null;
+    }
+    if (!rows.length) {
+      await settle();
+      ({ rows, waitUntil } = await nextPage(job, deps.now()));
+    }
+    if (rows.length && rows[0]!.state === 'pending') {
+      ahead = pendingAfter(job, rows[rows.length - 1]!.rid);
+      ahead.catch(() => undefined);
+    }
     if (!rows.length) {
       if (waitUntil === undefined) {
         // everyone is stored and queued: wait until each message reached WhatsApp (reconcileSends)
@@ -1038,7 +1061,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
           }
           row = c;
         }
-        await deliver(job, actor, row, deps);
+        await deliver(job, actor, row, deps, row !== r);
         prof.sends++;
       };
       const p: Promise<void> = task()
@@ -1056,7 +1079,6 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       }
       if (failure) return settle();
     }
-    // the next page is read once this page's sends are done (settle at the top of the loop)
   }
 }
 
