@@ -56,14 +56,18 @@ class RuntimeChild {
   async start(): Promise<Ready> {
     this.proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/local/runtime-child.ts'), JSON.stringify(this.args)], {
       cwd: REPO_ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...this.env },
+      // BENCH_LOG_LEVEL=error: the runtime's log lines (JSON with a `level`) are printed to stderr
+      env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent', ...this.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
     let stderr = '';
     this.proc.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
     createInterface({ input: this.proc.stdout! }).on('line', (l) => {
-      if (l.startsWith('{')) this.lines.shift()?.(JSON.parse(l) as Record<string, unknown>);
+      if (!l.startsWith('{')) return;
+      const o = JSON.parse(l) as Record<string, unknown>;
+      if ('level' in o) process.stderr.write(`${l}\n`);
+      else this.lines.shift()?.(o);
     });
     const exited = new Promise<never>((_, reject) => this.proc.once('exit', (c, s) => reject(new Error(`runtime child exited (${c ?? s}): ${stderr}`))));
     exited.catch(() => undefined);

@@ -862,6 +862,8 @@ async function nextPage(job: JobRow, now: number): Promise<{ rows: RecipientRow[
 export const DEAD_SEND_CLAIM_MS = 180_000;
 /** A broadcast message stored but not claimed by the outbound consumer this long is queued again (its command may have died with a process; a second command is harmless: claimSend). */
 export const REQUEUE_AFTER_MS = 60_000;
+/** A broadcast message's key (the message entity's). */
+type SendKey = { org_id: string; chat_id: string; timestamp: number; unique_id: string };
 /** How often the end-of-run check looks again while messages are still on their way to WhatsApp. */
 const RECHECK_MS = 1000;
 
@@ -880,23 +882,23 @@ const RECHECK_MS = 1000;
  *   the message stays "may not have been sent" (markSendUncertain) until Meta's status webhook
  *   reconciles it or a member presses Retry — never sent twice.
  * @param queued unique_ids this step queued already (released or re-queued): not queued again by it
- * @returns when to look again (epoch ms), or null when every message is settled
+ * @param only check these messages only (the `open` ones of this step's previous check) instead of
+ *   reading every `sent` recipient again
+ * @returns `again`: when to look again (epoch ms), or null when every message is settled; `open`:
+ *   the messages to look at then
  */
-export async function reconcileSends(job: JobRow, now: number, queued: Set<string> = new Set()): Promise<number | null> {
+export async function reconcileSends(job: JobRow, now: number, queued: Set<string> = new Set(), only?: SendKey[]): Promise<{ again: number | null; open: SendKey[] }> {
   const key = { org_id: job.org_id, broadcast_id: job.broadcast_id };
   let again: number | null = null;
-  const soon = (at: number) => (again = Math.min(again ?? Infinity, at));
-  let cursor: string | null = null;
-  do {
-    const page: { data: unknown[]; cursor: string | null } = await db()
-      .entities.broadcastRecipient.query.byState({ ...key, state: 'sent' })
-      .go({ limit: 1000, pages: 1, attributes: ['chat_id', 'msg_unique_id', 'msg_timestamp', 'connection_type'], ...(cursor ? { cursor } : {}) });
-    cursor = page.cursor;
-    const keys = (page.data as RecipientRow[])
-      .filter((r) => r.connection_type !== 'wa_web' && r.chat_id && r.msg_unique_id && r.msg_timestamp != null)
-      .map((r) => ({ org_id: job.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! }));
-    if (!keys.length) continue;
+  const open: SendKey[] = [];
+  const soon = (at: number, k: SendKey) => {
+    again = Math.min(again ?? Infinity, at);
+    open.push(k);
+  };
+  const check = async (keys: SendKey[]) => {
     const got = await db().entities.message.get(keys).go({ concurrency: 4 });
+    // keys DynamoDB left unprocessed: look again
+    for (const u of got.unprocessed as SendKey[]) soon(now + RECHECK_MS, { org_id: job.org_id, chat_id: u.chat_id, timestamp: u.timestamp, unique_id: u.unique_id });
     for (const m of got.data as Array<Record<string, unknown> & { chat_id: string; timestamp: number; unique_id: string; phone_id: string; ack: number; message_id?: string; send_started_at?: number; send_uncertain_at?: number }>) {
       if (m.message_id || m.ack !== 0) continue;
       const mk = { org_id: job.org_id, chat_id: m.chat_id, timestamp: m.timestamp, unique_id: m.unique_id };
@@ -906,11 +908,11 @@ export async function reconcileSends(job: JobRow, now: number, queued: Set<strin
           queued.add(m.unique_id);
           await enqueue('whatsapp-outbound', { ...mk } satisfies OutboundCommand);
         }
-        soon(now + RECHECK_MS);
+        soon(now + RECHECK_MS, mk);
         continue;
       }
       if (now - claimedAt < DEAD_SEND_CLAIM_MS) {
-        soon(claimedAt + DEAD_SEND_CLAIM_MS);
+        soon(claimedAt + DEAD_SEND_CLAIM_MS, mk);
         continue;
       }
       const found = await lookupSentByCallbackData(m.phone_id, callbackDataFor(mk), await phoneAccessToken(m.phone_id));
@@ -921,11 +923,26 @@ export async function reconcileSends(job: JobRow, now: number, queued: Set<strin
         log('info', 'broadcast.send_reconciled', { ...mk, broadcast_id: job.broadcast_id, message_id: found[0] });
       } else {
         if (await releaseDeadSend(mk, m, claimedAt)) queued.add(m.unique_id);
-        soon(now + RECHECK_MS);
+        soon(now + RECHECK_MS, mk);
       }
     }
+  };
+  if (only) {
+    for (let i = 0; i < only.length; i += 1000) await check(only.slice(i, i + 1000));
+    return { again, open };
+  }
+  let cursor: string | null = null;
+  do {
+    const page: { data: unknown[]; cursor: string | null } = await db()
+      .entities.broadcastRecipient.query.byState({ ...key, state: 'sent' })
+      .go({ limit: 1000, pages: 1, attributes: ['chat_id', 'msg_unique_id', 'msg_timestamp', 'connection_type'], ...(cursor ? { cursor } : {}) });
+    cursor = page.cursor;
+    const keys = (page.data as RecipientRow[])
+      .filter((r) => r.connection_type !== 'wa_web' && r.chat_id && r.msg_unique_id && r.msg_timestamp != null)
+      .map((r) => ({ org_id: job.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! }));
+    if (keys.length) await check(keys);
   } while (cursor);
-  return again;
+  return { again, open };
 }
 
 /** The page of pending recipients after `afterRid` (the engine's read-ahead). */
@@ -965,6 +982,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const limits = new Map<string, { readAt: number; seen: number }>();
   const inFlight = new Set<Promise<void>>();
   const queued = new Set<string>();
+  let stillOpen: SendKey[] | undefined;
   let checkedAt = start;
   let failure: unknown;
   let outOfCredits = false;
@@ -995,7 +1013,8 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
     if (!rows.length) {
       if (waitUntil === undefined) {
         // everyone is stored and queued: wait until each message reached WhatsApp (reconcileSends)
-        const again = await reconcileSends(job, deps.now(), queued);
+        const { again, open } = await reconcileSends(job, deps.now(), queued, stillOpen);
+        stillOpen = open;
         if (again == null) return complete(job, cmd.seq, deps.now());
         if (again >= deadline) {
           await handOver(job, cmd.seq, again, deps.now());
