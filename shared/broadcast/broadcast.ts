@@ -862,6 +862,8 @@ async function nextPage(job: JobRow, now: number): Promise<{ rows: RecipientRow[
 export const DEAD_SEND_CLAIM_MS = 180_000;
 /** A broadcast message stored but not claimed by the outbound consumer this long is queued again (its command may have died with a process; a second command is harmless: claimSend). */
 export const REQUEUE_AFTER_MS = 60_000;
+/** A claimed Graph call still without a result after this is no longer expected to finish (the call's own timeout is 15 s: graph-client sendToGraph). */
+const LIVE_SEND_MS = 30_000;
 /** A broadcast message's key (the message entity's). */
 type SendKey = { org_id: string; chat_id: string; timestamp: number; unique_id: string };
 /** How often the end-of-run check looks again while messages are still on their way to WhatsApp. */
@@ -874,7 +876,8 @@ const RECHECK_MS = 1000;
  * at-most-once rule of issue 23 never sends again on its own. This check reads every `sent`
  * Cloud API recipient's message (Query 1,000 + BatchGet) and settles each one still without a wamid:
  * - not claimed yet: on its way (re-queued when older than REQUEUE_AFTER_MS); look again soon;
- * - claimed less than DEAD_SEND_CLAIM_MS ago: its owner may be alive; look again then;
+ * - claimed less than DEAD_SEND_CLAIM_MS ago: its owner may be alive; look again in a second while
+ *   the claim is younger than LIVE_SEND_MS (a send in progress), else once the claim is dead;
  * - a dead claim: ask the Graph side which sends it accepted with this message's
  *   biz_opaque_callback_data (graph-client lookupSentByCallbackData). Accepted -> record that wamid
  *   (recordAccepted); nothing accepted -> release the claim and queue it again (releaseDeadSend:
@@ -912,7 +915,8 @@ export async function reconcileSends(job: JobRow, now: number, queued: Set<strin
         continue;
       }
       if (now - claimedAt < DEAD_SEND_CLAIM_MS) {
-        soon(claimedAt + DEAD_SEND_CLAIM_MS, mk);
+        // a live send records its result within seconds: look again soon; an older claim waits until it is dead
+        soon(now - claimedAt < LIVE_SEND_MS ? now + RECHECK_MS : claimedAt + DEAD_SEND_CLAIM_MS, mk);
         continue;
       }
       const found = await lookupSentByCallbackData(m.phone_id, callbackDataFor(mk), await phoneAccessToken(m.phone_id));

@@ -296,9 +296,10 @@ describe('crash safety of the Graph call (a process killed between the outbound 
       }, 30_000, 'a and b uncertain, c sent');
       expect((await db().entities.message.get(b).go()).data!.delivery_error).toMatchObject({ reason: UNCERTAIN_REASON });
       expect(chat_ids.map((x) => graphSendsTo(x.split('@')[0]!))).toEqual([1, 0, 1]);
-      // while the claims may still have a live owner, the run is not over
+      // while the claims may still have a live owner, the run is not over: past a live send's time
+      // (a clock 31 s on) it waits until the claims are dead
       let job = (await db().entities.broadcast.get({ org_id: rt.orgId, broadcast_id: id }).go()).data!;
-      await runBroadcastStep({ org_id: rt.orgId, broadcast_id: id, seq: job.step }, deps(0));
+      await runBroadcastStep({ org_id: rt.orgId, broadcast_id: id, seq: job.step }, deps(31_000));
       job = (await db().entities.broadcast.get({ org_id: rt.orgId, broadcast_id: id }).go()).data!;
       expect(job.status).toBe('running');
       expect(job.waiting_until).toBeGreaterThan(Date.now() + DEAD_SEND_CLAIM_MS - 60_000);
