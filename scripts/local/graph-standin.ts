@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STANDIN_TEMPLATES, checkTemplateSend } from './graph-templates.ts';
 
@@ -33,7 +34,10 @@ import { STANDIN_TEMPLATES, checkTemplateSend } from './graph-templates.ts';
  * `{ data: [{ id: wamid }] }` for each send it accepted with that callback data, or `{ data: [] }`.
  * Chorus uses it only when WHATSAPP_GRAPH_SEND_LOOKUP=1 (the local runtime and the benches), to settle
  * a broadcast send whose process died between its claim and the Graph call (shared/broadcast/broadcast.ts
- * reconcileSends). Every accepted send is remembered for it, whatever `keep` trims from `sent`.
+ * reconcileSends). Every accepted send is remembered for it, whatever `keep` trims from `sent`, and,
+ * with `ledgerFile`, appended to that file before the answer is written and read back at start: a
+ * stand-in inside the runtime process (npm start) dies with it, and must still know after the
+ * restart what it accepted before (else the lookup would say "never sent" and the send go twice).
  */
 export interface SentRecord {
   at: number;
@@ -109,8 +113,27 @@ export class GraphStandIn {
   /**
    * @param opts.keep how many records `sent` keeps, newest last (default 1000; the broadcast bench
    *   counts 10,000 sends and passes Infinity)
+   * @param opts.ledgerFile where accepted sends (callback data -> wamid, one JSON line each) are kept
+   *   across restarts for the send lookup
    */
-  constructor(private readonly opts: { keep?: number } = {}) {}
+  constructor(private readonly opts: { keep?: number; ledgerFile?: string } = {}) {
+    if (!opts.ledgerFile) return;
+    let text = '';
+    try {
+      text = readFileSync(opts.ledgerFile, 'utf8');
+    } catch {
+      return; // no ledger yet
+    }
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const { data, wamid } = JSON.parse(line) as { data: string; wamid: string };
+        this.byCallbackData.set(data, [...(this.byCallbackData.get(data) ?? []), wamid]);
+      } catch {
+        // a line cut by a crash: its send was never answered
+      }
+    }
+  }
   readonly uploads: UploadRecord[] = [];
   private failures: number[] = [];
   private presetWamids: string[] = [];
@@ -217,7 +240,11 @@ export class GraphStandIn {
     }
     rec.wamid = this.presetWamids.shift() ?? `wamid.${Buffer.from(randomBytes(24)).toString('base64')}`;
     const data = (parsed as { biz_opaque_callback_data?: unknown }).biz_opaque_callback_data;
-    if (typeof data === 'string') this.byCallbackData.set(data, [...(this.byCallbackData.get(data) ?? []), rec.wamid]);
+    if (typeof data === 'string') {
+      // written before the answer: what the ledger lacks was never accepted
+      if (this.opts.ledgerFile) appendFileSync(this.opts.ledgerFile, `${JSON.stringify({ data, wamid: rec.wamid })}\n`);
+      this.byCallbackData.set(data, [...(this.byCallbackData.get(data) ?? []), rec.wamid]);
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: parsed.to, wa_id: parsed.to.replace(/^\+/, '') }], messages: [{ id: rec.wamid }] }));
   }

@@ -333,7 +333,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     });
     await writeFile(stateFile, JSON.stringify({ ...state, userPoolId: pool.userPoolId, clientId: pool.clientId, orgId }, null, 2));
 
-    const graph = new GraphStandIn();
+    // its send ledger (the send lookup) outlives a restart of this process, as Meta's would
+    const graph = new GraphStandIn({ ledgerFile: join(dataDir, 'graph-sends.jsonl') });
     const gateway = new LocalGateway({
       port: opts.port,
       host,
