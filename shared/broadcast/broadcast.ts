@@ -65,6 +65,11 @@ import { countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHour
  *   -> only finish the recipient (and queue the message again if it never reached the outbound
  *   consumer); not stored -> store it now. The Graph call itself is the outbound consumer's, deduped by
  *   its own claim (`send_started_at`, shared/inbox/send.ts deliverMessage).
+ * - before a run completes, reconcileSends settles every message still without a wamid; one whose
+ *   Graph call was cut by a crash is looked up on the Graph side and recorded or sent once (the
+ *   lookup exists on the local stand-in only; with Meta it stays "may not have been sent").
+ * - pace: the next page of pending recipients is read while the current one sends (pendingAfter),
+ *   up to MAX_IN_FLIGHT sends at once; the pacer, not the slots, sets the pace.
  * Times epoch **ms**; TTLs epoch **seconds**.
  */
 
