@@ -56,14 +56,18 @@ class RuntimeChild {
   async start(): Promise<Ready> {
     this.proc = spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts/local/runtime-child.ts'), JSON.stringify(this.args)], {
       cwd: REPO_ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ...this.env },
+      // BENCH_LOG_LEVEL=error: the runtime's log lines (JSON with a `level`) are printed to stderr
+      env: { ...process.env, LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'silent', ...this.env },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });
     let stderr = '';
     this.proc.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
     createInterface({ input: this.proc.stdout! }).on('line', (l) => {
-      if (l.startsWith('{')) this.lines.shift()?.(JSON.parse(l) as Record<string, unknown>);
+      if (!l.startsWith('{')) return;
+      const o = JSON.parse(l) as Record<string, unknown>;
+      if ('level' in o) process.stderr.write(`${l}\n`);
+      else this.lines.shift()?.(o);
     });
     const exited = new Promise<never>((_, reject) => this.proc.once('exit', (c, s) => reject(new Error(`runtime child exited (${c ?? s}): ${stderr}`))));
     exited.catch(() => undefined);
@@ -153,7 +157,7 @@ async function main(): Promise<void> {
   log(`bench:broadcast ${memoryMode ? `memory, ${recipients} recipients` : `${recipients} recipients at ${paceMs} ms (${(1000 / paceMs).toFixed(1)}/s), kill -9 at ${killAt * 100}%`} — ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 
   // the Graph API stand-in lives here, so its request log outlives the runtime
-  const graph = new GraphStandIn();
+  const graph = new GraphStandIn({ keep: Infinity });
   const graphPort = await freePort();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -165,7 +169,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'chorus-bench-broadcast-'));
   const ddb = await startDynamoDb(join(dir, 'dynamodb'), 'chorus', await freePort());
   const port = await freePort();
-  const child = new RuntimeChild({ dataDir: join(dir, 'runtime'), port, dynamoEndpoint: ddb.endpoint }, { WHATSAPP_GRAPH_URL: `http://127.0.0.1:${graphPort}` });
+  const child = new RuntimeChild({ dataDir: join(dir, 'runtime'), port, dynamoEndpoint: ddb.endpoint }, { WHATSAPP_GRAPH_URL: `http://127.0.0.1:${graphPort}`, WHATSAPP_GRAPH_SEND_LOOKUP: '1' });
   let ok = true;
   try {
     const ready = await child.start();

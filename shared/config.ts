@@ -24,6 +24,11 @@ const ConfigSchema = z.object({
   WHATSAPP_ACCESS_TOKEN: z.string().default(''),
   WHATSAPP_GRAPH_URL: z.string().default('https://graph.facebook.com'),
   WHATSAPP_GRAPH_VERSION: z.string().default('v24.0'),
+  /**
+   * issue 16: '1' when WHATSAPP_GRAPH_URL answers the send lookup by biz_opaque_callback_data — the
+   * local Graph stand-in only (scripts/local/graph-standin.ts); Meta has no such call, so never set it in AWS.
+   */
+  WHATSAPP_GRAPH_SEND_LOOKUP: z.enum(['0', '1']).default('0'),
   /** issue 16: the WhatsApp Business Account id of the env phone (WHATSAPP_PHONE_NUMBER_ID), for the template sync; phones added on /settings/phones carry their own */
   WHATSAPP_WABA_ID: z.string().default(''),
   /** AES-256-GCM key (32 bytes, base64) for the per-phone Cloud API tokens at rest (shared/phone/token-crypto.ts); '' = adding phones with a token is refused. */

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { appendFileSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STANDIN_TEMPLATES, checkTemplateSend } from './graph-templates.ts';
 
@@ -27,6 +28,16 @@ import { STANDIN_TEMPLATES, checkTemplateSend } from './graph-templates.ts';
  * Templates (issue 16, scripts/local/graph-templates.ts): `GET /{version}/{waba_id}/message_templates?limit=&after=`
  * lists `templates` (any WABA id, bearer token required) in pages with Meta's `paging.cursors`;
  * a `type: 'template'` send is checked against them like Meta does (132001, 132000, 132012, 131008).
+ *
+ * Send lookup (issue 16, a capability of this stand-in only — Meta's Graph API has NO such call):
+ * `GET /{version}/{phone_number_id}/messages?biz_opaque_callback_data=…` answers
+ * `{ data: [{ id: wamid }] }` for each send it accepted with that callback data, or `{ data: [] }`.
+ * Chorus uses it only when WHATSAPP_GRAPH_SEND_LOOKUP=1 (the local runtime and the benches), to settle
+ * a broadcast send whose process died between its claim and the Graph call (shared/broadcast/broadcast.ts
+ * reconcileSends). Every accepted send is remembered for it, whatever `keep` trims from `sent`, and,
+ * with `ledgerFile`, appended to that file before the answer is written and read back at start: a
+ * stand-in inside the runtime process (npm start) dies with it, and must still know after the
+ * restart what it accepted before (else the lookup would say "never sent" and the send go twice).
  */
 export interface SentRecord {
   at: number;
@@ -97,6 +108,32 @@ const OUTBOUND_MEDIA = new Set(['image', 'video', 'audio', 'document', 'sticker'
 
 export class GraphStandIn {
   readonly sent: SentRecord[] = [];
+  /** wamids of accepted sends by their biz_opaque_callback_data (the send lookup) */
+  private byCallbackData = new Map<string, string[]>();
+  /**
+   * @param opts.keep how many records `sent` keeps, newest last (default 1000; the broadcast bench
+   *   counts 10,000 sends and passes Infinity)
+   * @param opts.ledgerFile where accepted sends (callback data -> wamid, one JSON line each) are kept
+   *   across restarts for the send lookup
+   */
+  constructor(private readonly opts: { keep?: number; ledgerFile?: string } = {}) {
+    if (!opts.ledgerFile) return;
+    let text = '';
+    try {
+      text = readFileSync(opts.ledgerFile, 'utf8');
+    } catch {
+      return; // no ledger yet
+    }
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const { data, wamid } = JSON.parse(line) as { data: string; wamid: string };
+        this.byCallbackData.set(data, [...(this.byCallbackData.get(data) ?? []), wamid]);
+      } catch {
+        // a line cut by a crash: its send was never answered
+      }
+    }
+  }
   readonly uploads: UploadRecord[] = [];
   private failures: number[] = [];
   private presetWamids: string[] = [];
@@ -146,6 +183,8 @@ export class GraphStandIn {
       res.end(JSON.stringify(this.sent));
       return;
     }
+    const lookup = /^\/(v\d+\.\d+)\/([^/]+)\/messages$/.exec(path);
+    if (req.method === 'GET' && lookup) return this.lookupSends(req, res);
     if (req.method === 'GET' && path.startsWith('/media-download/')) return this.download(req, res, path.slice('/media-download/'.length));
     const tpl = /^\/(v\d+\.\d+)\/([^/]+)\/message_templates$/.exec(path);
     if (req.method === 'GET' && tpl) return this.listTemplates(req, res, path);
@@ -168,7 +207,7 @@ export class GraphStandIn {
     }
     const rec: SentRecord = { at: Date.now(), path, phone_number_id: m[2], authorization: req.headers.authorization, body: parsed ?? body.toString('utf8') };
     this.sent.push(rec);
-    if (this.sent.length > 1000) this.sent.shift();
+    if (this.sent.length > (this.opts.keep ?? 1000)) this.sent.shift();
     const code = this.failures.shift();
     if (code != null) {
       const e = META_ERRORS[code] ?? { status: 400, message: `(#${code}) Error`, details: 'Simulated error' };
@@ -200,8 +239,26 @@ export class GraphStandIn {
       }
     }
     rec.wamid = this.presetWamids.shift() ?? `wamid.${Buffer.from(randomBytes(24)).toString('base64')}`;
+    const data = (parsed as { biz_opaque_callback_data?: unknown }).biz_opaque_callback_data;
+    if (typeof data === 'string') {
+      // written before the answer: what the ledger lacks was never accepted
+      if (this.opts.ledgerFile) appendFileSync(this.opts.ledgerFile, `${JSON.stringify({ data, wamid: rec.wamid })}\n`);
+      this.byCallbackData.set(data, [...(this.byCallbackData.get(data) ?? []), rec.wamid]);
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: parsed.to, wa_id: parsed.to.replace(/^\+/, '') }], messages: [{ id: rec.wamid }] }));
+  }
+
+  /** The send lookup (see the class docstring): the wamids accepted with a callback data. Bearer token required. */
+  private lookupSends(req: IncomingMessage, res: ServerResponse): void {
+    const data = new URL(req.url ?? '/', 'http://standin').searchParams.get('biz_opaque_callback_data');
+    if (!req.headers.authorization?.startsWith('Bearer ') || !data) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100 } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ data: (this.byCallbackData.get(data) ?? []).map((id) => ({ id })) }));
   }
 
   private async upload(req: IncomingMessage, res: ServerResponse, path: string, phoneNumberId: string, body: Buffer): Promise<void> {

@@ -12,7 +12,7 @@ import { logStrayRejections } from './process-guard.ts';
  */
 const strays = logStrayRejections('runtime-child');
 const opts = JSON.parse(process.argv[2] ?? '{}') as { dataDir: string; port: number; dynamoEndpoint: string };
-const rt = await startRuntime({ dataDir: opts.dataDir, port: opts.port, dynamoEndpoint: opts.dynamoEndpoint, logLevel: 'silent' });
+const rt = await startRuntime({ dataDir: opts.dataDir, port: opts.port, dynamoEndpoint: opts.dynamoEndpoint, logLevel: process.env.LOG_LEVEL === 'error' ? 'error' : 'silent' });
 const say = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);
 say({
   ready: true,

@@ -187,6 +187,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       WHATSAPP_DISPLAY_PHONE_NUMBER: process.env.WHATSAPP_DISPLAY_PHONE_NUMBER || DEMO_DEFAULTS.displayPhoneNumber,
       // issue 16: the env phone's WABA (template sync); the stand-in's own one unless a real Graph URL is set
       WHATSAPP_WABA_ID: process.env.WHATSAPP_WABA_ID || (process.env.WHATSAPP_GRAPH_URL ? '' : DEMO_DEFAULTS.wabaId),
+      // issue 16: the stand-in's send lookup (settles broadcast sends cut by a crash); a real Graph URL has none
+      WHATSAPP_GRAPH_SEND_LOOKUP: process.env.WHATSAPP_GRAPH_SEND_LOOKUP || (process.env.WHATSAPP_GRAPH_URL ? '0' : '1'),
       PHONE_TOKEN_KEY: phoneTokenKey,
       OTP_HMAC_KEY: otpKey,
       WS_MANAGEMENT_URL: `http://${selfHost}:${opts.port}/_ws`,
@@ -331,7 +333,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     });
     await writeFile(stateFile, JSON.stringify({ ...state, userPoolId: pool.userPoolId, clientId: pool.clientId, orgId }, null, 2));
 
-    const graph = new GraphStandIn();
+    // its send ledger (the send lookup) outlives a restart of this process, as Meta's would
+    const graph = new GraphStandIn({ ledgerFile: join(dataDir, 'graph-sends.jsonl') });
     const gateway = new LocalGateway({
       port: opts.port,
       host,

@@ -17,7 +17,10 @@ import { BROADCAST_CREDITS_PER_LICENCE } from '../plan/catalog.rules.ts';
 import { listChats } from '../chat/chat-list.ts';
 import { isServiceWindowOpen } from '../chat/chat.rules.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
-import { sendMessage, type InternalSend, type OutboundCommand } from '../inbox/send.ts';
+import { markSendUncertain, recordAccepted, releaseDeadSend, sendMessage, type InternalSend, type OutboundCommand } from '../inbox/send.ts';
+import { callbackDataFor } from '../inbox/send-reconcile.rules.ts';
+import { lookupSentByCallbackData } from '../whatsapp/cloud/graph-client.ts';
+import { phoneAccessToken } from '../phone/phone.ts';
 import { getMessageItem } from '../message/message.ts';
 import { forwardPlan, type ForwardSource } from '../message/forward.rules.ts';
 import { getTemplate } from '../template/template.ts';
@@ -62,6 +65,11 @@ import { countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHour
  *   -> only finish the recipient (and queue the message again if it never reached the outbound
  *   consumer); not stored -> store it now. The Graph call itself is the outbound consumer's, deduped by
  *   its own claim (`send_started_at`, shared/inbox/send.ts deliverMessage).
+ * - before a run completes, reconcileSends settles every message still without a wamid; one whose
+ *   Graph call was cut by a crash is looked up on the Graph side and recorded or sent once (the
+ *   lookup exists on the local stand-in only; with Meta it stays "may not have been sent").
+ * - pace: the next page of pending recipients is read while the current one sends (pendingAfter),
+ *   up to MAX_IN_FLIGHT sends at once; the pacer, not the slots, sets the pace.
  * Times epoch **ms**; TTLs epoch **seconds**.
  */
 
@@ -73,13 +81,13 @@ const TTL_SECONDS = 180 * 24 * 3600;
 /** Refs of sent messages (statuses, replies) are kept 30 days. */
 const REF_TTL_SECONDS = 30 * 24 * 3600;
 /** Recipients read per Query of the engine. */
-const PAGE = 50;
+const PAGE = 100;
 /** The job's status is read again at most this often while sending (pause/cancel take effect within it). */
 const JOB_REFRESH_MS = 1000;
 /** A number's rate-limit row is read again at most this often. */
 const LIMIT_REFRESH_MS = 1000;
 /** Sends of one step in flight at once: the pace comes from the slots, not from each send's latency (BROADCAST_MAX_IN_FLIGHT overrides). */
-const MAX_IN_FLIGHT = Number(process.env.BROADCAST_MAX_IN_FLIGHT) || 16;
+const MAX_IN_FLIGHT = Number(process.env.BROADCAST_MAX_IN_FLIGHT) || 48;
 
 const RESTRICTED = 'This page is restricted for non-admin members. Contact an administrator if you think this is a mistake.';
 const notFound = () => new AppError('broadcast.not_found', 'That broadcast does not exist.', { status: 404 });
@@ -751,10 +759,12 @@ export async function finishFailed(orgId: string, broadcastId: string, rid: stri
  * by the claim: if a message with that key exists, an earlier run stored it (and queued it, unless it
  * died right between the two: then it is queued again, which the outbound consumer's claim makes
  * harmless); otherwise it is stored now through the inbox's send path.
+ * @param fresh true when this run claimed `r` just now (a new key: the message is not looked up)
  */
-async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps): Promise<void> {
+async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps, fresh = false): Promise<void> {
   const key = { org_id: r.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! };
-  const existing = (await db().entities.message.get(key).go()).data;
+  // a claim this run just made has a new key: no message can have it yet (no read)
+  const existing = fresh ? null : (await db().entities.message.get(key).go()).data;
   if (existing) {
     if (!existing.message_id && existing.ack === 0 && existing.send_started_at == null && existing.send_uncertain_at == null) {
       await enqueue('whatsapp-outbound', { ...key } satisfies OutboundCommand);
@@ -849,6 +859,108 @@ async function nextPage(job: JobRow, now: number): Promise<{ rows: RecipientRow[
 }
 
 /**
+ * A claimed Graph call (`send_started_at`) older than this has no live owner: the outbound
+ * consumer's Lambda timeout (150 s, infra/stacks/workers-stack.ts) plus a margin. Lambda stops an
+ * invocation at its timeout, so after this nobody can still be about to make that call. (Locally a
+ * consumer is never that long between its claim and the request leaving the process.)
+ */
+export const DEAD_SEND_CLAIM_MS = 180_000;
+/** A broadcast message stored but not claimed by the outbound consumer this long is queued again (its command may have died with a process; a second command is harmless: claimSend). */
+export const REQUEUE_AFTER_MS = 60_000;
+/** A claimed Graph call still without a result after this is no longer expected to finish (the call's own timeout is 15 s: graph-client sendToGraph). */
+const LIVE_SEND_MS = 30_000;
+/** A broadcast message's key (the message entity's). */
+type SendKey = { org_id: string; chat_id: string; timestamp: number; unique_id: string };
+/** How often the end-of-run check looks again while messages are still on their way to WhatsApp. */
+const RECHECK_MS = 1000;
+
+/**
+ * The end of a run (issue 16 "a restart … sends nobody twice and skips nobody"): every recipient is
+ * `sent` (its message stored and queued), but a process killed between the outbound consumer's
+ * claim of the Graph call and the call itself leaves a message claimed, without a wamid, that the
+ * at-most-once rule of issue 23 never sends again on its own. This check reads every `sent`
+ * Cloud API recipient's message (Query 1,000 + BatchGet) and settles each one still without a wamid:
+ * - not claimed yet: on its way (re-queued when older than REQUEUE_AFTER_MS); look again soon;
+ * - claimed less than DEAD_SEND_CLAIM_MS ago: its owner may be alive; look again in a second while
+ *   the claim is younger than LIVE_SEND_MS (a send in progress), else once the claim is dead;
+ * - a dead claim: ask the Graph side which sends it accepted with this message's
+ *   biz_opaque_callback_data (graph-client lookupSentByCallbackData). Accepted -> record that wamid
+ *   (recordAccepted); nothing accepted -> release the claim and queue it again (releaseDeadSend:
+ *   conditional on that very claim, so it is queued once). Meta has no such lookup ('unsupported'):
+ *   the message stays "may not have been sent" (markSendUncertain) until Meta's status webhook
+ *   reconciles it or a member presses Retry — never sent twice.
+ * @param queued unique_ids this step queued already (released or re-queued): not queued again by it
+ * @param only check these messages only (the `open` ones of this step's previous check) instead of
+ *   reading every `sent` recipient again
+ * @returns `again`: when to look again (epoch ms), or null when every message is settled; `open`:
+ *   the messages to look at then
+ */
+export async function reconcileSends(job: JobRow, now: number, queued: Set<string> = new Set(), only?: SendKey[]): Promise<{ again: number | null; open: SendKey[] }> {
+  const key = { org_id: job.org_id, broadcast_id: job.broadcast_id };
+  let again: number | null = null;
+  const open: SendKey[] = [];
+  const soon = (at: number, k: SendKey) => {
+    again = Math.min(again ?? Infinity, at);
+    open.push(k);
+  };
+  const check = async (keys: SendKey[]) => {
+    const got = await db().entities.message.get(keys).go({ concurrency: 4 });
+    // keys DynamoDB left unprocessed: look again
+    for (const u of got.unprocessed as SendKey[]) soon(now + RECHECK_MS, { org_id: job.org_id, chat_id: u.chat_id, timestamp: u.timestamp, unique_id: u.unique_id });
+    for (const m of got.data as Array<Record<string, unknown> & { chat_id: string; timestamp: number; unique_id: string; phone_id: string; ack: number; message_id?: string; send_started_at?: number; send_uncertain_at?: number }>) {
+      if (m.message_id || m.ack !== 0) continue;
+      const mk = { org_id: job.org_id, chat_id: m.chat_id, timestamp: m.timestamp, unique_id: m.unique_id };
+      const claimedAt = m.send_started_at;
+      if (claimedAt == null) {
+        if (now - m.timestamp >= REQUEUE_AFTER_MS && !queued.has(m.unique_id)) {
+          queued.add(m.unique_id);
+          await enqueue('whatsapp-outbound', { ...mk } satisfies OutboundCommand);
+        }
+        soon(now + RECHECK_MS, mk);
+        continue;
+      }
+      if (now - claimedAt < DEAD_SEND_CLAIM_MS) {
+        // a live send records its result within seconds: look again soon; an older claim waits until it is dead
+        soon(now - claimedAt < LIVE_SEND_MS ? now + RECHECK_MS : claimedAt + DEAD_SEND_CLAIM_MS, mk);
+        continue;
+      }
+      const found = await lookupSentByCallbackData(m.phone_id, callbackDataFor(mk), await phoneAccessToken(m.phone_id));
+      if (found === 'unsupported') {
+        if (m.send_uncertain_at == null) await markSendUncertain(mk, m);
+      } else if (found.length) {
+        await recordAccepted(mk, m, found[0]!);
+        log('info', 'broadcast.send_reconciled', { ...mk, broadcast_id: job.broadcast_id, message_id: found[0] });
+      } else {
+        if (await releaseDeadSend(mk, m, claimedAt)) queued.add(m.unique_id);
+        soon(now + RECHECK_MS, mk);
+      }
+    }
+  };
+  if (only) {
+    for (let i = 0; i < only.length; i += 1000) await check(only.slice(i, i + 1000));
+    return { again, open };
+  }
+  let cursor: string | null = null;
+  do {
+    const page: { data: unknown[]; cursor: string | null } = await db()
+      .entities.broadcastRecipient.query.byState({ ...key, state: 'sent' })
+      .go({ limit: 1000, pages: 1, attributes: ['chat_id', 'msg_unique_id', 'msg_timestamp', 'connection_type'], ...(cursor ? { cursor } : {}) });
+    cursor = page.cursor;
+    const keys = (page.data as RecipientRow[])
+      .filter((r) => r.connection_type !== 'wa_web' && r.chat_id && r.msg_unique_id && r.msg_timestamp != null)
+      .map((r) => ({ org_id: job.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! }));
+    if (keys.length) await check(keys);
+  } while (cursor);
+  return { again, open };
+}
+
+/** The page of pending recipients after `afterRid` (the engine's read-ahead). */
+async function pendingAfter(job: JobRow, afterRid: string): Promise<RecipientRow[]> {
+  const key = { org_id: job.org_id, broadcast_id: job.broadcast_id, state: 'pending' as const };
+  return (await db().entities.broadcastRecipient.query.byState(key).gt({ rid: afterRid }).go({ limit: PAGE, pages: 1 })).data as RecipientRow[];
+}
+
+/**
  * Run step `seq` of a broadcast (the broadcasts consumer). Stale steps (the job's `step` moved on,
  * or it is not running) do nothing. Sends until the budget is spent, the quiet hours start, the job
  * is paused or cancelled, or nobody is left; then hands over or completes.
@@ -878,6 +990,8 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const deadline = start + deps.budgetMs;
   const limits = new Map<string, { readAt: number; seen: number }>();
   const inFlight = new Set<Promise<void>>();
+  const queued = new Set<string>();
+  let stillOpen: SendKey[] | undefined;
   let checkedAt = start;
   let failure: unknown;
   let outOfCredits = false;
@@ -887,11 +1001,39 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
     if (failure) throw failure;
   };
 
+  // the next page of pending recipients is read while this one sends (after its last rid), so the
+  // slots never drain at a page boundary; claims left by a dead run are looked for after a settle
+  let ahead: Promise<RecipientRow[]> | null = null;
   for (;;) {
-    await settle();
-    const { rows, waitUntil } = await nextPage(job, deps.now());
+    let rows: RecipientRow[] = [];
+    let waitUntil: number | undefined;
+    if (ahead) {
+      rows = await ahead;
+      ahead = null;
+    }
     if (!rows.length) {
-      if (waitUntil === undefined) return complete(job, cmd.seq, deps.now());
+      await settle();
+      ({ rows, waitUntil } = await nextPage(job, deps.now()));
+    }
+    if (rows.length && rows[0]!.state === 'pending') {
+      ahead = pendingAfter(job, rows[rows.length - 1]!.rid);
+      ahead.catch(() => undefined);
+    }
+    if (!rows.length) {
+      if (waitUntil === undefined) {
+        // everyone is stored and queued: wait until each message reached WhatsApp (reconcileSends)
+        const { again, open } = await reconcileSends(job, deps.now(), queued, stillOpen);
+        stillOpen = open;
+        if (again == null) return complete(job, cmd.seq, deps.now());
+        if (again >= deadline) {
+          await handOver(job, cmd.seq, again, deps.now());
+          return;
+        }
+        const cur = await jobOf(job.org_id, job.broadcast_id);
+        if (!cur || cur.step !== cmd.seq || cur.status !== 'running') return;
+        await deps.sleep(Math.max(0, again - deps.now()));
+        continue;
+      }
       // another run's fresh claims: look again once they are stale (or done)
       if (waitUntil >= deadline) {
         await handOver(job, cmd.seq, waitUntil, deps.now());
@@ -947,7 +1089,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
           }
           row = c;
         }
-        await deliver(job, actor, row, deps);
+        await deliver(job, actor, row, deps, row !== r);
         prof.sends++;
       };
       const p: Promise<void> = task()
@@ -965,7 +1107,6 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       }
       if (failure) return settle();
     }
-    // the next page is read once this page's sends are done (settle at the top of the loop)
   }
 }
 

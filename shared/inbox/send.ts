@@ -359,6 +359,33 @@ export async function retrySend(orgId: string, chatId: string, msg: Message): Pr
   return next as Message;
 }
 
+/**
+ * issue 16 broadcasts: put back on the queue a send whose Graph call was claimed by a process that
+ * died before calling (shared/broadcast/broadcast.ts reconcileSends, after the Graph side said
+ * nothing was accepted with the send's callback data and the claim is too old to have a live owner).
+ * The claim (and an uncertain mark) is removed only if it is still the claim `claimedAt` (epoch ms)
+ * and no wamid was recorded, so two reconcilers never both queue it; `message.updated` is published
+ * (the bubble no longer says "may not have been sent").
+ * @returns false when the message changed meanwhile (nothing done)
+ */
+export async function releaseDeadSend(key: MessageKey, msg: Record<string, unknown>, claimedAt: number): Promise<boolean> {
+  const next = { ...msg, send_uncertain_at: null, delivery_error: null };
+  const ok = await commitWithEvents((e) => ({
+    items: [
+      e.message
+        .patch(key)
+        .remove(['send_started_at', 'send_uncertain_at', 'delivery_error'])
+        .where(({ message_id, send_started_at, ack }, { notExists, eq }) => `${notExists(message_id)} AND ${eq(send_started_at, claimedAt)} AND ${eq(ack, 0)}`)
+        .commit() as TxItem,
+    ],
+    events: [{ name: 'message.updated', properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire(next) }, actor: 'system', id: `message.updated:${key.org_id}:${key.unique_id}:released:${claimedAt}` }],
+  }));
+  if (!ok) return false;
+  log('warn', 'outbound.dead_claim_released', { ...key, claimed_at: claimedAt });
+  await enqueue('whatsapp-outbound', { org_id: key.org_id, chat_id: key.chat_id, unique_id: key.unique_id, timestamp: key.timestamp } satisfies OutboundCommand);
+  return true;
+}
+
 /** Event-id suffix of a retried send's events (the first attempt keeps its old ids). */
 const retrySuffix = (msg: Record<string, unknown>): string => (msg.send_retries ? `:r${msg.send_retries as number}` : '');
 

@@ -10,7 +10,9 @@ import { eventually } from '../factories/wait.ts';
 import { seedWaWebPhone } from '../factories/wa-web.ts';
 import sharp from 'sharp';
 import { inboundImage } from '../../shared/whatsapp/cloud/payloads.ts';
-import { runBroadcastStep, STALE_CLAIM_MS, type EngineDeps } from '../../shared/broadcast/broadcast.ts';
+import { DEAD_SEND_CLAIM_MS, runBroadcastStep, STALE_CLAIM_MS, type EngineDeps } from '../../shared/broadcast/broadcast.ts';
+import { runOutboundCrashChild } from '../factories/outbound-crash.ts';
+import { UNCERTAIN_REASON } from '../../shared/inbox/send-reconcile.rules.ts';
 import { creditMonth } from '../../shared/broadcast/broadcast.rules.ts';
 import type { Broadcast, BroadcastPreview, CreditUsage, Recipient } from '../../shared/broadcast/broadcast.schemas.ts';
 
@@ -234,11 +236,11 @@ describe('crash safety (the CI form of npm run bench:broadcast)', () => {
       },
     };
     void runBroadcastStep({ org_id: rt.orgId, broadcast_id: id, seq: 0 }, first);
-    // stuck: 46 finished, four claimed
+    // stuck: the 96 others finished (the engine keeps sending around the four sends that hang), four claimed
     await eventually(async () => {
       const rows = (await db().entities.broadcastRecipient.query.byState({ org_id: rt.orgId, broadcast_id: id, state: 'sending' }).go()).data;
       const s = (await get(id)).stats;
-      return rows.length === 4 && s.sent === 46;
+      return rows.length === 4 && s.sent === 96;
     }, 90_000, 'the first run is stuck with claimed recipients');
     expect(chat_ids.slice(46, 49).every((c) => graphSendsTo(c.split('@')[0]!) === 0)).toBe(true);
     // the restarted run (the queue redelivers the step): a clock past the claims' staleness
@@ -255,6 +257,68 @@ describe('crash safety (the CI form of npm run bench:broadcast)', () => {
     const perRecipient = chat_ids.map((c) => graphSendsTo(c.split('@')[0]!));
     expect(perRecipient.filter((n) => n === 0)).toHaveLength(0); // nobody missing
     expect(perRecipient.filter((n) => n > 1)).toHaveLength(0); // nobody twice
+  }, 240_000);
+});
+
+describe('crash safety of the Graph call (a process killed between the outbound claim and the Graph result)', () => {
+  it('the end of the run settles each claimed send from the Graph side: one WhatsApp took is recorded, one it never got is sent once', async () => {
+    const bq = rt.queues.get('broadcasts')!;
+    const oq = rt.queues.get('whatsapp-outbound')!;
+    bq.pause(); // the test drives the engine itself
+    oq.pause(); // messages are stored and queued, nobody sends them yet
+    const chat_ids = [0, 1, 2].map((i) => chatOf(700 + i));
+    await seedChats(700, 703);
+    try {
+      const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Graph crash', audience: { kind: 'chats', chat_ids }, content: { body: 'Hello {{name}}' }, options: { pace_ms: 10 } });
+      expect(r.status).toBe(201);
+      const id = r.body.broadcast.broadcast_id;
+      const deps = (offset: number): EngineDeps => ({ now: () => Date.now() + offset, sleep: (ms) => new Promise((res) => setTimeout(res, ms)), rand: Math.random, budgetMs: 3000 });
+      // every recipient stored and queued; the end check waits for WhatsApp, then hands over
+      await runBroadcastStep({ org_id: rt.orgId, broadcast_id: id, seq: 0 }, deps(0));
+      const rows = (await db().entities.broadcastRecipient.query.byState({ org_id: rt.orgId, broadcast_id: id, state: 'sent' }).go()).data;
+      expect(rows).toHaveLength(3);
+      const keyOf = (chatId: string) => {
+        const row = rows.find((x) => x.chat_id === chatId)!;
+        return { org_id: rt.orgId, chat_id: chatId, timestamp: row.msg_timestamp!, unique_id: row.msg_unique_id! };
+      };
+      const [a, b, c] = chat_ids.map(keyOf) as [ReturnType<typeof keyOf>, ReturnType<typeof keyOf>, ReturnType<typeof keyOf>];
+      // a: a process took it to WhatsApp and was killed before it recorded the wamid
+      const end = await runOutboundCrashChild(rt, a);
+      expect(end, end.stderr).toMatchObject({ signal: 'SIGKILL' });
+      const wamidA = rt.graph.sent.find((x) => x.wamid && (x.body as { to?: string }).to === a.chat_id.split('@')[0])!.wamid!;
+      // b: a process claimed the Graph call and was killed before calling
+      await db().entities.message.patch(b).set({ send_started_at: Date.now() }).go();
+      // the queue redelivers: a and b are "may not have been sent" (never sent again on their own), c goes out
+      oq.resume();
+      await eventually(async () => {
+        const got = await Promise.all([a, b, c].map(async (k) => (await db().entities.message.get(k).go()).data!));
+        return got[0]!.send_uncertain_at != null && got[1]!.send_uncertain_at != null && !!got[2]!.message_id;
+      }, 30_000, 'a and b uncertain, c sent');
+      expect((await db().entities.message.get(b).go()).data!.delivery_error).toMatchObject({ reason: UNCERTAIN_REASON });
+      expect(chat_ids.map((x) => graphSendsTo(x.split('@')[0]!))).toEqual([1, 0, 1]);
+      // while the claims may still have a live owner, the run is not over: past a live send's time
+      // (a clock 31 s on) it waits until the claims are dead
+      let job = (await db().entities.broadcast.get({ org_id: rt.orgId, broadcast_id: id }).go()).data!;
+      await runBroadcastStep({ org_id: rt.orgId, broadcast_id: id, seq: job.step }, deps(31_000));
+      job = (await db().entities.broadcast.get({ org_id: rt.orgId, broadcast_id: id }).go()).data!;
+      expect(job.status).toBe('running');
+      expect(job.waiting_until).toBeGreaterThan(Date.now() + DEAD_SEND_CLAIM_MS - 60_000);
+      // once no owner can be alive (a clock past DEAD_SEND_CLAIM_MS): a is recorded from the Graph side, b sent once
+      await runBroadcastStep({ org_id: rt.orgId, broadcast_id: id, seq: job.step }, deps(DEAD_SEND_CLAIM_MS + 1000));
+      bq.resume(); // the wake-ups queued meanwhile are stale steps: they do nothing
+      await rt.idle();
+      expect((await get(id)).status).toBe('completed');
+      expect(chat_ids.map((x) => graphSendsTo(x.split('@')[0]!))).toEqual([1, 1, 1]);
+      const [ma, mb] = await Promise.all([a, b].map(async (k) => (await db().entities.message.get(k).go()).data!));
+      expect(ma!.message_id).toBe(wamidA);
+      expect(ma!.send_uncertain_at).toBeUndefined();
+      expect(mb!.message_id).toBe(rt.graph.sent.find((x) => x.wamid && (x.body as { to?: string }).to === b.chat_id.split('@')[0])!.wamid);
+      expect(mb!.send_uncertain_at).toBeUndefined();
+      expect(mb!.delivery_error).toBeUndefined();
+    } finally {
+      oq.resume();
+      bq.resume();
+    }
   }, 240_000);
 });
 

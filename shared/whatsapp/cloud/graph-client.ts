@@ -123,6 +123,33 @@ export async function sendToGraph(phoneNumberId: string, payload: unknown, acces
 }
 
 /**
+ * The wamids WhatsApp accepted for a send with this `biz_opaque_callback_data`, when the Graph
+ * endpoint can say (WHATSAPP_GRAPH_SEND_LOOKUP=1: the local stand-in's lookup,
+ * `GET {WHATSAPP_GRAPH_URL}/{version}/{phone_number_id}/messages?biz_opaque_callback_data=…`).
+ * Meta's Graph API has no such call: there it is 'unsupported', and only Meta's status webhooks
+ * (which carry the callback data back, send-reconcile.rules.ts) can tell that a send went out.
+ * @returns the wamids (empty: nothing was accepted with that data), or 'unsupported'
+ * @throws GraphApiError when the lookup fails (network, an error answer): the caller must not conclude anything
+ */
+export async function lookupSentByCallbackData(phoneNumberId: string, callbackData: string, accessToken?: string): Promise<string[] | 'unsupported'> {
+  const { WHATSAPP_GRAPH_URL, WHATSAPP_GRAPH_VERSION, WHATSAPP_GRAPH_SEND_LOOKUP } = config();
+  if (WHATSAPP_GRAPH_SEND_LOOKUP !== '1') return 'unsupported';
+  const token = accessToken || config().WHATSAPP_ACCESS_TOKEN;
+  const url = `${WHATSAPP_GRAPH_URL.replace(/\/$/, '')}/${WHATSAPP_GRAPH_VERSION}/${encodeURIComponent(phoneNumberId)}/messages?biz_opaque_callback_data=${encodeURIComponent(callbackData)}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(15_000) });
+  } catch (e) {
+    throw new GraphApiError(null, null, String((e as Error).message), 'Chorus could not reach WhatsApp. It will retry.', true, 0);
+  }
+  const json = (await res.json().catch(() => ({}))) as { data?: Array<{ id?: string }>; error?: { code?: number; message?: string } };
+  if (!res.ok || !Array.isArray(json.data)) {
+    throw new GraphApiError(json.error?.code ?? null, json.error?.message ?? null, null, 'The send lookup failed.', true, res.status);
+  }
+  return json.data.map((d) => d.id).filter((id): id is string => typeof id === 'string');
+}
+
+/**
  * Upload a file for sending: `POST {WHATSAPP_GRAPH_URL}/{version}/{phone_number_id}/media`,
  * multipart `messaging_product=whatsapp`, `type=<mime>`, `file` (Meta "Media": upload; the id
  * works for 30 days). `accessToken`: the phone's own token, else the global one.
