@@ -1,23 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { GraphStandIn } from '../../scripts/local/graph-standin.ts';
+import { serveGraphStandIn, type ServedGraph } from '../factories/graph-standin.ts';
 import { resetConfig } from '../../shared/config.ts';
 import { fetchPhoneNumber, GraphApiError, sendToGraph, textMessageBody } from '../../shared/whatsapp/cloud/graph-client.ts';
 
 /** The Graph client against the stand-in: the phone-number check and the per-phone token override. */
 const graph = new GraphStandIn();
-let server: Server;
+let server: ServedGraph;
 const saved = { ...process.env };
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => void graph.handle(req, res, new URL(req.url ?? '/', 'http://x').pathname, Buffer.concat(chunks)));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  process.env.WHATSAPP_GRAPH_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveGraphStandIn(() => graph);
+  process.env.WHATSAPP_GRAPH_URL = server.url;
   process.env.WHATSAPP_ACCESS_TOKEN = 'global-token';
   resetConfig();
   graph.addPhoneNumber('555', { display_phone_number: '+1 555-000-0555', verified_name: 'Unit Co', token: 'own-token' });
@@ -25,7 +19,7 @@ beforeAll(async () => {
 afterAll(async () => {
   process.env = saved;
   resetConfig();
-  await new Promise((r) => server.close(r));
+  await server.close();
 });
 
 describe('fetchPhoneNumber', () => {

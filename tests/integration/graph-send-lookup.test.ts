@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GraphStandIn } from '../../scripts/local/graph-standin.ts';
+import { serveGraphStandIn, type ServedGraph } from '../factories/graph-standin.ts';
 import { resetConfig } from '../../shared/config.ts';
 import { lookupSentByCallbackData, sendToGraph, textMessageBody } from '../../shared/whatsapp/cloud/graph-client.ts';
 
@@ -14,7 +13,7 @@ import { lookupSentByCallbackData, sendToGraph, textMessageBody } from '../../sh
  * WHATSAPP_GRAPH_SEND_LOOKUP=1 (Meta has no such call); the stand-in's ledger file keeps what it
  * accepted across a restart of the process it lives in.
  */
-let server: Server;
+let server: ServedGraph;
 let dir: string;
 const saved = { ...process.env };
 let current: GraphStandIn;
@@ -22,19 +21,14 @@ let current: GraphStandIn;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'chorus-graph-lookup-'));
   current = new GraphStandIn({ ledgerFile: join(dir, 'graph-sends.jsonl') });
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => void current.handle(req, res, new URL(req.url ?? '/', 'http://x').pathname, Buffer.concat(chunks)));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  process.env.WHATSAPP_GRAPH_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await serveGraphStandIn(() => current);
+  process.env.WHATSAPP_GRAPH_URL = server.url;
   process.env.WHATSAPP_ACCESS_TOKEN = 'global-token';
 });
 afterAll(async () => {
   process.env = saved;
   resetConfig();
-  await new Promise((r) => server.close(r));
+  await server.close();
   await rm(dir, { recursive: true, force: true });
 });
 
