@@ -29,7 +29,8 @@ async function searchFor(page: Page, q: string, tab: string) {
   await page.getByTestId('search-input').fill(q);
   await page.getByTestId(`search-tab-${tab}`).click();
   const hit = dialog.getByTestId('search-hit').first();
-  await hit.waitFor({ timeout: 10_000 });
+  // the note and the contact are not awaited through the API first: the index may trail under load
+  await hit.waitFor({ timeout: 30_000 });
   return { dialog, hit };
 }
 
@@ -51,7 +52,7 @@ describe('search in the browser', () => {
     await eventually(async () => {
       const r = await api<{ results: Record<string, { items: unknown[] }> }>('/search?q=platypus');
       return r.results.tickets!.items.length > 0;
-    });
+    }, 60_000);
 
     const page = await signIn(browser, rt, rt.adminEmail);
     const step = (s: string) => console.log(`search e2e: ${s}`);
