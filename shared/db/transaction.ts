@@ -62,3 +62,43 @@ export async function transactWithEvents(build: (e: TxEntities) => TxWithEvents)
   if (!res.canceled) await relayCommitted(records);
   return { canceled: res.canceled, data: res.data };
 }
+
+/**
+ * Items another use case joins to a write's own transaction, so that they commit with the change
+ * or not at all: e.g. a rule action's receipt (a conditional create: event id + rule id + action
+ * index) and the chat's rule-rate counter (shared/rules/engine.ts), which makes the action happen
+ * exactly once even when its write's answer is lost and the consumer retries. Called once per
+ * attempt, inside the transaction's build; keep the whole transaction within 100 items.
+ */
+export type TxJoin = (e: TxEntities) => TxItem[];
+
+/**
+ * A transaction was cancelled because a condition of one of its joined items failed (TxJoin):
+ * nothing was written. `rejected`: the indexes of the refused items among the joined ones.
+ */
+export class JoinedItemRejected extends Error {
+  constructor(readonly rejected: number[]) {
+    super(`a joined transaction item was refused (index ${rejected.join(', ')})`);
+    this.name = 'JoinedItemRejected';
+  }
+}
+
+/**
+ * commitWithEvents with `join`'s items first in the same TransactWriteItems.
+ * @returns false when DynamoDB cancelled it for one of `build`'s own items (as commitWithEvents)
+ * @throws JoinedItemRejected when a joined item's condition failed (which one, by index)
+ */
+export async function commitJoined(join: TxJoin | undefined, build: (e: TxEntities) => TxWithEvents): Promise<boolean> {
+  let joined = 0;
+  const res = await transactWithEvents((e) => {
+    const extra = join ? join(e) : [];
+    joined = extra.length;
+    const own = build(e);
+    return { items: [...extra, ...own.items], events: own.events };
+  });
+  if (!res.canceled) return true;
+  const reasons = (Array.isArray(res.data) ? res.data : []) as Array<{ rejected?: boolean } | undefined>;
+  const rejected = reasons.slice(0, joined).flatMap((r, i) => (r?.rejected ? [i] : []));
+  if (rejected.length) throw new JoinedItemRejected(rejected);
+  return false;
+}
