@@ -117,8 +117,14 @@ describe('rule actions exactly once across retries', () => {
     // the same event twice, at once: one note
     await Promise.all([handleRuleEvent(event(1)), handleRuleEvent(event(1))]);
     expect((await notesOf(chatId)).map((n) => n.body)).toEqual(['noted: once 1']);
-    // one rule action per chat and minute: of three more events (within at most two minutes' windows,
-    // one of which already holds event 1's action) at least one is over the limit
+    // concurrent events of one chat count against the same rate item in their transactions: a
+    // TransactionConflict between them is tried again, never taken for the rate limit
+    await Promise.all([5, 6, 7, 8, 9, 10].map((n) => handleRuleEvent(event(n))));
+    const burst = await logsOf(chatId);
+    expect([5, 6, 7, 8, 9, 10].map((n) => burst.find((l) => l.event_id === `message.received:test:once-${n}`)?.actions[0]?.status)).toEqual(Array(6).fill('done'));
+    expect((await notesOf(chatId)).length).toBe(7);
+    // one rule action per chat and minute: of three more events (within at most two minutes'
+    // windows, one of which already holds earlier actions) at least one is over the limit
     process.env.RULES_CHAT_RATE_PER_MINUTE = '1';
     for (const n of [2, 3, 4]) await handleRuleEvent(event(n));
     const logs = await logsOf(chatId);
@@ -127,7 +133,7 @@ describe('rule actions exactly once across retries', () => {
     expect(later.every((s) => s === 'done' || s === 'skipped')).toBe(true);
     expect(later.filter((s) => s === 'skipped').length).toBeGreaterThanOrEqual(1);
     const notes = (await notesOf(chatId)).map((n) => n.body).sort();
-    expect(notes).toEqual(['noted: once 1', ...[2, 3, 4].filter((n) => statusOf(n) === 'done').map((n) => `noted: once ${n}`)].sort());
+    expect(notes).toEqual(['noted: once 1', ...[5, 6, 7, 8, 9, 10].map((n) => `noted: once ${n}`), ...[2, 3, 4].filter((n) => statusOf(n) === 'done').map((n) => `noted: once ${n}`)].sort());
     for (const n of [2, 3, 4].filter((x) => statusOf(x) === 'skipped')) {
       const r = (await db().entities.ruleAction.query.byKey({ org_id: rt.orgId, action_key: `message.received:test:once-${n}|${rule.rule_id}|0` }).go()).data[0];
       expect(r).toMatchObject({ status: 'skipped', detail: 'rate limit' });
