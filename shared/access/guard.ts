@@ -49,6 +49,16 @@ export interface ChatGuard {
   canSee(chat: { chat_access?: Record<string, boolean> | null } | null | undefined): boolean;
   /** The chat row. @throws AppError 404 chat.not_found; 403 chat.no_access */
   requireChat(chatId: string): Promise<ChatRow>;
+  /**
+   * requireChat, from a row the caller already holds (e.g. a bus event's snapshot of the chat,
+   * written in the transaction that stored the event): when the viewer sees every chat (admins,
+   * the rules' automation actor) and the row is this org's chat, it is answered as is, with no
+   * read — its keys, number and phone never change, and the caller's write must check that the
+   * chat still exists (a ConditionCheck in its transaction). Otherwise, or with no row, the chat is
+   * read and its current access decides (requireChat).
+   * @throws AppError 404 chat.not_found; 403 chat.no_access
+   */
+  requireChatFrom(chatId: string, known: Record<string, unknown> | null | undefined): Promise<ChatRow>;
   /** Refuse a chat the viewer may not see; a missing chat passes (the caller answers its own 404). @throws AppError 403 chat.no_access */
   assertChat(chatId: string | null | undefined): Promise<void>;
   /** assertChat for many (one BatchGet). @throws AppError 403 chat.no_access naming the first refused chat */
@@ -147,6 +157,11 @@ async function makeGuard(actor: Actor): Promise<ChatGuard> {
       known.set(chatId, chat as AccessRow);
       if (!canSee(chat as AccessRow)) throw noChatAccess();
       return chat;
+    },
+    async requireChatFrom(chatId, row) {
+      if (!seesAll || !row || row.chat_id !== chatId || row.org_id !== actor.org_id) return guard.requireChat(chatId);
+      known.set(chatId, row as AccessRow);
+      return row as unknown as ChatRow;
     },
     async assertChat(chatId) {
       if (chatId) await guard.assertChats([chatId]);

@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
-import { commitWithEvents, type TxItem } from '../db/transaction.ts';
+import { commitJoined, commitWithEvents, type TxItem, type TxJoin } from '../db/transaction.ts';
 import { AppError, notFound } from '../errors.ts';
 import { toMessageWire } from '../inbox/wire.ts';
 import { listMembers } from '../member/member.ts';
@@ -33,8 +33,21 @@ type ChatRow = { org_id: string; chat_id: string; org_phone: string; phone_id: s
  * The chat, if the actor may see it (admins always may).
  * @throws AppError 404 chat.not_found; 403 chat.no_access ('You do not have access to this chat')
  */
-async function visibleChat(actor: Actor, chatId: string): Promise<ChatRow> {
-  return (await (await chatGuard(actor)).requireChat(chatId)) as unknown as ChatRow;
+async function visibleChat(actor: Actor, chatId: string, known?: Record<string, unknown> | null): Promise<ChatRow> {
+  const guard = await chatGuard(actor);
+  return (await (known ? guard.requireChatFrom(chatId, known) : guard.requireChat(chatId))) as unknown as ChatRow;
+}
+
+/** How a caller other than the API writes a note (the rules engine's private-note action). */
+export interface NoteWriteOptions {
+  /**
+   * The chat row the caller already holds (a bus event's snapshot): used instead of a read when
+   * the actor sees every chat (ChatGuard.requireChatFrom); the note's transaction then checks
+   * that the chat still exists.
+   */
+  chat?: Record<string, unknown> | null;
+  /** Items committed in the note's own transaction (shared/db/transaction.ts TxJoin), e.g. an action receipt. */
+  join?: TxJoin;
 }
 
 /** Same shape as assertActiveMember's refusal (shared/member/member.ts), on the `mentions` field. */
@@ -65,10 +78,14 @@ async function resolveMentions(actor: Actor, chat: ChatRow, emails: readonly str
  * an in-app notification (kind 'mention', title '<author> mentioned you', body = the note's text
  * cut to 120 characters, with chat_id and unique_id). A failed notification is logged, not
  * thrown: the note is stored and answered either way.
- * @throws AppError 404 chat.not_found; 403 chat.no_access; 400 validation (mentions)
+ * `opts` (NoteWriteOptions): a chat row already held, and items joined to the note's transaction.
+ * @throws AppError 404 chat.not_found; 403 chat.no_access; 400 validation (mentions);
+ *   JoinedItemRejected (shared/db/transaction.ts) when a joined item's condition failed: no note
  */
-export async function createPrivateNote(actor: Actor, chatId: string, input: CreateNoteInput): Promise<Message> {
-  const chat = await visibleChat(actor, chatId);
+export async function createPrivateNote(actor: Actor, chatId: string, input: CreateNoteInput, opts: NoteWriteOptions = {}): Promise<Message> {
+  const chat = await visibleChat(actor, chatId, opts.chat);
+  // a held row was not read now: the transaction checks that the chat is still there
+  const checkChat = !!opts.chat;
   const { mentions, authorLabel } = input.mentions?.length ? await resolveMentions(actor, chat, input.mentions) : { mentions: [], authorLabel: actor.email };
   const now = Date.now();
   const item = {
@@ -92,11 +109,15 @@ export async function createPrivateNote(actor: Actor, chatId: string, input: Cre
   };
   const note = toMessageWire(item);
   // the note and its event in one transaction (the outbox)
-  const ok = await commitWithEvents((e) => ({
-    items: [e.message.create(item).commit() as TxItem],
+  const ok = await commitJoined(opts.join, (e) => ({
+    items: [
+      ...(checkChat ? [e.chat.check({ org_id: actor.org_id, chat_id: chatId }).where((a, op) => op.exists(a.chat_id)).commit() as TxItem] : []),
+      e.message.create(item).commit() as TxItem,
+    ],
     events: [{ name: 'note.created', properties: { org_id: actor.org_id, chat_id: chatId, message: { ...note, is_private_note: true, author: actor.email } }, actor: `user:${actor.email}`, id: `note.created:${actor.org_id}:${note.unique_id}` }],
   }));
-  if (!ok) throw new Error(`note ${item.unique_id} was not created (transaction cancelled)`);
+  // cancelled: the held chat is gone (its check failed; a new note's ULID does not collide), else a bug
+  if (!ok) throw checkChat ? notFound('chat') : new Error(`note ${item.unique_id} was not created (transaction cancelled)`);
   const notified = mentions.filter((m) => m.email.toLowerCase() !== actor.email.toLowerCase());
   const results = await Promise.allSettled(
     notified.map((m) =>

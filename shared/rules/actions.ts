@@ -18,6 +18,7 @@ import { urlPolicy } from '../webhooks/policy.ts';
 import { renderTemplate } from './template.ts';
 import { ruleActor, type ActionContext } from './engine.ts';
 import type { Action } from './rule.schemas.ts';
+import type { TxJoin } from '../db/transaction.ts';
 
 /**
  * What each rule action does (issue 17 §3), always through the inbox's own use cases (send,
@@ -66,7 +67,19 @@ async function leastBusy(ac: ActionContext): Promise<string> {
 
 const MENTION = /@([A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,})/g;
 
-export async function executeAction(ac: ActionContext, a: Action): Promise<string> {
+/**
+ * The actions whose use case commits its change in one transaction that can take joined items
+ * (shared/db/transaction.ts TxJoin): the engine commits the action's receipt and the chat's rate
+ * count in that same transaction (exactly once, and no separate claim and counter writes).
+ */
+export const JOINED_ACTIONS: ReadonlySet<Action['type']> = new Set(['private_note']);
+
+/**
+ * Do one action. `opts.join`: items committed in the action's own transaction (JOINED_ACTIONS only).
+ * @returns the outcome in words
+ * @throws AppError when the use case refuses; JoinedItemRejected when a joined item's condition failed (nothing done)
+ */
+export async function executeAction(ac: ActionContext, a: Action, opts: { join?: TxJoin } = {}): Promise<string> {
   const actor = ruleActor(ac.orgId, ac.rule.rule_id);
   switch (a.type) {
     case 'send_message': {
@@ -110,7 +123,8 @@ export async function executeAction(ac: ActionContext, a: Action): Promise<strin
     case 'private_note': {
       const body = await render(ac, a.body);
       const mentions = [...new Set([...body.matchAll(MENTION)].map((m) => m[1].toLowerCase()))];
-      const note = await createPrivateNote(actor, needChat(ac), { body, ...(mentions.length ? { mentions } : {}) });
+      // the chat row the event carried (or the engine read) is not read again; the receipt joins the note's transaction
+      const note = await createPrivateNote(actor, needChat(ac), { body, ...(mentions.length ? { mentions } : {}) }, { chat: ac.chat, join: opts.join });
       return `private note ${note.unique_id}${mentions.length ? ` mentioning ${mentions.join(', ')}` : ''}`;
     }
     case 'create_ticket': {

@@ -11,7 +11,8 @@ import { getOrgClock } from '../org/org-clock.ts';
 import { orgHasFeature } from '../plan/gate.ts';
 import { chatIdOf, loopGuard, triggersOf, type BusEventLike, type FiredTrigger } from './triggers.rules.ts';
 import { orgRules, writeRuleLogs } from './rules.ts';
-import { executeAction, actionSummary } from './actions.ts';
+import { executeAction, actionSummary, JOINED_ACTIONS } from './actions.ts';
+import { JoinedItemRejected, type TxItem, type TxJoin } from '../db/transaction.ts';
 import type { Action, ActionOutcome, Rule, RuleLog, TriggerType } from './rule.schemas.ts';
 
 /**
@@ -68,6 +69,8 @@ export interface ActionContext {
   vars: Record<string, unknown>;
   /** receipt key prefix: `${trigger_id}|${rule_id}` */
   keyPrefix: string;
+  /** the chat row the evaluation saw (the event's snapshot, or read once): actions that accept it do not read it again */
+  chat?: Record<string, unknown> | null;
   /** the event the actions answer (for delayed actions' wake-ups) */
   eventId: string;
   trigger: TriggerType;
@@ -102,7 +105,7 @@ const needsContact = (rules: RuleRow[]) => rules.some((r) => /contact\.(properti
  * Custom properties (issue 15) are read defensively: `chat.custom_properties` and the contact's
  * `custom_properties` / `properties` when they exist, as plain maps.
  */
-export async function buildContext(orgId: string, e: BusEvent, chatId: string | null, withContact: boolean, now = Date.now()): Promise<{ ctx: EvalContext; vars: Record<string, unknown>; messageUniqueId: string | null }> {
+export async function buildContext(orgId: string, e: BusEvent, chatId: string | null, withContact: boolean, now = Date.now()): Promise<{ ctx: EvalContext; vars: Record<string, unknown>; messageUniqueId: string | null; chat: ChatLike | null }> {
   const p = e.detail.properties;
   const chat = await chatOf(orgId, e, chatId);
   const names = await labelNames(orgId);
@@ -142,7 +145,7 @@ export async function buildContext(orgId: string, e: BusEvent, chatId: string | 
     time,
     reaction: { emoji: reaction?.emoji ?? null },
   };
-  return { ctx, vars, messageUniqueId: (msg?.unique_id as string | undefined) ?? latest?.unique_id ?? null };
+  return { ctx, vars, messageUniqueId: (msg?.unique_id as string | undefined) ?? latest?.unique_id ?? null, chat: chat && chat.chat_id === chatId ? chat : null };
 }
 
 /**
@@ -162,11 +165,11 @@ function withContactEvent(b: { ctx: EvalContext; vars: Record<string, unknown> }
 }
 
 /** Claim an action's receipt (conditional create). false: it was claimed before (a duplicate). */
-async function claim(orgId: string, key: string, ruleId: string, chatId: string | null, status: string): Promise<boolean> {
+async function claim(orgId: string, key: string, ruleId: string, chatId: string | null, status: string, detail?: string): Promise<boolean> {
   const now = Date.now();
   try {
     await db()
-      .entities.ruleAction.create({ org_id: orgId, action_key: key, rule_id: ruleId, ...(chatId ? { chat_id: chatId } : {}), status, at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S })
+      .entities.ruleAction.create({ org_id: orgId, action_key: key, rule_id: ruleId, ...(chatId ? { chat_id: chatId } : {}), status, ...(detail ? { detail: detail.slice(0, 500) } : {}), at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S })
       .go();
     return true;
   } catch (e) {
@@ -258,6 +261,56 @@ export async function cancelPending(orgId: string, chatId: string, which: (row: 
   return out;
 }
 
+/**
+ * Run one action of JOINED_ACTIONS (actions.ts) exactly once: its receipt (a conditional create of
+ * `key` = event id + rule id + action index, status 'done') and the chat's rate count for this
+ * minute (a conditional add: under chatRatePerMinute) are items of the action's own transaction,
+ * so the three commit together or not at all. A redelivered event, or a retry after the
+ * transaction's answer was lost (committed or not: the consumer cannot tell), finds the receipt
+ * and reports a duplicate; nothing is claimed before the action, so a crash before the commit
+ * leaves nothing behind and the retry does the action. One TransactWriteItems instead of a claim
+ * PutItem, a rate UpdateItem, the action's transaction and a receipt write after it.
+ * Over the rate, or refused by the use case (AppError), the receipt is written on its own
+ * ('skipped' / 'failed', conditional: a lost race is a duplicate); other errors are for the
+ * queue's retry (`retry`), with nothing to undo.
+ */
+async function runJoined(ac: ActionContext, a: Action, index: number, key: string, causation: Causation): Promise<{ outcome: ActionOutcome; retry?: Error }> {
+  const now = Date.now();
+  const window = Math.floor(now / 60_000);
+  const limit = chatRatePerMinute();
+  const chatId = ac.chatId;
+  const duplicate: ActionOutcome = { index, type: a.type, status: 'duplicate', detail: 'already done for this event (idempotent by event + rule + action)' };
+  const join: TxJoin = (e) => [
+    e.ruleAction
+      .create({ org_id: ac.orgId, action_key: key, rule_id: ac.rule.rule_id, ...(chatId ? { chat_id: chatId } : {}), status: 'done', detail: `${a.type}: done (in the action's transaction)`, at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S })
+      .commit() as TxItem,
+    ...(chatId
+      ? [
+          e.ruleRate
+            .update({ org_id: ac.orgId, chat_id: chatId, window })
+            .add({ count: 1 })
+            .set({ expires_at: (window + 10) * 60 })
+            .where((x, op) => `${op.notExists(x.count)} OR ${op.lt(x.count, limit)}`)
+            .commit() as TxItem,
+        ]
+      : []),
+  ];
+  try {
+    const detail = await withCausation(causation, () => executeAction(ac, a, { join }));
+    return { outcome: { index, type: a.type, status: 'done', detail } };
+  } catch (err) {
+    if (err instanceof JoinedItemRejected) {
+      if (err.rejected.includes(0)) return { outcome: duplicate };
+      if (!(await claim(ac.orgId, key, ac.rule.rule_id, chatId, 'skipped', 'rate limit'))) return { outcome: duplicate };
+      return { outcome: { index, type: a.type, status: 'skipped', detail: `rate limit: more than ${limit} rule actions in this chat this minute` } };
+    }
+    const reason = isAppError(err) ? err.message : String((err as Error)?.message ?? err);
+    if (!isAppError(err)) return { outcome: { index, type: a.type, status: 'failed', detail: reason }, retry: err as Error };
+    if (!(await claim(ac.orgId, key, ac.rule.rule_id, chatId, 'failed', reason))) return { outcome: duplicate };
+    return { outcome: { index, type: a.type, status: 'failed', detail: reason } };
+  }
+}
+
 const isFollowUpKey = (k: string) => k.startsWith('fu|');
 const isNoReplyKey = (k: string) => k.startsWith('nr|');
 
@@ -308,6 +361,13 @@ export async function runActions(ac: ActionContext, opts: { only?: number; now?:
       const w: RuleWakeup = { kind: 'action', org_id: ac.orgId, rule_id: ac.rule.rule_id, chat_id: ac.chatId, key, action_index: index, anchor: Date.now(), event_id: ac.eventId, trigger: ac.trigger, message_unique_id: ac.messageUniqueId, causation: ac.causation };
       await schedulePending(w, due, ac.rule, `${await actionSummary(ac, a)} in ${a.delay_minutes} ${'business_hours' in a && a.business_hours ? 'business ' : ''}min`, a.cancel_on_reply !== false);
       outcomes.push({ index, type: a.type, status: 'scheduled', detail: `at ${new Date(due).toISOString()}`, ms: ms() });
+      continue;
+    }
+    // the receipt and the rate count in the action's own transaction (exactly once, one write)
+    if (!opts.now && JOINED_ACTIONS.has(a.type)) {
+      const r = await runJoined(ac, a, index, key, causation);
+      outcomes.push({ ...r.outcome, ...(r.outcome.status === 'duplicate' ? {} : { ms: ms() }) });
+      retry ??= r.retry;
       continue;
     }
     // the receipt claim and the chat's rate counter are independent writes: one round trip, not two
@@ -493,7 +553,7 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
       logs.push(logRow(rule, f.trigger, meta.id, chatId, 'not_matched', result.reasons, [], occurredAt));
       continue;
     }
-    const r = await runActions({ orgId, rule, chatId, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation }, { doneReceipts });
+    const r = await runActions({ orgId, rule, chatId, chat: b.chat, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation }, { doneReceipts });
     retry ??= r.retry;
     logs.push(logRow(rule, f.trigger, meta.id, chatId, outcomeOf(r.outcomes), [], r.outcomes, occurredAt));
   }
@@ -575,7 +635,7 @@ export async function handleRuleWakeup(w: RuleWakeup): Promise<void> {
   if (!chat) return void (await drop());
   const event: BusEvent = { 'detail-type': 'rules.wakeup', detail: { properties: { org_id: w.org_id, chat }, metadata: { id: w.event_id, causation: w.causation } } };
   const b = await buildContext(w.org_id, event, w.chat_id, needsContact([rule]));
-  const ac: ActionContext = { orgId: w.org_id, rule, chatId: w.chat_id, messageUniqueId: w.message_unique_id ?? b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${w.key}|wake`, eventId: w.event_id, trigger: w.trigger, causation: w.causation };
+  const ac: ActionContext = { orgId: w.org_id, rule, chatId: w.chat_id, chat: b.chat, messageUniqueId: w.message_unique_id ?? b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${w.key}|wake`, eventId: w.event_id, trigger: w.trigger, causation: w.causation };
   const logs: RuleLog[] = [];
   let retry: Error | undefined;
   if (w.kind === 'no_reply') {

@@ -1,0 +1,142 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
+import { eventually } from '../factories/wait.ts';
+import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
+import { db } from '../../shared/db/service.ts';
+import { documentClient } from '../../shared/db/client.ts';
+import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
+import { signStripePayload, stripeShapedEvent } from '../../shared/plan/billing-local.ts';
+import type { Rule, RuleLog } from '../../shared/rules/rule.schemas.ts';
+
+/**
+ * A rule's private note is done exactly once (issue 17: idempotent by event id + rule id + action
+ * index) when the rules consumer is retried mid-way: the action's receipt and the chat's rate count
+ * are items of the note's own transaction (shared/rules/engine.ts runJoined), so
+ *  - a transaction whose answer is lost after it committed (the consumer saw an error, the queue
+ *    redelivers) is found done by the retry: one note, the retry logs a duplicate;
+ *  - a failure before the commit leaves nothing behind: the retry writes the note, once;
+ *  - over the chat's rate limit nothing is written and the receipt says 'skipped'.
+ * Faults are injected with a DynamoDB middleware on the one document client (no sleeps).
+ */
+let rt: TestRuntime;
+let admin: string;
+let rule: Rule;
+const enc = encodeURIComponent;
+const call = async <T = Record<string, unknown>>(method: string, path: string, json?: unknown) => rt.orgCall<T>(admin, method, path, json);
+const notesOf = async (chatId: string) =>
+  ((await call<{ messages: Array<{ body?: string; is_private_note?: boolean }> }>('GET', `/chats/${enc(chatId)}/messages`)).body.messages ?? []).filter((m) => m.is_private_note);
+const logsOf = async (chatId: string) => (await call<{ logs: RuleLog[] }>('GET', `/logs/rules?rule_id=${rule.rule_id}&chat_id=${enc(chatId)}`)).body.logs;
+const FAULT = 'rulesExactlyOnceFault';
+
+/** Fail the next TransactWriteItems that carries a rule action receipt, once: after it committed (`after`) or before it was sent. */
+function failNextReceiptTransaction(when: 'after' | 'before'): { fired: () => boolean } {
+  let fired = false;
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      const mine = !fired && context.commandName === 'TransactWriteItemsCommand' && JSON.stringify(args.input).includes('rule_action');
+      if (!mine) return next(args);
+      fired = true;
+      if (when === 'before') throw new Error('socket hang up (injected before the commit)');
+      await next(args);
+      throw new Error('socket hang up (injected: the answer of a committed transaction was lost)');
+    },
+    { step: 'initialize', name: FAULT },
+  );
+  return { fired: () => fired };
+}
+
+beforeAll(async () => {
+  rt = await startTestRuntime();
+  admin = await rt.signIn(rt.adminEmail);
+  const ev = stripeShapedEvent('paid', { org_id: rt.orgId, plan_id: 'pro', licences: 1 });
+  const secret = rt.env.STRIPE_WEBHOOK_SECRET ?? process.env.STRIPE_WEBHOOK_SECRET!;
+  const res = await fetch(`${rt.url}/webhooks/billing`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signStripePayload(ev.payload, secret) }, body: ev.payload });
+  expect(res.status).toBe(200);
+  rule = (await call<{ rule: Rule }>('POST', '/rules', {
+    name: 'Note once',
+    trigger: { type: 'message.received' },
+    conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'once' }] },
+    actions: [{ type: 'private_note', body: 'noted: {{message.body}}' }],
+  })).body.rule;
+  expect(rule.rule_id).toBeTruthy();
+}, 120_000);
+
+afterEach(() => {
+  documentClient().middlewareStack.remove(FAULT);
+  delete process.env.RULES_CHAT_RATE_PER_MINUTE;
+});
+
+afterAll(async () => {
+  await rt?.cleanup();
+});
+
+describe('rule actions exactly once across retries', () => {
+  it('a committed note whose answer was lost is not written again by the retry', async () => {
+    const chatId = '15550007001@c.us';
+    const fault = failNextReceiptTransaction('after');
+    await rt.postWebhook(inboundText(rt.phone, '15550007001', 'once after', { name: 'Lia' }));
+    const logs = await eventually(async () => {
+      const l = await logsOf(chatId);
+      return l.some((x) => x.actions[0]?.status === 'duplicate') ? l : null;
+    }, 30_000, 'the retried evaluation');
+    await rt.idle();
+    expect(fault.fired()).toBe(true);
+    // the first attempt saw the error (and was retried); the retry found the receipt of the committed note
+    expect(logs.map((l) => l.actions[0]?.status).sort()).toEqual(['duplicate', 'failed']);
+    expect((await notesOf(chatId)).map((n) => n.body)).toEqual(['noted: once after']);
+    const receipt = (await db().entities.ruleAction.query.byKey({ org_id: rt.orgId, action_key: `${logs[0]!.event_id}|${rule.rule_id}|0` }).go()).data[0];
+    expect(receipt?.status).toBe('done');
+  });
+
+  it('a failure before the commit leaves nothing: the retry writes the note once', async () => {
+    const chatId = '15550007002@c.us';
+    const fault = failNextReceiptTransaction('before');
+    await rt.postWebhook(inboundText(rt.phone, '15550007002', 'once before', { name: 'Ivo' }));
+    const logs = await eventually(async () => {
+      const l = await logsOf(chatId);
+      return l.some((x) => x.actions[0]?.status === 'done') ? l : null;
+    }, 30_000, 'the retried evaluation');
+    await rt.idle();
+    expect(fault.fired()).toBe(true);
+    expect(logs.map((l) => l.actions[0]?.status).sort()).toEqual(['done', 'failed']);
+    expect((await notesOf(chatId)).map((n) => n.body)).toEqual(['noted: once before']);
+  });
+
+  it('the same event handled twice writes one note; over the chat rate limit nothing is written and the receipt says skipped', async () => {
+    const chatId = '15550007003@c.us';
+    await rt.postWebhook(inboundText(rt.phone, '15550007003', 'hello', { name: 'Ona' }));
+    await rt.idle();
+    const chat = (await call<{ chat: Record<string, unknown> }>('GET', `/chats/${enc(chatId)}`)).body.chat;
+    const event = (n: number): BusEvent => ({
+      'detail-type': 'message.received',
+      detail: {
+        properties: { org_id: rt.orgId, chat, message: { chat_id: chatId, unique_id: `u-once-${n}`, body: `once ${n}`, from_me: false, message_type: 'text', timestamp: Date.now(), ack: 0 } },
+        metadata: { id: `message.received:test:once-${n}`, occurred_at: new Date().toISOString() },
+      },
+    });
+    // the same event twice, at once: one note
+    await Promise.all([handleRuleEvent(event(1)), handleRuleEvent(event(1))]);
+    expect((await notesOf(chatId)).map((n) => n.body)).toEqual(['noted: once 1']);
+    // concurrent events of one chat count against the same rate item in their transactions: a
+    // TransactionConflict between them is tried again, never taken for the rate limit
+    await Promise.all([5, 6, 7, 8, 9, 10].map((n) => handleRuleEvent(event(n))));
+    const burst = await logsOf(chatId);
+    expect([5, 6, 7, 8, 9, 10].map((n) => burst.find((l) => l.event_id === `message.received:test:once-${n}`)?.actions[0]?.status)).toEqual(Array(6).fill('done'));
+    expect((await notesOf(chatId)).length).toBe(7);
+    // one rule action per chat and minute: of three more events (within at most two minutes'
+    // windows, one of which already holds earlier actions) at least one is over the limit
+    process.env.RULES_CHAT_RATE_PER_MINUTE = '1';
+    for (const n of [2, 3, 4]) await handleRuleEvent(event(n));
+    const logs = await logsOf(chatId);
+    const statusOf = (n: number) => logs.find((l) => l.event_id === `message.received:test:once-${n}`)?.actions[0]?.status;
+    const later = [2, 3, 4].map(statusOf);
+    expect(later.every((s) => s === 'done' || s === 'skipped')).toBe(true);
+    expect(later.filter((s) => s === 'skipped').length).toBeGreaterThanOrEqual(1);
+    const notes = (await notesOf(chatId)).map((n) => n.body).sort();
+    expect(notes).toEqual(['noted: once 1', ...[5, 6, 7, 8, 9, 10].map((n) => `noted: once ${n}`), ...[2, 3, 4].filter((n) => statusOf(n) === 'done').map((n) => `noted: once ${n}`)].sort());
+    for (const n of [2, 3, 4].filter((x) => statusOf(x) === 'skipped')) {
+      const r = (await db().entities.ruleAction.query.byKey({ org_id: rt.orgId, action_key: `message.received:test:once-${n}|${rule.rule_id}|0` }).go()).data[0];
+      expect(r).toMatchObject({ status: 'skipped', detail: 'rate limit' });
+    }
+  });
+});
