@@ -17,7 +17,10 @@ import type { ChatRow } from './chat-write.ts';
  * with any of the filters unread, assignee (me / none / email), label, phone, type, newest first.
  * One Query on the index of the most selective filter (ACCESS_PATTERNS.md 33-38); the other
  * filters are checked on that index's pages (collectFiltered: read budget, then a cursor). Never a
- * Scan. Index choice: label (ChatLabelLink rows) > assignee > phone > type > unread > folder.
+ * Scan. Index choice: property (ChatPropertyLink rows) > label (ChatLabelLink rows) > group +
+ * assignee + unread (sparse, groups only) > assignee + unread > assignee > phone > type (group) >
+ * unread > type (user) > folder: a filter that keeps most rows (type=user) is checked on another
+ * index's pages rather than chosen.
  * Pinned chats (per member) come from GET /chats/pinned (listPinnedChats). In the open folder a
  * member's own 'close for me' hides the chat from them until the next message.
  */
@@ -148,6 +151,11 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
     };
     const linkIdx = ChatLabelLinkEntity.schema.indexes;
     toCursor = keyCursor(withAssignee ? linkIdx.byLabelAssignee.index : withUnread ? linkIdx.byLabelUnread.index : undefined);
+  } else if (f.type === 'group' && f.assignee !== undefined && f.unread !== undefined) {
+    // groups only (sparse gsi8): Mine + Unread + Group and its kin in one Query
+    index = 'group-assignee-unread';
+    run = go(c.query.byGroupAssigneeUnread({ org_id: org, inbox_state: f.state, chat_type: 'group', assignee_key: f.assignee, unread_key: f.unread ? 'unread' : 'read' }));
+    toCursor = keyCursor(idx.byGroupAssigneeUnread.index);
   } else if (f.assignee !== undefined && f.unread !== undefined) {
     index = 'assignee-unread';
     run = go(c.query.byAssigneeUnread({ org_id: org, inbox_state: f.state, assignee_key: f.assignee, unread_key: f.unread ? 'unread' : 'read' }));
@@ -160,11 +168,13 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
     index = 'phone';
     run = go(c.query.byPhone({ org_id: org, inbox_state: f.state, org_phone: f.phone }));
     toCursor = keyCursor(idx.byPhone.index);
-  } else if (f.type !== undefined) {
+  } else if (f.type !== undefined && (f.type !== 'user' || f.unread === undefined)) {
     index = 'type';
     run = go(c.query.byType({ org_id: org, inbox_state: f.state, chat_type: f.type }));
     toCursor = keyCursor(idx.byType.index);
   } else if (f.unread !== undefined) {
+    // also type=user + unread: most chats are user chats, so the unread index filtered for them
+    // reads about one page, where the type index filtered for unread read several
     index = 'unread';
     run = go(c.query.byUnread({ org_id: org, inbox_state: f.state, unread_key: f.unread ? 'unread' : 'read' }));
     toCursor = keyCursor(idx.byUnread.index);
@@ -180,6 +190,7 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
     'label-assignee': ['state', 'label_id', 'assignee'],
     'label-unread': ['state', 'label_id', 'unread'],
     'assignee-unread': ['state', 'assignee', 'unread'],
+    'group-assignee-unread': ['state', 'type', 'assignee', 'unread'],
     label: ['state', 'label_id'],
     assignee: ['state', 'assignee'], phone: ['state', 'phone'], type: ['state', 'type'], unread: ['state', 'unread'], state: ['state'] };
   applied[index] ??= index.startsWith('property-assignee:') ? ['state', 'property', 'assignee'] : index.startsWith('property-unread:') ? ['state', 'property', 'unread'] : ['state', 'property'];

@@ -111,6 +111,18 @@ export const ChatEntity = new Entity({
       pk: { field: 'gsi7pk', composite: ['org_id', 'inbox_state', 'assignee_key', 'unread_key'] },
       sk: { field: 'gsi7sk', composite: ['latest_message_timestamp', 'chat_id'] },
     },
+    // group chats only (a sparse index: user chat rows carry no gsi8 keys, so their writes cost
+    // nothing more): assignee + unread of the groups, the three-filter case Mine + Unread + Group
+    // and its kin in one Query (issue 14 item 8). Groups are the minority of chats, so filtering
+    // the assignee + unread index for them read several pages; user chats are the majority, and
+    // filtering for them stays cheap. gsi8 is the table's (tickets key it by status + assignee;
+    // the composite names keep the two apart).
+    byGroupAssigneeUnread: {
+      index: 'gsi8',
+      condition: (attr: { chat_type?: string }) => attr.chat_type === 'group',
+      pk: { field: 'gsi8pk', composite: ['org_id', 'inbox_state', 'chat_type', 'assignee_key', 'unread_key'] },
+      sk: { field: 'gsi8sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
   },
 });
 

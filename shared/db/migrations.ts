@@ -130,6 +130,24 @@ export const MIGRATIONS: Migration[] = [
       return n;
     },
   },
+  {
+    id: '2026-11-27-chat-group-filter-keys',
+    description: 'issue 14 item 8: group chat rows get the sparse group + assignee + unread index keys (gsi8); user chat rows are left as they are',
+    run: async (progress) => {
+      const chat = asRewritable<Raw>(db().entities.chat);
+      let n = 0;
+      await forEachItem('chat', async (items) => {
+        const rows = items.filter((i) => i.chat_type === 'group').flatMap((i): Raw[] => {
+          const row = chat.parse({ Item: i }).data;
+          return row ? [row] : [];
+        });
+        if (rows.length) await chat.put(rows).go({ concurrency: 4 });
+        n += rows.length;
+        progress(n);
+      });
+      return n;
+    },
+  },
 ];
 
 const marker = (id: string) => ({ pk: 'migration', sk: id });

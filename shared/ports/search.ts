@@ -53,6 +53,13 @@ export interface SearchDoc {
    */
   version?: number;
   meta?: SearchMeta;
+  /**
+   * What a results list shows of the entity as of `version`, stored with the document and never
+   * indexed (OpenSearch keeps the whole document unindexed in `doc`; the local index keeps it in
+   * memory). Tickets: the Ticket wire (shared/ticket/ticket-wire.ts), so a results page needs no
+   * read of the rows. Absent on documents indexed before it was kept: the caller reads those rows.
+   */
+  view?: Record<string, unknown>;
 }
 
 /** Exact filters applied inside the engine (all optional; `from`/`to` epoch ms, inclusive). */

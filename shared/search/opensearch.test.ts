@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bulkBody, indexBody, searchBody } from './opensearch.ts';
+import { ticketChange } from './search-docs.ts';
+import { toTicketWire } from '../ticket/ticket-wire.ts';
 
 /** The OpenSearch adapter's request bodies (no OpenSearch runs here): the same contract as the embedded index. */
 describe('OpenSearch request bodies', () => {
@@ -16,6 +18,17 @@ describe('OpenSearch request bodies', () => {
     const none = searchBody('tickets', 'org1', 'refund', 50, { filter: { assignee: 'none' } }).query.bool.filter;
     expect(JSON.stringify(none)).toContain('{"must_not":{"exists":{"field":"author"}}}');
     expect(bulkBody('tickets', [{ id: 't1', org_id: 'org1', fields: { subject: 's' }, meta: { status: 'open' } }])[1]).toMatchObject({ status: 'open' });
+  });
+  it('a ticket document carries the Ticket wire as its view, stored unindexed in `doc` (the results page reads no rows)', () => {
+    const row = { org_id: 'org1', ticket_id: 't1', subject: 'Refund please', status: 'open', priority: 2, assignee: 'ann@x.co', chat_id: '1555@c.us', org_phone: '1555000', phone_id: 'p1', quoted_message_id: 'm1', labels: ['l1'], message_count: 3, created_by: 'bob@x.co', created_at: 1, last_updated_by: 'bob@x.co', last_updated_at: 2, version: 4, gsi1pk: 'x' };
+    const doc = ticketChange(row).upsert[0]!.doc;
+    expect(doc.view).toEqual(toTicketWire(row as never));
+    expect(doc.view).not.toHaveProperty('version');
+    expect(doc.view).not.toHaveProperty('gsi1pk');
+    expect(doc.view).toMatchObject({ due_date: null, closed_at: null, chat_name: null });
+    const body = bulkBody('tickets', [doc])[1] as { doc: { view: unknown } };
+    expect(body.doc.view).toEqual(doc.view);
+    expect(indexBody('tickets').mappings.properties).toMatchObject({ doc: { type: 'object', enabled: false } });
   });
   it('filters by org and meta, requires every word with fuzziness 1 or as a prefix, highlights, pages', () => {
     const b = searchBody('messages', 'org1', 'reembolso ped', 50, { offset: 100, filter: { phone_id: 'p1', from: 1, to: 2, sender: '5511' } });

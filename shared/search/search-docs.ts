@@ -1,5 +1,6 @@
 import type { SearchDoc, SearchIndexName } from '../ports/search.ts';
 import { isMediaMessageType } from '../media/media.rules.ts';
+import { toTicketWire } from '../ticket/ticket-wire.ts';
 
 /**
  * Search documents of the inbox's rows (pure; issue 14). One builder per kind, used by the
@@ -81,13 +82,13 @@ export function contactDoc(orgId: string, c: Row, chatId = `${str(c.contact_id)}
   return { id: str(c.contact_id), org_id: orgId, fields: { name: [str(c.contact_name), number].filter(Boolean).join(' ') }, version: version ?? num(c.updated_at), meta: { chat_id: chatId, sender_phone: number, author: str(c.contact_name) || undefined } };
 }
 
-/** A ticket row/snapshot -> its `tickets` document (subject). */
+/** A ticket row/snapshot -> its `tickets` document (subject; the Ticket wire as its `view`). */
 export function ticketChange(t: Row): SearchChange {
   return {
     upsert: [
       {
         index: 'tickets',
-        doc: { id: str(t.ticket_id), org_id: str(t.org_id), fields: { subject: str(t.subject) }, version: num(t.last_updated_at), meta: { chat_id: str(t.chat_id), timestamp: num(t.last_updated_at), status: str(t.status), phone_id: str(t.phone_id) || undefined, author: str(t.assignee) || undefined } },
+        doc: { id: str(t.ticket_id), org_id: str(t.org_id), fields: { subject: str(t.subject) }, version: num(t.last_updated_at), meta: { chat_id: str(t.chat_id), timestamp: num(t.last_updated_at), status: str(t.status), phone_id: str(t.phone_id) || undefined, author: str(t.assignee) || undefined }, view: toTicketWire(t as never) },
       },
     ],
     remove: [],

@@ -88,8 +88,14 @@ async function getTickets(orgId: string, ids: string[]): Promise<Map<string, Tic
  * by status, assignee and number (the ticket document's meta); the tickets are read by key
  * (BatchGet), every filter is checked again on the rows (a document can trail its row by the
  * event delivery time), the sort applies to them, and the cursor is an offset into the hits.
- * With no filter beyond those three and a creation sort, only the page's tickets are read (ticket
- * ids are ULIDs, so ids sort by creation); a ticket whose document lagged is then left off its page.
+ * With no filter beyond those three, a creation sort and a viewer who sees every chat (admins),
+ * the page is built from the documents alone (ticket ids are ULIDs, so ids sort by creation; each
+ * document carries the Ticket wire as its `view`): no read of the rows, so a search page costs the
+ * search call (issue 14 item 8). Such a page shows each ticket as of its document, which trails a
+ * change by the event delivery time (milliseconds locally, about a second in AWS), as the hits
+ * themselves do; documents without a view (indexed before it was kept) are read by key. The
+ * guard's view (masking) applies either way. Other viewers: every hit's row is read and passed
+ * through the guard's filter, as before.
  */
 async function searchTickets(actor: Actor, guard: ChatGuard, q: string, others: Filters, sort: ListTicketsQuery['sort'], limit: number, offset: number): Promise<{ tickets: Ticket[]; cursor: string | null }> {
   const { status, assignee, phone_id, ...rest } = others;
@@ -102,8 +108,13 @@ async function searchTickets(actor: Actor, guard: ChatGuard, q: string, others: 
     const ids = hits.map((h) => h.id).sort();
     if (sort === 'created_desc') ids.reverse();
     const page = ids.slice(offset, offset + limit);
-    const got = await getTickets(actor.org_id, page);
-    return { tickets: page.flatMap((id) => (got.has(id) && matches(got.get(id)!, others) ? [view(got.get(id)!)] : [])), cursor: next(ids.length) };
+    // the page's tickets as their documents hold them (the Ticket wire as of the document's
+    // version); only documents indexed before they carried it are read by key
+    const docs = new Map(hits.map((h) => [h.id, h.doc?.view as TicketItem | undefined]));
+    const missing = page.filter((id) => !docs.get(id));
+    const got = missing.length ? await getTickets(actor.org_id, missing) : new Map<string, TicketItem>();
+    const rowOf = (id: string) => docs.get(id) ?? got.get(id);
+    return { tickets: page.flatMap((id) => (rowOf(id) && matches(rowOf(id)!, others) ? [view(rowOf(id)!)] : [])), cursor: next(ids.length) };
   }
   const got = await getTickets(actor.org_id, hits.map((h) => h.id));
   const all = (await guard.filter([...got.values()], (t) => t.chat_id)).filter((t) => matches(t, others)).sort(compareTickets(sort));

@@ -4,7 +4,8 @@ import { ticketChange } from '../search/search-docs.ts';
 
 /**
  * The search document of a ticket (index `tickets`): its subject, with status, assignee, number,
- * chat and last update as meta, scoped to its org: the same document the indexing consumer writes.
+ * chat and last update as meta and the Ticket wire as its view, scoped to its org: the same
+ * document the indexing consumer writes.
  */
 export const ticketSearchDoc = (t: Record<string, unknown>): SearchDoc => ticketChange(t).upsert[0]!.doc;
 
@@ -13,6 +14,7 @@ export const ticketSearchDoc = (t: Record<string, unknown>): SearchDoc => ticket
  * scan filtered to tickets), used only to rebuild a lost local index, never on a request path.
  */
 export async function allTicketSearchDocs(): Promise<SearchDoc[]> {
-  const res = await db().entities.ticket.scan.go({ pages: 'all', attributes: ['ticket_id', 'org_id', 'subject', 'status', 'assignee', 'phone_id', 'chat_id', 'last_updated_at'] });
+  // whole rows: the document carries the Ticket wire as its view (the results list reads no rows)
+  const res = await db().entities.ticket.scan.go({ pages: 'all' });
   return res.data.map(ticketSearchDoc);
 }
