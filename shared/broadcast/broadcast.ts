@@ -45,7 +45,7 @@ import {
   type RecipientState,
   type SkipReason,
 } from './broadcast.schemas.ts';
-import { countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, recipientId } from './broadcast.rules.ts';
+import { audienceParts, countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, recipientId } from './broadcast.rules.ts';
 
 /**
  * Broadcasts (issue 16 part B; spec §2 /broadcast, §6 bulk_message, §9 credits).
@@ -353,6 +353,69 @@ export async function previewBroadcast(actor: Actor, guard: ChatGuard, input: Pr
 /** Put recipient rows in batches, retrying what DynamoDB left unprocessed (shared/db/batch-put.ts). */
 const putRecipients = (rows: RecipientRow[]): Promise<void> => putAllRetrying(db().entities.broadcastRecipient as never, rows, (r) => String((r as { rid: string }).rid), 'broadcast recipient(s)');
 
+/** How long the step that turns audience parts into recipient rows holds its lease (renewed every part). */
+const PREPARE_LEASE_MS = 120_000;
+
+/**
+ * Turn a broadcast's audience parts (createBroadcast) into its recipient rows, once, before anyone
+ * is claimed. The step that does it holds a lease on the job (`prepare_token`, `prepare_lease`,
+ * conditional writes), renewed before each part and checked before `prepared_at` is set, so two
+ * steps (a redelivered one, a resumed chain, the scheduled start) never write rows at once: a put
+ * after a claim would turn a `sending` recipient back into `pending`. A lease of a step that died
+ * is taken over once stale. The parts are deleted afterwards (best effort; TTL otherwise).
+ * @returns 'ready' when the rows are stored; otherwise the epoch ms to look again (another step holds the lease)
+ * @throws infrastructure errors (the queue retries the step)
+ */
+async function prepareAudience(job: JobRow, now: () => number): Promise<'ready' | number> {
+  const key = { org_id: job.org_id, broadcast_id: job.broadcast_id };
+  const token = ulid();
+  const { isConflictError } = await import('../db/retry.ts');
+  const lease = async (first: boolean): Promise<boolean> => {
+    try {
+      await db()
+        .entities.broadcast.patch(key)
+        .set({ prepare_lease: now() + PREPARE_LEASE_MS, prepare_token: token })
+        .where((a, { notExists, lt, eq }) => (first ? `${notExists(a.prepared_at)} AND (${notExists(a.prepare_lease)} OR ${lt(a.prepare_lease, now())})` : `${notExists(a.prepared_at)} AND ${eq(a.prepare_token, token)}`))
+        .go();
+      return true;
+    } catch (e) {
+      if (isConflictError(e)) return false;
+      throw e;
+    }
+  };
+  if (!(await lease(true))) {
+    const cur = await jobOf(job.org_id, job.broadcast_id);
+    if (!cur || cur.prepared_at != null) return 'ready';
+    return Math.max(now() + 1000, cur.prepare_lease ?? 0);
+  }
+  const parts: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { data: unknown[]; cursor: string | null } = await db().entities.broadcastAudience.query.byBroadcast(key).go({ attributes: ['part'], pages: 1, ...(cursor ? { cursor } : {}) });
+    parts.push(...(page.data as Array<{ part: number }>).map((p) => p.part));
+    cursor = page.cursor;
+  } while (cursor);
+  for (const part of parts) {
+    if (!(await lease(false))) return now() + 1000; // taken over: that step finishes
+    const got = (await db().entities.broadcastAudience.get({ ...key, part }).go()).data;
+    if (!got) continue;
+    await putRecipients((got.rows as Array<Record<string, unknown>>).map((r) => ({ ...r, org_id: job.org_id, broadcast_id: job.broadcast_id, expires_at: job.expires_at }) as unknown as RecipientRow));
+  }
+  try {
+    await db()
+      .entities.broadcast.patch(key)
+      .set({ prepared_at: now() })
+      .remove(['prepare_lease', 'prepare_token'])
+      .where((a, { eq }) => eq(a.prepare_token, token))
+      .go();
+  } catch (e) {
+    if (isConflictError(e)) return now() + 1000;
+    throw e;
+  }
+  await db().entities.broadcastAudience.delete(parts.map((part) => ({ ...key, part }))).go().catch((e: unknown) => log('warn', 'broadcast.parts_not_deleted', { ...key, error: String(e) }));
+  return 'ready';
+}
+
 /** Start (or arm) the engine of a broadcast at step `seq`: now on the queue, or at `at` through the scheduler. */
 async function wake(orgId: string, broadcastId: string, seq: number, at: number | null): Promise<void> {
   const body = { org_id: orgId, broadcast_id: broadcastId, seq };
@@ -377,10 +440,11 @@ export async function createBroadcast(actor: Actor, input: CreateBroadcastInput,
   }
   const broadcast_id = `bc_${ulid(now)}`;
   const expires_at = Math.floor(now / 1000) + TTL_SECONDS;
-  await putRecipients(
+  // the recipients go into a few audience parts (a write per ~300 KB, not per recipient): the
+  // request's work stays within the gateway's time however large the audience; the engine's first
+  // step turns the parts into recipient rows before it claims anyone (prepareAudience)
+  const parts = audienceParts(
     resolved.map((r, i) => ({
-      org_id: actor.org_id,
-      broadcast_id,
       rid: recipientId(i),
       state: r.skip_reason ? 'skipped' : 'pending',
       ...(r.chat_id ? { chat_id: r.chat_id } : {}),
@@ -390,9 +454,9 @@ export async function createBroadcast(actor: Actor, input: CreateBroadcastInput,
       ...(Object.keys(r.vars).length ? { vars: r.vars } : {}),
       ...(r.skip_reason ? { skip_reason: r.skip_reason } : {}),
       ...(r.via === 'template' ? { via: 'template' as const } : {}),
-      expires_at,
     })),
   );
+  await putAllRetrying(db().entities.broadcastAudience as never, parts.map((rows, part) => ({ org_id: actor.org_id, broadcast_id, part, rows, expires_at })), (r) => String((r as { part: number }).part), 'audience part(s)');
   const later = input.send_at != null && input.send_at > now + 1000;
   const row = (
     await db()
@@ -414,11 +478,14 @@ export async function createBroadcast(actor: Actor, input: CreateBroadcastInput,
         skipped_opt_out: skips.opt_out,
         skipped_no_template: skips.no_template,
         skipped_other: skips.other,
+        audience_parts: parts.length,
         expires_at,
       })
       .go()
   ).data as JobRow;
-  await wake(actor.org_id, broadcast_id, 0, later ? input.send_at! : null);
+  // step 0 now (it prepares the recipients; a scheduled one then waits for its start, armed here too)
+  if (later) await wake(actor.org_id, broadcast_id, 0, input.send_at!);
+  await wake(actor.org_id, broadcast_id, 0, null);
   log('info', 'broadcast.created', { org_id: actor.org_id, broadcast_id, total: resolved.length, to_send: toSend, scheduled: later });
   return toBroadcast(row);
 }
@@ -969,6 +1036,13 @@ async function pendingAfter(job: JobRow, afterRid: string): Promise<RecipientRow
 export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDeps = realEngine()): Promise<void> {
   let job = await jobOf(cmd.org_id, cmd.broadcast_id);
   if (!job || job.step !== cmd.seq) return;
+  if (job.audience_parts != null && job.prepared_at == null && job.status !== 'cancelled') {
+    // the recipients are still audience parts: store their rows first (nobody is claimed before)
+    const ready = await prepareAudience(job, deps.now);
+    if (ready !== 'ready') return wake(job.org_id, job.broadcast_id, cmd.seq, ready);
+    job = await jobOf(cmd.org_id, cmd.broadcast_id);
+    if (!job || job.step !== cmd.seq) return;
+  }
   const start = deps.now();
   if (job.status === 'scheduled') {
     if (job.send_at && job.send_at > start + 1000) return wake(job.org_id, job.broadcast_id, cmd.seq, job.send_at);
