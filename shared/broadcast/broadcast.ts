@@ -807,6 +807,113 @@ async function finishSent(job: JobRow, r: RecipientRow, now: number): Promise<vo
   ]);
 }
 
+/**
+ * Group commit (issue 16 pace): what callers add while a commit is in flight goes into the next one
+ * (at most `max` a commit, one commit at a time), so under load N recipients share one transaction
+ * on the broadcast's hot rows (the job's counters, the month's usage) instead of N conflicting ones,
+ * and alone a caller waits for nothing more than its own commit. Each add resolves with its item's
+ * result, or rejects with its commit's error.
+ */
+class GroupCommit<T, R> {
+  private waiting: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
+  private running = false;
+  constructor(private readonly commit: (items: T[]) => Promise<R[]>, private readonly max: number) {}
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (!this.running) void this.run();
+    });
+  }
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.waiting.length) {
+        const batch = this.waiting.splice(0, this.max);
+        try {
+          const out = await this.commit(batch.map((b) => b.item));
+          batch.forEach((b, i) => b.resolve(out[i]!));
+        } catch (e) {
+          for (const b of batch) b.reject(e);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+/** Recipients claimed or finished in one transaction at most (a finish is 3 items a recipient + 1; DynamoDB allows 100). */
+const GROUP_MAX = 25;
+
+/**
+ * Claim several pending recipients in one transaction (claim's rule for each: pending -> sending with
+ * its message key fixed at its own paced time `at`; the month's usage takes all their credits with
+ * `used <= limit - n`). A recipient another run took is answered 'taken' and the rest committed again;
+ * when the month's remainder is smaller than the group, each is claimed on its own (claim), so the
+ * credits are used up exactly. @returns per item: the claimed row, 'taken' or 'no_credit'
+ */
+async function claimGroup(job: JobRow, items: Array<{ r: RecipientRow; at: number }>, limit: number): Promise<Array<RecipientRow | 'taken' | 'no_credit'>> {
+  const out: Array<RecipientRow | 'taken' | 'no_credit' | undefined> = items.map(() => undefined);
+  let todo = items.map((it, i) => ({ ...it, i, msg_unique_id: ulid(it.at) }));
+  while (todo.length > 1 && todo.length <= limit) {
+    const n = todo.length;
+    const month = creditMonth(todo[0]!.at);
+    const res = await writeTx((e) => [
+      ...todo.map(({ r, at, msg_unique_id }) =>
+        e.broadcastRecipient
+          .patch({ org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid })
+          .set({ state: 'sending', msg_unique_id, msg_timestamp: at, claimed_at: at })
+          .where((a, { eq }) => eq(a.state, 'pending'))
+          .commit() as TxItem,
+      ),
+      e.broadcastUsage
+        .update({ org_id: job.org_id, month })
+        .add({ used: n })
+        .set({ expires_at: Math.floor(todo[0]!.at / 1000) + 400 * 24 * 3600 })
+        .where((a, { notExists, lte }) => `${notExists(a.used)} OR ${lte(a.used, limit - n)}`)
+        .commit() as TxItem,
+    ]);
+    if (res === 'ok') {
+      for (const t of todo) out[t.i] = { ...t.r, state: 'sending', msg_unique_id: t.msg_unique_id, msg_timestamp: t.at, claimed_at: t.at };
+      return out as Array<RecipientRow | 'taken' | 'no_credit'>;
+    }
+    if (res === n) break; // fewer credits left than the group: one by one below
+    out[todo[res]!.i] = 'taken';
+    todo = todo.filter((_, k) => k !== res);
+  }
+  for (const t of todo) out[t.i] = await claim(job, t.r, limit, t.at);
+  return out as Array<RecipientRow | 'taken' | 'no_credit'>;
+}
+
+/**
+ * finishSent for several recipients in one transaction: each sending -> sent with its refs, the
+ * job's counter added once for all. A recipient no longer `sending` is left out (as finishSent's
+ * condition would) and the rest committed again.
+ */
+async function finishGroup(job: JobRow, items: Array<{ r: RecipientRow; at: number }>): Promise<void[]> {
+  let todo = items;
+  while (todo.length) {
+    const group = todo;
+    const res = await writeTx((e) => [
+      ...group.map(({ r, at }) =>
+        e.broadcastRecipient
+          .patch({ org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid })
+          .set({ state: 'sent', sent_at: at, ack: 0 })
+          .where((a, { eq }) => eq(a.state, 'sending'))
+          .commit() as TxItem,
+      ),
+      e.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id }).add({ sent_count: group.length }).commit() as TxItem,
+      ...group.flatMap(({ r, at }) => {
+        const ref = { org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid, sent_at: at, expires_at: Math.floor(at / 1000) + REF_TTL_SECONDS };
+        return [e.broadcastRef.put({ ...ref, kind: 'msg', ref: r.msg_unique_id! }).commit() as TxItem, e.broadcastRef.put({ ...ref, kind: 'chat', ref: r.chat_id! }).commit() as TxItem];
+      }),
+    ]);
+    if (res === 'ok' || res >= group.length) break;
+    todo = group.filter((_, k) => k !== res);
+  }
+  return items.map(() => undefined);
+}
+
 /** sending | sent -> failed with the reason; the job's counters and the month's credit given back, in one transaction. */
 export async function finishFailed(orgId: string, broadcastId: string, rid: string, from: 'sending' | 'sent', error: string, now = Date.now()): Promise<boolean> {
   const done = await writeTx((e) => [
@@ -828,7 +935,7 @@ export async function finishFailed(orgId: string, broadcastId: string, rid: stri
  * harmless); otherwise it is stored now through the inbox's send path.
  * @param fresh true when this run claimed `r` just now (a new key: the message is not looked up)
  */
-async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps, fresh = false): Promise<void> {
+async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps, fresh = false, finish: (r: RecipientRow, now: number) => Promise<unknown> = (x, now) => finishSent(job, x, now)): Promise<void> {
   const key = { org_id: r.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! };
   // a claim this run just made has a new key: no message can have it yet (no read)
   const existing = fresh ? null : (await db().entities.message.get(key).go()).data;
@@ -836,7 +943,7 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
     if (!existing.message_id && existing.ack === 0 && existing.send_started_at == null && existing.send_uncertain_at == null) {
       await enqueue('whatsapp-outbound', { ...key } satisfies OutboundCommand);
     }
-    await finishSent(job, r, deps.now());
+    await finish(r, deps.now());
     return;
   }
   const content = job.content as PreviewBroadcastInput['content'];
@@ -873,7 +980,7 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
     return;
   }
   if (deps.crashPoint) await deps.crashPoint('stored', r.rid);
-  await timed('finishMs', () => finishSent(job, r, deps.now()));
+  await timed('finishMs', () => finish(r, deps.now()));
 }
 
 /**
@@ -1060,6 +1167,11 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const quiet = (job.quiet_hours as JobRow['quiet_hours'] & { start: string; end: string }) ?? null;
   const { limit } = await creditUsageOf(job.org_id, start);
   const pacer = new NumberPacer(job.pace_ms, deps.rand);
+  // claims and finishes of this step's sends share transactions while one is in flight (GroupCommit)
+  const jobNow = job;
+  const claims = new GroupCommit<{ r: RecipientRow; at: number }, RecipientRow | 'taken' | 'no_credit'>((items) => claimGroup(jobNow, items, limit), GROUP_MAX);
+  const finishes = new GroupCommit<{ r: RecipientRow; at: number }, void>((items) => finishGroup(jobNow, items), GROUP_MAX);
+  const finish = (x: RecipientRow, at: number) => finishes.add({ r: x, at });
   prof.since = Date.now();
   const deadline = start + deps.budgetMs;
   const limits = new Map<string, { readAt: number; seen: number }>();
@@ -1155,7 +1267,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       const task = async (): Promise<void> => {
         let row = r;
         if (r.state === 'pending') {
-          const c = await timed('claimMs', () => claim(job, r, limit, claimedAt));
+          const c = await timed('claimMs', () => claims.add({ r, at: claimedAt }));
           if (c === 'taken') return;
           if (c === 'no_credit') {
             outOfCredits = true;
@@ -1163,7 +1275,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
           }
           row = c;
         }
-        await deliver(job, actor, row, deps, row !== r);
+        await deliver(job, actor, row, deps, row !== r, finish);
         prof.sends++;
       };
       const p: Promise<void> = task()
