@@ -14,7 +14,7 @@ import { GraphStandIn } from './local/graph-standin.ts';
 /**
  * The broadcast bench (issue 16 part B), `npm run bench:broadcast`:
  *
- *   npm run bench:broadcast -- [--recipients 10000] [--pace-ms 50] [--kill-at 0.5] [--short]
+ *   npm run bench:broadcast -- [--recipients 10000] [--pace-ms 50] [--kill-at 0.5] [--short] [--profile]
  *   npm run bench:broadcast -- --memory 100000 [--memory-seconds 60]
  *
  * Send mode: the real local runtime runs in a child process (scripts/local/runtime-child.ts) over a
@@ -31,7 +31,9 @@ import { GraphStandIn } from './local/graph-standin.ts';
  * to the table: creating 100,000 through the API is the create path's cost, not the engine's), then
  * the engine sends at 10 ms for `--memory-seconds`; the runtime child's RSS is sampled before and
  * while it runs. The engine pages recipients (50 a Query), so its memory should not grow with them.
- * Exits 1 when a check fails. Figures on this machine are noisy (2 cores shared with other work).
+ * `--profile`: the runtime child counts its DynamoDB calls by consumer queue and command (bench-lib
+ * profileDynamoDb; 'http' = API requests), printed at the end with the calls per recipient sent
+ * (of the last segment when the run was killed). Exits 1 when a check fails. Figures on this machine are noisy (2 cores shared with other work).
  */
 const { values } = parseArgs({
   options: {
@@ -41,6 +43,7 @@ const { values } = parseArgs({
     short: { type: 'boolean', default: false },
     memory: { type: 'string' },
     'memory-seconds': { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
@@ -62,7 +65,11 @@ class RuntimeChild {
       detached: true,
     });
     let stderr = '';
-    this.proc.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
+    this.proc.stderr!.on('data', (d) => {
+      stderr = (stderr + String(d)).slice(-4000);
+      // BENCH_LOG_LEVEL: the runtime's error lines go to stderr too (Powertools writes errors there)
+      if (process.env.BENCH_LOG_LEVEL) process.stderr.write(d as Buffer);
+    });
     createInterface({ input: this.proc.stdout! }).on('line', (l) => {
       if (!l.startsWith('{')) return;
       const o = JSON.parse(l) as Record<string, unknown>;
@@ -82,6 +89,12 @@ class RuntimeChild {
     const gone = new Promise<void>((r) => this.proc.once('exit', () => r()));
     process.kill(-this.proc.pid!, 'SIGKILL');
     await gone;
+  }
+  /** the child's DynamoDB profile table (BENCH_PROFILE_DDB=1), '' without it */
+  async profile(): Promise<string> {
+    const answer = new Promise<Record<string, unknown>>((r) => this.lines.push(r));
+    this.proc.stdin!.write('profile\n');
+    return String((await answer).profile ?? '');
   }
   async stop(): Promise<void> {
     if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
@@ -169,7 +182,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'chorus-bench-broadcast-'));
   const ddb = await startDynamoDb(join(dir, 'dynamodb'), 'chorus', await freePort());
   const port = await freePort();
-  const child = new RuntimeChild({ dataDir: join(dir, 'runtime'), port, dynamoEndpoint: ddb.endpoint }, { WHATSAPP_GRAPH_URL: `http://127.0.0.1:${graphPort}`, WHATSAPP_GRAPH_SEND_LOOKUP: '1' });
+  const child = new RuntimeChild({ dataDir: join(dir, 'runtime'), port, dynamoEndpoint: ddb.endpoint }, { WHATSAPP_GRAPH_URL: `http://127.0.0.1:${graphPort}`, WHATSAPP_GRAPH_SEND_LOOKUP: '1', ...(values.profile ? { BENCH_PROFILE_DDB: '1' } : {}) });
   let ok = true;
   try {
     const ready = await child.start();
@@ -259,6 +272,12 @@ async function main(): Promise<void> {
     }
     await child.idle();
     const all = sends();
+    if (values.profile) {
+      const table = await child.profile();
+      const segment = killedAt ? all.filter((r) => r.at >= killedAt).length : all.length;
+      const calls = [...table.matchAll(/: (\d+) calls/g)].reduce((n, m) => n + Number(m[1]), 0);
+      log(`DynamoDB calls of the runtime${killedAt ? ' since the restart' : ''}: ${calls} for ${segment} sends (${(calls / Math.max(1, segment)).toFixed(1)} per recipient)\n${table}`);
+    }
     const per = new Map<string, number>();
     for (const r of all) {
       const to = (r.body as { to: string }).to;

@@ -14,12 +14,15 @@ import { eventChatRef, viewEventFor, type EventViewContext, type PushedEvent } f
  * spec §2, §6). Pushing the same event twice is harmless (clients upsert by id), so at-least-once
  * delivery needs no idempotency store: repeats are skipped by in-process receipts only.
  *
- * Read once per batch and org: the connections, the **active** members (a connection whose email is
- * not an active member now gets nothing: removed members and invites, whatever rows are left) and
- * the preferences; once per batch, for all its chats in one BatchGet: each chat's current `chat_access` (never the event's
- * snapshot, so a revocation applies to the next event even when it was published before), and for
- * a task linked to a ticket, the ticket's chat. One record's failure (a bad payload, a failed read)
- * fails that record only.
+ * Read once per batch and org, first: the org's connections (one Query). An org nobody is connected
+ * to right now gets nothing and nothing more is read for it (issue 16: a broadcast's messages made
+ * ~8 reads each here while no one watched). The connections are read per batch, never cached, so a
+ * socket that connects gets the next batch's events. For orgs with connections: the **active**
+ * members (a connection whose email is not an active member now gets nothing: removed members and
+ * invites, whatever rows are left) and the preferences; once per batch, for all its chats in one
+ * BatchGet: each chat's current `chat_access` (never the event's snapshot, so a revocation applies to
+ * the next event even when it was published before), and for a task linked to a ticket, the
+ * ticket's chat. One record's failure (a bad payload, a failed read) fails that record only.
  */
 export const handler = sqsBatchHandler('realtime-fanout', async (records) => {
   const memo = <T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> => {
@@ -51,17 +54,29 @@ export const handler = sqsBatchHandler('realtime-fanout', async (records) => {
   // the batch's chats in one BatchGet (not a GetItem per chat): issue 23 measured one GetItem per
   // event as the fan-out's largest DynamoDB cost at a burst over many chats. A chat the BatchGet left
   // unprocessed (throttled) is read on its own by chatOf.
-  const directRefs = new Map<string, { org_id: string; chat_id: string }>();
+  const connectionsOf = (orgId: string) => memo(connections, orgId, () => listOrgConnections(orgId));
+  const parsed: Array<{ org_id: string; chat_id?: string }> = [];
   for (const record of records) {
     try {
       const raw = parseEventRecord(record, 'realtime-fanout');
       const props = raw.detail.properties as { org_id?: unknown } & Record<string, unknown>;
       const ref = eventChatRef({ type: raw['detail-type'], properties: props });
-      if (ref && 'chat_id' in ref && typeof props.org_id === 'string') directRefs.set(`${props.org_id}|${ref.chat_id}`, { org_id: props.org_id, chat_id: ref.chat_id });
+      if (typeof props.org_id === 'string') parsed.push({ org_id: props.org_id, ...(ref && 'chat_id' in ref ? { chat_id: ref.chat_id } : {}) });
     } catch {
       // a bad record fails on its own below
     }
   }
+  // the batch's orgs' connections first: chats of orgs nobody is connected to are not read
+  const connected = new Set<string>();
+  await Promise.all(
+    [...new Set(parsed.map((p) => p.org_id))].map(async (orgId) => {
+      // a failed read fails the org's records below (connectionsOf keeps the rejection)
+      const rows = await connectionsOf(orgId).catch(() => []);
+      if (rows.length) connected.add(orgId);
+    }),
+  );
+  const directRefs = new Map<string, { org_id: string; chat_id: string }>();
+  for (const p of parsed) if (p.chat_id && connected.has(p.org_id)) directRefs.set(`${p.org_id}|${p.chat_id}`, { org_id: p.org_id, chat_id: p.chat_id });
   if (directRefs.size > 1) {
     const keys = [...directRefs.values()];
     const batch = db()
@@ -106,10 +121,12 @@ export const handler = sqsBatchHandler('realtime-fanout', async (records) => {
       const orgId = properties.org_id;
       const event: PushedEvent = { type: raw['detail-type'], properties, metadata: raw.detail.metadata };
 
+      const rows = await connectionsOf(orgId);
+      // nobody of the org is connected: nothing to push, nothing more to read
+      if (!rows.length) return 0;
       const ref = eventChatRef(event);
       const chatId = ref && ('chat_id' in ref ? ref.chat_id : await ticketChatOf(orgId, ref.ticket_id));
-      const [rows, viewers, mask, chat] = await Promise.all([
-        memo(connections, orgId, () => listOrgConnections(orgId)),
+      const [viewers, mask, chat] = await Promise.all([
         membersOf(orgId),
         memo(prefs, orgId, async () => !!(await getOrgPreferences(orgId)).mask_phone_numbers),
         chatId ? chatOf(orgId, chatId) : Promise.resolve(null),

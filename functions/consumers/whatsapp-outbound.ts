@@ -1,5 +1,5 @@
 import { sqsHandler, receiveCount } from '../lib/sqs.ts';
-import { deliverMessage, type OutboundCommand } from '../../shared/inbox/send.ts';
+import { deliverMessage, outboundMessage, type OutboundCommand } from '../../shared/inbox/send.ts';
 import { COMMAND_QUEUES } from '../../events/catalog.ts';
 import { deliverReaction, type ReactionCommand } from '../../shared/message/message-actions.ts';
 import { handOverToWaWeb } from '../../shared/whatsapp/web/outbound.ts';
@@ -14,8 +14,11 @@ const MAX = COMMAND_QUEUES.find((q) => q.name === 'whatsapp-outbound')!.maxRecei
 
 export const handler = sqsHandler('whatsapp-outbound', async (record) => {
   const cmd = JSON.parse(record.body) as OutboundCommand | ReactionCommand;
+  const isReaction = 'kind' in cmd && cmd.kind === 'reaction';
+  // a message is read once, for the hand-over check and the delivery
+  const msg = isReaction ? undefined : await outboundMessage(cmd as OutboundCommand);
   // a linked WhatsApp Web number: its session worker sends (wa-web-commands), not the Graph API
-  if (await handOverToWaWeb(cmd)) return;
-  if ('kind' in cmd && cmd.kind === 'reaction') await deliverReaction(cmd, receiveCount(record), MAX);
-  else await deliverMessage(cmd as OutboundCommand, receiveCount(record), MAX);
+  if (await handOverToWaWeb(cmd, msg)) return;
+  if (isReaction) await deliverReaction(cmd as ReactionCommand, receiveCount(record), MAX);
+  else await deliverMessage(cmd as OutboundCommand, receiveCount(record), MAX, msg);
 });

@@ -61,8 +61,17 @@ export function json(status: number, body: unknown): Result {
   return { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body: JSON.stringify(body) };
 }
 
+/** middy's early timeout (the Lambda's / local gateway's time is almost up): its TimeoutError. */
+const isHandlerTimeout = (e: unknown): boolean => e instanceof Error && e.name === 'TimeoutError' && (e.cause as { package?: string } | undefined)?.package === '@middy/core';
+
 export function errorResponse(e: unknown): Result {
   if (isAppError(e)) return json(e.status, { error: { code: e.code, message: e.message, details: e.details } });
+  if (isHandlerTimeout(e)) {
+    // a request that ran out of time is the server's temporary trouble, not an unknown error (issue 16:
+    // a 10,000-chat broadcast create answered 500); it may still have been done, so the client looks first
+    log('error', 'http.timeout', { error: String((e as Error).message) });
+    return json(503, { error: { code: 'request.timeout', message: 'This took too long and was stopped. It may still have been done: look before you try again.' } });
+  }
   log('error', 'http.unhandled', { error: String((e as Error)?.stack ?? e) });
   return json(500, { error: { code: 'internal', message: 'Something went wrong on our side. Please try again.' } });
 }

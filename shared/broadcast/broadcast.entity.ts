@@ -40,6 +40,13 @@ export const BroadcastEntity = new Entity({
     skipped_opt_out: { type: 'number', required: true, default: 0 },
     skipped_no_template: { type: 'number', required: true, default: 0 },
     skipped_other: { type: 'number', required: true, default: 0 },
+    /** audience parts (BroadcastAudience) the create stored; the engine's first step turns them into recipient rows. Absent: the rows were stored with the job */
+    audience_parts: { type: 'number' },
+    /** epoch ms when the audience parts became recipient rows (nothing is claimed before) */
+    prepared_at: { type: 'number' },
+    /** the step turning parts into rows holds this lease (epoch ms until) with its token; another step waits until it is done or stale */
+    prepare_lease: { type: 'number' },
+    prepare_token: { type: 'string' },
     expires_at: { type: 'number', required: true },
   },
   indexes: {
@@ -87,6 +94,27 @@ export const BroadcastRecipientEntity = new Entity({
     byBroadcast: { pk: { field: 'pk', composite: ['org_id', 'broadcast_id'] }, sk: { field: 'sk', composite: ['rid'] } },
     // recipients of a broadcast in one state, in order (the engine's next pending page; the log's filters)
     byState: { index: 'gsi1', pk: { field: 'gsi1pk', composite: ['org_id', 'broadcast_id', 'state'] }, sk: { field: 'gsi1sk', composite: ['rid'] } },
+  },
+});
+
+/**
+ * A part of a broadcast's resolved audience (issue 16): up to ~300 KB of recipient rows (without
+ * their org, broadcast and TTL) stored by the create request in a few writes, turned into
+ * BroadcastRecipient rows by the engine's first step, then deleted. `part` counts from 0.
+ * `expires_at` TTL epoch **seconds** (the broadcast's).
+ */
+export const BroadcastAudienceEntity = new Entity({
+  model: { entity: 'broadcastAudience', version: '1', service: 'chorus' },
+  attributes: {
+    org_id: { type: 'string', required: true },
+    broadcast_id: { type: 'string', required: true },
+    part: { type: 'number', required: true },
+    rows: { type: 'any', required: true },
+    expires_at: { type: 'number', required: true },
+  },
+  indexes: {
+    // the parts of a broadcast (rows carry their rid: order does not matter)
+    byBroadcast: { pk: { field: 'pk', composite: ['org_id', 'broadcast_id'] }, sk: { field: 'sk', composite: ['part'] } },
   },
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, paceFor, rateLimitBackoffMs, recipientId, variablesOf } from './broadcast.rules.ts';
+import { audienceParts, countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, paceFor, rateLimitBackoffMs, recipientId, variablesOf } from './broadcast.rules.ts';
 
 describe('broadcast rules', () => {
   it('paces Cloud API numbers at the configured pace and WhatsApp Web numbers slower with jitter', () => {
@@ -69,5 +69,17 @@ describe('fillTemplateValues', () => {
   it('fills text values per recipient and keeps media values', () => {
     const media = { link: 'https://cdn.example/a.png' };
     expect(fillTemplateValues({ 'body.1': '{{name}}', 'body.2': 'code {{ code }}', 'header.media': media }, { name: 'Asha', code: 'X9' })).toEqual({ 'body.1': 'Asha', 'body.2': 'code X9', 'header.media': media });
+  });
+
+  it('splits an audience into parts of bounded JSON size, in order, none empty', () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => ({ rid: recipientId(i), chat_id: `1555${String(i).padStart(7, '0')}@c.us`, name: `Customer ${i}` }));
+    const parts = audienceParts(rows, 5000);
+    expect(parts.length).toBeGreaterThan(10);
+    expect(parts.flat()).toEqual(rows);
+    for (const p of parts) expect(JSON.stringify(p).length).toBeLessThanOrEqual(5000);
+    // a row larger than a part is a part of its own
+    const big = { rid: 'x', name: 'y'.repeat(100) };
+    expect(audienceParts([rows[0], big, rows[1]], 60)).toEqual([[rows[0]], [big], [rows[1]]]);
+    expect(audienceParts([])).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ import {
   type RecipientState,
   type SkipReason,
 } from './broadcast.schemas.ts';
-import { countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, recipientId } from './broadcast.rules.ts';
+import { audienceParts, countSkips, creditMonth, fillTemplateValues, fillVariables, inQuietHours, isOptedOut, msUntilQuietEnds, NumberPacer, recipientId } from './broadcast.rules.ts';
 
 /**
  * Broadcasts (issue 16 part B; spec §2 /broadcast, §6 bulk_message, §9 credits).
@@ -353,6 +353,69 @@ export async function previewBroadcast(actor: Actor, guard: ChatGuard, input: Pr
 /** Put recipient rows in batches, retrying what DynamoDB left unprocessed (shared/db/batch-put.ts). */
 const putRecipients = (rows: RecipientRow[]): Promise<void> => putAllRetrying(db().entities.broadcastRecipient as never, rows, (r) => String((r as { rid: string }).rid), 'broadcast recipient(s)');
 
+/** How long the step that turns audience parts into recipient rows holds its lease (renewed every part). */
+const PREPARE_LEASE_MS = 120_000;
+
+/**
+ * Turn a broadcast's audience parts (createBroadcast) into its recipient rows, once, before anyone
+ * is claimed. The step that does it holds a lease on the job (`prepare_token`, `prepare_lease`,
+ * conditional writes), renewed before each part and checked before `prepared_at` is set, so two
+ * steps (a redelivered one, a resumed chain, the scheduled start) never write rows at once: a put
+ * after a claim would turn a `sending` recipient back into `pending`. A lease of a step that died
+ * is taken over once stale. The parts are deleted afterwards (best effort; TTL otherwise).
+ * @returns 'ready' when the rows are stored; otherwise the epoch ms to look again (another step holds the lease)
+ * @throws infrastructure errors (the queue retries the step)
+ */
+async function prepareAudience(job: JobRow, now: () => number): Promise<'ready' | number> {
+  const key = { org_id: job.org_id, broadcast_id: job.broadcast_id };
+  const token = ulid();
+  const { isConflictError } = await import('../db/retry.ts');
+  const lease = async (first: boolean): Promise<boolean> => {
+    try {
+      await db()
+        .entities.broadcast.patch(key)
+        .set({ prepare_lease: now() + PREPARE_LEASE_MS, prepare_token: token })
+        .where((a, { notExists, lt, eq }) => (first ? `${notExists(a.prepared_at)} AND (${notExists(a.prepare_lease)} OR ${lt(a.prepare_lease, now())})` : `${notExists(a.prepared_at)} AND ${eq(a.prepare_token, token)}`))
+        .go();
+      return true;
+    } catch (e) {
+      if (isConflictError(e)) return false;
+      throw e;
+    }
+  };
+  if (!(await lease(true))) {
+    const cur = await jobOf(job.org_id, job.broadcast_id);
+    if (!cur || cur.prepared_at != null) return 'ready';
+    return Math.max(now() + 1000, cur.prepare_lease ?? 0);
+  }
+  const parts: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { data: unknown[]; cursor: string | null } = await db().entities.broadcastAudience.query.byBroadcast(key).go({ attributes: ['part'], pages: 1, ...(cursor ? { cursor } : {}) });
+    parts.push(...(page.data as Array<{ part: number }>).map((p) => p.part));
+    cursor = page.cursor;
+  } while (cursor);
+  for (const part of parts) {
+    if (!(await lease(false))) return now() + 1000; // taken over: that step finishes
+    const got = (await db().entities.broadcastAudience.get({ ...key, part }).go()).data;
+    if (!got) continue;
+    await putRecipients((got.rows as Array<Record<string, unknown>>).map((r) => ({ ...r, org_id: job.org_id, broadcast_id: job.broadcast_id, expires_at: job.expires_at }) as unknown as RecipientRow));
+  }
+  try {
+    await db()
+      .entities.broadcast.patch(key)
+      .set({ prepared_at: now() })
+      .remove(['prepare_lease', 'prepare_token'])
+      .where((a, { eq }) => eq(a.prepare_token, token))
+      .go();
+  } catch (e) {
+    if (isConflictError(e)) return now() + 1000;
+    throw e;
+  }
+  await db().entities.broadcastAudience.delete(parts.map((part) => ({ ...key, part }))).go().catch((e: unknown) => log('warn', 'broadcast.parts_not_deleted', { ...key, error: String(e) }));
+  return 'ready';
+}
+
 /** Start (or arm) the engine of a broadcast at step `seq`: now on the queue, or at `at` through the scheduler. */
 async function wake(orgId: string, broadcastId: string, seq: number, at: number | null): Promise<void> {
   const body = { org_id: orgId, broadcast_id: broadcastId, seq };
@@ -377,10 +440,11 @@ export async function createBroadcast(actor: Actor, input: CreateBroadcastInput,
   }
   const broadcast_id = `bc_${ulid(now)}`;
   const expires_at = Math.floor(now / 1000) + TTL_SECONDS;
-  await putRecipients(
+  // the recipients go into a few audience parts (a write per ~300 KB, not per recipient): the
+  // request's work stays within the gateway's time however large the audience; the engine's first
+  // step turns the parts into recipient rows before it claims anyone (prepareAudience)
+  const parts = audienceParts(
     resolved.map((r, i) => ({
-      org_id: actor.org_id,
-      broadcast_id,
       rid: recipientId(i),
       state: r.skip_reason ? 'skipped' : 'pending',
       ...(r.chat_id ? { chat_id: r.chat_id } : {}),
@@ -390,9 +454,9 @@ export async function createBroadcast(actor: Actor, input: CreateBroadcastInput,
       ...(Object.keys(r.vars).length ? { vars: r.vars } : {}),
       ...(r.skip_reason ? { skip_reason: r.skip_reason } : {}),
       ...(r.via === 'template' ? { via: 'template' as const } : {}),
-      expires_at,
     })),
   );
+  await putAllRetrying(db().entities.broadcastAudience as never, parts.map((rows, part) => ({ org_id: actor.org_id, broadcast_id, part, rows, expires_at })), (r) => String((r as { part: number }).part), 'audience part(s)');
   const later = input.send_at != null && input.send_at > now + 1000;
   const row = (
     await db()
@@ -414,11 +478,14 @@ export async function createBroadcast(actor: Actor, input: CreateBroadcastInput,
         skipped_opt_out: skips.opt_out,
         skipped_no_template: skips.no_template,
         skipped_other: skips.other,
+        audience_parts: parts.length,
         expires_at,
       })
       .go()
   ).data as JobRow;
-  await wake(actor.org_id, broadcast_id, 0, later ? input.send_at! : null);
+  // step 0 now (it prepares the recipients; a scheduled one then waits for its start, armed here too)
+  if (later) await wake(actor.org_id, broadcast_id, 0, input.send_at!);
+  await wake(actor.org_id, broadcast_id, 0, null);
   log('info', 'broadcast.created', { org_id: actor.org_id, broadcast_id, total: resolved.length, to_send: toSend, scheduled: later });
   return toBroadcast(row);
 }
@@ -740,6 +807,113 @@ async function finishSent(job: JobRow, r: RecipientRow, now: number): Promise<vo
   ]);
 }
 
+/**
+ * Group commit (issue 16 pace): what callers add while a commit is in flight goes into the next one
+ * (at most `max` a commit, one commit at a time), so under load N recipients share one transaction
+ * on the broadcast's hot rows (the job's counters, the month's usage) instead of N conflicting ones,
+ * and alone a caller waits for nothing more than its own commit. Each add resolves with its item's
+ * result, or rejects with its commit's error.
+ */
+class GroupCommit<T, R> {
+  private waiting: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
+  private running = false;
+  constructor(private readonly commit: (items: T[]) => Promise<R[]>, private readonly max: number) {}
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (!this.running) void this.run();
+    });
+  }
+  private async run(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.waiting.length) {
+        const batch = this.waiting.splice(0, this.max);
+        try {
+          const out = await this.commit(batch.map((b) => b.item));
+          batch.forEach((b, i) => b.resolve(out[i]!));
+        } catch (e) {
+          for (const b of batch) b.reject(e);
+        }
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+/** Recipients claimed or finished in one transaction at most (a finish is 3 items a recipient + 1; DynamoDB allows 100). */
+const GROUP_MAX = 25;
+
+/**
+ * Claim several pending recipients in one transaction (claim's rule for each: pending -> sending with
+ * its message key fixed at its own paced time `at`; the month's usage takes all their credits with
+ * `used <= limit - n`). A recipient another run took is answered 'taken' and the rest committed again;
+ * when the month's remainder is smaller than the group, each is claimed on its own (claim), so the
+ * credits are used up exactly. @returns per item: the claimed row, 'taken' or 'no_credit'
+ */
+async function claimGroup(job: JobRow, items: Array<{ r: RecipientRow; at: number }>, limit: number): Promise<Array<RecipientRow | 'taken' | 'no_credit'>> {
+  const out: Array<RecipientRow | 'taken' | 'no_credit' | undefined> = items.map(() => undefined);
+  let todo = items.map((it, i) => ({ ...it, i, msg_unique_id: ulid(it.at) }));
+  while (todo.length > 1 && todo.length <= limit) {
+    const n = todo.length;
+    const month = creditMonth(todo[0]!.at);
+    const res = await writeTx((e) => [
+      ...todo.map(({ r, at, msg_unique_id }) =>
+        e.broadcastRecipient
+          .patch({ org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid })
+          .set({ state: 'sending', msg_unique_id, msg_timestamp: at, claimed_at: at })
+          .where((a, { eq }) => eq(a.state, 'pending'))
+          .commit() as TxItem,
+      ),
+      e.broadcastUsage
+        .update({ org_id: job.org_id, month })
+        .add({ used: n })
+        .set({ expires_at: Math.floor(todo[0]!.at / 1000) + 400 * 24 * 3600 })
+        .where((a, { notExists, lte }) => `${notExists(a.used)} OR ${lte(a.used, limit - n)}`)
+        .commit() as TxItem,
+    ]);
+    if (res === 'ok') {
+      for (const t of todo) out[t.i] = { ...t.r, state: 'sending', msg_unique_id: t.msg_unique_id, msg_timestamp: t.at, claimed_at: t.at };
+      return out as Array<RecipientRow | 'taken' | 'no_credit'>;
+    }
+    if (res === n) break; // fewer credits left than the group: one by one below
+    out[todo[res]!.i] = 'taken';
+    todo = todo.filter((_, k) => k !== res);
+  }
+  for (const t of todo) out[t.i] = await claim(job, t.r, limit, t.at);
+  return out as Array<RecipientRow | 'taken' | 'no_credit'>;
+}
+
+/**
+ * finishSent for several recipients in one transaction: each sending -> sent with its refs, the
+ * job's counter added once for all. A recipient no longer `sending` is left out (as finishSent's
+ * condition would) and the rest committed again.
+ */
+async function finishGroup(job: JobRow, items: Array<{ r: RecipientRow; at: number }>): Promise<void[]> {
+  let todo = items;
+  while (todo.length) {
+    const group = todo;
+    const res = await writeTx((e) => [
+      ...group.map(({ r, at }) =>
+        e.broadcastRecipient
+          .patch({ org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid })
+          .set({ state: 'sent', sent_at: at, ack: 0 })
+          .where((a, { eq }) => eq(a.state, 'sending'))
+          .commit() as TxItem,
+      ),
+      e.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id }).add({ sent_count: group.length }).commit() as TxItem,
+      ...group.flatMap(({ r, at }) => {
+        const ref = { org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid, sent_at: at, expires_at: Math.floor(at / 1000) + REF_TTL_SECONDS };
+        return [e.broadcastRef.put({ ...ref, kind: 'msg', ref: r.msg_unique_id! }).commit() as TxItem, e.broadcastRef.put({ ...ref, kind: 'chat', ref: r.chat_id! }).commit() as TxItem];
+      }),
+    ]);
+    if (res === 'ok' || res >= group.length) break;
+    todo = group.filter((_, k) => k !== res);
+  }
+  return items.map(() => undefined);
+}
+
 /** sending | sent -> failed with the reason; the job's counters and the month's credit given back, in one transaction. */
 export async function finishFailed(orgId: string, broadcastId: string, rid: string, from: 'sending' | 'sent', error: string, now = Date.now()): Promise<boolean> {
   const done = await writeTx((e) => [
@@ -761,7 +935,7 @@ export async function finishFailed(orgId: string, broadcastId: string, rid: stri
  * harmless); otherwise it is stored now through the inbox's send path.
  * @param fresh true when this run claimed `r` just now (a new key: the message is not looked up)
  */
-async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps, fresh = false): Promise<void> {
+async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps, fresh = false, finish: (r: RecipientRow, now: number) => Promise<unknown> = (x, now) => finishSent(job, x, now)): Promise<void> {
   const key = { org_id: r.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! };
   // a claim this run just made has a new key: no message can have it yet (no read)
   const existing = fresh ? null : (await db().entities.message.get(key).go()).data;
@@ -769,7 +943,7 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
     if (!existing.message_id && existing.ack === 0 && existing.send_started_at == null && existing.send_uncertain_at == null) {
       await enqueue('whatsapp-outbound', { ...key } satisfies OutboundCommand);
     }
-    await finishSent(job, r, deps.now());
+    await finish(r, deps.now());
     return;
   }
   const content = job.content as PreviewBroadcastInput['content'];
@@ -806,7 +980,7 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
     return;
   }
   if (deps.crashPoint) await deps.crashPoint('stored', r.rid);
-  await timed('finishMs', () => finishSent(job, r, deps.now()));
+  await timed('finishMs', () => finish(r, deps.now()));
 }
 
 /**
@@ -969,6 +1143,13 @@ async function pendingAfter(job: JobRow, afterRid: string): Promise<RecipientRow
 export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDeps = realEngine()): Promise<void> {
   let job = await jobOf(cmd.org_id, cmd.broadcast_id);
   if (!job || job.step !== cmd.seq) return;
+  if (job.audience_parts != null && job.prepared_at == null && job.status !== 'cancelled') {
+    // the recipients are still audience parts: store their rows first (nobody is claimed before)
+    const ready = await prepareAudience(job, deps.now);
+    if (ready !== 'ready') return wake(job.org_id, job.broadcast_id, cmd.seq, ready);
+    job = await jobOf(cmd.org_id, cmd.broadcast_id);
+    if (!job || job.step !== cmd.seq) return;
+  }
   const start = deps.now();
   if (job.status === 'scheduled') {
     if (job.send_at && job.send_at > start + 1000) return wake(job.org_id, job.broadcast_id, cmd.seq, job.send_at);
@@ -986,6 +1167,11 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const quiet = (job.quiet_hours as JobRow['quiet_hours'] & { start: string; end: string }) ?? null;
   const { limit } = await creditUsageOf(job.org_id, start);
   const pacer = new NumberPacer(job.pace_ms, deps.rand);
+  // claims and finishes of this step's sends share transactions while one is in flight (GroupCommit)
+  const jobNow = job;
+  const claims = new GroupCommit<{ r: RecipientRow; at: number }, RecipientRow | 'taken' | 'no_credit'>((items) => claimGroup(jobNow, items, limit), GROUP_MAX);
+  const finishes = new GroupCommit<{ r: RecipientRow; at: number }, void>((items) => finishGroup(jobNow, items), GROUP_MAX);
+  const finish = (x: RecipientRow, at: number) => finishes.add({ r: x, at });
   prof.since = Date.now();
   const deadline = start + deps.budgetMs;
   const limits = new Map<string, { readAt: number; seen: number }>();
@@ -1081,7 +1267,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       const task = async (): Promise<void> => {
         let row = r;
         if (r.state === 'pending') {
-          const c = await timed('claimMs', () => claim(job, r, limit, claimedAt));
+          const c = await timed('claimMs', () => claims.add({ r, at: claimedAt }));
           if (c === 'taken') return;
           if (c === 'no_credit') {
             outOfCredits = true;
@@ -1089,7 +1275,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
           }
           row = c;
         }
-        await deliver(job, actor, row, deps, row !== r);
+        await deliver(job, actor, row, deps, row !== r, finish);
         prof.sends++;
       };
       const p: Promise<void> = task()

@@ -52,7 +52,7 @@ import { ScheduledMessageEntity } from '../schedule/scheduled-message.entity.ts'
 
 import { ParkedChangeEntity } from '../message/parked-change.entity.ts';
 // issue 16: broadcasts
-import { BroadcastEntity, BroadcastPhoneLimitEntity, BroadcastRecipientEntity, BroadcastRefEntity, BroadcastUsageEntity } from '../broadcast/broadcast.entity.ts';
+import { BroadcastAudienceEntity, BroadcastEntity, BroadcastPhoneLimitEntity, BroadcastRecipientEntity, BroadcastRefEntity, BroadcastUsageEntity } from '../broadcast/broadcast.entity.ts';
 const entities = {
   organization: OrganizationEntity,
   member: MemberEntity,
@@ -136,6 +136,7 @@ const entities = {
   broadcastUsage: BroadcastUsageEntity,
   broadcastRef: BroadcastRefEntity,
   broadcastPhoneLimit: BroadcastPhoneLimitEntity,
+  broadcastAudience: BroadcastAudienceEntity,
   // issue 15 (groups): group templates and group requests
   groupTemplate: GroupTemplateEntity,
   groupRequest: GroupRequestEntity,

@@ -169,6 +169,17 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
   } });
 }
 
+/** A queued message's stored item (null when it is gone), as the outbound consumer reads it once. */
+export type OutboundMessage = Awaited<ReturnType<typeof outboundMessage>>;
+
+/**
+ * The stored item of a queued message (one GetItem; null when it is gone). The outbound consumer
+ * reads it once and hands it to handOverToWaWeb and deliverMessage (issue 16: it was read twice).
+ */
+export async function outboundMessage(cmd: OutboundCommand) {
+  return (await db().entities.message.get({ org_id: cmd.org_id, chat_id: cmd.chat_id, timestamp: cmd.timestamp, unique_id: cmd.unique_id }).go()).data;
+}
+
 /**
  * Deliver a queued message through the Graph API.
  *
@@ -180,11 +191,12 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
  * call Meta answered with an error releases the claim, so retries of rate limits and 5xx go on.
  * @param attempt 1-based receive count of the queue record; on the last attempt a retryable
  *   failure is recorded as failed instead of thrown
+ * @param loaded the message as outboundMessage read it just now (null: gone); read here when omitted
  * @throws GraphApiError when the failure is retryable and attempts remain (the queue retries)
  */
-export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxAttempts: number): Promise<void> {
+export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxAttempts: number, loaded?: OutboundMessage): Promise<void> {
   const key = { org_id: cmd.org_id, chat_id: cmd.chat_id, timestamp: cmd.timestamp, unique_id: cmd.unique_id };
-  const msg = (await db().entities.message.get(key).go()).data;
+  const msg = loaded !== undefined ? loaded : await outboundMessage(cmd);
   if (!msg) {
     log('warn', 'outbound.message_missing', key);
     return;

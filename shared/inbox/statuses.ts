@@ -23,6 +23,8 @@ const STATUS_ORDER = ['sent', 'delivered', 'read', 'played', 'failed'] as const;
  * @param ref the ref item: { chat_id, unique_id, timestamp, status_<name>: StatusRecord }
  */
 export async function applyStatuses(orgId: string, ref: Record<string, unknown>): Promise<void> {
+  // no status recorded yet (a send just accepted, before any webhook): nothing to apply, nothing to read
+  if (!STATUS_ORDER.some((s) => ref[`status_${s}`])) return;
   const key = { org_id: orgId, chat_id: ref.chat_id as string, timestamp: ref.timestamp as number, unique_id: ref.unique_id as string };
   // a message that kept changing is left as it is: the next status of it applies the order again
   await retryOnConflict(`message ${key.unique_id} (statuses)`, async () => {

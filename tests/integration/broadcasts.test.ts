@@ -322,6 +322,43 @@ describe('crash safety of the Graph call (a process killed between the outbound 
   }, 240_000);
 });
 
+describe('the create stores audience parts; the first step makes the recipient rows (a large audience never outlives the request)', () => {
+  it('writes parts, not a row per recipient; a step waits while another holds the preparation, a stale one is taken over; everyone once', async () => {
+    const q = rt.queues.get('broadcasts')!;
+    q.pause(); // the create's step waits until this test has looked
+    await seedChats(800, 840);
+    const chat_ids = Array.from({ length: 40 }, (_, i) => chatOf(800 + i));
+    let id = '';
+    try {
+      const r = await call<{ broadcast: Broadcast }>(admin, 'POST', '/broadcasts', { name: 'Parts', audience: { kind: 'chats', chat_ids }, content: { body: 'Hello {{name}}' }, options: { pace_ms: 10 } });
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+      id = r.body.broadcast.broadcast_id;
+      expect(r.body.broadcast.stats).toMatchObject({ total: 40, pending: 40 });
+      const key = { org_id: rt.orgId, broadcast_id: id };
+      const rows = async () => (await db().entities.broadcastRecipient.query.byBroadcast(key).go({ pages: 'all' })).data;
+      expect((await db().entities.broadcast.get(key).go()).data!.audience_parts).toBe(1);
+      expect((await db().entities.broadcastAudience.query.byBroadcast(key).go()).data[0]!.rows).toHaveLength(40);
+      expect(await rows()).toHaveLength(0);
+      // another step holds the preparation (a live lease): this one writes no row and claims nobody
+      await db().entities.broadcast.patch(key).set({ prepare_lease: Date.now() + 60_000, prepare_token: 'other' }).go();
+      await runBroadcastStep({ ...key, seq: 0 }, { now: Date.now, sleep: (ms) => new Promise((res) => setTimeout(res, ms)), rand: Math.random, budgetMs: 1000 });
+      expect(await rows()).toHaveLength(0);
+      expect(rt.graph.sent.filter((x) => chat_ids.some((c) => (x.body as { to?: string }).to === c.split('@')[0]))).toHaveLength(0);
+      // that step died: once its lease is stale the queued step takes over
+      await db().entities.broadcast.patch(key).set({ prepare_lease: Date.now() - 1 }).go();
+    } finally {
+      q.resume();
+    }
+    await eventually(async () => (await get(id)).status === 'completed', 60_000, 'the broadcast completes');
+    await rt.idle();
+    const key = { org_id: rt.orgId, broadcast_id: id };
+    expect((await db().entities.broadcast.get(key).go()).data!.prepared_at).toBeGreaterThan(0);
+    expect((await db().entities.broadcastAudience.query.byBroadcast(key).go()).data).toHaveLength(0); // parts deleted
+    expect((await get(id)).stats).toMatchObject({ sent: 40, pending: 0, failed: 0 });
+    expect(chat_ids.map((c) => graphSendsTo(c.split('@')[0]!)).filter((n) => n !== 1)).toHaveLength(0);
+  }, 180_000);
+});
+
 describe('validation', () => {
   it('answers 400 with the field and reason', async () => {
     const cases: Array<[unknown, string]> = [

@@ -22,10 +22,11 @@ async function connectionType(orgId: string, phoneId: string): Promise<string | 
  * the number's connector does the sending). The whatsapp-outbound consumer asks this first: a
  * message or reaction of a linked WhatsApp Web number ('wa_web') cannot go through the Graph API,
  * so it is handed to the session worker that holds the number as a `send` / `react` command.
+ * @param loaded the command's message when the caller read it already (null: gone), so it is read once
  * @returns true when handed over (the caller does nothing more), false for Cloud API numbers
  */
-export async function handOverToWaWeb(cmd: OutboundCommand | ReactionCommand): Promise<boolean> {
-  const message = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id).catch(() => null);
+export async function handOverToWaWeb(cmd: OutboundCommand | ReactionCommand, loaded?: Awaited<ReturnType<typeof getMessageItem>> | null): Promise<boolean> {
+  const message = loaded !== undefined ? loaded : await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id).catch(() => null);
   if (!message) return false;
   if ((await connectionType(cmd.org_id, message.phone_id)) !== 'wa_web') return false;
   const base = { org_id: cmd.org_id, phone_id: message.phone_id, chat_id: cmd.chat_id, unique_id: cmd.unique_id };
