@@ -53,6 +53,7 @@ import { ScheduledMessageEntity } from '../schedule/scheduled-message.entity.ts'
 import { ParkedChangeEntity } from '../message/parked-change.entity.ts';
 // issue 16: broadcasts
 import { BroadcastEntity, BroadcastPhoneLimitEntity, BroadcastRecipientEntity, BroadcastRefEntity, BroadcastUsageEntity } from '../broadcast/broadcast.entity.ts';
+import { BroadcastUploadEntity } from '../broadcast/broadcast-upload.entity.ts';
 const entities = {
   organization: OrganizationEntity,
   member: MemberEntity,
@@ -136,6 +137,7 @@ const entities = {
   broadcastUsage: BroadcastUsageEntity,
   broadcastRef: BroadcastRefEntity,
   broadcastPhoneLimit: BroadcastPhoneLimitEntity,
+  broadcastUpload: BroadcastUploadEntity,
   // issue 15 (groups): group templates and group requests
   groupTemplate: GroupTemplateEntity,
   groupRequest: GroupRequestEntity,
