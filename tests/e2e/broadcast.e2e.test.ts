@@ -119,6 +119,7 @@ describe('/broadcast in the browser', () => {
     await expect.poll(async () => error.textContent()).toContain('party.gif is not a file type WhatsApp can send');
     await input.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 10, 1) });
     await expect.poll(async () => error.textContent()).toBe('huge.png is larger than WhatsApp allows (5 MB for images).');
+    await page.screenshot({ path: join(SHOTS, 'broadcast-upload-error-desktop.png'), fullPage: true });
     const photo = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 240, g: 140, b: 30 } } }).png().toBuffer();
     const uploadsBefore = rt.graph.uploads.length;
     await input.setInputFiles({ name: 'new-range.png', mimeType: 'image/png', buffer: photo });
