@@ -119,10 +119,22 @@ describe('/broadcast in the browser', () => {
     await expect.poll(async () => error.textContent()).toContain('party.gif is not a file type WhatsApp can send');
     await input.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 10, 1) });
     await expect.poll(async () => error.textContent()).toBe('huge.png is larger than WhatsApp allows (5 MB for images).');
+    await error.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'broadcast-upload-error-desktop.png'), fullPage: true });
     const photo = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 240, g: 140, b: 30 } } }).png().toBuffer();
     const uploadsBefore = rt.graph.uploads.length;
+    // the PUT to the blob store is held until the progress is seen (and photographed), then let through
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/media-upload/**', async (route) => (await held, route.continue()));
     await input.setInputFiles({ name: 'new-range.png', mimeType: 'image/png', buffer: photo });
+    const progress = create.getByTestId('broadcast-upload-progress');
+    await progress.waitFor();
+    expect(await progress.textContent()).toContain('Uploading new-range.png');
+    expect(await progress.getByRole('button', { name: 'Cancel upload' }).count()).toBe(1);
+    await progress.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'broadcast-upload-progress-desktop.png'), fullPage: true });
+    release();
     const attached = create.getByTestId('broadcast-file');
     await attached.waitFor();
     expect(await attached.textContent()).toContain('new-range.png');

@@ -20,7 +20,7 @@ import { templateKeys, templatesApi, TemplateFormLazy } from '../templates/index
 import type { TemplateValues, TemplateView } from '#shared/template/template.schemas.ts';
 import { propertiesApi, propertyKeys } from '../contacts/index.ts';
 import { checkFile, fileSize, UploadCancelled } from '../chats/index.ts';
-import { OUTBOUND_ACCEPT } from '#shared/media/media.rules.ts';
+import { MEDIA_LIMITS, OUTBOUND_ACCEPT } from '#shared/media/media.rules.ts';
 import { broadcastKeys, broadcastsApi, type AudienceInput, type ContentInput, type Broadcast, type BroadcastPreview, type RecipientFilter } from './api.ts';
 import './broadcast.css';
 
@@ -334,7 +334,9 @@ function BroadcastFilePicker({ orgId, value, onChange }: { orgId: string; value:
           <input type="file" accept={OUTBOUND_ACCEPT} className="visually-hidden" data-testid="broadcast-upload-input" onChange={(e) => (pick(e.target.files?.[0]), (e.target.value = ''))} />
         </label>
       </div>
-      <small className="muted">Images (JPEG, PNG, up to 5 MB), video (MP4, 3GP, up to 16 MB), audio (up to 16 MB) or documents such as PDF (up to 100 MB).</small>
+      <small className="muted">
+        Images (JPEG, PNG, up to {MEDIA_LIMITS.image.label}), video (MP4, 3GP, up to {MEDIA_LIMITS.video.label}), audio (up to {MEDIA_LIMITS.audio.label}) or documents such as PDF (up to {MEDIA_LIMITS.document.label}).
+      </small>
       {uploadError && (
         <p role="alert" className="field-error" data-testid="broadcast-upload-error">
           {uploadError}
