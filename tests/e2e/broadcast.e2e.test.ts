@@ -132,6 +132,7 @@ describe('/broadcast in the browser', () => {
     await progress.waitFor();
     expect(await progress.textContent()).toContain('Uploading new-range.png');
     expect(await progress.getByRole('button', { name: 'Cancel upload' }).count()).toBe(1);
+    expect(await create.getByTestId('broadcast-send').isDisabled()).toBe(true); // sending waits for the file
     await progress.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'broadcast-upload-progress-desktop.png'), fullPage: true });
     release();

@@ -274,9 +274,13 @@ const mediaOf = (f: PickedFile): NonNullable<ContentInput['media']> => (f.kind =
  * newest 24 images, videos and documents) or one uploaded from the computer (checked here with the
  * composer's rules, then POST /broadcasts/uploads and the PUT with progress; cancel and remove).
  */
-function BroadcastFilePicker({ orgId, value, onChange }: { orgId: string; value: PickedFile | null; onChange: (f: PickedFile | null) => void }) {
+function BroadcastFilePicker({ orgId, value, onChange, onBusy }: { orgId: string; value: PickedFile | null; onChange: (f: PickedFile | null) => void; /** true while a file is uploading (sending waits for it) */ onBusy: (busy: boolean) => void }) {
   const [open, setOpen] = useState(false);
-  const [progress, setProgress] = useState<{ name: string; size: number; fraction: number; abort: AbortController } | null>(null);
+  const [progress, setProgressState] = useState<{ name: string; size: number; fraction: number; abort: AbortController } | null>(null);
+  const setProgress = (next: Parameters<typeof setProgressState>[0]) => {
+    setProgressState(next);
+    if (typeof next !== 'function') onBusy(next != null);
+  };
   const [uploadError, setUploadError] = useState<string | null>(null);
   const q = useQuery({ queryKey: ['orgs', orgId, 'media', 'broadcast-picker'], queryFn: () => api.listMedia(orgId, { limit: 24 }), enabled: open, staleTime: 30_000 });
   const uploadM = useMutation({
@@ -380,6 +384,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
   // text | template to everyone | text with the template for Cloud API recipients outside the 24-hour window
   const [mode, setMode] = useState<'text' | 'template' | 'both'>('text');
   const [file, setFile] = useState<PickedFile | null>(null);
+  const [uploading, setUploading] = useState(false);
   const [tpl, setTpl] = useState<{ t: TemplateView | null; values: TemplateValues }>({ t: null, values: {} });
   const templates = useQuery({ queryKey: templateKeys.list(orgId, null, 'APPROVED'), queryFn: () => templatesApi.list(orgId, null, 'APPROVED'), enabled: mode !== 'text' });
   const [paceS, setPaceS] = useState('1');
@@ -492,7 +497,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
         )}
         {mode !== 'template' && (
           <>
-            <BroadcastFilePicker orgId={orgId} value={file} onChange={(f) => (setFile(f), setPreview(null))} />
+            <BroadcastFilePicker orgId={orgId} value={file} onChange={(f) => (setFile(f), setPreview(null))} onBusy={setUploading} />
             {fieldError('content.media') && <span className="field-error">{fieldError('content.media')}</span>}
           </>
         )}
@@ -537,7 +542,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
       </div>
       <div className="broadcast-step">
         <h2>3. Preview</h2>
-        <button type="button" className="btn" onClick={() => previewM.mutate()} disabled={previewM.isPending} data-testid="broadcast-preview">
+        <button type="button" className="btn" onClick={() => previewM.mutate()} disabled={previewM.isPending || uploading} data-testid="broadcast-preview">
           {previewM.isPending ? 'Checking…' : 'Preview recipients'}
         </button>
         {preview && <PreviewTable p={preview} />}
@@ -563,7 +568,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
         <button type="button" className="btn" onClick={() => onDone(null)}>
           Cancel
         </button>
-        <button type="button" className="btn btn-primary" onClick={() => createM.mutate()} disabled={createM.isPending || !contentReady || !name.trim()} data-testid="broadcast-send">
+        <button type="button" className="btn btn-primary" onClick={() => createM.mutate()} disabled={createM.isPending || uploading || !contentReady || !name.trim()} data-testid="broadcast-send">
           {when === 'later' ? 'Schedule broadcast' : 'Send broadcast'}
         </button>
       </div>
