@@ -213,8 +213,7 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/scheduled/skip-scheduled.ts#handler': { scheduler: true },
   'functions/http/scheduled/delete-scheduled.ts#handler': { scheduler: true },
   // --- issue 16: broadcasts: the engine stores messages through the inbox (message.sent), queues them for WhatsApp and its own next step, and arms wake-ups ---
-  // an uploaded file (content.media.upload_id) is uploaded to the Graph API once per Cloud API number by the engine
-  'functions/consumers/broadcasts.ts#handler': { enqueue: ['broadcasts', 'whatsapp-outbound'], scheduler: true, whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], media: 'read' },
+  'functions/consumers/broadcasts.ts#handler': { enqueue: ['broadcasts', 'whatsapp-outbound'], scheduler: true },
   // preview and create check an uploaded file once (read, sniff, thumbnail, delete when refused) and mark its row ready
   'functions/http/broadcasts/create-broadcast.ts#handler': { publishEvents: false, enqueue: ['broadcasts'], scheduler: true, media: 'readWrite' },
   'functions/http/broadcasts/create-upload.ts#handler': { publishEvents: false, enqueue: [], media: 'put' },

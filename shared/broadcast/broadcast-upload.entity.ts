@@ -8,7 +8,7 @@ import { Entity } from 'electrodb';
  * `status`: 'pending' until the first preview/create checks the stored bytes (size, sniffed type,
  * thumbnail), then 'ready' with the checked `mimetype` / `size` / `thumbnail`.
  * `graph_ids` holds, per Cloud API phone (`phone_id`), Meta's media id of this file and when it was
- * uploaded (`{ [phone_id]: { id, at } }`, epoch ms): the engine uploads once per number and reuses it.
+ * uploaded (`{ [phone_id]: { id, at } }`, epoch ms): the outbound consumer uploads once per number and every recipient of it reuses the id.
  * Times epoch **ms**; `expires_at` is the table's TTL, epoch **seconds** (45 days: a broadcast
  * scheduled a month ahead still finds its file).
  */

@@ -3,8 +3,6 @@ import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import { log } from '../log.ts';
 import { blobPort } from '../ports/blobs.ts';
-import { phoneAccessToken } from '../phone/phone.ts';
-import { uploadMedia } from '../whatsapp/cloud/graph-client.ts';
 import { MEDIA_LIMITS, OUTBOUND_WORDS, outboundTypeFor, safeFilename, safeSegment, THUMBNAIL, type OutboundMediaType } from '../media/media.rules.ts';
 import { inspectUpload, UPLOAD_URL_TTL_S } from '../media/outbound.ts';
 import { MEDIA_ID_REUSE_MS } from '../message/forward.rules.ts';
@@ -18,10 +16,10 @@ import type { BroadcastUploadResponse, CreateBroadcastUploadInput } from './broa
  * (type and size checked against Meta's send limits, media.rules.ts), PUTs the file straight to the
  * blob store, then previews / creates the broadcast with `content.media = { upload_id }`. The first
  * preview or create checks the stored bytes once (inspectUpload: size, sniffed type, thumbnail) and
- * marks the upload ready. The engine sends it to each recipient: on a Cloud API number the file is
- * uploaded to the Graph API once per number and that media id reused for every recipient of that
- * number (Meta keeps an upload 30 days; MEDIA_ID_REUSE_MS); WhatsApp Web numbers read it from the
- * blob store per message like any member's file.
+ * marks the upload ready. The engine sends it to each recipient: on a Cloud API number the outbound
+ * consumer uploads the file to the Graph API once per number and that media id is reused for every
+ * recipient of that number (kept on the row; Meta keeps an upload 30 days, MEDIA_ID_REUSE_MS);
+ * WhatsApp Web numbers read it from the blob store per message like any member's file.
  */
 
 /** How long an upload row (and so its file's id) is kept, seconds: 45 days (a broadcast may be scheduled weeks ahead). */
@@ -109,7 +107,7 @@ export async function checkBroadcastUpload(orgId: string, uploadId: string): Pro
 const ROW_CACHE_MS = 60_000;
 const rowCache = new Map<string, { at: number; row: Promise<BroadcastUploadRow | null> }>();
 /** Graph uploads in flight per upload and number, so concurrent sends of one process share one. */
-const inflight = new Map<string, Promise<{ id: string; at: number } | undefined>>();
+const inflight = new Map<string, Promise<{ id: string; at: number }>>();
 
 /**
  * The upload row (null when gone: expired or never made), read consistently, then kept for a minute
@@ -131,22 +129,21 @@ export function getBroadcastUpload(orgId: string, uploadId: string): Promise<Bro
 }
 
 /**
- * What one recipient's message carries for a broadcast's uploaded file (InternalSend.prepared).
- * On a Cloud API number (`connectionType` 'wa_cloud') Meta's media id of the file is added: the
- * one already uploaded for that number (younger than MEDIA_ID_REUSE_MS), else the file is uploaded
- * now and its id kept on the upload row for the next recipients. When that upload fails the message
- * goes without an id and the outbound consumer uploads the file itself on its send (with its own
- * retries): nobody is skipped because of it.
+ * What one recipient's message carries for a broadcast's uploaded file (InternalSend.prepared): the
+ * stored file, its caption and `broadcast_upload_id`. On a Cloud API number the Graph media id
+ * already uploaded for that number (younger than MEDIA_ID_REUSE_MS) is added; otherwise the outbound
+ * consumer uploads the file on its send through sharedGraphUpload (the engine holds no WhatsApp token:
+ * infra/access.ts hands it to the channel consumers only).
  * @param caption the recipient's filled text ('' for none)
  * @returns the prepared media, or the reason the file cannot be sent (shown on the recipient's row)
  */
-export async function uploadedMediaFor(
+export function uploadedMediaFor(
   row: BroadcastUploadRow | null,
   phoneId: string,
   connectionType: 'wa_cloud' | 'wa_web' | undefined,
   caption: string,
   now: number,
-): Promise<{ message_type: OutboundMediaType; media: StoredMedia } | { refused: string }> {
+): { message_type: OutboundMediaType; media: StoredMedia } | { refused: string } {
   if (!row || row.status !== 'ready') return { refused: 'The broadcast’s file is no longer available (uploads are kept 45 days).' };
   const media: StoredMedia = {
     mimetype: row.mimetype,
@@ -156,40 +153,45 @@ export async function uploadedMediaFor(
     ...(row.thumbnail ? { thumbnail: row.thumbnail } : {}),
     size: row.size,
     status: 'stored',
+    broadcast_upload_id: row.upload_id,
   };
-  if (connectionType !== 'wa_web' && phoneId) {
-    const known = row.graph_ids?.[phoneId];
-    let id: { id: string; at: number } | undefined = known && now - known.at < MEDIA_ID_REUSE_MS ? known : undefined;
-    if (!id) {
-      const k = `${row.org_id}|${row.upload_id}|${phoneId}`;
-      let p = inflight.get(k);
-      if (!p) {
-        inflight.set(k, (p = uploadToGraph(row, phoneId, now)));
-        void p.finally(() => inflight.delete(k));
-      }
-      id = await p;
-    }
-    if (id) Object.assign(media, { media_id: id.id, media_phone_id: phoneId, uploaded_at: id.at });
-  }
+  const known = connectionType !== 'wa_web' && phoneId ? row.graph_ids?.[phoneId] : undefined;
+  if (known && now - known.at < MEDIA_ID_REUSE_MS) Object.assign(media, { media_id: known.id, media_phone_id: phoneId, uploaded_at: known.at });
   return { message_type: row.message_type, media };
 }
 
 /**
- * Upload the file to the Graph API for `phoneId` and keep the id on the row (and in the cached
- * `row`); undefined when it failed (logged). Two processes racing for one number may both upload
- * (one id wins on the row; both work for 30 days): a wasted upload, never a missed recipient.
+ * Meta's media id of a broadcast's uploaded file for one Cloud API number, for the outbound consumer
+ * (shared/inbox/send.ts graphMediaRef): the id already kept on the upload row for that number (younger
+ * than MEDIA_ID_REUSE_MS), else `upload()` is called and its id kept on the row, so the recipients of
+ * one number share one upload. Concurrent sends of one process share one upload in flight; sends in
+ * two processes at the same moment may both upload (both ids work for 30 days; the row keeps one).
+ * @throws the upload's GraphApiError (the consumer retries or fails the message as for any file)
  */
-async function uploadToGraph(row: BroadcastUploadRow, phoneId: string, now: number): Promise<{ id: string; at: number } | undefined> {
-  try {
-    const blob = await (await blobPort()).get(row.path);
-    if (!blob) return undefined;
-    const { id } = await uploadMedia(phoneId, blob.bytes, row.mimetype, row.filename, await phoneAccessToken(phoneId));
-    const entry = { id, at: now };
-    row.graph_ids = { ...row.graph_ids, [phoneId]: entry };
-    await db().entities.broadcastUpload.patch({ org_id: row.org_id, upload_id: row.upload_id }).set({ graph_ids: row.graph_ids }).go();
-    return entry;
-  } catch (e) {
-    log('warn', 'broadcast.media_upload_failed', { org_id: row.org_id, upload_id: row.upload_id, phone_id: phoneId, error: String((e as Error)?.message ?? e) });
-    return undefined;
+export async function sharedGraphUpload(orgId: string, uploadId: string, phoneId: string, upload: () => Promise<{ id: string }>, now = Date.now()): Promise<{ id: string }> {
+  const k = `${orgId}|${uploadId}|${phoneId}`;
+  let p = inflight.get(k);
+  if (!p) {
+    inflight.set(
+      k,
+      (p = (async () => {
+        const row = (await db().entities.broadcastUpload.get({ org_id: orgId, upload_id: uploadId }).go({ consistent: true })).data as BroadcastUploadRow | null;
+        const known = row?.graph_ids?.[phoneId];
+        if (known && now - known.at < MEDIA_ID_REUSE_MS) return known;
+        const { id } = await upload();
+        const entry = { id, at: now };
+        if (row) {
+          await db()
+            .entities.broadcastUpload.patch({ org_id: orgId, upload_id: uploadId })
+            .set({ graph_ids: { ...row.graph_ids, [phoneId]: entry } })
+            .go()
+            .catch((e: unknown) => log('warn', 'broadcast.media_id_not_kept', { org_id: orgId, upload_id: uploadId, phone_id: phoneId, error: String((e as Error)?.message ?? e) }));
+          rowCache.delete(`${orgId}|${uploadId}`);
+        }
+        return entry;
+      })()),
+    );
+    void p.finally(() => inflight.delete(k)).catch(() => undefined);
   }
+  return { id: (await p).id };
 }

@@ -792,7 +792,7 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
   let prepared: InternalSend['prepared'];
   const file = template ? undefined : content.media;
   if (file && 'upload_id' in file) {
-    const up = await uploadedMediaFor(await getBroadcastUpload(job.org_id, file.upload_id), r.phone_id ?? '', r.connection_type, body, deps.now());
+    const up = uploadedMediaFor(await getBroadcastUpload(job.org_id, file.upload_id), r.phone_id ?? '', r.connection_type, body, deps.now());
     if ('refused' in up) {
       await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', up.refused, deps.now());
       return;
