@@ -250,6 +250,7 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/broadcasts', handler: 'functions/http/broadcasts/list-broadcasts.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/broadcasts', handler: 'functions/http/broadcasts/create-broadcast.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/broadcasts/preview', handler: 'functions/http/broadcasts/preview-broadcast.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/broadcasts/uploads', handler: 'functions/http/broadcasts/create-upload.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/credits', handler: 'functions/http/broadcasts/get-credits.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}', handler: 'functions/http/broadcasts/get-broadcast.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}/actions', handler: 'functions/http/broadcasts/control-broadcast.ts#handler', auth: 'jwt' },

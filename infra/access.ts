@@ -214,13 +214,15 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/http/scheduled/delete-scheduled.ts#handler': { scheduler: true },
   // --- issue 16: broadcasts: the engine stores messages through the inbox (message.sent), queues them for WhatsApp and its own next step, and arms wake-ups ---
   'functions/consumers/broadcasts.ts#handler': { enqueue: ['broadcasts', 'whatsapp-outbound'], scheduler: true },
-  'functions/http/broadcasts/create-broadcast.ts#handler': { publishEvents: false, enqueue: ['broadcasts'], scheduler: true },
+  // preview and create check an uploaded file once (read, sniff, thumbnail, delete when refused) and mark its row ready
+  'functions/http/broadcasts/create-broadcast.ts#handler': { publishEvents: false, enqueue: ['broadcasts'], scheduler: true, media: 'readWrite' },
+  'functions/http/broadcasts/create-upload.ts#handler': { publishEvents: false, enqueue: [], media: 'put' },
   'functions/http/broadcasts/control-broadcast.ts#handler': { publishEvents: false, enqueue: ['broadcasts'], scheduler: true },
   'functions/http/broadcasts/list-broadcasts.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
   'functions/http/broadcasts/get-broadcast.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
   'functions/http/broadcasts/list-recipients.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
   'functions/http/broadcasts/export-recipients.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
-  'functions/http/broadcasts/preview-broadcast.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
+  'functions/http/broadcasts/preview-broadcast.ts#handler': { publishEvents: false, enqueue: [], media: 'readWrite' },
   'functions/http/broadcasts/get-credits.ts#handler': { table: 'read', publishEvents: false, enqueue: [] },
   'functions/consumers/broadcast-stats.ts#handler': { enqueue: [], publishEvents: false },
   // --- issue 15 (groups): group templates keep their picture in the media bucket (presigned PUT, library copies, view URLs); "Create group" hands a command to the WhatsApp Web session worker ---

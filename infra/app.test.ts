@@ -247,11 +247,21 @@ describe('media', () => {
       expect(mediaActions(t, fn).length, h).toBeGreaterThan(0);
     }
   });
+  // issue 16: a broadcast's file uploaded from the computer (presigned PUT; preview and create check the bytes once and write its thumbnail)
+  const BROADCAST_MEDIA_USERS = ['functions/http/broadcasts/create-upload.ts#handler', 'functions/http/broadcasts/preview-broadcast.ts#handler', 'functions/http/broadcasts/create-broadcast.ts#handler'];
+  it('gives the broadcast upload, preview and create routes the media bucket (issue 16 uploads)', () => {
+    for (const h of BROADCAST_MEDIA_USERS) {
+      const t = routeT(h);
+      const fn = lambdaFor(t, h);
+      expect(JSON.stringify(fn.Properties.Environment.Variables.MEDIA_BUCKET), h).toContain('MediaBucket');
+      expect(mediaActions(t, fn).length, h).toBeGreaterThan(0);
+    }
+  });
   it('leaves every other function without MEDIA_BUCKET or access to it', () => {
     let others = 0;
     for (const t of handlerStacks()) {
       for (const fn of lambdasOf(t)) {
-        if ([MEDIA_DOWNLOAD, MEDIA_URL, LIST_MEDIA, CREATE_UPLOAD, SEND_MESSAGE, OUTBOUND, ...AI_MEDIA_USERS, ...GROUP_TEMPLATE_MEDIA_USERS].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
+        if ([MEDIA_DOWNLOAD, MEDIA_URL, LIST_MEDIA, CREATE_UPLOAD, SEND_MESSAGE, OUTBOUND, ...AI_MEDIA_USERS, ...GROUP_TEMPLATE_MEDIA_USERS, ...BROADCAST_MEDIA_USERS].some((h) => String(fn.Properties.Description).endsWith(h))) continue;
         others++;
         expect(fn.Properties.Environment?.Variables ?? {}, fn.Properties.Description).not.toHaveProperty('MEDIA_BUCKET');
         expect(mediaActions(t, fn), fn.Properties.Description).toEqual([]);

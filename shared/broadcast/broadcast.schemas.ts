@@ -59,12 +59,59 @@ export const Audience = z.discriminatedUnion('kind', [
 ]);
 export type Audience = z.infer<typeof Audience>;
 
-/** A media-library file attached to a broadcast: the chat and message it is stored on. */
-export const BroadcastMedia = z.object({
-  chat_id: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(200, 'is too long'),
-  unique_id: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(100, 'is too long'),
-});
+/** Pattern of a broadcast upload's id ('bup_' + ULID). */
+export const BROADCAST_UPLOAD_ID = /^bup_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+const mediaText = (max: number) => z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(max, 'is too long');
+
+/**
+ * The file attached to a broadcast, either
+ * - a media-library file: `{ chat_id, unique_id }`, the chat and message it is stored on, or
+ * - a file uploaded from the member's computer: `{ upload_id }` from POST /broadcasts/uploads.
+ */
+export const BroadcastMedia = z
+  .object({
+    chat_id: mediaText(200).optional(),
+    unique_id: mediaText(100).optional(),
+    upload_id: z.string({ invalid_type_error: 'must be text' }).regex(BROADCAST_UPLOAD_ID, 'is not an upload id from POST /broadcasts/uploads').optional(),
+  })
+  .superRefine((m, ctx) => {
+    if (m.upload_id) {
+      if (m.chat_id || m.unique_id) ctx.addIssue({ code: 'custom', path: ['upload_id'], message: 'is given with chat_id / unique_id: attach an upload or a media-library file, not both' });
+      return;
+    }
+    if (!m.chat_id) ctx.addIssue({ code: 'custom', path: ['chat_id'], message: 'is required' });
+    if (!m.unique_id) ctx.addIssue({ code: 'custom', path: ['unique_id'], message: 'is required' });
+  })
+  .transform((m): { chat_id: string; unique_id: string } | { upload_id: string } => (m.upload_id ? { upload_id: m.upload_id } : { chat_id: m.chat_id!, unique_id: m.unique_id! }));
 export type BroadcastMedia = z.infer<typeof BroadcastMedia>;
+
+/** POST /api/orgs/{org_id}/broadcasts/uploads: the file a member is about to attach from their computer (same checks as the composer's). */
+export const CreateBroadcastUploadInput = z.object({
+  filename: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters'),
+  mimetype: z.string({ required_error: 'is required', invalid_type_error: 'must be text' }).trim().min(1, 'must not be empty').max(255, 'is too long'),
+  /** bytes */
+  size: z.number({ required_error: 'is required', invalid_type_error: 'must be a number' }).int('must be a whole number').min(1, 'is an empty file'),
+});
+export type CreateBroadcastUploadInput = z.infer<typeof CreateBroadcastUploadInput>;
+
+/**
+ * Where to PUT the file (`upload_url`, presigned S3 PUT in AWS, with exactly `headers`; the body must
+ * be `size` bytes), and the `upload_id` to attach: `content.media = { upload_id }`.
+ */
+export const BroadcastUploadResponse = z.object({
+  upload_id: z.string(),
+  upload_url: z.string(),
+  headers: z.record(z.string()),
+  filename: z.string(),
+  /** image, video, audio or document */
+  message_type: z.string(),
+  /** bytes */
+  size: z.number(),
+  /** epoch ms after which the URL stops working */
+  expires_at: z.number(),
+});
+export type BroadcastUploadResponse = z.infer<typeof BroadcastUploadResponse>;
 
 /**
  * What a broadcast sends (issue 16 item 2 "Content"):
@@ -83,8 +130,9 @@ export const BroadcastContent = z
     /** a synced template of the recipients' number (name + language + values, see TemplateRef) */
     template: TemplateRef.optional(),
     /**
-     * a file of the media library (the message it is stored on, as GET /media lists it) sent with the
-     * text as its caption to the recipients who get the text (image, video or document, within Meta's limits)
+     * a file of the media library (`{ chat_id, unique_id }`: the message it is stored on, as GET /media
+     * lists it) or one uploaded from the member's computer (`{ upload_id }`), sent with the text as its
+     * caption to the recipients who get the text (image, video, audio or document, within Meta's limits)
      */
     media: BroadcastMedia.optional(),
   })

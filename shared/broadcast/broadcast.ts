@@ -32,6 +32,7 @@ import type { Actor } from '../auth/actor.ts';
 import type { ChatGuard } from '../access/guard.ts';
 import type { BroadcastEntity, BroadcastRecipientEntity } from './broadcast.entity.ts';
 import { lastRateLimitAt } from './broadcast-signals.ts';
+import { checkBroadcastUpload, getBroadcastUpload, uploadedMediaFor } from './broadcast-upload.ts';
 import {
   MAX_RECIPIENTS,
   type Audience,
@@ -298,10 +299,12 @@ async function applyTemplate(orgId: string, content: PreviewBroadcastInput['cont
 
 /**
  * The broadcast's file: a media-library file of a chat the actor may open (the guard), and one
- * WhatsApp can send (forward.rules.ts forwardPlan: stored, a sendable type, within Meta's limits).
- * @throws AppError 400 validation.failed `content.media.chat_id` / `content.media.unique_id` / `content.media`
+ * WhatsApp can send (forward.rules.ts forwardPlan: stored, a sendable type, within Meta's limits);
+ * or a file uploaded from the member's computer (broadcast-upload.ts checkBroadcastUpload).
+ * @throws AppError 400 validation.failed `content.media.chat_id` / `content.media.unique_id` / `content.media` / `content.media.upload_id`
  */
 async function checkMedia(actor: Actor, m: NonNullable<PreviewBroadcastInput['content']['media']>, now: number): Promise<void> {
+  if ('upload_id' in m) return void (await checkBroadcastUpload(actor.org_id, m.upload_id));
   const { chatGuard } = await import('../access/guard.ts');
   await (await chatGuard(actor)).requireChat(m.chat_id).catch((e: unknown) => {
     if (e instanceof AppError && (e.status === 404 || e.status === 403)) throw contentError('content.media.chat_id', 'is not a chat you can open');
@@ -961,8 +964,16 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
     ({ snapshot: template, text: body } = templateFor(t, content.template!.values, r));
   } else body = textFor(content.body ?? '', r);
   let prepared: InternalSend['prepared'];
-  if (!template && content.media) {
-    const src = await (deps.mediaOf ?? mediaSource)(job.org_id, content.media.chat_id, content.media.unique_id);
+  const file = template ? undefined : content.media;
+  if (file && 'upload_id' in file) {
+    const up = uploadedMediaFor(await getBroadcastUpload(job.org_id, file.upload_id), r.phone_id ?? '', r.connection_type, body, deps.now());
+    if ('refused' in up) {
+      await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', up.refused, deps.now());
+      return;
+    }
+    prepared = up;
+  } else if (file) {
+    const src = await (deps.mediaOf ?? mediaSource)(job.org_id, file.chat_id, file.unique_id);
     const plan = src ? forwardPlan(src, r.phone_id ?? '', deps.now()) : null;
     if (plan?.kind !== 'media') {
       await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', plan?.kind === 'refused' ? plan.reason : 'The broadcast’s file is no longer in the media library.', deps.now());

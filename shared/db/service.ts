@@ -53,6 +53,7 @@ import { ScheduledMessageEntity } from '../schedule/scheduled-message.entity.ts'
 import { ParkedChangeEntity } from '../message/parked-change.entity.ts';
 // issue 16: broadcasts
 import { BroadcastAudienceEntity, BroadcastEntity, BroadcastPhoneLimitEntity, BroadcastRecipientEntity, BroadcastRefEntity, BroadcastUsageEntity } from '../broadcast/broadcast.entity.ts';
+import { BroadcastUploadEntity } from '../broadcast/broadcast-upload.entity.ts';
 const entities = {
   organization: OrganizationEntity,
   member: MemberEntity,
@@ -137,6 +138,7 @@ const entities = {
   broadcastRef: BroadcastRefEntity,
   broadcastPhoneLimit: BroadcastPhoneLimitEntity,
   broadcastAudience: BroadcastAudienceEntity,
+  broadcastUpload: BroadcastUploadEntity,
   // issue 15 (groups): group templates and group requests
   groupTemplate: GroupTemplateEntity,
   groupRequest: GroupRequestEntity,

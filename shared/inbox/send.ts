@@ -11,6 +11,7 @@ import { phoneAccessToken } from '../phone/phone.ts';
 import { sendToGraph, textMessageBody, mediaMessageBody, uploadMedia, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
 import { prepareOutboundMedia, type PreparedMedia } from '../media/outbound.ts';
 import { recordMediaItemSafely } from '../media/media-library.ts';
+import { sharedGraphUpload } from '../broadcast/broadcast-upload.ts';
 import { OUTBOUND_MEDIA_TYPES, type OutboundMediaType } from '../media/media.rules.ts';
 import type { StoredMedia } from '../media/media.ts';
 import { blobPort } from '../ports/blobs.ts';
@@ -414,7 +415,9 @@ async function graphMediaRef(key: { org_id: string; chat_id: string; timestamp: 
   const blob = media?.path ? await (await blobPort()).get(media.path) : undefined;
   if (!media?.path || !blob) throw new GraphApiError(null, null, 'The file is no longer in the media store.', 'The file of this message is no longer available. Please attach it again.', false, 0);
   const name = media.filename ?? media.path.slice(media.path.lastIndexOf('/') + 1);
-  const { id } = await uploadMedia(phoneId, blob.bytes, media.mimetype ?? blob.contentType, name, token);
+  const upload = () => uploadMedia(phoneId, blob.bytes, media.mimetype ?? blob.contentType, name, token);
+  // a broadcast's uploaded file: one Graph upload per number, shared by every recipient (broadcast-upload.ts)
+  const { id } = media.broadcast_upload_id ? await sharedGraphUpload(key.org_id, media.broadcast_upload_id, phoneId, upload) : await upload();
   // uploaded_at (epoch ms): a forward from this number may reuse the id while Meta keeps it (30 days)
   await db().entities.message.patch(key).set({ media: { ...media, media_id: id, media_phone_id: phoneId, uploaded_at: Date.now() } }).go();
   return { id, ...ref };

@@ -47,6 +47,8 @@ export interface StoredMedia {
   /** ours: the phone (phone_id) `media_id` was uploaded for, and when (epoch ms; Meta keeps uploads 30 days) */
   media_phone_id?: string;
   uploaded_at?: number;
+  /** ours: a broadcast's file uploaded from the computer ('bup_…'): its Graph media id is shared per number (broadcast-upload.ts) */
+  broadcast_upload_id?: string;
 }
 
 /** How long a media URL handed to a browser works, seconds (like Meta's own 5-minute URLs). */

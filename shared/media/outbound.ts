@@ -64,26 +64,62 @@ export async function prepareOutboundMedia(
   input: { key: string; filename: string; mimetype: string },
   caption: string | undefined,
 ): Promise<PreparedMedia> {
-  const type = outboundTypeFor(input.mimetype);
-  if (!type) throw invalid('media.mimetype', OUTBOUND_WORDS.unsupported);
+  if (!outboundTypeFor(input.mimetype)) throw invalid('media.mimetype', OUTBOUND_WORDS.unsupported);
   if (!isUploadKeyOf(orgId, chatId, input.key)) throw invalid('media.key', OUTBOUND_WORDS.notThisChat);
+  const file = await inspectUpload(input.key, input.mimetype, { field: 'media', thumbnailKey: thumbnailKey(orgId, chatId, uniqueId), log: { org_id: orgId, chat_id: chatId } });
+  return {
+    message_type: file.message_type,
+    media: {
+      mimetype: file.mimetype,
+      filename: input.filename,
+      ...(caption ? { caption } : {}),
+      path: input.key,
+      ...(file.thumbnail ? { thumbnail: file.thumbnail } : {}),
+      size: file.size,
+      status: 'stored',
+    },
+  };
+}
+
+/** What inspectUpload found in an uploaded file. */
+export interface InspectedUpload {
+  message_type: OutboundMediaType;
+  /** the declared type (parameters dropped); for images and video the type sniffed from the bytes */
+  mimetype: string;
+  /** bytes */
+  size: number;
+  /** blob key of the 120x80 JPEG thumbnail, when one was made */
+  thumbnail?: string;
+}
+
+/**
+ * The checks of a file a browser PUT to the blob store (the chat composer's and the broadcast's
+ * uploads alike): it exists, is not empty, is within Meta's limit for its type and really is what
+ * `mimetype` claims (sniffed from the bytes; documents take any file); a refused file is deleted.
+ * Images and videos get a 120x80 thumbnail at `opts.thumbnailKey`.
+ * @param opts.field the field named in the 400 (`media`, `content.media.upload_id`, …)
+ * @throws AppError 400 validation.failed `<field>.mimetype` / `<field>.key` / `<field>` with the reason
+ */
+export async function inspectUpload(key: string, declaredMimetype: string, opts: { field: string; thumbnailKey: string; log: Record<string, string> }): Promise<InspectedUpload> {
+  const type = outboundTypeFor(declaredMimetype);
+  if (!type) throw invalid(`${opts.field}.mimetype`, OUTBOUND_WORDS.unsupported);
   const blobs = await blobPort();
-  const head = await blobs.head(input.key);
-  if (!head) throw invalid('media.key', OUTBOUND_WORDS.notUploaded);
+  const head = await blobs.head(key);
+  if (!head) throw invalid(`${opts.field}.key`, OUTBOUND_WORDS.notUploaded);
   const refuse = async (reason: string) => {
-    log('info', 'media.outbound_refused', { org_id: orgId, chat_id: chatId, key: input.key, reason });
-    await blobs.delete(input.key);
-    return new AppError('validation.failed', `The file ${reason}.`, { details: [{ field: 'media', reason }] });
+    log('info', 'media.outbound_refused', { ...opts.log, key, reason });
+    await blobs.delete(key);
+    return new AppError('validation.failed', `The file ${reason}.`, { details: [{ field: opts.field, reason }] });
   };
   if (head.size === 0) throw await refuse(OUTBOUND_WORDS.empty);
   if (head.size > MEDIA_LIMITS[type].bytes) throw await refuse(OUTBOUND_WORDS.tooLarge(type));
 
   // documents take any file; the rest are read (images fully, for the thumbnail; 5 MB at most)
-  let mimetype = input.mimetype.split(';')[0].trim().toLowerCase();
+  let mimetype = declaredMimetype.split(';')[0].trim().toLowerCase();
   let thumbnail: string | undefined;
   if (type !== 'document') {
-    const blob = await blobs.get(input.key);
-    if (!blob) throw invalid('media.key', OUTBOUND_WORDS.notUploaded);
+    const blob = await blobs.get(key);
+    if (!blob) throw invalid(`${opts.field}.key`, OUTBOUND_WORDS.notUploaded);
     const sniffed = await fileTypeFromBuffer(type === 'image' ? blob.bytes : blob.bytes.subarray(0, SNIFF_BYTES));
     if (!outboundAcceptsSniffed(type, sniffed?.mime)) throw await refuse(OUTBOUND_WORDS.mismatch(type, sniffed?.ext));
     // what WhatsApp is told must be what the bytes are (a mismatch fails there with 131053)
@@ -91,21 +127,10 @@ export async function prepareOutboundMedia(
     if (type === 'image' || type === 'video') {
       const jpeg = await thumbnailOf(type, blob.bytes);
       if (jpeg) {
-        thumbnail = thumbnailKey(orgId, chatId, uniqueId);
+        thumbnail = opts.thumbnailKey;
         await blobs.put(thumbnail, jpeg, 'image/jpeg');
       }
     }
   }
-  return {
-    message_type: type,
-    media: {
-      mimetype,
-      filename: input.filename,
-      ...(caption ? { caption } : {}),
-      path: input.key,
-      ...(thumbnail ? { thumbnail } : {}),
-      size: head.size,
-      status: 'stored',
-    },
-  };
+  return { message_type: type, mimetype, size: head.size, ...(thumbnail ? { thumbnail } : {}) };
 }

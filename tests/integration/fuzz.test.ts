@@ -224,6 +224,7 @@ const VALID_BODIES: Record<string, (w: IsolationWorld) => Record<string, unknown
   // --- issue 16: broadcasts (scheduled a day ahead: a valid sample sends nothing during the run) ---
   'POST /api/orgs/{org_id}/broadcasts': () => ({ name: 'Fuzz', audience: { kind: 'chats', chat_ids: ['15550001111@c.us'] }, content: { body: 'Hi {{name}}' }, send_at: Date.now() + 86_400_000, options: { pace_ms: 1000, quiet_hours: { start: '22:00', end: '08:00' }, opt_out_keyword: 'STOP' } }),
   'POST /api/orgs/{org_id}/broadcasts/preview': () => ({ audience: { kind: 'csv', rows: [{ phone: '+1 555 000 1111', vars: { order: 'A1' } }] }, content: { body: 'Order {{order}}' } }),
+  'POST /api/orgs/{org_id}/broadcasts/uploads': () => ({ filename: 'sale.png', mimetype: 'image/png', size: 1000 }),
   'POST /api/orgs/{org_id}/broadcasts/{broadcast_id}/actions': () => ({ action: 'pause' }),
   // --- issue 15 (groups): group templates ---
   'POST /api/orgs/{org_id}/group-templates': () => ({ name: 'Fuzz group', description: 'd', picture: null, only_admins_send: true, only_admins_edit_info: false }),

@@ -539,6 +539,8 @@ const ROUTES: Record<string, Row> = {
     expect: { a: NOT_IN_ORG, b: REFUSED, d: UNAUTH },
     variants: [{ name: 'CSV with R’s number', body: (w) => ({ audience: { kind: 'csv', rows: [{ phone: w.rNumber }] }, content: { body: 'hi {{name}}' } }), expect: { a: NOT_IN_ORG, b: [200], d: UNAUTH } }],
   },
+  // a file from the member's computer for a broadcast: no chat involved (members with bulk_message, the default, get their upload)
+  'POST /api/orgs/{org_id}/broadcasts/uploads': orgWide({ body: () => ({ filename: 'sale.png', mimetype: 'image/png', size: 100 }) }, [201]),
   'GET /api/orgs/{org_id}/broadcasts/credits': orgWide(),
   'GET /api/orgs/{org_id}/broadcasts/{broadcast_id}': orgWide({ params: () => ({ broadcast_id: isoBroadcast.id }) }),
   'POST /api/orgs/{org_id}/broadcasts/{broadcast_id}/actions': orgWide({ params: () => ({ broadcast_id: isoBroadcast.id }), body: () => ({ action: 'pause' }) }, [200, 409]),

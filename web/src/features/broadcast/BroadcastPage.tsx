@@ -19,6 +19,8 @@ import { Tabs } from '../../components/ui/Tabs.tsx';
 import { templateKeys, templatesApi, TemplateFormLazy } from '../templates/index.ts';
 import type { TemplateValues, TemplateView } from '#shared/template/template.schemas.ts';
 import { propertiesApi, propertyKeys } from '../contacts/index.ts';
+import { checkFile, fileSize, UploadCancelled } from '../chats/index.ts';
+import { MEDIA_LIMITS, OUTBOUND_ACCEPT } from '#shared/media/media.rules.ts';
 import { broadcastKeys, broadcastsApi, type AudienceInput, type ContentInput, type Broadcast, type BroadcastPreview, type RecipientFilter } from './api.ts';
 import './broadcast.css';
 
@@ -261,27 +263,89 @@ function parseCsv(text: string): { rows: Array<{ phone: string; vars: Record<str
   return { rows: out.data.map((r) => ({ phone: String(r[phoneCol] ?? ''), vars: Object.fromEntries(vars.map((v) => [v, String(r[v] ?? '')])) })), error: null };
 }
 
-type PickedFile = { chat_id: string; unique_id: string; label: string };
+/** The broadcast's file: one of the media library, or one uploaded from the computer (its name and size shown). */
+type PickedFile = { kind: 'library'; chat_id: string; unique_id: string; label: string } | { kind: 'upload'; upload_id: string; label: string; size: number };
 
-/** A file of the media library (GET /media, newest 24 images, videos and documents) sent with the text as its caption. */
-function BroadcastFilePicker({ orgId, value, onChange }: { orgId: string; value: PickedFile | null; onChange: (f: PickedFile | null) => void }) {
+/** `content.media` of a picked file. */
+const mediaOf = (f: PickedFile): NonNullable<ContentInput['media']> => (f.kind === 'upload' ? { upload_id: f.upload_id } : { chat_id: f.chat_id, unique_id: f.unique_id });
+
+/**
+ * The broadcast's file (sent with the text as its caption): a file of the media library (GET /media,
+ * newest 24 images, videos and documents) or one uploaded from the computer (checked here with the
+ * composer's rules, then POST /broadcasts/uploads and the PUT with progress; cancel and remove).
+ */
+function BroadcastFilePicker({ orgId, value, onChange, onBusy }: { orgId: string; value: PickedFile | null; onChange: (f: PickedFile | null) => void; /** true while a file is uploading (sending waits for it) */ onBusy: (busy: boolean) => void }) {
   const [open, setOpen] = useState(false);
+  const [progress, setProgressState] = useState<{ name: string; size: number; fraction: number; abort: AbortController } | null>(null);
+  const setProgress = (next: Parameters<typeof setProgressState>[0]) => {
+    setProgressState(next);
+    if (typeof next !== 'function') onBusy(next != null);
+  };
+  const [uploadError, setUploadError] = useState<string | null>(null);
   const q = useQuery({ queryKey: ['orgs', orgId, 'media', 'broadcast-picker'], queryFn: () => api.listMedia(orgId, { limit: 24 }), enabled: open, staleTime: 30_000 });
+  const uploadM = useMutation({
+    mutationFn: ({ file, abort }: { file: File; abort: AbortController }) => broadcastsApi.upload(orgId, file, (fraction) => setProgress((p) => (p ? { ...p, fraction } : p)), abort.signal),
+    onSuccess: (up) => (setProgress(null), onChange({ kind: 'upload', upload_id: up.upload_id, label: up.filename, size: up.size })),
+    onError: (e, { file }) => {
+      setProgress(null);
+      if (e instanceof UploadCancelled) return;
+      const reason = fieldErrors(e)[0]?.reason;
+      setUploadError(reason ? `${file.name} ${reason}.` : errorMessage(e));
+    },
+  });
+  const pick = (file: File | undefined) => {
+    if (!file) return;
+    setUploadError(null);
+    const checked = checkFile(file);
+    if ('error' in checked) return setUploadError(checked.error);
+    const abort = new AbortController();
+    setProgress({ name: file.name, size: file.size, fraction: 0, abort });
+    uploadM.mutate({ file, abort });
+  };
   if (value)
     return (
       <div className="broadcast-file" data-testid="broadcast-file">
-        <span>File: {value.label}</span>
+        <span>
+          File: {value.label}
+          {value.kind === 'upload' && <span className="muted"> ({fileSize(value.size)}, from your computer)</span>}
+        </span>
         <button type="button" className="btn btn-ghost" onClick={() => onChange(null)}>
           Remove file
+        </button>
+      </div>
+    );
+  if (progress)
+    return (
+      <div className="broadcast-file broadcast-upload" data-testid="broadcast-upload-progress">
+        <span>
+          Uploading {progress.name} <span className="muted">({fileSize(progress.size)})</span>
+        </span>
+        <progress max={1} value={progress.fraction} aria-label={`Uploading ${progress.name}`} />
+        <button type="button" className="btn btn-ghost" onClick={() => progress.abort.abort()}>
+          Cancel upload
         </button>
       </div>
     );
   const items = (q.data?.items ?? []).filter((m) => ['image', 'video', 'document'].includes(m.message_type));
   return (
     <div className="broadcast-file">
-      <button type="button" className="btn" onClick={() => setOpen((o) => !o)} aria-expanded={open} data-testid="broadcast-file-open">
-        {open ? 'Close the media library' : 'Attach a file from the media library'}
-      </button>
+      <div className="broadcast-file-actions">
+        <button type="button" className="btn" onClick={() => setOpen((o) => !o)} aria-expanded={open} data-testid="broadcast-file-open">
+          {open ? 'Close the media library' : 'Attach a file from the media library'}
+        </button>
+        <label className="btn broadcast-upload-button">
+          Upload from computer
+          <input type="file" accept={OUTBOUND_ACCEPT} className="visually-hidden" data-testid="broadcast-upload-input" onChange={(e) => (pick(e.target.files?.[0]), (e.target.value = ''))} />
+        </label>
+      </div>
+      <small className="muted">
+        Images (JPEG, PNG, up to {MEDIA_LIMITS.image.label}), video (MP4, 3GP, up to {MEDIA_LIMITS.video.label}), audio (up to {MEDIA_LIMITS.audio.label}) or documents such as PDF (up to {MEDIA_LIMITS.document.label}).
+      </small>
+      {uploadError && (
+        <p role="alert" className="field-error" data-testid="broadcast-upload-error">
+          {uploadError}
+        </p>
+      )}
       {open && (
         <div className="broadcast-file-grid" role="list" aria-label="Recent files">
           {q.isPending && <p className="muted">Loading files…</p>}
@@ -294,7 +358,7 @@ function BroadcastFilePicker({ orgId, value, onChange }: { orgId: string; value:
               role="listitem"
               className="broadcast-file-item"
               title={m.filename || m.caption || m.message_type}
-              onClick={() => (onChange({ chat_id: m.chat_id, unique_id: m.unique_id, label: m.filename || m.caption || m.message_type }), setOpen(false))}
+              onClick={() => (onChange({ kind: 'library', chat_id: m.chat_id, unique_id: m.unique_id, label: m.filename || m.caption || m.message_type }), setOpen(false))}
             >
               {m.thumbnail_url ? <img src={m.thumbnail_url} alt="" /> : <span aria-hidden="true">{m.message_type}</span>}
               <span>{m.filename || m.caption || m.message_type}</span>
@@ -320,6 +384,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
   // text | template to everyone | text with the template for Cloud API recipients outside the 24-hour window
   const [mode, setMode] = useState<'text' | 'template' | 'both'>('text');
   const [file, setFile] = useState<PickedFile | null>(null);
+  const [uploading, setUploading] = useState(false);
   const [tpl, setTpl] = useState<{ t: TemplateView | null; values: TemplateValues }>({ t: null, values: {} });
   const templates = useQuery({ queryKey: templateKeys.list(orgId, null, 'APPROVED'), queryFn: () => templatesApi.list(orgId, null, 'APPROVED'), enabled: mode !== 'text' });
   const [paceS, setPaceS] = useState('1');
@@ -337,7 +402,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
   );
   const content: ContentInput = {
     ...(mode !== 'template' ? { body } : {}),
-    ...(mode !== 'template' && file ? { media: { chat_id: file.chat_id, unique_id: file.unique_id } } : {}),
+    ...(mode !== 'template' && file ? { media: mediaOf(file) } : {}),
     ...(mode !== 'text' && tpl.t ? { template: { name: tpl.t.name, language: tpl.t.language, values: tpl.values } } : {}),
   };
   const contentReady = (mode === 'template' || body.trim() !== '' || file != null) && (mode === 'text' || tpl.t != null);
@@ -432,7 +497,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
         )}
         {mode !== 'template' && (
           <>
-            <BroadcastFilePicker orgId={orgId} value={file} onChange={(f) => (setFile(f), setPreview(null))} />
+            <BroadcastFilePicker orgId={orgId} value={file} onChange={(f) => (setFile(f), setPreview(null))} onBusy={setUploading} />
             {fieldError('content.media') && <span className="field-error">{fieldError('content.media')}</span>}
           </>
         )}
@@ -477,7 +542,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
       </div>
       <div className="broadcast-step">
         <h2>3. Preview</h2>
-        <button type="button" className="btn" onClick={() => previewM.mutate()} disabled={previewM.isPending} data-testid="broadcast-preview">
+        <button type="button" className="btn" onClick={() => previewM.mutate()} disabled={previewM.isPending || uploading} data-testid="broadcast-preview">
           {previewM.isPending ? 'Checking…' : 'Preview recipients'}
         </button>
         {preview && <PreviewTable p={preview} />}
@@ -503,7 +568,7 @@ function CreateBroadcast({ orgId, onDone }: { orgId: string; onDone: (id: string
         <button type="button" className="btn" onClick={() => onDone(null)}>
           Cancel
         </button>
-        <button type="button" className="btn btn-primary" onClick={() => createM.mutate()} disabled={createM.isPending || !contentReady || !name.trim()} data-testid="broadcast-send">
+        <button type="button" className="btn btn-primary" onClick={() => createM.mutate()} disabled={createM.isPending || uploading || !contentReady || !name.trim()} data-testid="broadcast-send">
           {when === 'later' ? 'Schedule broadcast' : 'Send broadcast'}
         </button>
       </div>
@@ -629,7 +694,7 @@ function BroadcastDetail({ orgId, id, onBack }: { orgId: string; id: string; onB
         ))}
       </ul>
       {b.content.body && <blockquote className="broadcast-content">{b.content.body}</blockquote>}
-      {b.content.media && <p className="broadcast-content muted">With a file from the media library</p>}
+      {b.content.media && <p className="broadcast-content muted">{'upload_id' in b.content.media ? 'With a file uploaded from the computer' : 'With a file from the media library'}</p>}
       {b.content.template && (
         <p className="broadcast-content muted" data-testid="broadcast-detail-template">
           Template {b.content.template.name} ({b.content.template.language}){b.content.body ? ' for chats whose 24-hour window is closed' : ''}

@@ -5,7 +5,8 @@
 import { ApiError, apiRequest } from '../../lib/api.ts';
 import { getIdToken, SESSION_EXPIRED_MESSAGE } from '../../lib/auth.ts';
 import { getConfig } from '../../lib/config.ts';
-import type { Broadcast, BroadcastPreview, CreditUsage, Recipient } from '#shared/broadcast/broadcast.schemas.ts';
+import type { Broadcast, BroadcastPreview, BroadcastUploadResponse, CreditUsage, Recipient } from '#shared/broadcast/broadcast.schemas.ts';
+import { mimeOf, putUpload } from '../chats/index.ts';
 
 export type { Broadcast, BroadcastPreview, CreditUsage, Recipient };
 const enc = encodeURIComponent;
@@ -21,8 +22,8 @@ export type AudienceInput =
 export interface ContentInput {
   body?: string;
   template?: { name: string; language: string; values: Record<string, string | { link: string } | { id: string }> };
-  /** a media-library file (the message it is stored on), sent with the text as its caption */
-  media?: { chat_id: string; unique_id: string };
+  /** a media-library file (the message it is stored on) or a file uploaded from the computer, sent with the text as its caption */
+  media?: { chat_id: string; unique_id: string } | { upload_id: string };
 }
 export interface BroadcastDraft {
   name: string;
@@ -49,6 +50,17 @@ export const broadcastsApi = {
   control: async (orgId: string, id: string, action: 'pause' | 'resume' | 'cancel') => (await apiRequest<{ broadcast: Broadcast }>('POST', `${base(orgId)}/${enc(id)}/actions`, { action })).broadcast,
   recipients: (orgId: string, id: string, filter: RecipientFilter, cursor?: string | null) =>
     apiRequest<{ recipients: Recipient[]; cursor: string | null }>('GET', `${base(orgId)}/${enc(id)}/recipients?filter=${filter}&limit=100${cursor ? `&cursor=${enc(cursor)}` : ''}`),
+  /**
+   * Upload a file from the computer for a broadcast: POST /broadcasts/uploads (type and size checked
+   * there, like the composer's), then PUT the file straight to the blob store with progress (0..1).
+   * @returns the upload (its `upload_id` goes into `content.media`)
+   * @throws ApiError (refused type or size, upload failure), UploadCancelled
+   */
+  async upload(orgId: string, file: File, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<BroadcastUploadResponse> {
+    const target = await apiRequest<BroadcastUploadResponse>('POST', `${base(orgId)}/uploads`, { filename: file.name, mimetype: mimeOf(file), size: file.size });
+    await putUpload(target, file, onProgress, signal);
+    return target;
+  },
   /** Download the per-recipient log as CSV (the browser saves the file). */
   async exportCsv(orgId: string, id: string): Promise<void> {
     const token = await getIdToken();

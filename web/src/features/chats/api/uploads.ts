@@ -70,8 +70,8 @@ export class UploadCancelled extends Error {
   }
 }
 
-/** PUT the file to the presigned URL, reporting progress (0..1). */
-function put(target: CreateUploadResponse, file: File, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<void> {
+/** PUT the file to the presigned URL, reporting progress (0..1) (the composer's and the broadcast's uploads). */
+export function put(target: Pick<CreateUploadResponse, 'upload_url' | 'headers'>, file: File, onProgress: (fraction: number) => void, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const url = /^https?:/i.test(target.upload_url) ? target.upload_url : `${getConfig().apiUrl || window.location.origin}${target.upload_url}`;
