@@ -15,6 +15,7 @@ import { Duration, Stack, Tags } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { batchingWindowMs } from '../../events/catalog.ts';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { createHandlerFunction } from './handler-function.ts';
@@ -115,8 +116,8 @@ export class QueueConsumer extends Construct {
       new SqsEventSource(props.queue, {
         batchSize,
         reportBatchItemFailures: true,
-        // SQS requires a batching window for batches above 10 records.
-        maxBatchingWindow: batchSize > 10 ? Duration.seconds(1) : undefined,
+        // SQS requires a batching window for batches above 10 records; the local queue waits the same
+        maxBatchingWindow: batchingWindowMs(batchSize, fifo) ? Duration.millis(batchingWindowMs(batchSize, fifo)) : undefined,
       }),
     );
   }

@@ -192,7 +192,20 @@ export class LocalQueue {
     readonly name: string,
     dataDir: string,
     private readonly handler: SqsHandler,
-    private readonly opts: { maxReceiveCount: number; batchSize: number; concurrency?: number; backoffMs?: (n: number) => number; gate?: LaneGate; lane?: 'live' | 'background' },
+    private readonly opts: {
+      maxReceiveCount: number;
+      batchSize: number;
+      concurrency?: number;
+      backoffMs?: (n: number) => number;
+      gate?: LaneGate;
+      lane?: 'live' | 'background';
+      /**
+       * SQS's batching window (ms; events/catalog.ts batchingWindowMs): a batch smaller than
+       * `batchSize` waits until its oldest message has been deliverable this long. Skipped while
+       * someone awaits `idle()` (tests and benchmarks drain at once). @default 0
+       */
+      batchWindowMs?: number;
+    },
   ) {
     this.dir = join(dataDir, 'queues', name);
     this.dlqDir = join(dataDir, 'queues', `${name}-dlq`);
@@ -295,7 +308,10 @@ export class LocalQueue {
   /** Resolves when nothing is waiting or in flight (tests, benchmarks). Backoff timers count as waiting. */
   idle(): Promise<void> {
     if (this.depth === 0) return Promise.resolve();
-    return new Promise((r) => this.idleWaiters.push(r));
+    const p = new Promise<void>((r) => this.idleWaiters.push(r));
+    // a batch held by the batching window goes now: whoever waits for idle wants it drained
+    if (this.opts.batchWindowMs) this.pump();
+    return p;
   }
 
   /** Stop delivering (messages are still accepted and kept); `resume` delivers again. */
@@ -342,6 +358,16 @@ export class LocalQueue {
         taken.push(i);
       }
       if (!batch.length) break;
+      const windowMs = this.opts.batchWindowMs ?? 0;
+      if (windowMs > 0 && batch.length < this.opts.batchSize && !this.idleWaiters.length) {
+        // the batching window: wait for more until the oldest has been deliverable windowMs
+        let oldest = Infinity;
+        for (const b of batch) oldest = Math.min(oldest, Math.max(b.sentAt, b.notBefore));
+        if (now - oldest < windowMs) {
+          this.armWindow(oldest + windowMs);
+          break;
+        }
+      }
       for (let k = taken.length - 1; k >= 0; k--) this.ready.splice(taken[k]!, 1);
       const groups = new Set(batch.flatMap((s) => (s.groupId !== undefined ? [s.groupId] : [])));
       for (const g of groups) this.busyGroups.add(g);
@@ -360,6 +386,27 @@ export class LocalQueue {
     }
     this.armWake();
     this.checkIdle();
+  }
+
+  private windowTimer: NodeJS.Timeout | undefined;
+  private windowAt = Infinity;
+
+  /** Pump at `at` (epoch ms), when the batching window of the waiting batch closes. */
+  private armWindow(at: number): void {
+    if (this.windowTimer && this.windowAt <= at) return;
+    if (this.windowTimer) {
+      clearTimeout(this.windowTimer);
+      this.timers.delete(this.windowTimer);
+    }
+    this.windowAt = at;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      this.windowTimer = undefined;
+      this.windowAt = Infinity;
+      this.pump();
+    }, Math.max(1, at - Date.now() + 1));
+    this.windowTimer = t;
+    this.timers.add(t);
   }
 
   /** When the earliest backing-off message is due; `wakeTimer` pumps then. */

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { COMMAND_QUEUES, SUBSCRIPTIONS, WORKER_QUEUES } from '../../events/catalog.ts';
+import { batchingWindowMs, COMMAND_QUEUES, SUBSCRIPTIONS, WORKER_QUEUES } from '../../events/catalog.ts';
 import { setEventTransport } from '../../events/publish.ts';
 // issue 19: queue status for a platform org's dashboard
 import { setQueueStatusSource } from '../../shared/ports/queue-status.ts';
@@ -261,8 +261,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const lazy = (ref: string): SqsHandler => async (event) => (await loadHandler<SqsHandler>(ref))(event);
     const gate = new LaneGate(process.env.CHORUS_BACKGROUND_FLOOR ? Number(process.env.CHORUS_BACKGROUND_FLOOR) : undefined);
     const lane = (name: string) => ({ gate, lane: LIVE_QUEUES.has(name) ? ('live' as const) : ('background' as const) });
-    for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, concurrency: LOCAL_SUBSCRIPTION_CONCURRENCY[s.name] ?? 4, ...lane(s.name) }));
-    for (const c of COMMAND_QUEUES) queues.set(c.name, new LocalQueue(c.name, dataDir, lazy(c.handler), { maxReceiveCount: c.maxReceiveCount, batchSize: c.batchSize, concurrency: c.concurrency, ...lane(c.name) }));
+    for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, batchWindowMs: batchingWindowMs(s.batchSize), concurrency: LOCAL_SUBSCRIPTION_CONCURRENCY[s.name] ?? 4, ...lane(s.name) }));
+    for (const c of COMMAND_QUEUES) queues.set(c.name, new LocalQueue(c.name, dataDir, lazy(c.handler), { maxReceiveCount: c.maxReceiveCount, batchSize: c.batchSize, batchWindowMs: batchingWindowMs(c.batchSize, 'fifo' in c && c.fifo), concurrency: c.concurrency, ...lane(c.name) }));
     // the WhatsApp Web session worker (ECS in AWS) runs in-process; its sockets are the stand-in's
     // unless WA_WEB_TRANSPORT=baileys (a real phone and network), and its FIFO queue is a local queue
     // delivering one command at a time (order per number kept)
