@@ -1,19 +1,35 @@
-import { sqsHandler } from '../lib/sqs.ts';
+import { sqsBatchHandler } from '../lib/sqs.ts';
 import { parseEventRecord } from '../lib/records.ts';
-import { applyBroadcastReply, applyBroadcastStatus } from '../../shared/broadcast/broadcast.ts';
+import { applyBroadcastReplies, applyBroadcastStatus } from '../../shared/broadcast/broadcast.ts';
 
 /**
  * broadcast-stats consumer (issue 16 part B): statuses of broadcast messages (delivered, read,
  * failed with the reason) and customers' replies update the broadcast's recipient and counters,
- * exactly once each (conditional transactions). Other messages cost one GetItem.
+ * exactly once each (conditional transactions). The batch's customer messages share one BatchGet
+ * of their chats' broadcast refs (applyBroadcastReplies); other messages cost nothing more.
  */
-export const handler = sqsHandler('broadcast-stats', async (record) => {
-  const ev = parseEventRecord(record, 'broadcast-stats');
-  if (ev['detail-type'] === 'message.status_updated') {
-    const p = ev.detail.properties;
-    await applyBroadcastStatus(p.org_id, p.message as typeof p.message & { ack: number });
-  } else {
-    const p = ev.detail.properties;
-    await applyBroadcastReply(p.org_id, p.chat.chat_id, p.message as typeof p.message & { timestamp: number });
-  }
+export const handler = sqsBatchHandler('broadcast-stats', async (records) => {
+  const results: PromiseSettledResult<unknown>[] = new Array(records.length);
+  const replies: Array<{ at: number; orgId: string; chatId: string; message: { from_me?: boolean | null; timestamp: number } }> = [];
+  await Promise.all(
+    records.map(async (record, at) => {
+      try {
+        const ev = parseEventRecord(record, 'broadcast-stats');
+        if (ev['detail-type'] === 'message.status_updated') {
+          const p = ev.detail.properties;
+          await applyBroadcastStatus(p.org_id, p.message as typeof p.message & { ack: number });
+        } else {
+          const p = ev.detail.properties;
+          replies.push({ at, orgId: p.org_id, chatId: p.chat.chat_id, message: p.message as typeof p.message & { timestamp: number } });
+          return;
+        }
+        results[at] = { status: 'fulfilled', value: undefined };
+      } catch (reason) {
+        results[at] = { status: 'rejected', reason };
+      }
+    }),
+  );
+  const settled = await applyBroadcastReplies(replies);
+  replies.forEach((r, i) => (results[r.at] = settled[i]!));
+  return results;
 });

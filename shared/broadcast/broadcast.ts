@@ -1346,10 +1346,51 @@ export const REPLY_WINDOW_MS = 7 * 24 * 3600_000;
 /**
  * A customer message (message.received) in a chat whose latest broadcast was sent to it within the
  * last 7 days: the recipient is `replied` (once) and the job's counter goes up, in one transaction.
+ * `message.timestamp` is epoch ms.
  */
 export async function applyBroadcastReply(orgId: string, chatId: string, message: { from_me?: boolean | null; timestamp: number }): Promise<void> {
   if (message.from_me) return;
   const ref = (await db().entities.broadcastRef.get({ org_id: orgId, kind: 'chat', ref: chatId }).go()).data;
+  await replyTo(orgId, ref, message);
+}
+
+/**
+ * applyBroadcastReply for a consumer batch: the chats' broadcast refs are read with one BatchGet
+ * per org (100 keys a call) instead of one GetItem per message (issue 23: a hot chat's every
+ * customer message paid a read here), then each reply is applied as in applyBroadcastReply.
+ * @returns one settled result per item, in order (a failed read fails that org's items)
+ */
+export async function applyBroadcastReplies(items: Array<{ orgId: string; chatId: string; message: { from_me?: boolean | null; timestamp: number } }>): Promise<PromiseSettledResult<void>[]> {
+  const wanted = new Map<string, Set<string>>();
+  for (const it of items) if (!it.message.from_me) (wanted.get(it.orgId) ?? wanted.set(it.orgId, new Set()).get(it.orgId)!).add(it.chatId);
+  const refs = new Map<string, { broadcast_id: string; rid: string; sent_at: number } | null>();
+  const failedOrgs = new Map<string, unknown>();
+  await Promise.all(
+    [...wanted].map(async ([orgId, chats]) => {
+      try {
+        const ids = [...chats];
+        for (let i = 0; i < ids.length; i += 100) {
+          const res = await db()
+            .entities.broadcastRef.get(ids.slice(i, i + 100).map((ref) => ({ org_id: orgId, kind: 'chat' as const, ref })))
+            .go();
+          if (res.unprocessed.length) throw new Error('broadcast refs not read (throttled); the queue retries');
+          for (const r of res.data) refs.set(`${orgId}\u0000${r.ref}`, r);
+        }
+      } catch (e) {
+        failedOrgs.set(orgId, e);
+      }
+    }),
+  );
+  return Promise.allSettled(
+    items.map(async (it) => {
+      if (it.message.from_me) return;
+      if (failedOrgs.has(it.orgId)) throw failedOrgs.get(it.orgId);
+      await replyTo(it.orgId, refs.get(`${it.orgId}\u0000${it.chatId}`) ?? null, it.message);
+    }),
+  );
+}
+
+async function replyTo(orgId: string, ref: { broadcast_id: string; rid: string; sent_at: number } | null, message: { timestamp: number }): Promise<void> {
   if (!ref || message.timestamp < ref.sent_at || message.timestamp - ref.sent_at > REPLY_WINDOW_MS) return;
   await writeTx((e) => [
     e.broadcastRecipient
