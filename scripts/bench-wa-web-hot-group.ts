@@ -113,8 +113,8 @@ try {
     }
     await report(`paced, one group of ${PARTICIPANTS} at ${RATE}/s for ${SECONDS} s`, ids, t0, failedBefore);
   }
-  // ---- burst: BURST messages injected at once, one event each ----
-  {
+  // ---- burst: BURST messages injected at once, one event each (none with --burst 0) ----
+  if (BURST > 0) {
     const ids: string[] = [];
     const failedBefore = inbound.failedDeliveries;
     const t0 = performance.now();
