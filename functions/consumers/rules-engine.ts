@@ -1,6 +1,6 @@
 import { sqsBatchHandler } from '../lib/sqs.ts';
 import { parseEventRecord } from '../lib/records.ts';
-import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
+import { flushRuleWrites, handleRuleEvent, newRuleWrites, type BusEvent } from '../../shared/rules/engine.ts';
 import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
 
 /**
@@ -10,19 +10,34 @@ import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
  * not a Get and a Put per record) and idempotent per action (receipts by event + rule + action
  * index), so redelivery never repeats an action; an unexpected failure is retried, then
  * dead-lettered with the reason (only the failed records of a batch).
+ * The batch's log rows, dry-run samples and done receipts are written together after its
+ * evaluations (engine.ts flushRuleWrites: one or two BatchWrites for the batch, not one per
+ * event); if that write fails, every record of the batch is retried (its actions are skipped by
+ * their receipts).
  * The same events drive the SLA clocks (issue 17 §6, shared/sla/sla-engine.ts handleSlaEvent).
  */
-export const handler = sqsBatchHandler('rules-engine', async (records) =>
-  Promise.allSettled(
+export const handler = sqsBatchHandler('rules-engine', async (records) => {
+  const writes = newRuleWrites();
+  const settled = await Promise.allSettled(
     records.map(async (record) => {
       const ev = parseEventRecord(record, 'rules-engine') as unknown as BusEvent;
       await Promise.all([
-        handleRuleEvent(ev, {
-          sentAt: Number(record.attributes?.SentTimestamp) || undefined,
-          receivedAt: Number(record.attributes?.ApproximateFirstReceiveTimestamp) || undefined,
-        }),
+        handleRuleEvent(
+          ev,
+          {
+            sentAt: Number(record.attributes?.SentTimestamp) || undefined,
+            receivedAt: Number(record.attributes?.ApproximateFirstReceiveTimestamp) || undefined,
+          },
+          writes,
+        ),
         handleSlaEvent(ev),
       ]);
     }),
-  ),
-);
+  );
+  try {
+    await flushRuleWrites(writes);
+  } catch (e) {
+    return settled.map((): PromiseSettledResult<unknown> => ({ status: 'rejected', reason: e }));
+  }
+  return settled;
+});
