@@ -12,7 +12,7 @@ import { orgHasFeature } from '../plan/gate.ts';
 import { chatIdOf, loopGuard, triggersOf, type BusEventLike, type FiredTrigger } from './triggers.rules.ts';
 import { orgRules, writeRuleLogs, writeRuleLogRows } from './rules.ts';
 import { executeAction, actionSummary, JOINED_ACTIONS } from './actions.ts';
-import { JoinedItemRejected, type TxItem, type TxJoin } from '../db/transaction.ts';
+import { JoinBatch, JoinedItemRejected, type TxItem, type TxJoin } from '../db/transaction.ts';
 import type { Action, ActionOutcome, Rule, RuleLog, TriggerType } from './rule.schemas.ts';
 
 /**
@@ -75,6 +75,8 @@ export interface ActionContext {
   eventId: string;
   trigger: TriggerType;
   causation?: Causation;
+  /** joined actions commit through this batch (one transaction with the SQS batch's other events' actions) */
+  joins?: JoinBatch;
 }
 
 // --- labels by id, cached per process (names for conditions and templates) ---
@@ -280,7 +282,7 @@ async function runJoined(ac: ActionContext, a: Action, index: number, key: strin
   const limit = chatRatePerMinute();
   const chatId = ac.chatId;
   const duplicate: ActionOutcome = { index, type: a.type, status: 'duplicate', detail: 'already done for this event (idempotent by event + rule + action)' };
-  const join: TxJoin = (e) => [
+  const join: TxJoin = Object.assign((e: Parameters<TxJoin>[0]) => [
     e.ruleAction
       .create({ org_id: ac.orgId, action_key: key, rule_id: ac.rule.rule_id, ...(chatId ? { chat_id: chatId } : {}), status: 'done', detail: `${a.type}: done (in the action's transaction)`, at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S })
       .commit() as TxItem,
@@ -294,7 +296,7 @@ async function runJoined(ac: ActionContext, a: Action, index: number, key: strin
             .commit() as TxItem,
         ]
       : []),
-  ];
+  ], { batch: ac.joins, conflictKey: chatId ?? undefined });
   try {
     const detail = await withCausation(causation, () => executeAction(ac, a, { join }));
     return { outcome: { index, type: a.type, status: 'done', detail } };
@@ -505,8 +507,15 @@ export interface RuleWrites {
   doneReceipts: DoneReceipt[];
   /** epoch ms each event's evaluation ended (the `log` phase of ruleEngineStats runs from there to the write) */
   evaluatedAt: number[];
+  /**
+   * The batch's joined actions (a private note with its receipt and rate count) commit together:
+   * one TransactWriteItems for the batch's notes instead of one each (shared/db/transaction.ts
+   * JoinBatch; each event's handleRuleEvent is a participant). Exactly once holds per action: its
+   * receipt is in the same all-or-nothing transaction as its note.
+   */
+  joins?: JoinBatch;
 }
-export const newRuleWrites = (): RuleWrites => ({ logs: [], samples: [], doneReceipts: [], evaluatedAt: [] });
+export const newRuleWrites = (opts: { joins?: boolean } = {}): RuleWrites => ({ logs: [], samples: [], doneReceipts: [], evaluatedAt: [], ...(opts.joins ? { joins: new JoinBatch() } : {}) });
 
 /**
  * Write a batch's RuleWrites: the log rows, the samples and the done receipts, each entity in
@@ -598,7 +607,7 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
       logs.push(logRow(rule, f.trigger, meta.id, chatId, 'not_matched', result.reasons, [], occurredAt));
       continue;
     }
-    const r = await runActions({ orgId, rule, chatId, chat: b.chat, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation }, { doneReceipts });
+    const r = await runActions({ orgId, rule, chatId, chat: b.chat, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation, joins: writes?.joins }, { doneReceipts });
     retry ??= r.retry;
     logs.push(logRow(rule, f.trigger, meta.id, chatId, outcomeOf(r.outcomes), [], r.outcomes, occurredAt));
   }
