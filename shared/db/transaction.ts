@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { db } from './service.ts';
 import type { PublishInput } from '../../events/publish.ts';
 import { outboxPuts, outboxRecords, relayCommitted, type OutboxRecord } from '../../events/outbox.ts';
@@ -131,6 +132,8 @@ const JOIN_BATCH_WAIT_MS = 25;
 interface Pending {
   join: TxJoin;
   build: (e: TxEntities) => TxWithEvents;
+  /** join + build with their outbox records, run in the participant's own async context (its events' causation: events/causation.ts) */
+  built: (e: TxEntities) => { items: TxItem[]; records: OutboxRecord[] };
   resolve: (ok: boolean) => void;
   reject: (e: unknown) => void;
 }
@@ -176,7 +179,13 @@ export class JoinBatch {
         this.inFlight--;
         this.maybeFlush();
       };
-      this.queue.push({ join, build, resolve: (ok) => (settle(), resolve(ok)), reject: (e) => (settle(), reject(e)) });
+      // the round is committed from another participant's context: each one's items and events are
+      // built in its own (the loop guard's causation of its events, events/publish.ts entryOf)
+      const built = AsyncResource.bind((e: TxEntities) => {
+        const own = build(e);
+        return { items: [...join(e), ...own.items], records: outboxRecords(own.events) };
+      });
+      this.queue.push({ join, build, built, resolve: (ok) => (settle(), resolve(ok)), reject: (e) => (settle(), reject(e)) });
       this.timer ??= setTimeout(() => this.flush(), JOIN_BATCH_WAIT_MS);
       this.maybeFlush();
     });
@@ -213,18 +222,20 @@ export class JoinBatch {
     };
     if (round.length === 1) return alone(round[0]!);
     let committed = false;
+    let records: OutboxRecord[] = [];
     try {
-      const res = await transactWithEvents((e) => {
-        const built = round.map((p) => {
-          const own = p.build(e);
-          return { items: [...p.join(e), ...own.items], events: own.events };
-        });
-        return { items: built.flatMap((b) => b.items), events: built.flatMap((b) => b.events) };
-      });
+      const res = await db()
+        .transaction.write(((e: TxEntities) => {
+          const built = round.map((p) => p.built(e));
+          records = built.flatMap((b) => b.records);
+          return [...built.flatMap((b) => b.items), ...outboxPuts(e, records)];
+        }) as never)
+        .go();
       committed = !res.canceled;
     } catch {
       committed = false;
     }
+    if (committed) await relayCommitted(records);
     if (committed) {
       joinBatchTotals.together++;
       joinBatchTotals.writesTogether += round.length;

@@ -171,10 +171,27 @@ describe('rule actions exactly once across retries', () => {
     const statusOf = async (c: number, n: string) => (await logsOf(`${numbers[c]}@c.us`)).filter((l) => l.event_id === `message.received:test:batch-${n}`).map((l) => l.actions[0]?.status);
     const bodies = async (c: number) => (await notesOf(`${numbers[c]}@c.us`)).map((x) => x.body).sort();
 
-    // two chats' events in one batch: one transaction for both notes
+    // two chats' events in one batch: one transaction for both notes, each note's event caused by its own event (loop guard)
+    const caused: Array<{ body?: string; cause?: string }> = [];
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand')
+          for (const t of (args.input as { TransactItems?: Array<{ Put?: { Item?: { detail?: { properties?: { message?: { body?: string } }; metadata?: { causation?: { event_id: string } } } } } }> }).TransactItems ?? []) {
+            const d = t.Put?.Item?.detail;
+            if (d?.metadata?.causation) caused.push({ body: d.properties?.message?.body, cause: d.metadata.causation.event_id });
+          }
+        return next(args);
+      },
+      { step: 'initialize', name: FAULT },
+    );
     const before = { ...joinBatchTotals };
     const res = await rulesConsumer({ Records: [record(event(0, 'a1'), 1), record(event(1, 'b1'), 2)] });
+    documentClient().middlewareStack.remove(FAULT);
     expect(res.batchItemFailures).toEqual([]);
+    expect(caused.sort((x, y) => String(x.body).localeCompare(String(y.body)))).toEqual([
+      { body: 'noted: once a1', cause: 'message.received:test:batch-a1' },
+      { body: 'noted: once b1', cause: 'message.received:test:batch-b1' },
+    ]);
     expect(joinBatchTotals.together - before.together).toBe(1);
     expect(joinBatchTotals.writesTogether - before.writesTogether).toBe(2);
     expect(await bodies(0)).toEqual(['noted: once a1']);
