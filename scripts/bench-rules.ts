@@ -109,14 +109,14 @@ async function main() {
     const otherOutcomes = new Map<string, number>();
     let cursor: string | null = null;
     do {
-      const page: { data: Array<{ outcome: string; latency_ms?: number; at: number; actions?: Array<{ status: string }> }>; cursor: string | null } = await db()
+      const page: { data: Array<{ outcome: string; latency_ms?: number; at: number; actions?: Array<{ status: string; detail?: string }> }>; cursor: string | null } = await db()
         .entities.ruleLog.query.byOrg({ org_id: orgId })
         .where((a, op) => op.ne(a.outcome, 'not_matched'))
         .go({ cursor, limit: 1000 });
       for (const r of page.data) {
         if (r.at < startedAt) continue;
         if (r.outcome !== 'matched' || r.actions?.some((a) => a.status !== 'done' && a.status !== 'duplicate')) {
-          const k = `${r.outcome}${r.actions?.length ? ` (${r.actions.map((a) => a.status).join(', ')})` : ''}`;
+          const k = `${r.outcome}${r.actions?.length ? ` (${r.actions.map((a) => `${a.status}${a.status === 'done' || !a.detail ? '' : `: ${a.detail.slice(0, 120)}`}`).join(', ')})` : ''}`;
           otherOutcomes.set(k, (otherOutcomes.get(k) ?? 0) + 1);
         }
         if (r.outcome !== 'matched' || r.latency_ms == null) continue;

@@ -98,9 +98,10 @@ const JOIN_CONFLICT_ATTEMPTS = 6;
  * `TransactionConflict` alone (a concurrent transaction on one of the items, e.g. two events of a
  * chat counting against its rate item at once: nothing was written) is tried again, up to
  * JOIN_CONFLICT_ATTEMPTS times with a short random wait; only a failed condition is an answer.
- * @returns false when DynamoDB cancelled it for one of `build`'s own items (as commitWithEvents)
+ * @returns false when a condition of one of `build`'s own items failed (as commitWithEvents)
  * @throws JoinedItemRejected when a joined item's condition failed (which one, by index); an Error
- *   when conflicts outlast the attempts (the caller's queue retries)
+ *   when conflicts outlast the attempts, or DynamoDB cancelled it for another reason (throttling,
+ *   validation, none given): nothing was written, the caller's queue retries
  */
 export async function commitJoined(join: TxJoin | undefined, build: (e: TxEntities) => TxWithEvents): Promise<boolean> {
   if (join?.batch) return join.batch.commit(join, build);
@@ -113,12 +114,16 @@ export async function commitJoined(join: TxJoin | undefined, build: (e: TxEntiti
       return { items: [...extra, ...own.items], events: own.events };
     });
     if (!res.canceled) return true;
-    const reasons = (Array.isArray(res.data) ? res.data : []) as Array<{ rejected?: boolean; code?: string } | undefined>;
-    const failed = (r: { rejected?: boolean; code?: string } | undefined) => !!r?.rejected && r.code !== 'TransactionConflict';
+    const reasons = (Array.isArray(res.data) ? res.data : []) as Array<{ rejected?: boolean; code?: string; message?: string } | undefined>;
+    // only a failed condition is an answer; a cancellation for any other reason (throttling, a
+    // validation error) or none given wrote nothing and is thrown for the caller's retry — taken as
+    // an answer it became a permanent 'failed' action (e.g. a note's "chat not found")
+    const other = reasons.find((r) => !!r?.rejected && r.code !== 'ConditionalCheckFailed' && r.code !== 'TransactionConflict');
+    if (other || !reasons.some((r) => r?.rejected)) throw new Error(`transaction cancelled: ${other ? `${other.code}${other.message ? ` (${other.message})` : ''}` : 'no reason given'}`);
+    const failed = (r: { rejected?: boolean; code?: string } | undefined) => r?.code === 'ConditionalCheckFailed';
     const rejected = reasons.slice(0, joined).flatMap((r, i) => (failed(r) ? [i] : []));
     if (rejected.length) throw new JoinedItemRejected(rejected);
     if (reasons.some(failed)) return false;
-    if (!reasons.some((r) => r?.code === 'TransactionConflict')) return false;
     if (attempt >= JOIN_CONFLICT_ATTEMPTS) throw new Error(`transaction conflict: still cancelled after ${attempt} attempts`);
     await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * attempt));
   }
