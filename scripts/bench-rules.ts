@@ -11,6 +11,7 @@ import { resetRuleEngineStats, ruleEngineStats } from '../shared/rules/engine.ts
 import { forgetOrgPlanState } from '../shared/plan/gate.ts';
 import { RULES_PER_LICENCE } from '../shared/plan/catalog.rules.ts';
 import { pct, postSignedWebhook, profileDynamoDb } from './bench-lib.ts';
+import { joinBatchTotals } from '../shared/db/transaction.ts';
 
 /**
  * Rules benchmark (issue 17):
@@ -23,7 +24,9 @@ import { pct, postSignedWebhook, profileDynamoDb } from './bench-lib.ts';
  *    transaction) to the rule's actions done (target p95 <= 500 ms);
  *  - duplicate actions: notes whose text appears more than once (target 0; actions are idempotent
  *    by event id + rule id + action index);
- *  - messages that got no note.
+ *  - messages that got no note, and what may explain one: rule evaluations logged as failed or
+ *    skipped (e.g. the per-chat rate limit), failed deliveries and dead letters of the inbound and
+ *    rules queues.
  */
 const { values } = parseArgs({
   options: {
@@ -64,6 +67,8 @@ async function main() {
     }
     await rt.idle();
     resetRuleEngineStats();
+    const failedBefore = new Map([...rt.queues].map(([n, q]) => [n, q.failedDeliveries]));
+    const deadBefore = new Map([...rt.queues].map(([n, q]) => [n, q.deadLettered]));
     const { monitorEventLoopDelay } = await import('node:perf_hooks');
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
@@ -100,14 +105,21 @@ async function main() {
     // the Rules log: matched rows of this run
     const matched: number[] = [];
     let redelivered = 0;
+    // evaluations of this run that did not end 'matched' with every action done (outcome: count)
+    const otherOutcomes = new Map<string, number>();
     let cursor: string | null = null;
     do {
-      const page: { data: Array<{ outcome: string; latency_ms?: number; at: number; actions?: Array<{ status: string }> }>; cursor: string | null } = await db()
+      const page: { data: Array<{ outcome: string; latency_ms?: number; at: number; actions?: Array<{ status: string; detail?: string }> }>; cursor: string | null } = await db()
         .entities.ruleLog.query.byOrg({ org_id: orgId })
-        .where((a, op) => op.eq(a.outcome, 'matched'))
+        .where((a, op) => op.ne(a.outcome, 'not_matched'))
         .go({ cursor, limit: 1000 });
       for (const r of page.data) {
-        if (r.at < startedAt || r.latency_ms == null) continue;
+        if (r.at < startedAt) continue;
+        if (r.outcome !== 'matched' || r.actions?.some((a) => a.status !== 'done' && a.status !== 'duplicate')) {
+          const k = `${r.outcome}${r.actions?.length ? ` (${r.actions.map((a) => `${a.status}${a.status === 'done' || !a.detail ? '' : `: ${a.detail.slice(0, 120)}`}`).join(', ')})` : ''}`;
+          otherOutcomes.set(k, (otherOutcomes.get(k) ?? 0) + 1);
+        }
+        if (r.outcome !== 'matched' || r.latency_ms == null) continue;
         // an evaluation redelivered after its actions were done (at-least-once) shows them as duplicates: not an action, not measured
         if (r.actions?.some((a) => a.status === 'done')) matched.push(r.latency_ms);
         else redelivered++;
@@ -129,9 +141,13 @@ async function main() {
     console.log(`evaluations: ${total * RULES} (${matched.length} matched and acted; ${redelivered} redelivered evaluations found their actions already done)`);
     console.log(`stored -> action done: p50 ${f(pct(matched, 50))} ms, p95 ${f(pct(matched, 95))} ms, max ${f(Math.max(...matched))} ms (target p95 <= 500 ms: ${pct(matched, 95) <= 500 ? 'met' : 'NOT met'})`);
     console.log(`duplicate actions: ${duplicates} (target 0); messages without their note: ${missing}`);
+    const failedDeliveries = [...rt.queues].flatMap(([n, q]) => (q.failedDeliveries > (failedBefore.get(n) ?? 0) ? [`${n} ${q.failedDeliveries - (failedBefore.get(n) ?? 0)}`] : []));
+    const deadLetters = [...rt.queues].flatMap(([n, q]) => (q.deadLettered > (deadBefore.get(n) ?? 0) ? [`${n} ${q.deadLettered - (deadBefore.get(n) ?? 0)}`] : []));
+    console.log(`evaluations not matched-and-done: ${[...otherOutcomes].map(([k, n]) => `${k}: ${n}`).join('; ') || 'none'}; failed deliveries: ${failedDeliveries.join(', ') || 'none'}; dead letters: ${deadLetters.join(', ') || 'none'}`);
     const st = ruleEngineStats();
     const ph = (xs: number[]) => (xs.length ? `p50 ${f(pct(xs, 50))} / p95 ${f(pct(xs, 95))} ms` : 'n/a');
     console.log(`where the time goes (events with rules): stored -> on the rules queue ${ph(st.publish)}; queued ${ph(st.queued)}; delivered -> evaluating ${ph(st.receipts)}; evaluation + actions ${ph(st.handle)}; log + sample writes ${ph(st.log)}`);
+    console.log(`private notes committed: ${joinBatchTotals.writesTogether} in ${joinBatchTotals.together} shared transactions, ${joinBatchTotals.alone} on their own`);
     console.log(`load average: ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   } finally {
     await rt.stop();

@@ -1,6 +1,6 @@
 import { sqsBatchHandler } from '../lib/sqs.ts';
 import { parseEventRecord } from '../lib/records.ts';
-import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
+import { flushRuleWrites, handleRuleEvent, newRuleWrites, type BusEvent } from '../../shared/rules/engine.ts';
 import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
 
 /**
@@ -10,19 +10,37 @@ import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
  * not a Get and a Put per record) and idempotent per action (receipts by event + rule + action
  * index), so redelivery never repeats an action; an unexpected failure is retried, then
  * dead-lettered with the reason (only the failed records of a batch).
+ * The batch's private-note actions commit in one transaction (engine.ts RuleWrites.joins: each
+ * note with its own exactly-once receipt and rate count, all or nothing; a cancelled one falls
+ * back to one transaction per note). The batch's log rows, dry-run samples and done receipts are written together after its
+ * evaluations (engine.ts flushRuleWrites: one or two BatchWrites for the batch, not one per
+ * event); if that write fails, every record of the batch is retried (its actions are skipped by
+ * their receipts).
  * The same events drive the SLA clocks (issue 17 §6, shared/sla/sla-engine.ts handleSlaEvent).
  */
-export const handler = sqsBatchHandler('rules-engine', async (records) =>
-  Promise.allSettled(
+export const handler = sqsBatchHandler('rules-engine', async (records) => {
+  const writes = newRuleWrites({ joins: true });
+  const settled = await Promise.allSettled(
     records.map(async (record) => {
-      const ev = parseEventRecord(record, 'rules-engine') as unknown as BusEvent;
-      await Promise.all([
-        handleRuleEvent(ev, {
-          sentAt: Number(record.attributes?.SentTimestamp) || undefined,
-          receivedAt: Number(record.attributes?.ApproximateFirstReceiveTimestamp) || undefined,
-        }),
-        handleSlaEvent(ev),
-      ]);
+      // every record enters before any awaits (map runs them to their first await): a round of
+      // notes is committed once each record waits on it or is done
+      const joins = writes.joins!;
+      joins.enter();
+      let ev: BusEvent;
+      try {
+        ev = parseEventRecord(record, 'rules-engine') as unknown as BusEvent;
+      } catch (e) {
+        joins.leave();
+        throw e;
+      }
+      const delivery = { sentAt: Number(record.attributes?.SentTimestamp) || undefined, receivedAt: Number(record.attributes?.ApproximateFirstReceiveTimestamp) || undefined };
+      await Promise.all([handleRuleEvent(ev, delivery, writes).finally(() => joins.leave()), handleSlaEvent(ev)]);
     }),
-  ),
-);
+  );
+  try {
+    await flushRuleWrites(writes);
+  } catch (e) {
+    return settled.map((): PromiseSettledResult<unknown> => ({ status: 'rejected', reason: e }));
+  }
+  return settled;
+});

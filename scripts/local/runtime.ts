@@ -113,9 +113,10 @@ interface State {
  * Batches in flight per subscription queue locally (default 4). In AWS Lambda scales a busy queue
  * out; locally 4 batches of 10 capped the rules engine at 40 events in flight, and each event waits
  * for its actions (a note, a message: DynamoDB round trips), so at bench:rules' rates events
- * queued behind full batches (issue 17: "queued" p50 ~0.2-1.9 s).
+ * queued behind full batches (issue 17: "queued" p50 ~0.2-1.9 s). 8 still left bench:rules'
+ * "queued" p95 at 0.5-0.8 s (load 9-15): 16 (env CHORUS_RULES_ENGINE_CONCURRENCY).
  */
-const LOCAL_SUBSCRIPTION_CONCURRENCY: Record<string, number> = { 'rules-engine': 8 };
+const LOCAL_SUBSCRIPTION_CONCURRENCY: Record<string, number> = { 'rules-engine': Number(process.env.CHORUS_RULES_ENGINE_CONCURRENCY) || 16 };
 
 /**
  * The live lane (queue.ts LaneGate): what a person waits for — an inbound message stored, an

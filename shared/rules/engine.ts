@@ -10,9 +10,9 @@ import { dueAfter, timeFields } from './business-time.rules.ts';
 import { getOrgClock } from '../org/org-clock.ts';
 import { orgHasFeature } from '../plan/gate.ts';
 import { chatIdOf, loopGuard, triggersOf, type BusEventLike, type FiredTrigger } from './triggers.rules.ts';
-import { orgRules, writeRuleLogs } from './rules.ts';
+import { orgRules, writeRuleLogs, writeRuleLogRows } from './rules.ts';
 import { executeAction, actionSummary, JOINED_ACTIONS } from './actions.ts';
-import { JoinedItemRejected, type TxItem, type TxJoin } from '../db/transaction.ts';
+import { JoinBatch, JoinedItemRejected, type TxItem, type TxJoin } from '../db/transaction.ts';
 import type { Action, ActionOutcome, Rule, RuleLog, TriggerType } from './rule.schemas.ts';
 
 /**
@@ -75,6 +75,8 @@ export interface ActionContext {
   eventId: string;
   trigger: TriggerType;
   causation?: Causation;
+  /** joined actions commit through this batch (one transaction with the SQS batch's other events' actions) */
+  joins?: JoinBatch;
 }
 
 // --- labels by id, cached per process (names for conditions and templates) ---
@@ -280,7 +282,7 @@ async function runJoined(ac: ActionContext, a: Action, index: number, key: strin
   const limit = chatRatePerMinute();
   const chatId = ac.chatId;
   const duplicate: ActionOutcome = { index, type: a.type, status: 'duplicate', detail: 'already done for this event (idempotent by event + rule + action)' };
-  const join: TxJoin = (e) => [
+  const join: TxJoin = Object.assign((e: Parameters<TxJoin>[0]) => [
     e.ruleAction
       .create({ org_id: ac.orgId, action_key: key, rule_id: ac.rule.rule_id, ...(chatId ? { chat_id: chatId } : {}), status: 'done', detail: `${a.type}: done (in the action's transaction)`, at: now, expires_at: Math.floor(now / 1000) + RECEIPT_TTL_S })
       .commit() as TxItem,
@@ -294,7 +296,7 @@ async function runJoined(ac: ActionContext, a: Action, index: number, key: strin
             .commit() as TxItem,
         ]
       : []),
-  ];
+  ], { batch: ac.joins, conflictKey: chatId ?? undefined });
   try {
     const detail = await withCausation(causation, () => executeAction(ac, a, { join }));
     return { outcome: { index, type: a.type, status: 'done', detail } };
@@ -442,12 +444,27 @@ export function takeSampleToken(orgId: string, trigger: string, now: number): bo
   return ok;
 }
 
-/** Keep a sample of what a trigger saw, for dry runs (one put; the caller took a token from takeSampleToken; failures only logged). */
-async function keepSample(orgId: string, trigger: TriggerType, eventId: string, chatId: string | null, ctx: EvalContext): Promise<void> {
+/** A dry-run sample row: what a trigger saw (the caller took a token from takeSampleToken). */
+interface SampleRow {
+  org_id: string;
+  trigger: TriggerType;
+  sample_id: string;
+  event_id: string;
+  chat_id?: string;
+  context: EvalContext;
+  at: number;
+  expires_at: number;
+}
+function sampleRow(orgId: string, trigger: TriggerType, eventId: string, chatId: string | null, ctx: EvalContext): SampleRow {
   const now = Date.now();
+  return { org_id: orgId, trigger, sample_id: fastUlid(now), event_id: eventId, ...(chatId ? { chat_id: chatId } : {}), context: ctx, at: now, expires_at: Math.floor(now / 1000) + 14 * 86_400 };
+}
+/** Keep samples for dry runs (BatchWrites of 25; failures only logged: a sample is never worth a retry). */
+async function writeSamples(rows: SampleRow[]): Promise<void> {
+  if (!rows.length) return;
   await db()
-    .entities.ruleSample.put({ org_id: orgId, trigger, sample_id: fastUlid(now), event_id: eventId, ...(chatId ? { chat_id: chatId } : {}), context: ctx, at: now, expires_at: Math.floor(now / 1000) + 14 * 86_400 })
-    .go()
+    .entities.ruleSample.put(rows)
+    .go({ concurrency: 4 })
     .catch((e) => log('warn', 'rules.sample_failed', { error: String(e) }));
 }
 
@@ -477,10 +494,47 @@ function ruleIndex(all: RuleRow[]): RuleIndex {
 }
 
 /**
- * Handle one bus event (the rules consumer).
+ * What the evaluations of one SQS batch leave to write after their actions: log rows, dry-run
+ * samples, done receipts of claim-first actions. The rules consumer passes one to every
+ * handleRuleEvent of a batch and writes them together (flushRuleWrites): a batch of 10 events
+ * costs one or two BatchWrites instead of a BatchWrite and a PutItem per event (issue 17 bench:
+ * they were most of the rules consumer's DynamoDB calls). Nothing in it is an action: the actions
+ * and their exactly-once receipts are committed before the row is queued here.
+ */
+export interface RuleWrites {
+  logs: Array<{ orgId: string; log: RuleLog }>;
+  samples: SampleRow[];
+  doneReceipts: DoneReceipt[];
+  /** epoch ms each event's evaluation ended (the `log` phase of ruleEngineStats runs from there to the write) */
+  evaluatedAt: number[];
+  /**
+   * The batch's joined actions (a private note with its receipt and rate count) commit together:
+   * one TransactWriteItems for the batch's notes instead of one each (shared/db/transaction.ts
+   * JoinBatch; each event's handleRuleEvent is a participant). Exactly once holds per action: its
+   * receipt is in the same all-or-nothing transaction as its note.
+   */
+  joins?: JoinBatch;
+}
+export const newRuleWrites = (opts: { joins?: boolean } = {}): RuleWrites => ({ logs: [], samples: [], doneReceipts: [], evaluatedAt: [], ...(opts.joins ? { joins: new JoinBatch() } : {}) });
+
+/**
+ * Write a batch's RuleWrites: the log rows, the samples and the done receipts, each entity in
+ * BatchWrites (25 a call), all at once. Log rows that fail throw (the caller's records are retried:
+ * actions are skipped by their receipts); samples and done receipts only log their failures, as
+ * when written per event.
+ */
+export async function flushRuleWrites(w: RuleWrites): Promise<void> {
+  await Promise.all([writeRuleLogRows(w.logs), writeDoneReceipts(w.doneReceipts), writeSamples(w.samples)]);
+  const end = Date.now();
+  for (const at of w.evaluatedAt) recordLogStat(end - at);
+}
+
+/**
+ * Handle one bus event (the rules consumer). `writes`: queue the log rows, samples and done
+ * receipts there for the caller's flushRuleWrites instead of writing them now.
  * @throws the first unexpected action failure, after everything else was done and logged
  */
-export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number; receivedAt?: number }): Promise<void> {
+export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number; receivedAt?: number }, writes?: RuleWrites): Promise<void> {
   const props = e.detail.properties;
   const orgId = props.org_id as string | undefined;
   if (!orgId) return;
@@ -532,14 +586,14 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
     }
     return built.get(k)!;
   };
-  // samples for dry runs, written while the rules run (awaited at the end)
-  const samples: Array<Promise<void>> = [];
+  // samples for dry runs (written with the log rows at the end)
+  const samples: SampleRow[] = [];
   const doneReceipts: DoneReceipt[] = [];
   for (const f of fired) {
     if (!['message.received', 'message.sent'].includes(f.trigger) && !triggered.some((t) => t.f === f)) continue;
     // the context is built for the sample only when the sample is kept (rules that fired build it anyway)
     if (!takeSampleToken(orgId, f.trigger, Date.now())) continue;
-    samples.push(keepSample(orgId, f.trigger, f.trigger_id, chatId, (await contextFor(f)).ctx));
+    samples.push(sampleRow(orgId, f.trigger, f.trigger_id, chatId, (await contextFor(f)).ctx));
   }
   for (const { f, rule } of triggered) {
     const guard = loopGuard(meta.causation, rule.rule_id, MAX_CAUSATION_DEPTH);
@@ -553,13 +607,20 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
       logs.push(logRow(rule, f.trigger, meta.id, chatId, 'not_matched', result.reasons, [], occurredAt));
       continue;
     }
-    const r = await runActions({ orgId, rule, chatId, chat: b.chat, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation }, { doneReceipts });
+    const r = await runActions({ orgId, rule, chatId, chat: b.chat, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation, joins: writes?.joins }, { doneReceipts });
     retry ??= r.retry;
     logs.push(logRow(rule, f.trigger, meta.id, chatId, outcomeOf(r.outcomes), [], r.outcomes, occurredAt));
   }
   const evaluatedAt = Date.now();
-  await Promise.all([writeRuleLogs(orgId, collapseNotMatched(logs)), writeDoneReceipts(doneReceipts), ...samples]);
-  if (occurredAt && triggered.length) recordStat(occurredAt, delivery?.sentAt, delivery?.receivedAt, startedAt, evaluatedAt, Date.now());
+  const own = writes ?? newRuleWrites();
+  for (const log of collapseNotMatched(logs)) own.logs.push({ orgId, log });
+  own.samples.push(...samples);
+  own.doneReceipts.push(...doneReceipts);
+  if (occurredAt && triggered.length) {
+    recordStat(occurredAt, delivery?.sentAt, delivery?.receivedAt, startedAt, evaluatedAt);
+    own.evaluatedAt.push(evaluatedAt);
+  }
+  if (!writes) await flushRuleWrites(own);
   if (retry) throw retry;
 }
 
@@ -573,7 +634,7 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
 const STAT_KEYS = ['publish', 'queued', 'receipts', 'handle', 'log'] as const;
 type StatKey = (typeof STAT_KEYS)[number];
 const stats: Record<StatKey, number[]> = { publish: [], queued: [], receipts: [], handle: [], log: [] };
-function recordStat(occurredAt: number, sentAt: number | undefined, receivedAt: number | undefined, startedAt: number, evaluatedAt: number, end: number): void {
+function recordStat(occurredAt: number, sentAt: number | undefined, receivedAt: number | undefined, startedAt: number, evaluatedAt: number): void {
   if (stats.handle.length >= 50_000) for (const k of STAT_KEYS) stats[k].splice(0, 10_000);
   const sent = sentAt ?? startedAt;
   const received = receivedAt ?? startedAt;
@@ -581,7 +642,10 @@ function recordStat(occurredAt: number, sentAt: number | undefined, receivedAt: 
   stats.queued.push(received - sent);
   stats.receipts.push(startedAt - received);
   stats.handle.push(evaluatedAt - startedAt);
-  stats.log.push(end - evaluatedAt);
+}
+function recordLogStat(ms: number): void {
+  if (stats.log.length >= 50_000) stats.log.splice(0, 10_000);
+  stats.log.push(ms);
 }
 export function ruleEngineStats(): Record<StatKey, number[]> {
   return Object.fromEntries(STAT_KEYS.map((k) => [k, [...stats[k]]])) as Record<StatKey, number[]>;

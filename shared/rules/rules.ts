@@ -263,9 +263,19 @@ export async function deleteRule(actor: Actor, ruleId: string): Promise<void> {
 
 /** Store evaluation rows (BatchWrite, 25 a request). */
 export async function writeRuleLogs(orgId: string, logs: RuleLog[]): Promise<void> {
-  if (!logs.length) return;
+  await writeRuleLogRows(logs.map((log) => ({ orgId, log })));
+}
+
+/**
+ * Write log rows of any orgs in BatchWrites (25 rows a call): the rules consumer writes a whole
+ * SQS batch's evaluations at once (engine.ts flushRuleWrites), one or two calls instead of one per
+ * event. Unprocessed rows are put once more.
+ * @throws the database error (the caller's records are retried)
+ */
+export async function writeRuleLogRows(entries: Array<{ orgId: string; log: RuleLog }>): Promise<void> {
+  if (!entries.length) return;
   const expires = (at: number) => Math.floor(at / 1000) + RULE_LOG_TTL_DAYS * 86_400;
-  const rows = logs.map((l) => ({
+  const rows = entries.map(({ orgId, log: l }) => ({
     org_id: orgId,
     log_id: l.log_id,
     rule_id: l.rule_id,
@@ -281,7 +291,7 @@ export async function writeRuleLogs(orgId: string, logs: RuleLog[]): Promise<voi
     ...(l.latency_ms != null ? { latency_ms: l.latency_ms } : {}),
     expires_at: expires(l.at),
   }));
-  const res = await db().entities.ruleLog.put(rows).go();
+  const res = await db().entities.ruleLog.put(rows).go({ concurrency: 4 });
   if (res.unprocessed?.length) await db().entities.ruleLog.put(res.unprocessed as never).go();
 }
 

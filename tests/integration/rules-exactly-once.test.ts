@@ -5,6 +5,9 @@ import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import { db } from '../../shared/db/service.ts';
 import { documentClient } from '../../shared/db/client.ts';
 import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
+import { joinBatchTotals } from '../../shared/db/transaction.ts';
+import { handler as rulesConsumer } from '../../functions/consumers/rules-engine.ts';
+import type { SQSRecord } from 'aws-lambda';
 import { signStripePayload, stripeShapedEvent } from '../../shared/plan/billing-local.ts';
 import type { Rule, RuleLog } from '../../shared/rules/rule.schemas.ts';
 
@@ -15,7 +18,9 @@ import type { Rule, RuleLog } from '../../shared/rules/rule.schemas.ts';
  *  - a transaction whose answer is lost after it committed (the consumer saw an error, the queue
  *    redelivers) is found done by the retry: one note, the retry logs a duplicate;
  *  - a failure before the commit leaves nothing behind: the retry writes the note, once;
- *  - over the chat's rate limit nothing is written and the receipt says 'skipped'.
+ *  - over the chat's rate limit nothing is written and the receipt says 'skipped';
+ *  - the notes of one SQS batch commit in one transaction (JoinBatch), each still exactly once:
+ *    a batch holding an event already done falls back to one transaction per note.
  * Faults are injected with a DynamoDB middleware on the one document client (no sleeps).
  */
 let rt: TestRuntime;
@@ -138,5 +143,77 @@ describe('rule actions exactly once across retries', () => {
       const r = (await db().entities.ruleAction.query.byKey({ org_id: rt.orgId, action_key: `message.received:test:once-${n}|${rule.rule_id}|0` }).go()).data[0];
       expect(r).toMatchObject({ status: 'skipped', detail: 'rate limit' });
     }
+  });
+
+  it("a batch's notes commit together, each exactly once; a batch with an event already done falls back to one transaction each", async () => {
+    const numbers = ['15550007011', '15550007012', '15550007013'];
+    for (const n of numbers) await rt.postWebhook(inboundText(rt.phone, n, 'hello', { name: `C${n.slice(-2)}` }));
+    await rt.idle();
+    const chats = await Promise.all(numbers.map(async (n) => (await call<{ chat: Record<string, unknown> }>('GET', `/chats/${enc(`${n}@c.us`)}`)).body.chat));
+    const event = (c: number, n: string): BusEvent => ({
+      'detail-type': 'message.received',
+      detail: {
+        properties: { org_id: rt.orgId, chat: chats[c], message: { chat_id: `${numbers[c]}@c.us`, unique_id: `u-batch-${n}`, body: `once ${n}`, from_me: false, message_type: 'text', timestamp: Date.now(), ack: 0 } },
+        metadata: { id: `message.received:test:batch-${n}`, occurred_at: new Date().toISOString(), version: 1, actor: 'whatsapp:test' } as BusEvent['detail']['metadata'],
+      },
+    });
+    const record = (e: BusEvent, i: number): SQSRecord => ({
+      messageId: `m-${e.detail.metadata.id}-${i}`,
+      receiptHandle: 'r',
+      body: JSON.stringify({ version: '0', id: `bus-${i}`, source: 'chorus', account: '0', time: new Date().toISOString(), region: 'local', resources: [], ...e }),
+      attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'test', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:local:0:rules-engine',
+      awsRegion: 'local',
+    });
+    const statusOf = async (c: number, n: string) => (await logsOf(`${numbers[c]}@c.us`)).filter((l) => l.event_id === `message.received:test:batch-${n}`).map((l) => l.actions[0]?.status);
+    const bodies = async (c: number) => (await notesOf(`${numbers[c]}@c.us`)).map((x) => x.body).sort();
+
+    // two chats' events in one batch: one transaction for both notes, each note's event caused by its own event (loop guard)
+    const caused: Array<{ body?: string; cause?: string }> = [];
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand')
+          for (const t of (args.input as { TransactItems?: Array<{ Put?: { Item?: { detail?: { properties?: { message?: { body?: string } }; metadata?: { causation?: { event_id: string } } } } } }> }).TransactItems ?? []) {
+            const d = t.Put?.Item?.detail;
+            if (d?.metadata?.causation) caused.push({ body: d.properties?.message?.body, cause: d.metadata.causation.event_id });
+          }
+        return next(args);
+      },
+      { step: 'initialize', name: FAULT },
+    );
+    const before = { ...joinBatchTotals };
+    const res = await rulesConsumer({ Records: [record(event(0, 'a1'), 1), record(event(1, 'b1'), 2)] });
+    documentClient().middlewareStack.remove(FAULT);
+    expect(res.batchItemFailures).toEqual([]);
+    expect(caused.sort((x, y) => String(x.body).localeCompare(String(y.body)))).toEqual([
+      { body: 'noted: once a1', cause: 'message.received:test:batch-a1' },
+      { body: 'noted: once b1', cause: 'message.received:test:batch-b1' },
+    ]);
+    expect(joinBatchTotals.together - before.together).toBe(1);
+    expect(joinBatchTotals.writesTogether - before.writesTogether).toBe(2);
+    expect(await bodies(0)).toEqual(['noted: once a1']);
+    expect(await bodies(1)).toEqual(['noted: once b1']);
+
+    // a batch with a1 again (its consumer receipt lost: the engine sees it), two events of chat 1 and one of chat 2:
+    // the shared transaction is cancelled by a1's receipt, so each note goes on its own; a1 stays one note
+    await db().entities.consumerReceipt.delete({ consumer: 'rules-engine', event_id: 'message.received:test:batch-a1' }).go();
+    const res2 = await rulesConsumer({ Records: [record(event(0, 'a1'), 3), record(event(1, 'b2'), 4), record(event(1, 'b3'), 5), record(event(2, 'c1'), 6)] });
+    expect(res2.batchItemFailures).toEqual([]);
+    expect(await bodies(0)).toEqual(['noted: once a1']);
+    expect(await bodies(1)).toEqual(['noted: once b1', 'noted: once b2', 'noted: once b3']);
+    expect(await bodies(2)).toEqual(['noted: once c1']);
+    expect((await statusOf(0, 'a1')).sort()).toEqual(['done', 'duplicate']);
+    for (const [c, n] of [[1, 'b2'], [1, 'b3'], [2, 'c1']] as const) expect(await statusOf(c, n)).toEqual(['done']);
+
+    // the shared transaction's answer is lost after it committed: each note is found done on its own (no second note)
+    const fault = failNextReceiptTransaction('after');
+    const res3 = await rulesConsumer({ Records: [record(event(0, 'a2'), 7), record(event(2, 'c2'), 8)] });
+    expect(fault.fired()).toBe(true);
+    expect(res3.batchItemFailures).toEqual([]);
+    expect(await bodies(0)).toEqual(['noted: once a1', 'noted: once a2']);
+    expect(await bodies(2)).toEqual(['noted: once c1', 'noted: once c2']);
   });
 });
