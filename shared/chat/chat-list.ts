@@ -219,7 +219,7 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
   const extra = unapplied.length > 0;
   // type=user alone left to check: most chats are user chats, so the index's pages are read about
   // limit / USER_SHARE at a time rather than in big pages (collectFiltered `keep`)
-  const keep = unapplied.length === 1 && f.type === 'user' ? USER_SHARE : undefined;
+  const keep = unapplied.length === 1 && unapplied[0] === 'type' && f.type === 'user' ? USER_SHARE : undefined;
   // The property filter hides the chats the viewer may not see (guard: one BatchGet of each page's
   // chats), rather than showing them as 'no access' rows: a row would tell the chat has that value.
   const guard = f.property !== undefined ? await chatGuard(actor) : null;
