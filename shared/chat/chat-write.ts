@@ -1,5 +1,5 @@
 import type { EntityItem } from 'electrodb';
-import type { ChatEntity } from './chat.entity.ts';
+import type { ChatEntity, ChatGroupLinkEntity } from './chat.entity.ts';
 import { db } from '../db/service.ts';
 import { commitWithEvents, type TxEntities, type TxItem } from '../db/transaction.ts';
 import type { PublishInput } from '../../events/publish.ts';
@@ -11,8 +11,8 @@ import { propertyLinksOf } from '../property/property.rules.ts';
 /**
  * The one way a chat row is written when anything its list filters read may change (latest
  * message, unread, assignee, labels, folder, phone): the row itself (optimistic `version` check),
- * its label index rows and the filter counters (ADD), in one transaction. ACCESS_PATTERNS.md
- * patterns 8 and 33-37. Times are epoch **ms**.
+ * its label, property and group index rows and the filter counters (ADD), in one transaction.
+ * ACCESS_PATTERNS.md patterns 8, 33-40. Times are epoch **ms**.
  */
 
 export type ChatRow = EntityItem<typeof ChatEntity>;
@@ -39,7 +39,7 @@ function bucketsOf(row: ChatRow | null, now: number): string[] | null {
  * chats of a transaction with mergeDeltas, then counterItems: one operation per counter item).
  * @param before the stored row (null: the chat is new)
  * @param after the new row; its index keys are recomputed here and `version` set to before+1
- * @returns items (chat put/create + label rows), deltas (bucket -> change), row (what is stored)
+ * @returns items (chat put/create + label, property and group rows), deltas (bucket -> change), row (what is stored)
  */
 export function chatWriteItems(e: TxEntities, before: ChatRow | null, after: ChatRow, now: number): { items: TxItem[]; deltas: Record<string, number>; row: ChatRow } {
   const v = before?.version ?? 0;
@@ -83,7 +83,29 @@ export function chatWriteItems(e: TxEntities, before: ChatRow | null, after: Cha
         .commit() as TxItem,
     );
   }
+  // the group row (groups only): re-put with the chat (same key, so no delete), removed if the chat is no longer a group
+  const link = groupLinkOf(row);
+  if (link) items.push(e.chatGroupLink.put(link).commit() as TxItem);
+  else if (before?.chat_type === 'group') items.push(e.chatGroupLink.delete({ org_id: before.org_id, chat_id: before.chat_id }).commit() as TxItem);
   return { items, deltas: bucketDeltas(bucketsOf(before, now), bucketsOf(row, now)), row };
+}
+
+/**
+ * The ChatGroupLink row of a stored chat row (its index keys already computed: withIndexKeys),
+ * or null for a chat that is not a group (only groups carry one; chat.entity.ts).
+ */
+export function groupLinkOf(row: ChatRow): EntityItem<typeof ChatGroupLinkEntity> | null {
+  if (row.chat_type !== 'group') return null;
+  return {
+    org_id: row.org_id,
+    chat_id: row.chat_id,
+    chat_type: row.chat_type,
+    inbox_state: row.inbox_state,
+    latest_message_timestamp: row.latest_message_timestamp,
+    assignee_key: row.assignee_key,
+    unread_key: row.unread_key,
+    chat: toChatWire(row),
+  };
 }
 
 /** ADD operations for merged counter deltas of one transaction. */
@@ -137,12 +159,13 @@ export async function updateChatRow(
 /** Outbox items one chat's write is allowed in updateChatRows (its events: one chat.updated today). */
 const EVENTS_PER_CHAT = 1;
 
-/** Upper bound of the transaction items one chat's write takes (row, label rows, counters before merging). */
+/** Upper bound of the transaction items one chat's write takes (row, label, property and group rows, counters before merging). */
 function writeCost(before: ChatRow, after: ChatRow): number {
   const lb = (before.label_ids ?? []).length;
   const la = (after.label_ids ?? []).length;
   const props = propertyLinksOf(before.custom_properties).length + propertyLinksOf(after.custom_properties).length;
-  return 1 + lb + la + props + 2 * (5 + Math.max(lb, la));
+  const group = before.chat_type === 'group' || after.chat_type === 'group' ? 1 : 0;
+  return 1 + lb + la + props + group + 2 * (5 + Math.max(lb, la));
 }
 
 /** One chat's outcome in updateChatRows: the write, null (no such chat) or the error its mutate threw. */

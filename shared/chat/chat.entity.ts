@@ -166,6 +166,46 @@ export const ChatLabelLinkEntity = new Entity({
 });
 
 /**
+ * One row per group chat (groups only: a user chat has none): the group filter with the assignee
+ * filter, or with the unread filter, in one Query each (issue 14 item 8: Mine + Group, Unread +
+ * Group). The chat row's own GSI slots are all taken (gsi1-gsi7 by every chat, gsi8 by the groups'
+ * assignee + unread keys), so these two key sets live on this row's gsi1 and gsi2 instead, and only
+ * group chat writes pay for them; user chats are most chats, so their combined filters are checked
+ * on another index's pages (listChats). Holds a copy of the chat so a page is one Query, like
+ * ChatLabelLink. Its table key is the chat's own (org, chat), so it never moves: it is put in every
+ * transaction that writes a group chat (chatWriteItems) and deleted only if the chat stops being a group.
+ */
+export const ChatGroupLinkEntity = new Entity({
+  model: { entity: 'chatGroupLink', version: '1', service: 'chorus' },
+  attributes: {
+    org_id: { type: 'string', required: true },
+    chat_id: { type: 'string', required: true },
+    /** always 'group': in the index keys so they read as the filters they serve */
+    chat_type: { type: 'string', required: true },
+    inbox_state: { type: 'string', required: true },
+    latest_message_timestamp: { type: 'number', required: true, padding: { length: 15, char: '0' } },
+    /** the chat's assignee_key ('none' or the lower-cased email) */
+    assignee_key: { type: 'string', required: true, default: 'none' },
+    /** the chat's unread_key ('unread' | 'read') */
+    unread_key: { type: 'string', required: true, default: 'read' },
+    chat: { type: 'any', required: true },
+  },
+  indexes: {
+    byChat: { pk: { field: 'pk', composite: ['org_id'] }, sk: { field: 'sk', composite: ['chat_id'] } },
+    byGroupAssignee: {
+      index: 'gsi1',
+      pk: { field: 'gsi1pk', composite: ['org_id', 'inbox_state', 'chat_type', 'assignee_key'] },
+      sk: { field: 'gsi1sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+    byGroupUnread: {
+      index: 'gsi2',
+      pk: { field: 'gsi2pk', composite: ['org_id', 'inbox_state', 'chat_type', 'unread_key'] },
+      sk: { field: 'gsi2sk', composite: ['latest_message_timestamp', 'chat_id'] },
+    },
+  },
+});
+
+/**
  * Filter counts of an org's chats: one item per bucket (chatBuckets in chat-state.rules.ts),
  * changed with ADD in the same transaction as the chat. Never counted on read.
  */

@@ -2,9 +2,10 @@ import { GetCommand, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from './client.ts';
 import { db } from './service.ts';
 import { config } from '../config.ts';
-import { assigneeKey, unreadKey } from '../chat/chat-state.rules.ts';
+import { assigneeKey, inboxState, unreadKey } from '../chat/chat-state.rules.ts';
 import { propertyLinksOf } from '../property/property.rules.ts';
 import { toChatWire } from '../inbox/wire.ts';
+import { groupLinkOf, type ChatRow } from '../chat/chat-write.ts';
 import { facetsOf, splitFacet } from '../contact/contact.rules.ts';
 import { facetCopy, type Row as ContactRow } from '../contact/contact.ts';
 
@@ -143,6 +144,28 @@ export const MIGRATIONS: Migration[] = [
         });
         if (rows.length) await chat.put(rows).go({ concurrency: 4 });
         n += rows.length;
+        progress(n);
+      });
+      return n;
+    },
+  },
+  {
+    id: '2026-11-27-chat-group-link-rows',
+    description: 'issue 14 item 8: a ChatGroupLink row per group chat (the group + assignee and group + unread filters, gsi1 and gsi2 of that row); user chats get none',
+    run: async (progress) => {
+      const e = db().entities;
+      let n = 0;
+      await forEachItem('chat', async (items) => {
+        const links = items.flatMap((i) => {
+          if (i.chat_type !== 'group') return [];
+          const row = e.chat.parse({ Item: i }).data as ChatRow | null;
+          // rows stored before the key attributes existed get them as the write path computes them
+          const link = row ? groupLinkOf({ ...row, assignee_key: row.assignee_key ?? assigneeKey(row.assigned_to), unread_key: row.unread_key ?? unreadKey(row), inbox_state: row.inbox_state ?? inboxState(row as never, Date.now()) }) : null;
+          return link ? [link] : [];
+        });
+        // a put is idempotent: a re-run writes the same rows again
+        if (links.length) await e.chatGroupLink.put(links).go({ concurrency: 4 });
+        n += links.length;
         progress(n);
       });
       return n;

@@ -30,6 +30,11 @@ export const READ_BUDGET = 5000;
  * shared/access/guard.ts: one batch read of the page's chats); hidden items are skipped like
  * non-matching ones, so pages stay full and the cursor still resumes right after the last item
  * handed out.
+ * `keep` (optional, 0 < keep <= 1): the share of read items the caller expects to pass, for a
+ * filter that keeps most rows (the chat list's type=user). The first request then reads about
+ * `want / keep` items rather than a big page, and any next one is sized from the share that passed
+ * so far, so a page costs about what an unfiltered one does when the guess holds, and a few more
+ * requests when it does not (never a wrong answer: the same items pass either way).
  * @returns the items and the cursor to continue from (null when the index ended)
  * @throws AppError 400 validation.failed (field query.cursor) when DynamoDB refuses the start key
  */
@@ -40,12 +45,21 @@ export async function collectFiltered<T>(
   want: number,
   start: string | null,
   visible?: (items: T[]) => Promise<(item: T) => boolean>,
+  keep?: number,
 ): Promise<{ items: T[]; cursor: string | null }> {
   const items: T[] = [];
   let cursor = start;
   let read = 0;
+  const size = (): number => {
+    if (!matches) return want - items.length;
+    if (keep === undefined) return Math.min(1000, Math.max(want * 4, 200));
+    // expected to pass: the guess at first, then what passed so far (at least 2%); 25% and 5 items spare
+    const share = read === 0 ? keep : Math.max(items.length / read, 0.02);
+    return Math.min(1000, Math.ceil(((want - items.length) / share) * (read === 0 ? 1 : 1.25)) + 5);
+  };
   for (;;) {
-    const res = await withCursor(cursor === start ? start : null, () => run(cursor, matches ? Math.min(1000, Math.max(want * 4, 200)) : want - items.length));
+    const limit = size();
+    const res = await withCursor(cursor === start ? start : null, () => run(cursor, limit));
     read += res.data.length;
     const sees = visible ? await visible(res.data) : null;
     for (const item of res.data) {

@@ -11,7 +11,7 @@ import { MemberEntity } from '../member/member.entity.ts';
 import { UserEntity } from '../user/user.entity.ts';
 import { PhoneEntity } from '../phone/phone.entity.ts';
 import { ContactEntity } from '../contact/contact.entity.ts';
-import { ChatCounterEntity, ChatEntity, ChatLabelEntity, ChatLabelLinkEntity, ChatPropertyLinkEntity, MemberChatStateEntity } from '../chat/chat.entity.ts';
+import { ChatCounterEntity, ChatEntity, ChatLabelEntity, ChatGroupLinkEntity, ChatLabelLinkEntity, ChatPropertyLinkEntity, MemberChatStateEntity } from '../chat/chat.entity.ts';
 import { MessageEntity } from '../message/message.entity.ts';
 import { WaMessageRefEntity } from '../message/wa-message-ref.entity.ts';
 import { ReactionEntity } from '../message/reaction.entity.ts';
@@ -63,6 +63,7 @@ const entities = {
   chat: ChatEntity,
   chatLabelLink: ChatLabelLinkEntity,
   chatPropertyLink: ChatPropertyLinkEntity,
+  chatGroupLink: ChatGroupLinkEntity,
   chatCounter: ChatCounterEntity,
   memberChatState: MemberChatStateEntity,
   chatLabel: ChatLabelEntity,

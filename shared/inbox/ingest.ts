@@ -376,10 +376,11 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     // one wrote; a transaction never holds two chunks of one chat (one item, one operation).
     // Besides ref + message + its outbox event (+ at most one contact) per message, a chat costs its row, two label
     // rows per label (old key deleted, new key put) and at most one counter per bucket it leaves
-    // or enters (chatBuckets: 4 + 1 unread + labels, twice).
+    // or enters (chatBuckets: 4 + 1 unread + labels, twice), and a group its group row (ChatGroupLink).
     const overhead = (chatId: string) => {
       const labels = ((rows.get(chatId)?.label_ids as string[] | undefined) ?? []).length;
-      return 1 + 2 * labels + 2 * (5 + labels);
+      const group = (rows.get(chatId)?.chat_type ?? (chatId.endsWith('@g.us') ? 'group' : 'user')) === 'group' ? 1 : 0;
+      return 1 + 2 * labels + group + 2 * (5 + labels);
     };
     const chunks: Array<[string, Array<{ m: NormalizedMessage; item: MessageItem }>, number]> = [];
     for (const [chatId, msgs] of byChat) {

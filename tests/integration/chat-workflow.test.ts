@@ -334,6 +334,87 @@ describe('combined filters (issue 14 item 8)', () => {
     expect(await runMigrations()).toEqual([migration.id]);
     expect(await ids(member, 'state=open&type=group&assignee=me&unread=true')).toEqual(['G555441@g.us']);
   });
+
+  it('every combination of type, assignee and unread equals the folder filtered by hand, after an assign, a read, a mark unread, an unassign and a message', async () => {
+    const group = (n: number) => `G55544${n}@g.us`;
+    const groupSay = async (n: number, text: string) => {
+      const payload = inboundText(rt.phone, wa(20 + n), text, { name: `Member ${n}` });
+      (payload.entry[0]!.changes[0]!.value as unknown as { messages: Array<Record<string, unknown>> }).messages[0]!.group_id = `G55544${n}`;
+      await rt.postWebhook(payload);
+      await rt.idle();
+    };
+    const combos: Array<[string, (c: Chat) => boolean]> = [];
+    for (const type of [undefined, 'group', 'user'] as const)
+      for (const a of [undefined, 'me', 'none'] as const)
+        for (const u of [undefined, true, false] as const) {
+          const q = [type && `type=${type}`, a && `assignee=${a}`, u !== undefined && `unread=${u}`].filter(Boolean).join('&');
+          if (q) combos.push([q, (c) => (!type || c.chat_type === type) && (!a || (a === 'me' ? c.assigned_to === rt.memberEmail : !c.assigned_to)) && (u === undefined || unread(c) === u)]);
+        }
+    /** every combination, page by page (limit 2: cursors) and as one page, against the admin's whole folder filtered here; the rows' assignee and unread state too (group rows hold a copy of the chat) */
+    const check = async (when: string) => {
+      const all = (await list(admin, 'state=open&limit=1000')).chats;
+      const view = (c: Chat) => `${c.chat_id}|${c.assigned_to ?? '-'}|${unread(c) ? 'unread' : 'read'}`;
+      for (const [q, keep] of combos) {
+        const want = all.filter(keep).map(view);
+        const pages: Chat[] = [];
+        let cursor: string | null = null;
+        do {
+          const page = await list(member, `state=open&${q}&limit=2${cursor ? `&cursor=${enc(cursor)}` : ''}`);
+          pages.push(...page.chats);
+          cursor = page.cursor;
+        } while (cursor);
+        expect(pages.map(view), `${when}: ${q} (pages of 2)`).toEqual(want);
+        expect((await list(member, `state=open&${q}&limit=50`)).chats.map(view), `${when}: ${q}`).toEqual(want);
+      }
+      return (q: string) => all.filter(combos.find(([c]) => c === q)![1]).map((c) => c.chat_id);
+    };
+    let found = await check('before');
+    expect(found('type=group&assignee=none')).toEqual([group(3)]);
+    await call(admin, 'POST', '/chats/assign', { chat_ids: [group(3), chatOf(9)], assigned_to: rt.memberEmail });
+    found = await check('after an assign');
+    expect(found('type=group&assignee=me').sort()).toEqual([group(1), group(2), group(3)]);
+    expect(found('type=group&assignee=none')).toEqual([]);
+    await call(member, 'POST', `/chats/${enc(group(1))}/read`);
+    await call(member, 'POST', `/chats/${enc(chatOf(7))}/read`);
+    found = await check('after a read');
+    expect(found('type=group&unread=true')).toEqual([group(3)]);
+    await call(member, 'POST', `/chats/${enc(group(2))}/unread`);
+    found = await check('after a mark unread');
+    expect(found('type=group&unread=true').sort()).toEqual([group(2), group(3)]);
+    await call(admin, 'POST', '/chats/assign', { chat_ids: [group(1), chatOf(11)], assigned_to: null });
+    found = await check('after an unassign');
+    expect(found('type=group&assignee=none')).toEqual([group(1)]);
+    expect(found('type=group&assignee=none&unread=false')).toEqual([group(1)]);
+    await groupSay(1, 'Group hello again');
+    found = await check('after a message');
+    expect(found('type=group&unread=true')[0]).toBe(group(1));
+    // one group row per group chat, none for user chats
+    const links = db().entities.chatGroupLink;
+    expect((await links.get({ org_id: rt.orgId, chat_id: group(1) }).go()).data).toMatchObject({ chat_type: 'group', assignee_key: 'none', unread_key: 'unread', inbox_state: 'open' });
+    expect((await links.get({ org_id: rt.orgId, chat_id: chatOf(7) }).go()).data).toBeNull();
+    // a cursor of the group rows' index is refused by another index
+    const page = await list(member, 'state=open&assignee=me&type=group&limit=1');
+    expect(page.cursor).toBeTruthy();
+    expect((await call(member, 'GET', `/chats?state=open&assignee=me&limit=1&cursor=${enc(page.cursor!)}`)).status).toBe(400);
+    expect((await call(member, 'GET', `/chats?state=open&unread=true&type=group&limit=1&cursor=${enc(page.cursor!)}`)).status).toBe(400);
+  });
+
+  it('group chats stored before their group rows are found after that migration', async () => {
+    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { documentClient } = await import('../../shared/db/client.ts');
+    const { runMigrations, MIGRATIONS } = await import('../../shared/db/migrations.ts');
+    const migration = MIGRATIONS.find((m) => m.id === '2026-11-27-chat-group-link-rows')!;
+    const groups = ['G555441@g.us', 'G555442@g.us', 'G555443@g.us'];
+    const before = await ids(member, 'state=open&type=group&assignee=me');
+    expect(before.length).toBeGreaterThan(0);
+    // as an older version stored them: no group rows
+    await db().entities.chatGroupLink.delete(groups.map((chat_id) => ({ org_id: rt.orgId, chat_id }))).go();
+    expect(await ids(member, 'state=open&type=group&assignee=me')).toEqual([]);
+    await documentClient().send(new DeleteCommand({ TableName: process.env.TABLE_NAME!, Key: { pk: 'migration', sk: migration.id } }));
+    expect(await runMigrations()).toEqual([migration.id]);
+    expect(await ids(member, 'state=open&type=group&assignee=me')).toEqual(before);
+    expect((await db().entities.chatGroupLink.get({ org_id: rt.orgId, chat_id: groups[0]! }).go()).data).toMatchObject({ chat_type: 'group', assignee_key: 'none' });
+  });
 });
 
 describe('access and masking (spec §6)', () => {
