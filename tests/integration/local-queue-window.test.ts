@@ -30,6 +30,15 @@ afterEach(() => {
 const settle = async (rounds = 20) => {
   for (let i = 0; i < rounds; i++) await new Promise((r) => setImmediate(r));
 };
+/** Settle until `done()` (file I/O can take a while on a busy machine), at most ~5,000 rounds. */
+const settleUntil = async (done: () => boolean) => {
+  for (let i = 0; i < 5_000 && !done(); i++) await new Promise((r) => setImmediate(r));
+};
+/** Stop with real timers: stop() polls in-flight batches with setTimeout. */
+const stop = async (q: LocalQueue) => {
+  vi.useRealTimers();
+  await q.stop();
+};
 
 function recorder() {
   const batches: string[][] = [];
@@ -61,9 +70,9 @@ describe('batching window', () => {
     await settle();
     expect(batches).toEqual([]);
     vi.advanceTimersByTime(200);
-    await settle();
+    await settleUntil(() => batches.length > 0);
     expect(batches).toEqual([['m0', 'm1', 'm2', 'm3', 'm4']]);
-    await q.stop();
+    await stop(q);
   });
 
   it('delivers a full batch at once, and everything when someone waits for idle', async () => {
@@ -71,13 +80,12 @@ describe('batching window', () => {
     const q = new LocalQueue('window-full', dir, handler, { maxReceiveCount: 3, batchSize: 3, batchWindowMs: 1000 });
     await q.start();
     await q.sendMany(['a', 'b', 'c', 'd'].map((body) => ({ body })));
+    await settleUntil(() => batches.length > 0);
     await settle();
     expect(batches).toEqual([['a', 'b', 'c']]);
-    const idle = q.idle();
-    await settle();
-    await idle;
+    await q.idle();
     expect(batches).toEqual([['a', 'b', 'c'], ['d']]);
-    await q.stop();
+    await stop(q);
   });
 
   it('delivers at once without a window', async () => {
@@ -85,8 +93,8 @@ describe('batching window', () => {
     const q = new LocalQueue('window-none', dir, handler, { maxReceiveCount: 3, batchSize: 100 });
     await q.start();
     await q.send('x');
-    await settle();
+    await settleUntil(() => batches.length > 0);
     expect(batches).toEqual([['x']]);
-    await q.stop();
+    await stop(q);
   });
 });
