@@ -364,7 +364,7 @@ export class LocalQueue {
         let oldest = Infinity;
         for (const b of batch) oldest = Math.min(oldest, Math.max(b.sentAt, b.notBefore));
         if (now - oldest < windowMs) {
-          this.armWindow(oldest + windowMs);
+          this.pumpAt(oldest + windowMs);
           break;
         }
       }
@@ -388,30 +388,31 @@ export class LocalQueue {
     this.checkIdle();
   }
 
-  private windowTimer: NodeJS.Timeout | undefined;
-  private windowAt = Infinity;
-
-  /** Pump at `at` (epoch ms), when the batching window of the waiting batch closes. */
-  private armWindow(at: number): void {
-    if (this.windowTimer && this.windowAt <= at) return;
-    if (this.windowTimer) {
-      clearTimeout(this.windowTimer);
-      this.timers.delete(this.windowTimer);
-    }
-    this.windowAt = at;
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      this.windowTimer = undefined;
-      this.windowAt = Infinity;
-      this.pump();
-    }, Math.max(1, at - Date.now() + 1));
-    this.windowTimer = t;
-    this.timers.add(t);
-  }
-
-  /** When the earliest backing-off message is due; `wakeTimer` pumps then. */
+  /** When the queue's one wake-up timer pumps (epoch ms), and the timer. */
   private wakeAt = Infinity;
   private wakeTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Pump at `at` (epoch ms) unless a wake-up is already due earlier: the batching window of a
+   * waiting batch, or the earliest backing-off message (armWake). One timer serves both; each
+   * pump arms the next wake-up it needs.
+   */
+  private pumpAt(at: number): void {
+    if (this.wakeTimer && this.wakeAt <= at) return;
+    if (this.wakeTimer) {
+      clearTimeout(this.wakeTimer);
+      this.timers.delete(this.wakeTimer);
+    }
+    this.wakeAt = at;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      this.wakeTimer = undefined;
+      this.wakeAt = Infinity;
+      this.pump();
+    }, Math.max(1, at - Date.now() + 1));
+    this.wakeTimer = t;
+    this.timers.add(t);
+  }
 
   /**
    * Make sure a timer pumps when the earliest backing-off message becomes due. The retry timers of
@@ -423,20 +424,7 @@ export class LocalQueue {
     const now = Date.now();
     let next = Infinity;
     for (const s of this.ready) if (s.notBefore > now && s.notBefore < next) next = s.notBefore;
-    if (next === Infinity || (this.wakeTimer && this.wakeAt <= next)) return;
-    if (this.wakeTimer) {
-      clearTimeout(this.wakeTimer);
-      this.timers.delete(this.wakeTimer);
-    }
-    this.wakeAt = next;
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      this.wakeTimer = undefined;
-      this.wakeAt = Infinity;
-      this.pump();
-    }, Math.max(1, next - now + 1));
-    this.wakeTimer = t;
-    this.timers.add(t);
+    if (next !== Infinity) this.pumpAt(next);
   }
 
   private checkIdle(): void {
