@@ -1182,7 +1182,20 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const jobNow = job;
   const claims = new GroupCommit<{ r: RecipientRow; at: number }, RecipientRow | 'taken' | 'no_credit'>((items) => claimGroup(jobNow, items, limit), GROUP_MAX);
   const finishes = new GroupCommit<{ r: RecipientRow; at: number }, void>((items) => finishGroup(jobNow, items), GROUP_MAX);
-  const finish = (x: RecipientRow, at: number) => finishes.add({ r: x, at });
+  let failure: unknown;
+  // a send's slot is free once its message is stored and queued: its finish (sending -> sent) is
+  // committed in the background, settled before anything reads the recipients' states again
+  const finishing = new Set<Promise<void>>();
+  const finish = (x: RecipientRow, at: number): Promise<void> => {
+    const p: Promise<void> = finishes
+      .add({ r: x, at })
+      .catch((e: unknown) => {
+        failure ??= e;
+      })
+      .finally(() => finishing.delete(p));
+    finishing.add(p);
+    return Promise.resolve();
+  };
   prof.since = Date.now();
   const deadline = start + deps.budgetMs;
   const limits = new Map<string, { readAt: number; seen: number }>();
@@ -1190,10 +1203,29 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const queued = new Set<string>();
   let stillOpen: SendKey[] | undefined;
   let checkedAt = start;
-  let failure: unknown;
   let outOfCredits = false;
+  // the job's status and the numbers' rate-limit rows are read in the background (at most once a
+  // second each): a slow read never holds the paced loop; what it finds applies when it lands
+  let jobCheck: Promise<void> | null = null;
+  let stopped = false;
+  const limitReads = new Set<string>();
+  const checkJob = (now: number) => {
+    checkedAt = now;
+    jobCheck = jobOf(cmd.org_id, cmd.broadcast_id)
+      .then((cur) => {
+        if (!cur || cur.step !== cmd.seq || cur.status !== 'running') stopped = true;
+      })
+      .catch((e: unknown) => {
+        failure ??= e;
+      })
+      .finally(() => {
+        jobCheck = null;
+      });
+  };
   const settle = async () => {
     await Promise.all(inFlight);
+    await Promise.all(finishing);
+    await jobCheck;
     await flushProfile(job!.broadcast_id, cmd.seq, Date.now());
     if (failure) throw failure;
   };
@@ -1241,11 +1273,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
     }
     for (const r of rows) {
       let now = deps.now();
-      if (now - checkedAt >= JOB_REFRESH_MS) {
-        checkedAt = now;
-        const cur = await jobOf(job.org_id, job.broadcast_id);
-        if (!cur || cur.step !== cmd.seq || cur.status !== 'running') return settle();
-      }
+      if (stopped) return settle();
       if (quiet && inQuietHours(quiet, localTime(now, clock.time_zone).minute_of_day)) {
         await settle();
         await handOver(job, cmd.seq, now + msUntilQuietEnds(quiet, now, localTime(now, clock.time_zone).minute_of_day), now);
@@ -1253,11 +1281,19 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       }
       const phone = r.phone_id ?? '-';
       const lim = limits.get(phone);
-      if (!lim || now - lim.readAt >= LIMIT_REFRESH_MS) {
-        const at = await lastRateLimitAt(job.org_id, phone);
-        const seen = lim?.seen ?? start - 1000;
-        if (at != null && at > seen) pacer.rateLimited(phone, at);
-        limits.set(phone, { readAt: now, seen: Math.max(seen, at ?? 0) });
+      if (!limitReads.has(phone) && (!lim || now - lim.readAt >= LIMIT_REFRESH_MS)) {
+        // the first read of a number is awaited (a backoff noted before this step applies to its first send)
+        const read = lastRateLimitAt(job.org_id, phone).then((at) => {
+          const seen = limits.get(phone)?.seen ?? start - 1000;
+          if (at != null && at > seen) pacer.rateLimited(phone, at);
+          limits.set(phone, { readAt: now, seen: Math.max(seen, at ?? 0) });
+        });
+        limitReads.add(phone);
+        const done = read.catch((e: unknown) => {
+          failure ??= e;
+        }).finally(() => limitReads.delete(phone));
+        if (!lim) await done;
+        else limits.set(phone, { ...lim, readAt: now });
       }
       const ready = pacer.readyAt(phone);
       if (ready >= deadline) {
@@ -1265,7 +1301,13 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
         await handOver(job, cmd.seq, ready, deps.now());
         return;
       }
-      if (ready > now) await deps.sleep(ready - now);
+      // the job's status (pause, cancel, a newer chain): read once a second without holding the loop;
+      // a wait of a second or more for the slot (a slow pace) covers the read, so it is fresh then
+      const waitMs = Math.max(0, ready - now);
+      if (!jobCheck && (now - checkedAt >= JOB_REFRESH_MS || waitMs >= JOB_REFRESH_MS)) checkJob(now);
+      if (waitMs > 0) await deps.sleep(waitMs);
+      if (waitMs >= JOB_REFRESH_MS) await jobCheck;
+      if (stopped) return settle();
       now = deps.now();
       if (now >= deadline) {
         await settle();
