@@ -427,23 +427,29 @@ async function graphMediaRef(key: { org_id: string; chat_id: string; timestamp: 
  * WhatsApp accepted a queued message as `wamid` (Graph API, or a WhatsApp Web session): keep the id
  * on the message, point the wamid ref at it and apply any statuses that beat us there, and publish
  * `message.updated`. Idempotent.
+ * The common case (no status webhook came first) is one transaction: the message, its event and the
+ * ref created in it (conditional on no ref yet). When a ref exists already (statuses that beat us, or
+ * a repeat), that transaction is cancelled and the ref is upserted on its own and its statuses applied.
  */
 export async function recordAccepted(key: { org_id: string; chat_id: string; timestamp: number; unique_id: string }, msg: Record<string, unknown>, wamid: string): Promise<void> {
   const uncertain = msg.send_uncertain_at != null;
-  await commitWithEvents((e) => ({
-    items: [
-      (uncertain
-        ? e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).remove(['send_uncertain_at', 'delivery_error'])
-        : e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid })
-      ).commit() as TxItem,
-    ],
-    events: [{ name: 'message.updated', properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid, ...(uncertain ? { send_uncertain_at: null, delivery_error: null } : {}) }) }, actor: 'system', id: `message.updated:${key.org_id}:${key.unique_id}:wamid${retrySuffix(msg)}` }],
-  }));
+  const refFields = { chat_id: key.chat_id, unique_id: key.unique_id, timestamp: key.timestamp, expires_at: Math.floor(Date.now() / 1000) + 30 * 24 * 3600 };
+  const commit = (withRef: boolean) =>
+    commitWithEvents((e) => ({
+      items: [
+        (uncertain
+          ? e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).remove(['send_uncertain_at', 'delivery_error'])
+          : e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid })
+        ).commit() as TxItem,
+        // create: only when no ref exists (a status webhook's ref keeps its statuses: the path below)
+        ...(withRef ? [e.waMessageRef.create({ org_id: key.org_id, message_id: wamid, ...refFields }).commit() as TxItem] : []),
+      ],
+      events: [{ name: 'message.updated', properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid, ...(uncertain ? { send_uncertain_at: null, delivery_error: null } : {}) }) }, actor: 'system', id: `message.updated:${key.org_id}:${key.unique_id}:wamid${retrySuffix(msg)}` }],
+    }));
+  if (await commit(true)) return;
+  await commit(false);
   // The ref may already hold statuses that beat us here; upsert and apply whatever is there.
-  const ref = await db()
-    .entities.waMessageRef.update({ org_id: key.org_id, message_id: wamid })
-    .set({ chat_id: key.chat_id, unique_id: key.unique_id, timestamp: key.timestamp, expires_at: Math.floor(Date.now() / 1000) + 30 * 24 * 3600 })
-    .go({ response: 'all_new' });
+  const ref = await db().entities.waMessageRef.update({ org_id: key.org_id, message_id: wamid }).set(refFields).go({ response: 'all_new' });
   await applyStatuses(key.org_id, ref.data as Record<string, unknown>);
 }
 
