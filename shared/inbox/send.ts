@@ -3,7 +3,7 @@ import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import { enqueue } from '../ports/commands.ts';
-import { applyMessageToChat, isServiceWindowOpen } from '../chat/chat.rules.ts';
+import { applyMessageToChat, isServiceWindowOpen, serviceWindowEnd } from '../chat/chat.rules.ts';
 import { toChatWire, toMessageWire, latestOf } from './wire.ts';
 import { applyStatuses, syncLatestAck } from './statuses.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -48,6 +48,12 @@ export interface OutboundCommand {
   unique_id: string;
   /** epoch ms (the message's sort key) */
   timestamp: number;
+  /**
+   * epoch ms until which the chat's 24-hour window is known open (serviceWindowEnd of the chat row
+   * the message was stored with; a window only moves later): before it the consumer does not read
+   * the chat again for its window check. Absent (re-queued commands): the chat is read.
+   */
+  window_until?: number;
 }
 
 /**
@@ -155,7 +161,8 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
     if (!ok) return RETRY;
     // the media library's row of a member's file (idempotent put; its failure is logged, not thrown)
     if (prepared) await recordMediaItemSafely(message, chat.chat_name ?? null);
-    const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: message.unique_id, timestamp: now };
+    const windowUntil = serviceWindowEnd(chat as unknown as Chat, chat.org_phone);
+    const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: message.unique_id, timestamp: now, ...(windowUntil != null && windowUntil > now2 ? { window_until: windowUntil } : {}) };
     try {
       await enqueue('whatsapp-outbound', command);
     } catch (e) {
@@ -204,12 +211,14 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
   }
   // already accepted, failed or uncertain: at-least-once redelivery (Retry queues it afresh)
   if (msg.message_id || msg.ack === -1 || msg.send_uncertain_at != null) return;
-  const chat = (await db().entities.chat.get({ org_id: cmd.org_id, chat_id: cmd.chat_id }).go()).data;
-  if (!chat) return;
   const [to, server] = cmd.chat_id.split('@');
   const template = msg.message_type === 'template' ? ((msg.content as { template?: TemplateSnapshot } | undefined)?.template ?? null) : null;
-  // templates are the one message type allowed outside the window (Meta A.8)
-  if (!template && !isServiceWindowOpen(chat as unknown as Chat, msg.org_phone, Date.now())) {
+  // templates are the one message type allowed outside the window (Meta A.8); a window the command
+  // knows open until later needs no read (issue 16: one GetItem per broadcast recipient fewer)
+  const knownOpen = template != null || (cmd.window_until != null && Date.now() < cmd.window_until);
+  const chat = knownOpen ? null : (await db().entities.chat.get({ org_id: cmd.org_id, chat_id: cmd.chat_id }).go()).data;
+  if (!knownOpen && !chat) return;
+  if (!knownOpen && !isServiceWindowOpen(chat as unknown as Chat, msg.org_phone, Date.now())) {
     const info = explainGraphError(131047);
     await markFailed(key, msg, { code: null, title: null, details: 'Checked by Chorus before sending: no customer message in the last 24 hours.', reason: info.reason });
     return;
