@@ -85,6 +85,8 @@ const REF_TTL_SECONDS = 30 * 24 * 3600;
 const PAGE = 100;
 /** The job's status is read again at most this often while sending (pause/cancel take effect within it). */
 const JOB_REFRESH_MS = 1000;
+/** A chat row read with its page of recipients is used for the send this long at most (older: read again). */
+const PAGE_CHAT_FRESH_MS = 10_000;
 /** A number's rate-limit row is read again at most this often. */
 const LIMIT_REFRESH_MS = 1000;
 /** Sends of one step in flight at once: the pace comes from the slots, not from each send's latency (BROADCAST_MAX_IN_FLIGHT overrides). */
@@ -937,8 +939,9 @@ export async function finishFailed(orgId: string, broadcastId: string, rid: stri
  * died right between the two: then it is queued again, which the outbound consumer's claim makes
  * harmless); otherwise it is stored now through the inbox's send path.
  * @param fresh true when this run claimed `r` just now (a new key: the message is not looked up)
+ * @param chat the recipient's chat row as the step read it with its page (sendMessage's first attempt uses it)
  */
-async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps, fresh = false, finish: (r: RecipientRow, now: number) => Promise<unknown> = (x, now) => finishSent(job, x, now)): Promise<void> {
+async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps, fresh = false, finish: (r: RecipientRow, now: number) => Promise<unknown> = (x, now) => finishSent(job, x, now), chat?: Record<string, unknown>): Promise<void> {
   const key = { org_id: r.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! };
   // a claim this run just made has a new key: no message can have it yet (no read)
   const existing = fresh ? null : (await db().entities.message.get(key).go()).data;
@@ -984,7 +987,7 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
   }
   if (deps.crashPoint) await deps.crashPoint('claimed', r.rid);
   try {
-    await timed('storeMs', () => sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp }, ...(template ? { template } : {}), ...(prepared ? { prepared } : {}) }));
+    await timed('storeMs', () => sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp }, ...(template ? { template } : {}), ...(prepared ? { prepared } : {}), ...(chat ? { chat } : {}) }));
   } catch (e) {
     if (!(e instanceof AppError) || e.status === 503) throw e; // not queued: the step retries this recipient
     await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', e.message, deps.now());
@@ -1209,6 +1212,22 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   let jobCheck: Promise<void> | null = null;
   let stopped = false;
   const limitReads = new Set<string>();
+  // the chats of each page of recipients in one BatchGet (not a GetItem per send): sendMessage's
+  // first attempt uses the row, a chat that changed since fails its version check and is read again
+  const pageChats = new Map<string, { at: number; row: Promise<Record<string, unknown> | undefined> }>();
+  const prefetchChats = (page: RecipientRow[]) => {
+    const ids = [...new Set(page.filter((x) => x.chat_id && !pageChats.has(x.chat_id)).map((x) => x.chat_id!))];
+    if (!ids.length) return;
+    const got = chatsById(cmd.org_id, ids).catch(() => new Map<string, ChatLike>());
+    const at = deps.now();
+    for (const id of ids) pageChats.set(id, { at, row: got.then((m) => m.get(id) as Record<string, unknown> | undefined) });
+  };
+  const chatFor = async (chatId: string | undefined): Promise<Record<string, unknown> | undefined> => {
+    const hit = chatId ? pageChats.get(chatId) : undefined;
+    if (!hit) return undefined;
+    pageChats.delete(chatId!);
+    return deps.now() - hit.at < PAGE_CHAT_FRESH_MS ? hit.row : undefined;
+  };
   const checkJob = (now: number) => {
     checkedAt = now;
     jobCheck = jobOf(cmd.org_id, cmd.broadcast_id)
@@ -1245,6 +1264,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       ({ rows, waitUntil } = await nextPage(job, deps.now()));
     }
     if (rows.length && rows[0]!.state === 'pending') {
+      prefetchChats(rows);
       ahead = pendingAfter(job, rows[rows.length - 1]!.rid);
       ahead.catch(() => undefined);
     }
@@ -1328,7 +1348,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
           }
           row = c;
         }
-        await deliver(job, actor, row, deps, row !== r, finish);
+        await deliver(job, actor, row, deps, row !== r, finish, row !== r ? await chatFor(row.chat_id) : undefined);
         prof.sends++;
       };
       const p: Promise<void> = task()

@@ -74,6 +74,12 @@ export interface InternalSend {
    * send retried after a crash finds the message it stored before instead of storing a second one
    */
   key?: { unique_id: string; timestamp: number };
+  /**
+   * issue 16 broadcasts: the chat row as the caller read it moments ago (a page of recipients' chats
+   * in one BatchGet), used by the first attempt instead of a GetItem. The chat write is conditional on
+   * its version, so a row that changed meanwhile loses the race and is read again (retryOnConflict).
+   */
+  chat?: Record<string, unknown>;
 }
 
 /**
@@ -109,8 +115,10 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
     mediaUniqueId = ulid(mediaAt);
     prepared = await prepareOutboundMedia(orgId, chatId, mediaUniqueId, input.media, input.caption?.trim() || undefined);
   }
+  let given = internal.chat as Awaited<ReturnType<ReturnType<ReturnType<typeof db>['entities']['chat']['get']>['go']>>['data'] | undefined;
   return retryOnConflict(`chat ${chatId} (sending)`, async () => {
-    const chat = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
+    const chat = given ?? (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
+    given = undefined;
     if (!chat) throw notFound('chat');
     const now = mediaAt ?? internal.key?.timestamp ?? Date.now();
     const message = {
