@@ -85,8 +85,10 @@ const REF_TTL_SECONDS = 30 * 24 * 3600;
 const PAGE = 100;
 /** The job's status is read again at most this often while sending (pause/cancel take effect within it). */
 const JOB_REFRESH_MS = 1000;
-/** A chat row read with its page of recipients is used for the send this long at most (older: read again). */
-const PAGE_CHAT_FRESH_MS = 10_000;
+/** The engine reads the chats of the next this many recipients in one BatchGet, as the loop reaches them. */
+const CHAT_BATCH = 20;
+/** A chat row read ahead is used for its send this long at most (older: read again). */
+const PAGE_CHAT_FRESH_MS = 30_000;
 /** A number's rate-limit row is read again at most this often. */
 const LIMIT_REFRESH_MS = 1000;
 /** Sends of one step in flight at once: the pace comes from the slots, not from each send's latency (BROADCAST_MAX_IN_FLIGHT overrides). */
@@ -1212,7 +1214,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   let jobCheck: Promise<void> | null = null;
   let stopped = false;
   const limitReads = new Set<string>();
-  // the chats of each page of recipients in one BatchGet (not a GetItem per send): sendMessage's
+  // the chats of the next CHAT_BATCH recipients in one BatchGet (not a GetItem per send): sendMessage's
   // first attempt uses the row, a chat that changed since fails its version check and is read again
   const pageChats = new Map<string, { at: number; row: Promise<Record<string, unknown> | undefined> }>();
   const prefetchChats = (page: RecipientRow[]) => {
@@ -1264,7 +1266,6 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       ({ rows, waitUntil } = await nextPage(job, deps.now()));
     }
     if (rows.length && rows[0]!.state === 'pending') {
-      prefetchChats(rows);
       ahead = pendingAfter(job, rows[rows.length - 1]!.rid);
       ahead.catch(() => undefined);
     }
@@ -1291,7 +1292,8 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       await deps.sleep(Math.max(0, waitUntil - deps.now()));
       continue;
     }
-    for (const r of rows) {
+    for (const [i, r] of rows.entries()) {
+      if (i % CHAT_BATCH === 0 && r.state === 'pending') prefetchChats(rows.slice(i, i + CHAT_BATCH));
       let now = deps.now();
       if (stopped) return settle();
       if (quiet && inQuietHours(quiet, localTime(now, clock.time_zone).minute_of_day)) {
