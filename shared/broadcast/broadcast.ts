@@ -70,7 +70,11 @@ import { audienceParts, countSkips, creditMonth, fillTemplateValues, fillVariabl
  *   Graph call was cut by a crash is looked up on the Graph side and recorded or sent once (the
  *   lookup exists on the local stand-in only; with Meta it stays "may not have been sent").
  * - pace: the next page of pending recipients is read while the current one sends (pendingAfter),
- *   up to MAX_IN_FLIGHT sends at once; the pacer, not the slots, sets the pace.
+ *   up to MAX_IN_FLIGHT sends at once; the pacer's schedule (NumberPacer: send n due at first +
+ *   n × pace, lateness caught up within Meta's per-number limit), not the slots or each send's
+ *   latency, sets the pace. A slot is free once the message is stored and queued (finishes
+ *   group-commit in the background); the job and rate-limit reads never hold the loop; the chats of
+ *   the next CHAT_BATCH recipients are read in one BatchGet for sendMessage's first attempt.
  * Times epoch **ms**; TTLs epoch **seconds**.
  */
 
