@@ -4,10 +4,12 @@ import { answerFlags } from '../../shared/message/message-actions.ts';
 
 /**
  * flag-responses consumer: on `message.sent`, the chat's messages flagged on that number become
- * answered (answerFlags). Idempotent.
+ * answered (answerFlags). Idempotent. The event's chat (stored with the message) says whether any
+ * flag was waiting: when none was, nothing is read.
  */
 export const handler = sqsHandler('flag-responses', async (record) => {
-  const { org_id, message } = parseEventRecord(record, 'flag-responses').detail.properties;
-  // the snapshot passes the wire message through; these fields are its spec §3 ones
-  await answerFlags(org_id, message.chat_id, message as typeof message & { org_phone: string; author?: string | null; is_private_note?: boolean | null });
+  const { org_id, message, chat } = parseEventRecord(record, 'flag-responses').detail.properties;
+  // the snapshots pass the wire message and chat through; these fields are their spec §3 ones
+  // (the chat as the send stored it: no flag on that number then, nothing to read)
+  await answerFlags(org_id, message.chat_id, message as typeof message & { org_phone: string; author?: string | null; is_private_note?: boolean | null }, chat as typeof chat & { flagged_messages?: Record<string, string> | null });
 });

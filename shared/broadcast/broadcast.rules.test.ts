@@ -49,19 +49,69 @@ describe('broadcast rules', () => {
     expect(countSkips(['opt_out', 'no_template', 'no_chat', null, 'opt_out'])).toEqual({ opt_out: 2, no_template: 1, other: 1 });
   });
 
-  it('the pacer keeps slots (no drift from late timers) and never bursts after a stall', () => {
+  it('the pacer keeps a schedule: lateness is made up at no more than 80/s, a long stall starts afresh', () => {
     const p = new NumberPacer(50);
     p.sent('a', 'wa_cloud', 1000);
     expect(p.readyAt('a')).toBe(1050);
-    p.sent('a', 'wa_cloud', 1053); // 3 ms late: the next slot stays on the grid
+    p.sent('a', 'wa_cloud', 1053); // 3 ms late: the next slot stays on the schedule
     expect(p.readyAt('a')).toBe(1100);
-    p.sent('a', 'wa_cloud', 5000); // long stall: start afresh
+    // 400 ms late (a slow write held the engine): the 7 sends due at 1150..1450 are due now, then the schedule again
+    p.sent('a', 'wa_cloud', 1500);
+    const due: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      due.push(p.readyAt('a'));
+      p.sent('a', 'wa_cloud', Math.max(1500, due[i]!));
+    }
+    expect(due).toEqual([1150, 1200, 1250, 1300, 1350, 1400, 1450, 1500, 1550]);
+    p.sent('a', 'wa_cloud', 5000); // a stall longer than CATCH_UP_MS: start afresh, no burst
     expect(p.readyAt('a')).toBe(5050);
     expect(p.readyAt('b')).toBe(0);
     p.rateLimited('a', 5050);
     expect(p.readyAt('a')).toBe(6050);
+    p.sent('a', 'wa_cloud', 6050);
     p.rateLimited('a', 6050);
-    expect(p.readyAt('a')).toBe(8050);
+    expect(p.readyAt('a')).toBe(7050);
+    p.rateLimited('a', 7050);
+    expect(p.readyAt('a')).toBe(9050);
+  });
+
+  it('the pacer catches up no more than 80 sends in any second on a number', () => {
+    const p = new NumberPacer(13); // 77/s configured
+    p.sent('a', 'wa_cloud', 0);
+    const times: number[] = [];
+    let now = 1900; // 1.9 s late: ~146 sends due
+    for (let i = 0; i < 200; i++) {
+      now = Math.max(now, p.readyAt('a'));
+      p.sent('a', 'wa_cloud', now);
+      times.push(now);
+    }
+    for (let i = 80; i < times.length; i++) expect(times[i]! - times[i - 80]!).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('the pacer never makes up lateness on WhatsApp Web numbers', () => {
+    const p = new NumberPacer(50, () => 0);
+    p.sent('w', 'wa_web', 1000);
+    expect(p.readyAt('w')).toBe(4000);
+    p.sent('w', 'wa_web', 4500); // late: the next one waits a whole pace again
+    expect(p.readyAt('w')).toBe(7000);
+    p.sent('w', 'wa_web', 11_000); // later than a pace: afresh
+    expect(p.readyAt('w')).toBe(14_000);
+  });
+
+  it('a long run at 50 ms with 0-80 ms of timer lateness per send keeps 20/s', () => {
+    const p = new NumberPacer(50);
+    let now = 0;
+    let lag = 7;
+    const n = 2000;
+    for (let i = 0; i < n; i++) {
+      // a sleep until the slot wakes up late; a send already due goes at once
+      const ready = p.readyAt('a');
+      now = ready > now ? ready + (lag = (lag * 31 + 17) % 81) : now + 1;
+      p.sent('a', 'wa_cloud', now);
+    }
+    const perSecond = (n * 1000) / now;
+    expect(perSecond).toBeGreaterThan(19.5);
+    expect(perSecond).toBeLessThanOrEqual(20.1);
   });
 });
 

@@ -70,7 +70,11 @@ import { audienceParts, countSkips, creditMonth, fillTemplateValues, fillVariabl
  *   Graph call was cut by a crash is looked up on the Graph side and recorded or sent once (the
  *   lookup exists on the local stand-in only; with Meta it stays "may not have been sent").
  * - pace: the next page of pending recipients is read while the current one sends (pendingAfter),
- *   up to MAX_IN_FLIGHT sends at once; the pacer, not the slots, sets the pace.
+ *   up to MAX_IN_FLIGHT sends at once; the pacer's schedule (NumberPacer: send n due at first +
+ *   n × pace, lateness caught up within Meta's per-number limit), not the slots or each send's
+ *   latency, sets the pace. A slot is free once the message is stored and queued (finishes
+ *   group-commit in the background); the job and rate-limit reads never hold the loop; the chats of
+ *   the next CHAT_BATCH recipients are read in one BatchGet for sendMessage's first attempt.
  * Times epoch **ms**; TTLs epoch **seconds**.
  */
 
@@ -85,6 +89,10 @@ const REF_TTL_SECONDS = 30 * 24 * 3600;
 const PAGE = 100;
 /** The job's status is read again at most this often while sending (pause/cancel take effect within it). */
 const JOB_REFRESH_MS = 1000;
+/** The engine reads the chats of the next this many recipients in one BatchGet, as the loop reaches them. */
+const CHAT_BATCH = 20;
+/** A chat row read ahead is used for its send this long at most (older: read again). */
+const PAGE_CHAT_FRESH_MS = 30_000;
 /** A number's rate-limit row is read again at most this often. */
 const LIMIT_REFRESH_MS = 1000;
 /** Sends of one step in flight at once: the pace comes from the slots, not from each send's latency (BROADCAST_MAX_IN_FLIGHT overrides). */
@@ -937,8 +945,9 @@ export async function finishFailed(orgId: string, broadcastId: string, rid: stri
  * died right between the two: then it is queued again, which the outbound consumer's claim makes
  * harmless); otherwise it is stored now through the inbox's send path.
  * @param fresh true when this run claimed `r` just now (a new key: the message is not looked up)
+ * @param chat the recipient's chat row as the step read it with its page (sendMessage's first attempt uses it)
  */
-async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps, fresh = false, finish: (r: RecipientRow, now: number) => Promise<unknown> = (x, now) => finishSent(job, x, now)): Promise<void> {
+async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineDeps, fresh = false, finish: (r: RecipientRow, now: number) => Promise<unknown> = (x, now) => finishSent(job, x, now), chat?: Record<string, unknown>): Promise<void> {
   const key = { org_id: r.org_id, chat_id: r.chat_id!, timestamp: r.msg_timestamp!, unique_id: r.msg_unique_id! };
   // a claim this run just made has a new key: no message can have it yet (no read)
   const existing = fresh ? null : (await db().entities.message.get(key).go()).data;
@@ -984,7 +993,7 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
   }
   if (deps.crashPoint) await deps.crashPoint('claimed', r.rid);
   try {
-    await timed('storeMs', () => sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp }, ...(template ? { template } : {}), ...(prepared ? { prepared } : {}) }));
+    await timed('storeMs', () => sendMessage(actor, r.chat_id!, { body }, { key: { unique_id: key.unique_id, timestamp: key.timestamp }, ...(template ? { template } : {}), ...(prepared ? { prepared } : {}), ...(chat ? { chat } : {}) }));
   } catch (e) {
     if (!(e instanceof AppError) || e.status === 503) throw e; // not queued: the step retries this recipient
     await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', e.message, deps.now());
@@ -1182,7 +1191,20 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const jobNow = job;
   const claims = new GroupCommit<{ r: RecipientRow; at: number }, RecipientRow | 'taken' | 'no_credit'>((items) => claimGroup(jobNow, items, limit), GROUP_MAX);
   const finishes = new GroupCommit<{ r: RecipientRow; at: number }, void>((items) => finishGroup(jobNow, items), GROUP_MAX);
-  const finish = (x: RecipientRow, at: number) => finishes.add({ r: x, at });
+  let failure: unknown;
+  // a send's slot is free once its message is stored and queued: its finish (sending -> sent) is
+  // committed in the background, settled before anything reads the recipients' states again
+  const finishing = new Set<Promise<void>>();
+  const finish = (x: RecipientRow, at: number): Promise<void> => {
+    const p: Promise<void> = finishes
+      .add({ r: x, at })
+      .catch((e: unknown) => {
+        failure ??= e;
+      })
+      .finally(() => finishing.delete(p));
+    finishing.add(p);
+    return Promise.resolve();
+  };
   prof.since = Date.now();
   const deadline = start + deps.budgetMs;
   const limits = new Map<string, { readAt: number; seen: number }>();
@@ -1190,10 +1212,45 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
   const queued = new Set<string>();
   let stillOpen: SendKey[] | undefined;
   let checkedAt = start;
-  let failure: unknown;
   let outOfCredits = false;
+  // the job's status and the numbers' rate-limit rows are read in the background (at most once a
+  // second each): a slow read never holds the paced loop; what it finds applies when it lands
+  let jobCheck: Promise<void> | null = null;
+  let stopped = false;
+  const limitReads = new Set<string>();
+  // the chats of the next CHAT_BATCH recipients in one BatchGet (not a GetItem per send): sendMessage's
+  // first attempt uses the row, a chat that changed since fails its version check and is read again
+  const pageChats = new Map<string, { at: number; row: Promise<Record<string, unknown> | undefined> }>();
+  const prefetchChats = (page: RecipientRow[]) => {
+    const ids = [...new Set(page.filter((x) => x.chat_id && !pageChats.has(x.chat_id)).map((x) => x.chat_id!))];
+    if (!ids.length) return;
+    const got = chatsById(cmd.org_id, ids).catch(() => new Map<string, ChatLike>());
+    const at = deps.now();
+    for (const id of ids) pageChats.set(id, { at, row: got.then((m) => m.get(id) as Record<string, unknown> | undefined) });
+  };
+  const chatFor = async (chatId: string | undefined): Promise<Record<string, unknown> | undefined> => {
+    const hit = chatId ? pageChats.get(chatId) : undefined;
+    if (!hit) return undefined;
+    pageChats.delete(chatId!);
+    return deps.now() - hit.at < PAGE_CHAT_FRESH_MS ? hit.row : undefined;
+  };
+  const checkJob = (now: number) => {
+    checkedAt = now;
+    jobCheck = jobOf(cmd.org_id, cmd.broadcast_id)
+      .then((cur) => {
+        if (!cur || cur.step !== cmd.seq || cur.status !== 'running') stopped = true;
+      })
+      .catch((e: unknown) => {
+        failure ??= e;
+      })
+      .finally(() => {
+        jobCheck = null;
+      });
+  };
   const settle = async () => {
     await Promise.all(inFlight);
+    await Promise.all(finishing);
+    await jobCheck;
     await flushProfile(job!.broadcast_id, cmd.seq, Date.now());
     if (failure) throw failure;
   };
@@ -1239,13 +1296,10 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       await deps.sleep(Math.max(0, waitUntil - deps.now()));
       continue;
     }
-    for (const r of rows) {
+    for (const [i, r] of rows.entries()) {
+      if (i % CHAT_BATCH === 0 && r.state === 'pending') prefetchChats(rows.slice(i, i + CHAT_BATCH));
       let now = deps.now();
-      if (now - checkedAt >= JOB_REFRESH_MS) {
-        checkedAt = now;
-        const cur = await jobOf(job.org_id, job.broadcast_id);
-        if (!cur || cur.step !== cmd.seq || cur.status !== 'running') return settle();
-      }
+      if (stopped) return settle();
       if (quiet && inQuietHours(quiet, localTime(now, clock.time_zone).minute_of_day)) {
         await settle();
         await handOver(job, cmd.seq, now + msUntilQuietEnds(quiet, now, localTime(now, clock.time_zone).minute_of_day), now);
@@ -1253,11 +1307,19 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       }
       const phone = r.phone_id ?? '-';
       const lim = limits.get(phone);
-      if (!lim || now - lim.readAt >= LIMIT_REFRESH_MS) {
-        const at = await lastRateLimitAt(job.org_id, phone);
-        const seen = lim?.seen ?? start - 1000;
-        if (at != null && at > seen) pacer.rateLimited(phone, at);
-        limits.set(phone, { readAt: now, seen: Math.max(seen, at ?? 0) });
+      if (!limitReads.has(phone) && (!lim || now - lim.readAt >= LIMIT_REFRESH_MS)) {
+        // the first read of a number is awaited (a backoff noted before this step applies to its first send)
+        const read = lastRateLimitAt(job.org_id, phone).then((at) => {
+          const seen = limits.get(phone)?.seen ?? start - 1000;
+          if (at != null && at > seen) pacer.rateLimited(phone, at);
+          limits.set(phone, { readAt: now, seen: Math.max(seen, at ?? 0) });
+        });
+        limitReads.add(phone);
+        const done = read.catch((e: unknown) => {
+          failure ??= e;
+        }).finally(() => limitReads.delete(phone));
+        if (!lim) await done;
+        else limits.set(phone, { ...lim, readAt: now });
       }
       const ready = pacer.readyAt(phone);
       if (ready >= deadline) {
@@ -1265,7 +1327,13 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
         await handOver(job, cmd.seq, ready, deps.now());
         return;
       }
-      if (ready > now) await deps.sleep(ready - now);
+      // the job's status (pause, cancel, a newer chain): read once a second without holding the loop;
+      // a wait of a second or more for the slot (a slow pace) covers the read, so it is fresh then
+      const waitMs = Math.max(0, ready - now);
+      if (!jobCheck && (now - checkedAt >= JOB_REFRESH_MS || waitMs >= JOB_REFRESH_MS)) checkJob(now);
+      if (waitMs > 0) await deps.sleep(waitMs);
+      if (waitMs >= JOB_REFRESH_MS) await jobCheck;
+      if (stopped) return settle();
       now = deps.now();
       if (now >= deadline) {
         await settle();
@@ -1286,7 +1354,7 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
           }
           row = c;
         }
-        await deliver(job, actor, row, deps, row !== r, finish);
+        await deliver(job, actor, row, deps, row !== r, finish, row !== r ? await chatFor(row.chat_id) : undefined);
         prof.sends++;
       };
       const p: Promise<void> = task()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyMessageToChat, isServiceWindowOpen, markRead, SERVICE_WINDOW_MS } from './chat.rules.ts';
+import { applyMessageToChat, isServiceWindowOpen, markRead, SERVICE_WINDOW_MS, serviceWindowEnd } from './chat.rules.ts';
 
 const latest = (ts: number, id = `u${ts}`) => ({ unique_id: id, body: 'x', message_type: 'text', from_me: false, ack: 0, timestamp: ts });
 const empty: Parameters<typeof applyMessageToChat>[0] = { latest_message_timestamp: 0 };
@@ -33,5 +33,9 @@ describe('applyMessageToChat', () => {
     expect(isServiceWindowOpen(chat, 'A', 1_000 + SERVICE_WINDOW_MS - 60_000)).toBe(true);
     expect(isServiceWindowOpen(chat, 'A', 1_000 + SERVICE_WINDOW_MS)).toBe(false);
     expect(isServiceWindowOpen(chat, 'B', 1_000)).toBe(false);
+    // the end the outbound consumer is told: open strictly before it
+    expect(serviceWindowEnd(chat, 'A')).toBe(1_000 + SERVICE_WINDOW_MS);
+    expect(isServiceWindowOpen(chat, 'A', serviceWindowEnd(chat, 'A')! - 1)).toBe(true);
+    expect(serviceWindowEnd(chat, 'B')).toBeNull();
   });
 });

@@ -64,6 +64,16 @@ export function markRead<C extends Pick<Chat, 'unread_count' | 'message_unread_c
   return { ...chat, unread_count: unread, message_unread_count: 0 };
 }
 
+/**
+ * When the free-form service window of this phone closes (epoch ms), as the chat row says now; null
+ * when no customer message opened one. It only ever moves later (a newer customer message), so a
+ * window seen open until T stays open until at least T.
+ */
+export function serviceWindowEnd(chat: Pick<Chat, 'last_customer_message_at'>, orgPhone: string): number | null {
+  const last = chat.last_customer_message_at?.[orgPhone];
+  return last != null ? last + SERVICE_WINDOW_MS : null;
+}
+
 /** Is the free-form service window open for this phone at `now` (epoch ms)? */
 export function isServiceWindowOpen(chat: Pick<Chat, 'last_customer_message_at'>, orgPhone: string, now: number): boolean {
   const last = chat.last_customer_message_at?.[orgPhone];

@@ -3,7 +3,7 @@ import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { db } from '../db/service.ts';
 import { commitWithEvents, type TxItem } from '../db/transaction.ts';
 import { enqueue } from '../ports/commands.ts';
-import { applyMessageToChat, isServiceWindowOpen } from '../chat/chat.rules.ts';
+import { applyMessageToChat, isServiceWindowOpen, serviceWindowEnd } from '../chat/chat.rules.ts';
 import { toChatWire, toMessageWire, latestOf } from './wire.ts';
 import { applyStatuses, syncLatestAck } from './statuses.ts';
 import { AppError, notFound } from '../errors.ts';
@@ -48,6 +48,12 @@ export interface OutboundCommand {
   unique_id: string;
   /** epoch ms (the message's sort key) */
   timestamp: number;
+  /**
+   * epoch ms until which the chat's 24-hour window is known open (serviceWindowEnd of the chat row
+   * the message was stored with; a window only moves later): before it the consumer does not read
+   * the chat again for its window check. Absent (re-queued commands): the chat is read.
+   */
+  window_until?: number;
 }
 
 /**
@@ -68,6 +74,12 @@ export interface InternalSend {
    * send retried after a crash finds the message it stored before instead of storing a second one
    */
   key?: { unique_id: string; timestamp: number };
+  /**
+   * issue 16 broadcasts: the chat row as the caller read it moments ago (a page of recipients' chats
+   * in one BatchGet), used by the first attempt instead of a GetItem. The chat write is conditional on
+   * its version, so a row that changed meanwhile loses the race and is read again (retryOnConflict).
+   */
+  chat?: Record<string, unknown>;
 }
 
 /**
@@ -103,8 +115,10 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
     mediaUniqueId = ulid(mediaAt);
     prepared = await prepareOutboundMedia(orgId, chatId, mediaUniqueId, input.media, input.caption?.trim() || undefined);
   }
+  let given = internal.chat as Awaited<ReturnType<ReturnType<ReturnType<typeof db>['entities']['chat']['get']>['go']>>['data'] | undefined;
   return retryOnConflict(`chat ${chatId} (sending)`, async () => {
-    const chat = (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
+    const chat = given ?? (await db().entities.chat.get({ org_id: orgId, chat_id: chatId }).go()).data;
+    given = undefined;
     if (!chat) throw notFound('chat');
     const now = mediaAt ?? internal.key?.timestamp ?? Date.now();
     const message = {
@@ -155,7 +169,8 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
     if (!ok) return RETRY;
     // the media library's row of a member's file (idempotent put; its failure is logged, not thrown)
     if (prepared) await recordMediaItemSafely(message, chat.chat_name ?? null);
-    const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: message.unique_id, timestamp: now };
+    const windowUntil = serviceWindowEnd(chat as unknown as Chat, chat.org_phone);
+    const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: message.unique_id, timestamp: now, ...(windowUntil != null && windowUntil > now2 ? { window_until: windowUntil } : {}) };
     try {
       await enqueue('whatsapp-outbound', command);
     } catch (e) {
@@ -204,12 +219,14 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
   }
   // already accepted, failed or uncertain: at-least-once redelivery (Retry queues it afresh)
   if (msg.message_id || msg.ack === -1 || msg.send_uncertain_at != null) return;
-  const chat = (await db().entities.chat.get({ org_id: cmd.org_id, chat_id: cmd.chat_id }).go()).data;
-  if (!chat) return;
   const [to, server] = cmd.chat_id.split('@');
   const template = msg.message_type === 'template' ? ((msg.content as { template?: TemplateSnapshot } | undefined)?.template ?? null) : null;
-  // templates are the one message type allowed outside the window (Meta A.8)
-  if (!template && !isServiceWindowOpen(chat as unknown as Chat, msg.org_phone, Date.now())) {
+  // templates are the one message type allowed outside the window (Meta A.8); a window the command
+  // knows open until later needs no read (issue 16: one GetItem per broadcast recipient fewer)
+  const knownOpen = template != null || (cmd.window_until != null && Date.now() < cmd.window_until);
+  const chat = knownOpen ? null : (await db().entities.chat.get({ org_id: cmd.org_id, chat_id: cmd.chat_id }).go()).data;
+  if (!knownOpen && !chat) return;
+  if (!knownOpen && !isServiceWindowOpen(chat as unknown as Chat, msg.org_phone, Date.now())) {
     const info = explainGraphError(131047);
     await markFailed(key, msg, { code: null, title: null, details: 'Checked by Chorus before sending: no customer message in the last 24 hours.', reason: info.reason });
     return;
@@ -427,23 +444,29 @@ async function graphMediaRef(key: { org_id: string; chat_id: string; timestamp: 
  * WhatsApp accepted a queued message as `wamid` (Graph API, or a WhatsApp Web session): keep the id
  * on the message, point the wamid ref at it and apply any statuses that beat us there, and publish
  * `message.updated`. Idempotent.
+ * The common case (no status webhook came first) is one transaction: the message, its event and the
+ * ref created in it (conditional on no ref yet). When a ref exists already (statuses that beat us, or
+ * a repeat), that transaction is cancelled and the ref is upserted on its own and its statuses applied.
  */
 export async function recordAccepted(key: { org_id: string; chat_id: string; timestamp: number; unique_id: string }, msg: Record<string, unknown>, wamid: string): Promise<void> {
   const uncertain = msg.send_uncertain_at != null;
-  await commitWithEvents((e) => ({
-    items: [
-      (uncertain
-        ? e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).remove(['send_uncertain_at', 'delivery_error'])
-        : e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid })
-      ).commit() as TxItem,
-    ],
-    events: [{ name: 'message.updated', properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid, ...(uncertain ? { send_uncertain_at: null, delivery_error: null } : {}) }) }, actor: 'system', id: `message.updated:${key.org_id}:${key.unique_id}:wamid${retrySuffix(msg)}` }],
-  }));
+  const refFields = { chat_id: key.chat_id, unique_id: key.unique_id, timestamp: key.timestamp, expires_at: Math.floor(Date.now() / 1000) + 30 * 24 * 3600 };
+  const commit = (withRef: boolean) =>
+    commitWithEvents((e) => ({
+      items: [
+        (uncertain
+          ? e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid }).remove(['send_uncertain_at', 'delivery_error'])
+          : e.message.patch(key).set({ message_id: wamid, sent_message_id: wamid })
+        ).commit() as TxItem,
+        // create: only when no ref exists (a status webhook's ref keeps its statuses: the path below)
+        ...(withRef ? [e.waMessageRef.create({ org_id: key.org_id, message_id: wamid, ...refFields }).commit() as TxItem] : []),
+      ],
+      events: [{ name: 'message.updated', properties: { org_id: key.org_id, chat_id: key.chat_id, message: toMessageWire({ ...msg, message_id: wamid, sent_message_id: wamid, ...(uncertain ? { send_uncertain_at: null, delivery_error: null } : {}) }) }, actor: 'system', id: `message.updated:${key.org_id}:${key.unique_id}:wamid${retrySuffix(msg)}` }],
+    }));
+  if (await commit(true)) return;
+  await commit(false);
   // The ref may already hold statuses that beat us here; upsert and apply whatever is there.
-  const ref = await db()
-    .entities.waMessageRef.update({ org_id: key.org_id, message_id: wamid })
-    .set({ chat_id: key.chat_id, unique_id: key.unique_id, timestamp: key.timestamp, expires_at: Math.floor(Date.now() / 1000) + 30 * 24 * 3600 })
-    .go({ response: 'all_new' });
+  const ref = await db().entities.waMessageRef.update({ org_id: key.org_id, message_id: wamid }).set(refFields).go({ response: 'all_new' });
   await applyStatuses(key.org_id, ref.data as Record<string, unknown>);
 }
 

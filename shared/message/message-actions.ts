@@ -265,9 +265,13 @@ const countFlags = (flagged: Record<string, string>) => Object.values(flagged).r
  * A member answered on a number (flag-responses consumer, on message.sent): every message
  * flagged on that number in the chat becomes answered (flag_status false, responded_by/at).
  * Idempotent: nothing flagged, nothing done.
+ * @param sentWith the chat row as the send stored it (message.sent's `chat`, written in the same
+ *   transaction as the message): when it holds no flag on that number, no flag was waiting when
+ *   the answer went out, so nothing is read (issue 16: a broadcast's messages cost a chat read each here)
  */
-export async function answerFlags(orgId: string, chatId: string, answer: { org_phone: string; author?: string | null; timestamp: number; is_private_note?: boolean | null }): Promise<number> {
+export async function answerFlags(orgId: string, chatId: string, answer: { org_phone: string; author?: string | null; timestamp: number; is_private_note?: boolean | null }, sentWith?: { flagged_messages?: Record<string, string> | null }): Promise<number> {
   if (answer.is_private_note) return 0;
+  if (sentWith && !Object.values(sentWith.flagged_messages ?? {}).includes(answer.org_phone)) return 0;
   const system: Actor = { email: 'system', user_id: 'system', org_id: orgId, role: 'admin' };
   let answered: string[] = [];
   // the chat through chat-write.ts (version check, retried on a lost race), its event in the same transaction
