@@ -1412,20 +1412,11 @@ export async function applyBroadcastStatus(orgId: string, message: { unique_id: 
 export const REPLY_WINDOW_MS = 7 * 24 * 3600_000;
 
 /**
- * A customer message (message.received) in a chat whose latest broadcast was sent to it within the
- * last 7 days: the recipient is `replied` (once) and the job's counter goes up, in one transaction.
- * `message.timestamp` is epoch ms.
- */
-export async function applyBroadcastReply(orgId: string, chatId: string, message: { from_me?: boolean | null; timestamp: number }): Promise<void> {
-  if (message.from_me) return;
-  const ref = (await db().entities.broadcastRef.get({ org_id: orgId, kind: 'chat', ref: chatId }).go()).data;
-  await replyTo(orgId, ref, message);
-}
-
-/**
- * applyBroadcastReply for a consumer batch: the chats' broadcast refs are read with one BatchGet
- * per org (100 keys a call) instead of one GetItem per message (issue 23: a hot chat's every
- * customer message paid a read here), then each reply is applied as in applyBroadcastReply.
+ * Customer messages (message.received) of one consumer batch: a message in a chat whose latest
+ * broadcast was sent to it within the last 7 days marks that recipient `replied` (once) and raises
+ * the job's counter, in one transaction. The chats' broadcast refs are read with one BatchGet per
+ * org (100 keys a call), not one GetItem per message (issue 23: a hot chat's every customer message
+ * paid a read here). `message.timestamp` is epoch ms.
  * @returns one settled result per item, in order (a failed read fails that org's items)
  */
 export async function applyBroadcastReplies(items: Array<{ orgId: string; chatId: string; message: { from_me?: boolean | null; timestamp: number } }>): Promise<PromiseSettledResult<void>[]> {
