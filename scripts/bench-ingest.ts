@@ -97,7 +97,7 @@ async function main() {
     await pool(items, C, async (i) => {
       arrivals.push((await post(i, sent1)).arrival);
     });
-    await Promise.race([Promise.all(arrivals), new Promise((r) => setTimeout(r, 120_000))]);
+    await Promise.race([Promise.all(arrivals), new Promise((r) => setTimeout(r, 120_000).unref())]);
     const ingestSecs = (performance.now() - t) / 1000;
     const l1 = latencies(sent1);
     const ingestRate = l1.length / ingestSecs;
@@ -113,7 +113,7 @@ async function main() {
         arrivals2.push((await post(N + k, sent2)).arrival);
       }),
     );
-    await Promise.race([Promise.all(arrivals2), new Promise((r) => setTimeout(r, 60_000))]);
+    await Promise.race([Promise.all(arrivals2), new Promise((r) => setTimeout(r, 60_000).unref())]);
     const pacedSecs = (performance.now() - start) / 1000;
     const l2 = latencies(sent2);
 

@@ -47,9 +47,10 @@ export async function postSignedWebhook(rt: import('./local/runtime.ts').Runtime
 
 /**
  * Count DynamoDB calls by command (count, total ms) from now on, through the document client's
- * middleware: where a benchmark's time goes. @returns a function that prints the table
+ * middleware: where a benchmark's time goes. @returns a function that prints the table (`reset`:
+ * and starts counting afresh, for a phase's own calls)
  */
-export async function profileDynamoDb(opts: { byQueue?: boolean } = {}): Promise<() => string> {
+export async function profileDynamoDb(opts: { byQueue?: boolean } = {}): Promise<(reset?: boolean) => string> {
   const ops = new Map<string, { n: number; ms: number }>();
   const { documentClient } = await import('../shared/db/client.ts');
   const { logContext } = await import('../shared/log.ts');
@@ -69,5 +70,10 @@ export async function profileDynamoDb(opts: { byQueue?: boolean } = {}): Promise
     },
     { step: 'initialize', name: 'benchProfile' },
   );
-  return () => [...ops].sort((a, b) => b[1].ms - a[1].ms).map(([k, o]) => `  ddb ${k}: ${o.n} calls, mean ${(o.ms / o.n).toFixed(1)} ms, total ${(o.ms / 1000).toFixed(1)} s`).join('\n');
+  // reset: start counting afresh after this print (a phase's own calls)
+  return (reset = false) => {
+    const out = [...ops].sort((a, b) => b[1].ms - a[1].ms).map(([k, o]) => `  ddb ${k}: ${o.n} calls, mean ${(o.ms / o.n).toFixed(1)} ms, total ${(o.ms / 1000).toFixed(1)} s`).join('\n');
+    if (reset) ops.clear();
+    return out;
+  };
 }
