@@ -1,4 +1,5 @@
-import { sqsBatchHandler } from '../lib/sqs.ts';
+import { NOOP, sqsBatchHandler } from '../lib/sqs.ts';
+import { ruleEventRelevant } from '../../shared/rules/relevance.ts';
 import { parseEventRecord } from '../lib/records.ts';
 import { flushRuleWrites, handleRuleEvent, newRuleWrites, type BusEvent } from '../../shared/rules/engine.ts';
 import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
@@ -17,6 +18,9 @@ import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
  * event); if that write fails, every record of the batch is retried (its actions are skipped by
  * their receipts).
  * The same events drive the SLA clocks (issue 17 §6, shared/sla/sla-engine.ts handleSlaEvent).
+ * Events of an org without rules or SLA policies are skipped before any table call (relevance.ts
+ * ruleEventRelevant), and an event that changed nothing but a dry-run sample is answered NOOP
+ * (an in-process receipt only).
  */
 export const handler = sqsBatchHandler('rules-engine', async (records) => {
   const writes = newRuleWrites({ joins: true });
@@ -34,7 +38,8 @@ export const handler = sqsBatchHandler('rules-engine', async (records) => {
         throw e;
       }
       const delivery = { sentAt: Number(record.attributes?.SentTimestamp) || undefined, receivedAt: Number(record.attributes?.ApproximateFirstReceiveTimestamp) || undefined };
-      await Promise.all([handleRuleEvent(ev, delivery, writes).finally(() => joins.leave()), handleSlaEvent(ev)]);
+      const [acted, slaActed] = await Promise.all([handleRuleEvent(ev, delivery, writes).finally(() => joins.leave()), handleSlaEvent(ev)]);
+      return acted || slaActed ? undefined : NOOP;
     }),
   );
   try {
@@ -43,4 +48,13 @@ export const handler = sqsBatchHandler('rules-engine', async (records) => {
     return settled.map((): PromiseSettledResult<unknown> => ({ status: 'rejected', reason: e }));
   }
   return settled;
+}, {
+  // an org without rules or SLA policies: no receipts, no reads (but a few message events a second as dry-run samples)
+  relevant: async (record) => {
+    try {
+      return await ruleEventRelevant(parseEventRecord(record, 'rules-engine') as unknown as BusEvent);
+    } catch {
+      return true; // unreadable: the handler reports it
+    }
+  },
 });

@@ -417,18 +417,18 @@ function logRow(rule: RuleRow, trigger: TriggerType, eventId: string, chatId: st
   return { log_id: fastUlid(at), rule_id: rule.rule_id, rule_name: rule.name, rule_version: rule.version, trigger, event_id: eventId, chat_id: chatId, outcome, reasons, actions, at, latency_ms: occurredAt ? Math.max(0, at - occurredAt) : null };
 }
 
-/** Dry-run samples kept per org and trigger and process: a burst of SAMPLE_BURST, then samplesPerSecond() a second (env RULES_SAMPLES_PER_S, default 10). */
+/** Dry-run samples kept per org and trigger and process: a burst of SAMPLE_BURST, then samplesPerSecond() a second (env RULES_SAMPLES_PER_S, default 2: a dry run reads the last 100, so a busy trigger's samples still span the last minute). */
 const SAMPLE_BURST = 20;
 const samplesPerSecond = () => {
   const v = Number(process.env.RULES_SAMPLES_PER_S);
-  return Number.isFinite(v) && v > 0 ? v : 10;
+  return Number.isFinite(v) && v > 0 ? v : 2;
 };
 const sampleBuckets = new Map<string, { tokens: number; at: number }>();
 
 /**
  * May this event be kept as a dry-run sample? A token bucket per org + trigger (SAMPLE_BURST
  * tokens, refilled at samplesPerSecond): a quiet trigger keeps every event, a busy one (200
- * messages/s) keeps about 10 a second — a dry run reads only the last 100 (DRY_RUN_EVENTS), so
+ * messages/s) keeps about 2 a second — a dry run reads only the last 100 (DRY_RUN_EVENTS), so
  * writing a sample for every message (one PutItem each, on the live lane) bought nothing.
  * `now` epoch ms.
  */
@@ -442,6 +442,12 @@ export function takeSampleToken(orgId: string, trigger: string, now: number): bo
   if (sampleBuckets.size > 10_000 && !sampleBuckets.has(key)) sampleBuckets.clear();
   sampleBuckets.set(key, b);
   return ok;
+}
+
+/** Would takeSampleToken give this event a token now? (read only: the bucket is not changed) `now` epoch ms. */
+export function sampleTokenLeft(orgId: string, trigger: string, now: number): boolean {
+  const b = sampleBuckets.get(`${orgId}|${trigger}`);
+  return !b || Math.min(SAMPLE_BURST, b.tokens + ((now - b.at) / 1000) * samplesPerSecond()) >= 1;
 }
 
 /** A dry-run sample row: what a trigger saw (the caller took a token from takeSampleToken). */
@@ -532,18 +538,20 @@ export async function flushRuleWrites(w: RuleWrites): Promise<void> {
 /**
  * Handle one bus event (the rules consumer). `writes`: queue the log rows, samples and done
  * receipts there for the caller's flushRuleWrites instead of writing them now.
+ * @returns whether it did anything but keep a dry-run sample (evaluated a rule, logged, armed or
+ *   cancelled a timer); false lets the consumer answer with NOOP (no table receipt: a repeat changes nothing)
  * @throws the first unexpected action failure, after everything else was done and logged
  */
-export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number; receivedAt?: number }, writes?: RuleWrites): Promise<void> {
+export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number; receivedAt?: number }, writes?: RuleWrites): Promise<boolean> {
   const props = e.detail.properties;
   const orgId = props.org_id as string | undefined;
-  if (!orgId) return;
+  if (!orgId) return false;
   const fired = triggersOf(e);
   // most chat.updated events (read, typing, renamed…) fire no trigger: nothing to read or write
-  if (!fired.length) return;
+  if (!fired.length) return false;
   const startedAt = Date.now();
   // spec §9: Starter lacks the rules engine — its rules (kept from an earlier plan) do not run (plan state cached 5 s)
-  if (!(await orgHasFeature(orgId, 'rules_engine'))) return;
+  if (!(await orgHasFeature(orgId, 'rules_engine'))) return false;
   const meta = e.detail.metadata;
   const chatId = chatIdOf(e);
   const occurredAt = meta.occurred_at ? Date.parse(meta.occurred_at) : null;
@@ -622,6 +630,9 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
   }
   if (!writes) await flushRuleWrites(own);
   if (retry) throw retry;
+  // a sample alone is no action: handling the event again would only keep another
+  const isMessage = e['detail-type'] === 'message.received' || e['detail-type'] === 'message.sent';
+  return triggered.length > 0 || logs.length > 0 || (timed && !!chatId && isMessage);
 }
 
 /**

@@ -81,18 +81,19 @@ export function slaEventOf(e: BusEvent): SlaEvent | null {
 /**
  * Handle one bus event for the SLA (the rules consumer calls it for every record). Returns at
  * once, with no read, when the org has no policy and the chat snapshot carries no SLA.
+ * @returns whether it changed the chat's SLA (false: a repeat would change nothing either)
  */
-export async function handleSlaEvent(e: BusEvent): Promise<void> {
+export async function handleSlaEvent(e: BusEvent): Promise<boolean> {
   const ev = slaEventOf(e);
-  if (!ev) return;
+  if (!ev) return false;
   const p = e.detail.properties;
   const orgId = p.org_id as string | undefined;
   const snap = (p.chat ?? {}) as { chat_id?: string; sla?: ChatSla | null };
   const chatId = snap.chat_id ?? (p.message as { chat_id?: string } | undefined)?.chat_id;
-  if (!orgId || !chatId) return;
+  if (!orgId || !chatId) return false;
   const policies = (await orgSlaPolicies(orgId)).filter((x) => x.enabled);
-  if (!policies.length && !snap.sla) return;
-  if (!(await orgHasFeature(orgId, 'rules_engine'))) return;
+  if (!policies.length && !snap.sla) return false;
+  if (!(await orgHasFeature(orgId, 'rules_engine'))) return false;
   const clock = await getOrgClock(orgId);
   let result: ReturnType<typeof slaTransition> | null = null;
   await updateChatRow(
@@ -109,13 +110,14 @@ export async function handleSlaEvent(e: BusEvent): Promise<void> {
     (_b, after) => [{ name: 'chat.updated', properties: { org_id: orgId, chat: toChatWire(after), changes: ['sla'] }, actor: 'system' }],
   );
   const r = result as ReturnType<typeof slaTransition> | null;
-  if (!r?.sla) return;
+  if (!r?.sla) return false;
   const port = await schedulerPort();
   for (const t of r.arm) {
     const w: SlaWakeup = { kind: 'sla', org_id: orgId, chat_id: chatId, target: t.target, phase: t.phase, started_at: t.started_at, policy_id: r.sla.policy_id, at: t.at };
     await port.schedule({ name: timerName(orgId, chatId, t), at: t.at, queue: RULE_ACTIONS_QUEUE, body: JSON.stringify(w) });
   }
   for (const t of r.moot) await port.cancel(timerName(orgId, chatId, t)).catch((err) => log('warn', 'sla.cancel_failed', { error: String(err) }));
+  return true;
 }
 
 const breachKey = (w: SlaWakeup) => `${w.chat_id}|${w.target}|${w.started_at}`;

@@ -6,7 +6,8 @@ import { schedulerPort, setSchedulerPort, type ScheduledCommand } from '../../sh
 import { enqueue } from '../../shared/ports/commands.ts';
 import { db } from '../../shared/db/service.ts';
 import { forgetOrgPreferences } from '../../shared/org/preferences.ts';
-import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
+import { handleRuleEvent, takeSampleToken, type BusEvent } from '../../shared/rules/engine.ts';
+import { ruleEventRelevant } from '../../shared/rules/relevance.ts';
 import { signStripePayload, stripeShapedEvent } from '../../shared/plan/billing-local.ts';
 import { getOrgClock } from '../../shared/org/org-clock.ts';
 import { dueAfter } from '../../shared/rules/business-time.rules.ts';
@@ -69,6 +70,34 @@ async function setPlan(planId: 'starter' | 'pro', licences: number): Promise<voi
 afterAll(async () => {
   setSchedulerPort(undefined);
   await rt?.cleanup();
+});
+
+describe('rules consumer gate (issue 23: an org without rules costs the consumer nothing)', () => {
+  // first in the file: the org has no rule and no SLA policy yet
+  const busEvent = (type: string, properties: Record<string, unknown>, id: string): BusEvent => ({ 'detail-type': type, detail: { properties: { org_id: rt.orgId, ...properties }, metadata: { id, occurred_at: new Date().toISOString() } } }) as BusEvent;
+
+  it('skips events with no table receipt, keeps a few messages a second as dry-run samples, and takes everything again once a rule exists', async () => {
+    const body = inboundText(rt.phone, '15550002222', 'hello, anyone?', { name: 'Bo' }) as unknown as { entry: Array<{ changes: Array<{ value: { messages: Array<{ id: string }> } }> }> };
+    const wamid = body.entry[0]!.changes[0]!.value.messages[0]!.id;
+    await rt.postWebhook(body);
+    await rt.idle();
+    // handled (a sample at most) without a receipt row: a repeat changes nothing
+    const receipt = await db().entities.consumerReceipt.get({ consumer: 'rules-engine', event_id: `message.received:${rt.orgId}:${wamid}` }).go();
+    expect(receipt.data).toBeNull();
+    const message = { chat_id: '15550002222@c.us', from_me: false, message_type: 'text' };
+    const read = busEvent('chat.updated', { chat: { chat_id: '15550002222@c.us' }, changes: ['unread_count'] }, 'gate-read');
+    const received = busEvent('message.received', { chat: { chat_id: '15550002222@c.us' }, message }, 'gate-msg');
+    expect(await ruleEventRelevant(read)).toBe(false);
+    // a message while dry-run sample tokens are left is relevant (a sample is kept); none left: skipped
+    while (takeSampleToken(rt.orgId, 'message.received', Date.now()));
+    expect(await ruleEventRelevant(received)).toBe(false);
+    // the org's first rule (the API forgets the cached list): every message event counts again
+    const created = await call<{ rule: Rule }>(admin, 'POST', '/rules', { name: 'Gate check', trigger: { type: 'message.received' }, actions: [{ type: 'add_label', label_id: vip }], enabled: false });
+    expect(created.status).toBe(201);
+    expect(await ruleEventRelevant(received)).toBe(true);
+    expect(await ruleEventRelevant(read)).toBe(false);
+    expect((await call(admin, 'DELETE', `/rules/${created.body.rule.rule_id}`)).status).toBe(200);
+  });
 });
 
 describe('rules API', () => {
