@@ -341,12 +341,49 @@ const TX_MAX_ITEMS = 100;
 /** Transaction items one inbound message takes at most: wamid ref, message, outbox event (+1 spare; contacts are written after the transaction, touchContacts). */
 const ITEMS_PER_MESSAGE = 4;
 
+type Chunk = { chatId: string; msgs: Array<{ m: NormalizedMessage; item: MessageItem }> };
+
+/**
+ * Build one transaction from the front of `queue`: chunks are planned from the rows as stored and
+ * added while the items, outbox events and merged counters stay within TX_MAX_ITEMS (counted from
+ * what is built, not estimated). A chunk is skipped, with its chat's later chunks, when its chat is
+ * already in the transaction (one item, one operation) or it does not fit; the first chunk always
+ * goes (its size was bounded when it was cut). `taken` receives what went in, with its plan.
+ */
+function packChunks(e: TxEntities, phone: PhoneRow, queue: Chunk[], rows: Map<string, ChatRow>, taken: Array<Chunk & { plan: Plan }>): TxWithEvents {
+  const deltas: Record<string, number> = {};
+  const items: TxItem[] = [];
+  const events: TxWithEvents['events'] = [];
+  const held = new Set<string>();
+  for (const c of queue) {
+    if (held.has(c.chatId)) continue;
+    const plan = planChat(phone, rows.get(c.chatId), c.msgs);
+    const t = txItems(e, phone, plan, c.msgs);
+    const merged = mergeDeltas({ ...deltas }, t.deltas);
+    const size = items.length + t.items.length + events.length + c.msgs.length + Object.keys(merged).length;
+    if (taken.length && size > TX_MAX_ITEMS) {
+      held.add(c.chatId);
+      continue;
+    }
+    held.add(c.chatId);
+    items.push(...t.items);
+    Object.assign(deltas, merged);
+    for (const k of Object.keys(deltas)) if (!(k in merged)) delete deltas[k];
+    events.push(...c.msgs.map(({ item }) => receivedEvent(phone, plan.row, item)));
+    taken.push({ ...c, plan });
+  }
+  return { items: [...items, ...counterItems(e, phone.org_id, deltas)] as TxItem[], events };
+}
+
 /**
  * Fast path for a batch of inbound messages of one phone (e.g. one SQS batch of webhooks):
  * one BatchGet of their chats, then transactions of up to 100 items covering several chats each
- * (a DynamoDB Local or DynamoDB transaction costs about the same for 2 items as for 40).
+ * (a DynamoDB Local or DynamoDB transaction costs about the same for 2 items as for 40), packed
+ * by their real item count (packChunks: chats of one number share most counter rows, so a
+ * transaction holds about 20 one-message chats, not the 6 a per-chat worst case allowed).
  * All-or-nothing per transaction; if one is cancelled (a duplicate wamid, a concurrent chat
- * update) its messages take the one-by-one path, which sorts out duplicates and conflicts.
+ * update) its messages, and their chats' later ones, take the one-by-one path, which sorts out
+ * duplicates and conflicts. Contacts and parked changes are seen to once, after the batch.
  * Reactions always take the one-by-one path (they also update their target).
  * @returns per message: 'stored' | 'duplicate'
  */
@@ -371,50 +408,52 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     const got = await db().entities.chat.get(keys).go();
     const rows = new Map((got.data as ChatRow[]).map((c) => [c.chat_id as string, c]));
     for (const k of got.unprocessed ?? []) rows.delete((k as { chat_id: string }).chat_id);
-    // Pack chats into transactions of at most TX_MAX_ITEMS items. A chat with many messages is
-    // cut into chunks that go in successive transactions, each planned from the row the previous
-    // one wrote; a transaction never holds two chunks of one chat (one item, one operation).
-    // Besides ref + message + its outbox event (+ at most one contact) per message, a chat costs its row, two label
-    // rows per label (old key deleted, new key put) and at most one counter per bucket it leaves
-    // or enters (chatBuckets: 4 + 1 unread + labels, twice), and a group its group row (ChatGroupLink).
+    // A chat with many messages is cut into chunks small enough for one transaction whatever its
+    // row costs: ref + message + outbox event per message (ITEMS_PER_MESSAGE keeps a spare), plus its
+    // row, two label rows per label (old key deleted, new key put), two per custom property value,
+    // its group row, and at most one counter per bucket it leaves or enters (chatBuckets: 4 + 1
+    // unread + labels, twice).
     const overhead = (chatId: string) => {
-      const labels = ((rows.get(chatId)?.label_ids as string[] | undefined) ?? []).length;
-      const group = (rows.get(chatId)?.chat_type ?? (chatId.endsWith('@g.us') ? 'group' : 'user')) === 'group' ? 1 : 0;
-      return 1 + 2 * labels + group + 2 * (5 + labels);
+      const row = rows.get(chatId);
+      const labels = ((row?.label_ids as string[] | undefined) ?? []).length;
+      const props = Object.keys((row?.custom_properties as Record<string, unknown> | undefined) ?? {}).length;
+      const group = (row?.chat_type ?? (chatId.endsWith('@g.us') ? 'group' : 'user')) === 'group' ? 1 : 0;
+      return 1 + 2 * labels + 2 * props + group + 2 * (5 + labels);
     };
-    const chunks: Array<[string, Array<{ m: NormalizedMessage; item: MessageItem }>, number]> = [];
+    let queue: Chunk[] = [];
     for (const [chatId, msgs] of byChat) {
-      const extra = overhead(chatId);
-      const perChunk = Math.max(1, Math.floor((TX_MAX_ITEMS - extra) / ITEMS_PER_MESSAGE));
-      for (let i = 0; i < msgs.length; i += perChunk) chunks.push([chatId, msgs.slice(i, i + perChunk), extra]);
+      const perChunk = Math.max(1, Math.floor((TX_MAX_ITEMS - overhead(chatId)) / ITEMS_PER_MESSAGE));
+      for (let i = 0; i < msgs.length; i += perChunk) queue.push({ chatId, msgs: msgs.slice(i, i + perChunk) });
     }
-    const groups: Array<typeof chunks> = [];
-    let size = Infinity;
-    for (const chunk of chunks) {
-      const n = chunk[1].length * ITEMS_PER_MESSAGE + chunk[2];
-      const current = groups[groups.length - 1];
-      if (size + n > TX_MAX_ITEMS || current.some(([id]) => id === chunk[0])) {
-        groups.push([chunk]);
-        size = n;
-      } else {
-        current.push(chunk);
-        size += n;
-      }
-    }
-    for (const group of groups) {
-      const plans = group.map(([chatId, msgs]) => ({ chatId, msgs, plan: planChat(phone, rows.get(chatId), msgs) }));
-      const res = await transactWithEvents((e) => groupTx(e, phone, plans));
+    const stored: Plan[] = [];
+    const storedIds: string[] = [];
+    while (queue.length) {
+      // one round: as many chunks as fit in one transaction, counted exactly as they are built
+      const taken: Array<Chunk & { plan: Plan }> = [];
+      const res = await transactWithEvents((e) => packChunks(e, phone, queue, rows, taken));
+      const went = new Set(taken.map((t) => t.msgs));
+      queue = queue.filter((c) => !went.has(c.msgs));
       if (res.canceled) {
-        single.push(...group.flatMap(([, msgs]) => msgs.map((x) => x.m)));
+        // one by one (duplicates, conflicts), with their chats' later chunks behind them, in order
+        const failed = new Set(taken.map((t) => t.chatId));
+        single.push(...taken.flatMap((t) => t.msgs.map((x) => x.m)), ...queue.filter((c) => failed.has(c.chatId)).flatMap((c) => c.msgs.map((x) => x.m)));
+        queue = queue.filter((c) => !failed.has(c.chatId));
         continue;
       }
-      for (const { chatId, plan } of plans) rows.set(chatId, plan.row as unknown as ChatRow);
-      await notifyWoken(plans.map((p) => p.plan));
-      await touchContacts(phone.org_id, plans.flatMap((p) => [...p.plan.contacts.values()]));
-      for (const [, msgs] of group) for (const { m } of msgs) out.set(m.message_id, 'stored');
-      // reactions, edits and deletes that arrived before these messages (one BatchGet)
-      await replayParked(phone.org_id, group.flatMap(([, msgs]) => msgs.map(({ m }) => m.message_id)));
+      for (const t of taken) {
+        rows.set(t.chatId, t.plan.row as unknown as ChatRow);
+        stored.push(t.plan);
+        for (const { m } of t.msgs) {
+          out.set(m.message_id, 'stored');
+          storedIds.push(m.message_id);
+        }
+      }
     }
+    // after the batch's transactions: snooze wake-ups, contacts (one BatchGet for all senders), and
+    // the reactions, edits and deletes that arrived before these messages (one BatchGet)
+    await notifyWoken(stored);
+    await touchContacts(phone.org_id, stored.flatMap((p) => [...p.contacts.values()]));
+    await replayParked(phone.org_id, storedIds);
   }
   for (const m of single.sort((a, b) => a.timestamp - b.timestamp)) out.set(m.message_id, await storeInboundMessage(phone, m));
   return out;

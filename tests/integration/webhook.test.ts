@@ -124,6 +124,32 @@ describe('POST /webhooks/whatsapp', () => {
     expect(chat.latest_message?.body).toMatch(/^bulk 399 /);
   }, 150_000); // 400 messages of 5 KB through every consumer: 45-60 s under load on 2 cores
 
+  it('one body over 80 chats, labelled or not, is stored whole in shared transactions, with exact counters', async () => {
+    const api = async <T>(method: string, path: string, json?: unknown) => (await rt.api(token, `/api/orgs/${rt.orgId}${path}`, { method, ...(json ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) } : {}) })).json() as Promise<T>;
+    const counts = async () => (await api<{ counts: Record<string, { total: number; unread: number; labels: Record<string, number> }> }>('GET', '/chats/counts')).counts.open!;
+    const from = (i: number) => String(15557700000 + i);
+    const msg = (i: number, k: number) => ({ from: from(i), id: newWamid(), timestamp: String(1_790_100_000 + k), type: 'text', text: { body: `many ${i} ${k}` } });
+    const contacts = Array.from({ length: 80 }, (_, i) => ({ wa_id: from(i), profile: { name: `Many ${i}` } }));
+    // the chats exist first; 30 of them get two labels (more rows and counters per chat write)
+    expect((await rt.postWebhook(JSON.stringify(envelope(rt.phone, { contacts, messages: contacts.map((_, i) => msg(i, 0)) })))).status).toBe(200);
+    await rt.idle();
+    const labels = await Promise.all(['Many A', 'Many B'].map(async (name) => (await api<{ label: { label_id: string } }>('POST', '/labels', { name, color: '#1f7a8c' })).label.label_id));
+    await api('POST', '/chats/labels', { chat_ids: Array.from({ length: 30 }, (_, i) => `${from(i)}@c.us`), add: labels });
+    const before = await counts();
+    // one body: two more messages to each of the 80 chats (160 messages, far over one transaction)
+    const messages = contacts.flatMap((_, i) => [msg(i, 1), msg(i, 2)]);
+    expect((await rt.postWebhook(JSON.stringify(envelope(rt.phone, { contacts, messages })))).status).toBe(200);
+    await rt.idle();
+    const chats = await Promise.all(contacts.map((_, i) => chatOf(`${from(i)}@c.us`)));
+    expect(chats.map((c) => c.message_unread_count)).toEqual(contacts.map(() => 3));
+    expect(chats.every((c, i) => c.latest_message?.body === `many ${i} 2`)).toBe(true);
+    const after = await counts();
+    expect(after.total).toBe(before.total);
+    expect(after.unread).toBe(before.unread);
+    expect(labels.map((l) => after.labels[l])).toEqual([30, 30]);
+    expect((await messagesOf(`${from(0)}@c.us`)).map((m) => m.body)).toEqual(['many 0 2', 'many 0 1', 'many 0 0']);
+  }, 120_000);
+
   it('acknowledges an unknown phone_number_id and stores nothing', async () => {
     const r = await rt.postWebhook(inboundText({ phone_number_id: '999', display_phone_number: '1999' }, '15550003333', 'lost?'));
     expect(r.status).toBe(200);
