@@ -257,6 +257,19 @@ export const COMMAND_QUEUES = [
     concurrency: 2,
   },
   {
+    name: 'contact-sightings',
+    description: 'What inbound messages told about their senders (new to a chat, renamed, first through a number, not seen for a while), waiting to create or refresh their contacts off the ingest path',
+    handler: 'functions/consumers/contact-sightings.ts#handler',
+    env: 'CONTACT_SIGHTINGS_QUEUE_URL',
+    maxReceiveCount: 5,
+    /**
+     * large batches with SQS's batching window (batchingWindowMs): a contact may be a second late,
+     * and a batch's sightings share one BatchGet (touchContacts)
+     */
+    batchSize: 50,
+    concurrency: 1,
+  },
+  {
     name: 'task-reminders',
     description: 'Task reminder wake-ups put here by the scheduler (EventBridge Scheduler in AWS) when remind_at comes',
     handler: 'functions/consumers/task-reminders.ts#handler',

@@ -99,13 +99,13 @@ export const ACCESS_OVERRIDES: Record<string, Partial<FunctionAccess>> = {
   'functions/channels/whatsapp-cloud/receive-webhook.ts#handler': {
     table: 'none', publishEvents: false, enqueue: ['whatsapp-inbound'], cognito: false, whatsapp: ['appSecret'],
   },
-  // Stores inbound messages and statuses, publishes message events; no Graph API call (yet).
-  'functions/consumers/whatsapp-inbound.ts#handler': { enqueue: [] },
+  // Stores inbound messages and statuses, publishes message events, hands senders' contacts to their queue; no Graph API call.
+  'functions/consumers/whatsapp-inbound.ts#handler': { enqueue: ['contact-sightings'] },
   // Sends through the Graph API (reading a member's file from the bucket to upload it first), records the WhatsApp message id and status.
   // WhatsApp Web numbers' messages and reactions are handed to the session worker's FIFO queue instead.
   'functions/consumers/whatsapp-outbound.ts#handler': { enqueue: ['wa-web-commands'], whatsapp: ['accessToken', 'graph', 'phoneTokenKey'], media: 'read' },
-  // Stores what WhatsApp Web sessions received (table, bus), then asks the session worker for files and group metadata (its FIFO queue).
-  'functions/consumers/wa-web-inbound.ts#handler': { enqueue: ['wa-web-commands'] },
+  // Stores what WhatsApp Web sessions received (table, bus, senders' contacts to their queue), then asks the session worker for files and group metadata (its FIFO queue).
+  'functions/consumers/wa-web-inbound.ts#handler': { enqueue: ['wa-web-commands', 'contact-sightings'] },
   // Reads connections, pushes to sockets, deletes gone connections.
   'functions/consumers/realtime-fanout.ts#handler': { enqueue: [], wsManagement: true },
   // Removing a member drops their connection rows and closes their sockets (DeleteConnection).

@@ -45,6 +45,8 @@ const CONFIG_ENV = new Set([
   'VAPID_SECRET_ARN',
   // issue 20: outbound webhooks
   'WEBHOOK_DELIVERIES_QUEUE_URL',
+  // issue 23: contacts written off the ingest path
+  'CONTACT_SIGHTINGS_QUEUE_URL',
   // issue 18: AI agent
   'AI_REPLIES_QUEUE_URL', 'AI_ADAPTER',
   // issue 17: delayed rule actions, follow-ups, no-reply timers

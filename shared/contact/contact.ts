@@ -8,6 +8,7 @@ import { getOrgPreferences } from '../org/preferences.ts';
 import { permissionGranted, RESTRICTED_MESSAGE } from '../org/permissions.rules.ts';
 import { maskPhone } from '../chat/chat-access.rules.ts';
 import { log } from '../log.ts';
+import { enqueue } from '../ports/commands.ts';
 import { assertPropertyValues } from '../property/property.ts';
 import { isSealedContactId, openContactId, sealContactId } from './contact-id.ts';
 import { displayName, facetDiff, facetsOf, lastSeenDue, matchesWords, nameKey, normalizeNumber, numberQuery, splitFacet, words, type ContactLike } from './contact.rules.ts';
@@ -449,12 +450,30 @@ export interface ContactSighting {
 }
 
 /**
+ * Hand the senders an ingest batch saw to the contact-sightings queue (issue 23): their contacts are
+ * created or refreshed there (touchContacts), so a burst of new senders (a busy group, many new
+ * chats) no longer waits on contact writes before the chat's next messages are stored. One record
+ * per call, `{ org_id, sightings }` (touchContacts keeps each person's newest). A failed enqueue is
+ * logged, never thrown: the messages are stored, and the backfill (scripts/backfill-contacts.ts)
+ * repairs a contact left unwritten.
+ */
+export async function queueContactSightings(orgId: string, sightings: ContactSighting[]): Promise<void> {
+  if (!sightings.length) return;
+  try {
+    await enqueue('contact-sightings', { org_id: orgId, sightings });
+  } catch (e) {
+    log('warn', 'contact.sightings_not_queued', { org_id: orgId, count: sightings.length, error: String((e as Error).message) });
+  }
+}
+
+/**
  * Create or refresh the contacts of inbound senders (issue 15): created on a person's first message
  * (idempotent: a conditional create, then a patch), renamed when the profile name changes (the
  * edited name stays in front), last-seen moved at most every LAST_SEEN_STEP_MS, the org number and
- * LID added. One GetItem per sighting, a write only when something changes. Called after the
- * message's transaction, only for senders new to the chat, renamed, or whose last message is older
- * than the step (ingest decides), so a busy chat costs nothing here. Failures are logged, never
+ * LID added. One BatchGet for the sightings, a write only when something changes. Called by the
+ * contact-sightings consumer with what ingest queued (queueContactSightings): only senders new to
+ * the chat, renamed, or whose last message is older than the step (ingest decides), so a busy
+ * chat costs nothing here. Failures are logged, never
  * thrown: the backfill (scripts/backfill-contacts.ts) repairs a contact a crash left unwritten.
  */
 export async function touchContacts(orgId: string, sightings: ContactSighting[]): Promise<void> {

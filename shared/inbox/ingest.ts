@@ -15,7 +15,7 @@ import { findPhoneByExternalId } from '../phone/phone.ts';
 import { log } from '../log.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
-import { touchContacts, type ContactSighting } from '../contact/contact.ts';
+import { queueContactSightings, type ContactSighting } from '../contact/contact.ts';
 import { lastSeenDue } from '../contact/contact.rules.ts';
 
 /**
@@ -322,7 +322,7 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
       if (m.reaction) await applyReaction(orgId, m);
       else await replayParked(orgId, [m.message_id]);
       await notifyWoken([plan]);
-      await touchContacts(orgId, [...plan.contacts.values()]);
+      await queueContactSightings(orgId, [...plan.contacts.values()]);
       return 'stored' as const;
     }
     const reasons = res.data as Array<{ rejected?: boolean }>;
@@ -338,7 +338,7 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
 
 /** DynamoDB's limit of items per transaction. */
 const TX_MAX_ITEMS = 100;
-/** Transaction items one inbound message takes at most: wamid ref, message, outbox event (+1 spare; contacts are written after the transaction, touchContacts). */
+/** Transaction items one inbound message takes at most: wamid ref, message, outbox event (+1 spare; contacts are written off this path: queueContactSightings). */
 const ITEMS_PER_MESSAGE = 4;
 
 type Chunk = { chatId: string; msgs: Array<{ m: NormalizedMessage; item: MessageItem }> };
@@ -449,10 +449,10 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
         }
       }
     }
-    // after the batch's transactions: snooze wake-ups, contacts (one BatchGet for all senders), and
+    // after the batch's transactions: snooze wake-ups, the senders' contacts (one record on their queue), and
     // the reactions, edits and deletes that arrived before these messages (one BatchGet)
     await notifyWoken(stored);
-    await touchContacts(phone.org_id, stored.flatMap((p) => [...p.contacts.values()]));
+    await queueContactSightings(phone.org_id, stored.flatMap((p) => [...p.contacts.values()]));
     await replayParked(phone.org_id, storedIds);
   }
   for (const m of single.sort((a, b) => a.timestamp - b.timestamp)) out.set(m.message_id, await storeInboundMessage(phone, m));
