@@ -1,4 +1,3 @@
-import AsyncLock from 'async-lock';
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import { retryOnConflict, RETRY } from '../db/retry.ts';
@@ -134,18 +133,6 @@ function addHourly(into: Map<string, Record<string, number>>, input: AnalyticsIn
  * @throws ConflictRetriesExhausted when the states kept changing under us (the queue retries)
  */
 export async function applyAnalyticsBatch(orgId: string, events: AnalyticsEvent[], opts: { now?: number; timeZone?: string } = {}): Promise<{ applied: number; duplicates: number }> {
-  return orgBatches.acquire(orgId, () => applyBatch(orgId, events, opts));
-}
-
-/**
- * One org's batches run one at a time in a process. Concurrent batches of one org touch the same
- * chats' states, and each one's version-guarded claim cancels the other's: with 4 local consumer
- * slots and batches of 100, a batch could lose 8 rounds in a row and go back to the queue
- * (`npm run bench:ingest`). Across Lambda instances the version guard and retryOnConflict still decide.
- */
-const orgBatches = new AsyncLock({ maxPending: Infinity });
-
-async function applyBatch(orgId: string, events: AnalyticsEvent[], opts: { now?: number; timeZone?: string }): Promise<{ applied: number; duplicates: number }> {
   const now = opts.now ?? Date.now();
   const tz = opts.timeZone ?? (await getOrgClock(orgId)).time_zone;
   const seen = new Set<string>();
