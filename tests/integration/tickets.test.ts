@@ -112,7 +112,10 @@ describe('creating a ticket from a message', () => {
     expect(reopened.body.ticket.closed_at).toBeNull();
   });
 
-  it('a member reply stamps the first response time once', async () => {
+  it('a member reply stamps the first response time once; a private note before it does not', async () => {
+    expect((await call(member, 'POST', `/chats/${enc(chatA)}/notes`, { body: 'Checking the order system first', client_id: 'tfr-note' })).status).toBe(201);
+    await rt.idle();
+    expect((await call<{ ticket: Ticket }>(admin, 'GET', `/tickets/${ticket.ticket_id}`)).body.ticket.first_response_at).toBeNull();
     await call(member, 'POST', `/chats/${enc(chatA)}/messages`, { body: 'Looking into it now' });
     await rt.idle();
     const t = (await call<{ ticket: Ticket }>(admin, 'GET', `/tickets/${ticket.ticket_id}`)).body.ticket;
