@@ -1383,20 +1383,21 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
  * previous ack, so a redelivered or out-of-order status never counts twice. A failure (ack -1, e.g.
  * WhatsApp refused the send) turns the recipient `failed` with the reason and gives its credit back.
  * Messages that are not a broadcast's are ignored (one GetItem).
+ * @returns whether it changed anything (false: not a broadcast message, or nothing new)
  */
-export async function applyBroadcastStatus(orgId: string, message: { unique_id: string; ack: number; delivery_error?: { reason?: string | null } | null }): Promise<void> {
+export async function applyBroadcastStatus(orgId: string, message: { unique_id: string; ack: number; delivery_error?: { reason?: string | null } | null }): Promise<boolean> {
   const ref = (await db().entities.broadcastRef.get({ org_id: orgId, kind: 'msg', ref: message.unique_id }).go()).data;
-  if (!ref) return;
+  if (!ref) return false;
   const key = { org_id: orgId, broadcast_id: ref.broadcast_id, rid: ref.rid };
   const r = (await db().entities.broadcastRecipient.get(key).go({ consistent: true })).data as RecipientRow | null;
-  if (!r || r.state !== 'sent') return;
+  if (!r || r.state !== 'sent') return false;
   if (message.ack === -1) {
     await finishFailed(orgId, ref.broadcast_id, ref.rid, 'sent', message.delivery_error?.reason ?? 'WhatsApp could not deliver this message.');
-    return;
+    return true;
   }
   const prev = r.ack ?? 0;
   const next = Math.max(prev, message.ack);
-  if (next === prev) return;
+  if (next === prev) return false;
   const add = { ...(prev < 2 && next >= 2 ? { delivered_count: 1 } : {}), ...(prev < 3 && next >= 3 ? { read_count: 1 } : {}) };
   await writeTx((e) => [
     e.broadcastRecipient
@@ -1406,6 +1407,7 @@ export async function applyBroadcastStatus(orgId: string, message: { unique_id: 
       .commit() as TxItem,
     ...(Object.keys(add).length ? [e.broadcast.patch({ org_id: orgId, broadcast_id: ref.broadcast_id }).add(add).commit() as TxItem] : []),
   ]);
+  return true;
 }
 
 /** How long after a broadcast a customer's message counts as a reply to it. */
@@ -1417,9 +1419,9 @@ export const REPLY_WINDOW_MS = 7 * 24 * 3600_000;
  * the job's counter, in one transaction. The chats' broadcast refs are read with one BatchGet per
  * org (100 keys a call), not one GetItem per message (issue 23: a hot chat's every customer message
  * paid a read here). `message.timestamp` is epoch ms.
- * @returns one settled result per item, in order (a failed read fails that org's items)
+ * @returns one settled result per item, in order: whether it counted a reply (a failed read fails that org's items)
  */
-export async function applyBroadcastReplies(items: Array<{ orgId: string; chatId: string; message: { from_me?: boolean | null; timestamp: number } }>): Promise<PromiseSettledResult<void>[]> {
+export async function applyBroadcastReplies(items: Array<{ orgId: string; chatId: string; message: { from_me?: boolean | null; timestamp: number } }>): Promise<PromiseSettledResult<boolean>[]> {
   const wanted = new Map<string, Set<string>>();
   for (const it of items) if (!it.message.from_me) (wanted.get(it.orgId) ?? wanted.set(it.orgId, new Set()).get(it.orgId)!).add(it.chatId);
   const refs = new Map<string, { broadcast_id: string; rid: string; sent_at: number } | null>();
@@ -1442,15 +1444,15 @@ export async function applyBroadcastReplies(items: Array<{ orgId: string; chatId
   );
   return Promise.allSettled(
     items.map(async (it) => {
-      if (it.message.from_me) return;
+      if (it.message.from_me) return false;
       if (failedOrgs.has(it.orgId)) throw failedOrgs.get(it.orgId);
-      await replyTo(it.orgId, refs.get(`${it.orgId}\u0000${it.chatId}`) ?? null, it.message);
+      return replyTo(it.orgId, refs.get(`${it.orgId}\u0000${it.chatId}`) ?? null, it.message);
     }),
   );
 }
 
-async function replyTo(orgId: string, ref: { broadcast_id: string; rid: string; sent_at: number } | null, message: { timestamp: number }): Promise<void> {
-  if (!ref || message.timestamp < ref.sent_at || message.timestamp - ref.sent_at > REPLY_WINDOW_MS) return;
+async function replyTo(orgId: string, ref: { broadcast_id: string; rid: string; sent_at: number } | null, message: { timestamp: number }): Promise<boolean> {
+  if (!ref || message.timestamp < ref.sent_at || message.timestamp - ref.sent_at > REPLY_WINDOW_MS) return false;
   await writeTx((e) => [
     e.broadcastRecipient
       .patch({ org_id: orgId, broadcast_id: ref.broadcast_id, rid: ref.rid })
@@ -1459,4 +1461,5 @@ async function replyTo(orgId: string, ref: { broadcast_id: string; rid: string; 
       .commit() as TxItem,
     e.broadcast.patch({ org_id: orgId, broadcast_id: ref.broadcast_id }).add({ replied_count: 1 }).commit() as TxItem,
   ]);
+  return true;
 }
