@@ -1,15 +1,29 @@
-import { sqsHandler } from '../lib/sqs.ts';
-import { parseEventRecord } from '../lib/records.ts';
-import { answerFlags } from '../../shared/message/message-actions.ts';
+import { NOOP, sqsHandler } from '../lib/sqs.ts';
+import { bodyOf, parseEventRecord } from '../lib/records.ts';
+import { answerFlags, flagWaitingFor } from '../../shared/message/message-actions.ts';
+
+type Snapshot = { message?: { org_phone?: string; is_private_note?: boolean | null }; chat?: { flagged_messages?: Record<string, string> | null } };
 
 /**
  * flag-responses consumer: on `message.sent`, the chat's messages flagged on that number become
  * answered (answerFlags). Idempotent. The event's chat (stored with the message) says whether any
- * flag was waiting: when none was, nothing is read.
+ * flag was waiting: when none was, the record is skipped before any table call (`relevant`, no
+ * receipt either), and an answer that found nothing to clear answers NOOP (an in-process receipt).
  */
-export const handler = sqsHandler('flag-responses', async (record) => {
-  const { org_id, message, chat } = parseEventRecord(record, 'flag-responses').detail.properties;
-  // the snapshots pass the wire message and chat through; these fields are their spec §3 ones
-  // (the chat as the send stored it: no flag on that number then, nothing to read)
-  await answerFlags(org_id, message.chat_id, message as typeof message & { org_phone: string; author?: string | null; is_private_note?: boolean | null }, chat as typeof chat & { flagged_messages?: Record<string, string> | null });
-});
+export const handler = sqsHandler(
+  'flag-responses',
+  async (record) => {
+    const { org_id, message, chat } = parseEventRecord(record, 'flag-responses').detail.properties;
+    // the snapshots pass the wire message and chat through; these fields are their spec §3 ones
+    const answered = await answerFlags(org_id, message.chat_id, message as typeof message & { org_phone: string; author?: string | null; is_private_note?: boolean | null }, chat as typeof chat & { flagged_messages?: Record<string, string> | null });
+    return answered ? undefined : NOOP;
+  },
+  {
+    relevant: (record) => {
+      const p = (bodyOf(record) as { detail?: { properties?: Snapshot } } | null)?.detail?.properties;
+      // an unreadable record is relevant: the handler reports it
+      if (!p?.message || !p.chat || typeof p.message.org_phone !== 'string') return true;
+      return flagWaitingFor({ org_phone: p.message.org_phone, is_private_note: p.message.is_private_note }, p.chat);
+    },
+  },
+);

@@ -262,6 +262,14 @@ export async function setMessageFlag(actor: Actor, chatId: string, uniqueId: str
 const countFlags = (flagged: Record<string, string>) => Object.values(flagged).reduce<Record<string, number>>((acc, phone) => ({ ...acc, [phone]: (acc[phone] ?? 0) + 1 }), {});
 
 /**
+ * Could a team message answer a flag? Not a private note, and the chat as the send stored it
+ * (`sentWith`, the event's chat snapshot) holds a flag on the message's org number. Pure.
+ */
+export function flagWaitingFor(answer: { org_phone: string; is_private_note?: boolean | null }, sentWith: { flagged_messages?: Record<string, string> | null }): boolean {
+  return !answer.is_private_note && Object.values(sentWith.flagged_messages ?? {}).includes(answer.org_phone);
+}
+
+/**
  * A member answered on a number (flag-responses consumer, on message.sent): every message
  * flagged on that number in the chat becomes answered (flag_status false, responded_by/at).
  * Idempotent: nothing flagged, nothing done.
@@ -271,7 +279,7 @@ const countFlags = (flagged: Record<string, string>) => Object.values(flagged).r
  */
 export async function answerFlags(orgId: string, chatId: string, answer: { org_phone: string; author?: string | null; timestamp: number; is_private_note?: boolean | null }, sentWith?: { flagged_messages?: Record<string, string> | null }): Promise<number> {
   if (answer.is_private_note) return 0;
-  if (sentWith && !Object.values(sentWith.flagged_messages ?? {}).includes(answer.org_phone)) return 0;
+  if (sentWith && !flagWaitingFor(answer, sentWith)) return 0;
   const system: Actor = { email: 'system', user_id: 'system', org_id: orgId, role: 'admin' };
   let answered: string[] = [];
   // the chat through chat-write.ts (version check, retried on a lost race), its event in the same transaction
