@@ -1,8 +1,6 @@
 import { NOOP, sqsHandler } from '../lib/sqs.ts';
-import { bodyOf, parseEventRecord } from '../lib/records.ts';
+import { parseEventRecord } from '../lib/records.ts';
 import { answerFlags, flagWaitingFor } from '../../shared/message/message-actions.ts';
-
-type Snapshot = { message?: { org_phone?: string; is_private_note?: boolean | null }; chat?: { flagged_messages?: Record<string, string> | null } };
 
 /**
  * flag-responses consumer: on `message.sent`, the chat's messages flagged on that number become
@@ -20,10 +18,12 @@ export const handler = sqsHandler(
   },
   {
     relevant: (record) => {
-      const p = (bodyOf(record) as { detail?: { properties?: Snapshot } } | null)?.detail?.properties;
-      // an unreadable record is relevant: the handler reports it
-      if (!p?.message || !p.chat || typeof p.message.org_phone !== 'string') return true;
-      return flagWaitingFor({ org_phone: p.message.org_phone, is_private_note: p.message.is_private_note }, p.chat);
+      try {
+        const { message, chat } = parseEventRecord(record, 'flag-responses').detail.properties;
+        return flagWaitingFor(message as typeof message & { org_phone: string; is_private_note?: boolean | null }, chat as typeof chat & { flagged_messages?: Record<string, string> | null });
+      } catch {
+        return true; // unreadable: the handler reports it
+      }
     },
   },
 );

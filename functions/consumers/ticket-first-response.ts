@@ -1,5 +1,5 @@
 import { NOOP, sqsHandler } from '../lib/sqs.ts';
-import { bodyOf, parseEventRecord } from '../lib/records.ts';
+import { parseEventRecord } from '../lib/records.ts';
 import { recordFirstResponse } from '../../shared/ticket/ticket.ts';
 
 /**
@@ -17,9 +17,12 @@ export const handler = sqsHandler(
   },
   {
     relevant: (record) => {
-      const message = (bodyOf(record) as { detail?: { properties?: { message?: { from_me?: boolean; is_private_note?: boolean | null } } } } | null)?.detail?.properties?.message;
-      // an unreadable record is relevant: the handler reports it
-      return !message || (message.from_me !== false && !message.is_private_note);
+      try {
+        const { message } = parseEventRecord(record, 'ticket-first-response').detail.properties;
+        return message.from_me && !message.is_private_note;
+      } catch {
+        return true; // unreadable: the handler reports it
+      }
     },
   },
 );

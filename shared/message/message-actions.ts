@@ -278,8 +278,7 @@ export function flagWaitingFor(answer: { org_phone: string; is_private_note?: bo
  *   the answer went out, so nothing is read (issue 16: a broadcast's messages cost a chat read each here)
  */
 export async function answerFlags(orgId: string, chatId: string, answer: { org_phone: string; author?: string | null; timestamp: number; is_private_note?: boolean | null }, sentWith?: { flagged_messages?: Record<string, string> | null }): Promise<number> {
-  if (answer.is_private_note) return 0;
-  if (sentWith && !flagWaitingFor(answer, sentWith)) return 0;
+  if (answer.is_private_note || (sentWith && !flagWaitingFor(answer, sentWith))) return 0;
   const system: Actor = { email: 'system', user_id: 'system', org_id: orgId, role: 'admin' };
   let answered: string[] = [];
   // the chat through chat-write.ts (version check, retried on a lost race), its event in the same transaction

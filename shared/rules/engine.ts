@@ -424,6 +424,8 @@ const samplesPerSecond = () => {
   return Number.isFinite(v) && v > 0 ? v : 2;
 };
 const sampleBuckets = new Map<string, { tokens: number; at: number }>();
+/** A bucket's tokens at `now` (epoch ms): refilled at samplesPerSecond since its last take, up to SAMPLE_BURST. */
+const tokensAt = (b: { tokens: number; at: number }, now: number) => Math.min(SAMPLE_BURST, b.tokens + ((now - b.at) / 1000) * samplesPerSecond());
 
 /**
  * May this event be kept as a dry-run sample? A token bucket per org + trigger (SAMPLE_BURST
@@ -435,7 +437,7 @@ const sampleBuckets = new Map<string, { tokens: number; at: number }>();
 export function takeSampleToken(orgId: string, trigger: string, now: number): boolean {
   const key = `${orgId}|${trigger}`;
   const b = sampleBuckets.get(key) ?? { tokens: SAMPLE_BURST, at: now };
-  b.tokens = Math.min(SAMPLE_BURST, b.tokens + ((now - b.at) / 1000) * samplesPerSecond());
+  b.tokens = tokensAt(b, now);
   b.at = now;
   const ok = b.tokens >= 1;
   if (ok) b.tokens -= 1;
@@ -447,7 +449,7 @@ export function takeSampleToken(orgId: string, trigger: string, now: number): bo
 /** Would takeSampleToken give this event a token now? (read only: the bucket is not changed) `now` epoch ms. */
 export function sampleTokenLeft(orgId: string, trigger: string, now: number): boolean {
   const b = sampleBuckets.get(`${orgId}|${trigger}`);
-  return !b || Math.min(SAMPLE_BURST, b.tokens + ((now - b.at) / 1000) * samplesPerSecond()) >= 1;
+  return !b || tokensAt(b, now) >= 1;
 }
 
 /** A dry-run sample row: what a trigger saw (the caller took a token from takeSampleToken). */
