@@ -9,8 +9,8 @@ import { log } from '../../shared/log.ts';
  * (shared/contact/contact.ts queueContactSightings); a batch's records are merged per org into one
  * touchContacts call (one BatchGet of the senders' contacts, then a write only where something
  * changed). Idempotent: a create is conditional, a refresh a patch to the newest values, so a
- * redelivery changes nothing. touchContacts logs a failed contact instead of throwing (the
- * backfill, scripts/backfill-contacts.ts, repairs it); an unreadable record is logged and dropped.
+ * redelivery changes nothing. A failed contact fails its org's records of the batch, which the queue
+ * retries and finally dead-letters with the reason; an unreadable record is logged and dropped.
  */
 type Body = { org_id: string; sightings: ContactSighting[] };
 
@@ -25,6 +25,11 @@ export const handler = sqsBatchHandler('contact-sightings', async (records) => {
     (byOrg.get(body.org_id) ?? byOrg.set(body.org_id, []).get(body.org_id)!).push(...body.sightings);
     return { status: 'fulfilled', value: undefined };
   });
-  await Promise.all([...byOrg].map(([orgId, sightings]) => touchContacts(orgId, sightings)));
-  return results;
+  // a failed contact fails its org's records: the queue retries them (touchContacts is idempotent)
+  const failed = new Map<string, unknown>();
+  await Promise.all([...byOrg].map(([orgId, sightings]) => touchContacts(orgId, sightings, { rethrow: true }).catch((e: unknown) => void failed.set(orgId, e))));
+  return results.map((r, i) => {
+    const org = (bodyOf(records[i]!) as Body | null)?.org_id;
+    return r.status === 'fulfilled' && r.value === undefined && org && failed.has(org) ? { status: 'rejected', reason: failed.get(org) } : r;
+  });
 });

@@ -473,10 +473,12 @@ export async function queueContactSightings(orgId: string, sightings: ContactSig
  * LID added. One BatchGet for the sightings, a write only when something changes. Called by the
  * contact-sightings consumer with what ingest queued (queueContactSightings): only senders new to
  * the chat, renamed, or whose last message is older than the step (ingest decides), so a busy
- * chat costs nothing here. Failures are logged, never
- * thrown: the backfill (scripts/backfill-contacts.ts) repairs a contact a crash left unwritten.
+ * chat costs nothing here. Failures are logged; with `rethrow` (the queue consumer) the first one
+ * is thrown after every sighting was tried, so the queue retries the record (a retry only writes
+ * what is still missing). Without it nothing is thrown, and the backfill (scripts/backfill-contacts.ts)
+ * repairs a contact left unwritten.
  */
-export async function touchContacts(orgId: string, sightings: ContactSighting[]): Promise<void> {
+export async function touchContacts(orgId: string, sightings: ContactSighting[], opts: { rethrow?: boolean } = {}): Promise<void> {
   if (!sightings.length) return;
   // one sighting per person (the newest), their rows in one BatchGet, then 8 writes in flight
   const byId = new Map<string, ContactSighting>();
@@ -489,19 +491,23 @@ export async function touchContacts(orgId: string, sightings: ContactSighting[])
     rows = new Map((await getMany(orgId, [...byId.keys()])).map((r) => [r.contact_id, r]));
   } catch (e) {
     log('warn', 'contact.touch_failed', { org_id: orgId, error: String((e as Error).message) });
+    if (opts.rethrow) throw e;
     return;
   }
   const queue = [...byId.values()];
+  let failed: unknown;
   const worker = async () => {
     for (let s = queue.shift(); s; s = queue.shift()) {
       try {
         await touchOne(orgId, s, rows.get(s.wa_id) ?? null);
       } catch (e) {
+        failed ??= e;
         log('warn', 'contact.touch_failed', { org_id: orgId, error: String((e as Error).message) });
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, queue.length) }, worker));
+  if (opts.rethrow && failed) throw failed;
 }
 
 async function touchOne(orgId: string, s: ContactSighting, known: Row | null | undefined, attempt = 0): Promise<void> {
