@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Charset, Index } from 'flexsearch';
 import { SEARCH_INDEXES, type SearchDoc, type SearchFilter, type SearchHit, type SearchIndexName, type SearchPort } from '../../shared/ports/search.ts';
@@ -17,14 +17,19 @@ import { editDistance, words } from '../../shared/search/text.ts';
  *   - documents (text and meta) are kept in a Map for filters (number, sender, type, dates,
  *     chats) and snippets; versions are compared so an older write never wins (SearchDoc.version),
  *     and removals leave a tombstone version so a late older upsert does not bring a doc back.
- * Saved to `<dataDir>/search/<index>.docs.json` (temp file + rename, so a crash never leaves half
- * a file) a second after changes and at stop; the FlexSearch indexes are rebuilt from those
- * documents at start. When the file is missing the documents are rebuilt from the table with
- * `rebuild`, so the index never silently misses documents. Removal without `fastupdate` walks the
+ * Kept on disk as a snapshot, `<dataDir>/search/<index>.docs.json` (temp file + rename, so a crash
+ * never leaves half a file), plus a log of the changes since it, `<index>.log.jsonl`: each upsert
+ * and remove appends a line before it resolves (the changes of one event-loop turn share one
+ * append), so an indexed document survives a kill, and a change costs its own bytes, not a
+ * rewrite of every document. The log is folded into a new snapshot once it passes
+ * LOG_COMPACT_BYTES and at stop. At start the FlexSearch indexes are rebuilt from the snapshot and
+ * the log replayed over it (replay is idempotent: versions and tombstones decide). When the
+ * snapshot is missing the documents are rebuilt from the table with `rebuild`, so the index never
+ * silently misses documents. Removal without `fastupdate` walks the
  * org's index (fine for deletes and edits at local scale; the build stays lean).
  */
 export interface LocalSearch extends SearchPort {
-  /** write pending changes now */
+  /** resolves once every change made so far is on disk (in the change log) */
   flush(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -210,14 +215,27 @@ export function memoryIndex() {
   };
 }
 
-export async function startLocalSearch(dataDir: string, rebuild: (index: SearchIndexName) => Promise<SearchDoc[]>, opts: { persist?: boolean } = {}): Promise<LocalSearch> {
+/** The change log's size (bytes) past which it is folded into a new snapshot. */
+const LOG_COMPACT_BYTES = 16 * 1024 * 1024;
+
+/** One line of an index's change log. */
+type LogLine = { u: SearchDoc[] } | { r: string[]; v?: number };
+
+/**
+ * Start the local search adapter over `<dataDir>/search/`.
+ * @param rebuild the documents of an index whose snapshot is missing or unreadable (from the table)
+ * @param opts.persist false: memory only (benchmarks) @default true
+ * @param opts.compactBytes change-log size (bytes) that triggers a new snapshot @default LOG_COMPACT_BYTES
+ */
+export async function startLocalSearch(dataDir: string, rebuild: (index: SearchIndexName) => Promise<SearchDoc[]>, opts: { persist?: boolean; compactBytes?: number } = {}): Promise<LocalSearch> {
   const persist = opts.persist ?? true;
+  const compactBytes = opts.compactBytes ?? LOG_COMPACT_BYTES;
   const dir = join(dataDir, 'search');
   await mkdir(dir, { recursive: true });
   const indexes = new Map<SearchIndexName, ReturnType<typeof memoryIndex>>();
   const dirty = new Set<SearchIndexName>();
-  let timer: NodeJS.Timeout | undefined;
   const fileOf = (index: SearchIndexName) => join(dir, `${index}.docs.json`);
+  const logOf = (index: SearchIndexName) => join(dir, `${index}.log.jsonl`);
 
   for (const index of Object.keys(SEARCH_INDEXES) as SearchIndexName[]) {
     const mi = memoryIndex();
@@ -236,22 +254,93 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
       dirty.add(index);
     }
     for (const d of docs) mi.upsert(d);
+    if (docs && !dirty.has(index) && existsSync(logOf(index))) {
+      // the changes since the snapshot; a torn last line (a kill mid-append) was never acknowledged
+      for (const line of (await readFile(logOf(index), 'utf8')).split('\n')) {
+        let op: LogLine;
+        try {
+          op = JSON.parse(line) as LogLine;
+        } catch {
+          continue;
+        }
+        if ('u' in op) for (const d of op.u) mi.upsert(d);
+        else for (const id of op.r) mi.remove(id, op.v);
+      }
+      dirty.add(index);
+    }
     indexes.set(index, mi);
   }
 
-  const save = async () => {
-    timer = undefined;
-    if (!persist) return dirty.clear();
-    for (const index of [...dirty]) {
-      dirty.delete(index);
-      const st = indexes.get(index)!.store;
-      await writeFile(`${fileOf(index)}.tmp`, JSON.stringify({ docs: [...st.docs.values()], tombstones: [...st.tombstones] }));
-      await rename(`${fileOf(index)}.tmp`, fileOf(index));
-    }
+  /** Per index: lines waiting for the next append, its promise, and the append or snapshot under way. */
+  const logs = new Map<SearchIndexName, { lines: string[]; done?: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void }; busy?: Promise<void>; bytes: number }>();
+  const logState = (index: SearchIndexName) => {
+    let l = logs.get(index);
+    if (!l) logs.set(index, (l = { lines: [], bytes: 0 }));
+    return l;
   };
-  const touch = (index: SearchIndexName) => {
-    dirty.add(index);
-    timer ??= setTimeout(() => void save().catch(() => undefined), 1000);
+
+  /** Write a new snapshot of the index and empty its log (the log's lines are all in the snapshot). */
+  const snapshot = async (index: SearchIndexName) => {
+    const st = indexes.get(index)!.store;
+    await writeFile(`${fileOf(index)}.tmp`, JSON.stringify({ docs: [...st.docs.values()], tombstones: [...st.tombstones] }));
+    await rename(`${fileOf(index)}.tmp`, fileOf(index));
+    await rm(logOf(index), { force: true });
+    logState(index).bytes = 0;
+  };
+
+  /** Run `work` after the index's append or snapshot under way (one at a time per index). */
+  const serial = (index: SearchIndexName, work: () => Promise<void>): Promise<void> => {
+    const l = logState(index);
+    const run = (l.busy ?? Promise.resolve()).then(work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    l.busy = settled;
+    void settled.then(() => {
+      if (l.busy === settled) l.busy = undefined;
+    });
+    return run;
+  };
+
+  /**
+   * Append a change to the index's log; resolves once it is on disk. Changes made before the
+   * append starts share it (a group commit), and a log past LOG_COMPACT_BYTES becomes a snapshot.
+   */
+  const append = (index: SearchIndexName, op: LogLine): Promise<void> => {
+    if (!persist) return Promise.resolve();
+    const l = logState(index);
+    l.lines.push(JSON.stringify(op));
+    if (l.done) return l.done.promise;
+    let resolve!: () => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    const done = { promise, resolve, reject };
+    l.done = done;
+    void serial(index, async () => {
+      const text = `${l.lines.splice(0).join('\n')}\n`;
+      l.done = undefined;
+      try {
+        await appendFile(logOf(index), text);
+        l.bytes += Buffer.byteLength(text);
+        if (l.bytes > compactBytes) await snapshot(index);
+        done.resolve();
+      } catch (e) {
+        done.reject(e);
+      }
+    });
+    return promise;
+  };
+
+  /** Fold every index's log (and the rebuilt or replayed ones) into snapshots. */
+  const save = async () => {
+    if (!persist) return dirty.clear();
+    const all = new Set([...dirty, ...[...logs].filter(([, l]) => l.bytes > 0 || l.lines.length).map(([i]) => i)]);
+    dirty.clear();
+    for (const index of all) await serial(index, () => snapshot(index));
   };
   await save();
 
@@ -259,22 +348,21 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
     async upsert(index, docs) {
       const mi = indexes.get(index)!;
       for (const d of docs) mi.upsert(d);
-      touch(index);
+      await append(index, { u: docs });
     },
     async remove(index, ids, version) {
       const mi = indexes.get(index)!;
       for (const id of ids) mi.remove(id, version);
-      touch(index);
+      await append(index, version === undefined ? { r: ids } : { r: ids, v: version });
     },
     async search(index, orgId, text, limit, o) {
       return indexes.get(index)!.search(orgId, text, limit, o?.offset ?? 0, o?.filter);
     },
     async flush() {
-      if (timer) clearTimeout(timer);
-      await save();
+      await Promise.all([...logs.values()].map((l) => l.done?.promise));
     },
     async stop() {
-      if (timer) clearTimeout(timer);
+      await Promise.all([...logs.values()].map((l) => l.done?.promise.catch(() => undefined)));
       await save();
     },
   };

@@ -86,4 +86,30 @@ describe('local search', () => {
     expect((await s.search('tickets', 'a', 'rebuilt', 5)).map((h) => h.id)).toEqual(['r1']);
     await s.stop();
   });
+
+  it('keeps every acknowledged change through a kill (no stop): the change log is replayed over the snapshot, a torn last line ignored, and folded into a snapshot past its size', async () => {
+    const dir = await tmp();
+    const rebuild = async () => [] as SearchDoc[];
+    const killed = await startLocalSearch(dir, rebuild, { compactBytes: 1_000_000 });
+    await killed.upsert('tickets', [doc('k1', 'a', 'Indexed before the kill'), doc('k2', 'a', 'Removed before the kill')]);
+    await killed.remove('tickets', ['k2'], 5);
+    // the process dies here: no stop(), so no snapshot, only the log; and an append torn mid-line
+    const log = join(dir, 'search', 'tickets.log.jsonl');
+    expect(existsSync(log)).toBe(true);
+    await writeFile(log, `${await readFile(log, 'utf8')}{"u":[{"id":"k3","org_`);
+    let s = await startLocalSearch(dir, rebuild, { compactBytes: 200 });
+    const ids = async (q: string) => (await s.search('tickets', 'a', q, 5)).map((h) => h.id);
+    expect(await ids('indexed kill')).toEqual(['k1']);
+    expect(await ids('removed')).toEqual([]);
+    // replayed at start, then folded into the snapshot: the log is gone
+    expect(existsSync(log)).toBe(false);
+    // past compactBytes the log becomes a snapshot again; the changes stay
+    for (let i = 0; i < 5; i++) await s.upsert('tickets', [doc(`n${i}`, 'a', `Note number ${i} after the restart`)]);
+    expect(await readFile(join(dir, 'search', 'tickets.docs.json'), 'utf8')).toContain('"n1"');
+    expect((await ids('after restart')).length).toBe(5);
+    s = await startLocalSearch(dir, rebuild);
+    expect((await s.search('tickets', 'a', 'after restart', 10)).length).toBe(5);
+    expect((await s.search('tickets', 'a', 'removed', 10)).length).toBe(0);
+    await s.stop();
+  });
 });
