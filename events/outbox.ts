@@ -54,21 +54,49 @@ export function outboxRecords(events: PublishInput[], now = Date.now()): OutboxR
   });
 }
 
-/** Transaction items putting the outbox rows of `records` (one item per event). */
+/**
+ * Bytes of event JSON one outbox row holds at most: DynamoDB's item limit is 400 KB, and a
+ * transaction's 4 MB; a commit's events past this go in further rows.
+ */
+const ROW_MAX_BYTES = 300_000;
+
+/**
+ * The outbox rows of a transaction's records: consecutive records, as many as fit ROW_MAX_BYTES
+ * (one row for nearly every commit), each row keyed by its first record. Deterministic: the same
+ * records give the same rows (relayCommitted deletes the keys outboxPuts wrote).
+ */
+export function outboxRows(records: OutboxRecord[]): OutboxRecord[][] {
+  const rows: OutboxRecord[][] = [];
+  let bytes = 0;
+  for (const r of records) {
+    const size = JSON.stringify(r.entry.detail).length + 200;
+    const last = rows[rows.length - 1];
+    if (last && bytes + size <= ROW_MAX_BYTES) {
+      last.push(r);
+      bytes += size;
+    } else {
+      rows.push([r]);
+      bytes = size;
+    }
+  }
+  return rows;
+}
+
+/** Transaction items putting the outbox rows of `records` (outboxRows: one item per commit, rarely more). */
 export function outboxPuts(e: TxEntities, records: OutboxRecord[]): TxItem[] {
-  return records.map(
-    (r) =>
-      e.outboxEvent
-        .put({
-          shard: r.shard,
-          written_at: r.written_at,
-          event_id: r.event_id,
-          source: r.entry.source,
-          detail_type: r.entry['detail-type'],
-          detail: r.entry.detail,
-          expires_at: Math.floor(r.written_at / 1000) + OUTBOX_TTL_S,
-        })
-        .commit() as TxItem,
+  return outboxRows(records).map(([r, ...rest]) =>
+    e.outboxEvent
+      .put({
+        shard: r!.shard,
+        written_at: r!.written_at,
+        event_id: r!.event_id,
+        source: r!.entry.source,
+        detail_type: r!.entry['detail-type'],
+        detail: r!.entry.detail,
+        ...(rest.length ? { more: rest.map((x) => ({ source: x.entry.source, detail_type: x.entry['detail-type'], detail: x.entry.detail })) } : {}),
+        expires_at: Math.floor(r!.written_at / 1000) + OUTBOX_TTL_S,
+      })
+      .commit() as TxItem,
   );
 }
 
@@ -138,7 +166,8 @@ export async function relayCommitted(records: OutboxRecord[]): Promise<void> {
   if (config().OUTBOX_PUBLISH_ON_COMMIT !== '1') return;
   const failed = (e: unknown) => log('warn', 'outbox.relay_failed', { error: String((e as Error)?.message ?? e), events: records.map((r) => r.event_id) });
   try {
-    if (inLambda()) await publishAndDelete(records.map((r) => r.entry), records);
+    const keys = outboxRows(records).map((row) => row[0]!);
+    if (inLambda()) await publishAndDelete(records.map((r) => r.entry), keys);
     else {
       // Outside Lambda the caller does not wait for the publish (issue 17, bench:rules: every write
       // path — ingest, a rule's note — waited for the local queues' file writes). The local bus puts
@@ -146,7 +175,7 @@ export async function relayCommitted(records: OutboxRecord[]): Promise<void> {
       // await), so they are delivered, and `idle()` sees them, as soon as this returns; the rows
       // are deleted once the put resolved (the events are durable). A failure leaves them to the
       // poller / stream consumer, as before. `flushOutboxDeletes` waits for puts in flight.
-      const put = putEntries(records.map((r) => r.entry)).then(() => scheduleDelete(records), failed);
+      const put = putEntries(records.map((r) => r.entry)).then(() => scheduleDelete(keys), failed);
       inFlightPuts.add(put);
       void put.finally(() => inFlightPuts.delete(put));
     }
@@ -158,9 +187,12 @@ export async function relayCommitted(records: OutboxRecord[]): Promise<void> {
 /** Publishes relayCommitted started and has not seen finish (outside Lambda). */
 const inFlightPuts = new Set<Promise<void>>();
 
-type OutboxRow = RowKey & { source: string; detail_type: string; detail: unknown };
+type StoredEvent = { source: string; detail_type: string; detail: unknown };
+type OutboxRow = RowKey & StoredEvent & { more?: StoredEvent[] };
 
-const entryOfRow = (r: OutboxRow): BusEntry => ({ source: r.source, 'detail-type': r.detail_type as EventName, detail: r.detail as BusEntry['detail'] });
+const storedEntry = (r: StoredEvent): BusEntry => ({ source: r.source, 'detail-type': r.detail_type as EventName, detail: r.detail as BusEntry['detail'] });
+/** A row's events, in their commit's order (rows written before `more` existed hold one). */
+const entriesOfRow = (r: OutboxRow): BusEntry[] => [storedEntry(r), ...(r.more ?? []).map(storedEntry)];
 
 /**
  * Relay every outbox row written before `now - graceMs`, shard by shard, oldest first (Query per
@@ -179,8 +211,9 @@ export async function drainOutbox(opts: { now?: number; graceMs?: number } = {})
     do {
       const page: { data: OutboxRow[]; cursor: string | null } = await db().entities.outboxEvent.query.byShard({ shard }).lt({ written_at: cutoff }).go({ cursor, limit: 100 });
       if (page.data.length) {
-        await publishAndDelete(page.data.map(entryOfRow), page.data);
-        n += page.data.length;
+        const entries = page.data.flatMap(entriesOfRow);
+        await publishAndDelete(entries, page.data);
+        n += entries.length;
       }
       cursor = page.cursor;
     } while (cursor);
@@ -240,7 +273,7 @@ export function startOutboxPoller(opts: { intervalMs?: number; graceMs?: number;
  * reported as INSERTed, unless they are gone already (the in-process relay published and deleted
  * them; a strongly consistent BatchGet tells), then delete them. A row published by both
  * (the relay's delete came after this read) reaches consumers twice and is handled once.
- * @returns how many were published
+ * @returns how many events were published
  */
 export async function relayStreamRows(keys: RowKey[]): Promise<number> {
   if (!keys.length) return 0;
@@ -249,6 +282,7 @@ export async function relayStreamRows(keys: RowKey[]): Promise<number> {
     .go({ consistent: true, concurrency: 2 });
   if (got.unprocessed?.length) throw new Error(`outbox: ${got.unprocessed.length} row(s) not read, retry`);
   const rows = (got.data as OutboxRow[]).sort((a, b) => a.written_at - b.written_at);
-  if (rows.length) await publishAndDelete(rows.map(entryOfRow), rows);
-  return rows.length;
+  const entries = rows.flatMap(entriesOfRow);
+  if (rows.length) await publishAndDelete(entries, rows);
+  return entries.length;
 }

@@ -30,8 +30,9 @@ export interface TxWithEvents {
 /**
  * Run one transaction holding a change AND the domain events it causes (the transactional outbox,
  * events/outbox.ts): the events are validated against the catalogue first (a ZodError is thrown and
- * nothing is written), stored as outbox rows in the same TransactWriteItems (one item each: keep
- * `items.length + events.length` ≤ 100), and, once committed, handed to the relay, which publishes
+ * nothing is written), stored in the same TransactWriteItems as one outbox row (events/outbox.ts
+ * outboxRows: one item for all of them unless they pass 300 KB; keep `items.length + 1` ≤ 100,
+ * or `+ events.length` where a commit's events may be that large), and, once committed, handed to the relay, which publishes
  * them at once. A process that dies after the commit leaves them to the poller / stream consumer.
  * `build` runs once per call (call again to retry a lost race).
  * @returns false when DynamoDB cancelled the transaction (as commitTransaction); nothing is published then

@@ -8,8 +8,9 @@ export const OUTBOX_ENTITY_NAME = TABLE_DEFINITION.outboxEntity;
 export const OUTBOX_SHARDS = 4;
 
 /**
- * A domain event waiting to be published (the transactional outbox, events/outbox.ts): written in
- * the same DynamoDB transaction as the change that causes it, deleted once it is on the bus.
+ * Domain events waiting to be published (the transactional outbox, events/outbox.ts): the events
+ * of one transaction, written in it as one row (the first event's fields, the rest in `more`),
+ * deleted once they are on the bus.
  * Not org-owned (the event carries its org in `detail.properties`).
  * Access: rows of a shard written before a time, oldest first (Query `pk = shard`,
  * `sk < written_at`: the local poller); by key (delete after publish; the AWS stream consumer's
@@ -31,6 +32,12 @@ export const OutboxEventEntity = new Entity({
     detail_type: { type: 'string', required: true },
     /** the event detail `{ properties, metadata }`, already validated against the catalogue */
     detail: { type: 'any', required: true },
+    /**
+     * the same transaction's other events, in order, each `{ source, detail_type, detail }`: one
+     * row per transaction (events/outbox.ts outboxRows), so a commit of 40 events writes and later
+     * deletes one item, not 40. Absent on a row of one event.
+     */
+    more: { type: 'any' },
     /** DynamoDB TTL, epoch s */
     expires_at: { type: 'number', required: true },
   },

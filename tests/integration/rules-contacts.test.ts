@@ -41,7 +41,9 @@ function watchTransactions(): void {
         for (const it of items) {
           if (it.Put?.Item.__edb_e__ === 'contact') tx.contacts.push({ op: 'put', key: String(it.Put.Item.sk) });
           if (it.Update && String(it.Update.Key.sk).startsWith('$contact_1#')) tx.contacts.push({ op: 'update', key: String(it.Update.Key.sk) });
-          if (it.Put?.Item.__edb_e__ === OUTBOX_ENTITY_NAME) tx.events.push({ type: String(it.Put.Item.detail_type), detail: it.Put.Item.detail as SeenTx['events'][number]['detail'] });
+          // an outbox row holds its commit's events: the first in its fields, the rest in `more`
+          if (it.Put?.Item.__edb_e__ === OUTBOX_ENTITY_NAME)
+            for (const e of [it.Put.Item, ...((it.Put.Item.more as Array<Record<string, unknown>> | undefined) ?? [])]) tx.events.push({ type: String(e.detail_type), detail: e.detail as SeenTx['events'][number]['detail'] });
         }
         if (tx.contacts.length || tx.events.some((e) => e.type.startsWith('contact.'))) transactions.push(tx);
       }

@@ -171,14 +171,18 @@ describe('rule actions exactly once across retries', () => {
     const statusOf = async (c: number, n: string) => (await logsOf(`${numbers[c]}@c.us`)).filter((l) => l.event_id === `message.received:test:batch-${n}`).map((l) => l.actions[0]?.status);
     const bodies = async (c: number) => (await notesOf(`${numbers[c]}@c.us`)).map((x) => x.body).sort();
 
+    type OutboxItem = { detail?: { properties?: { message?: { body?: string } }; metadata?: { causation?: { event_id: string } } } };
     // two chats' events in one batch: one transaction for both notes, each note's event caused by its own event (loop guard)
     const caused: Array<{ body?: string; cause?: string }> = [];
     documentClient().middlewareStack.add(
       (next, context) => async (args) => {
         if (context.commandName === 'TransactWriteItemsCommand')
-          for (const t of (args.input as { TransactItems?: Array<{ Put?: { Item?: { detail?: { properties?: { message?: { body?: string } }; metadata?: { causation?: { event_id: string } } } } } }> }).TransactItems ?? []) {
-            const d = t.Put?.Item?.detail;
-            if (d?.metadata?.causation) caused.push({ body: d.properties?.message?.body, cause: d.metadata.causation.event_id });
+          for (const t of (args.input as { TransactItems?: Array<{ Put?: { Item?: OutboxItem & { more?: OutboxItem[] } } }> }).TransactItems ?? []) {
+            // an outbox row holds its commit's events: the first in its fields, the rest in `more`
+            for (const item of t.Put?.Item ? [t.Put.Item, ...(t.Put.Item.more ?? [])] : []) {
+              const d = item.detail;
+              if (d?.metadata?.causation) caused.push({ body: d.properties?.message?.body, cause: d.metadata.causation.event_id });
+            }
           }
         return next(args);
       },
