@@ -60,6 +60,28 @@ export function outboxRecords(events: PublishInput[], now = Date.now()): OutboxR
  */
 const ROW_MAX_BYTES = 300_000;
 
+/** Bytes an event takes in an outbox row: its detail's JSON in UTF-8 (DynamoDB counts bytes), plus the row's share per event. */
+const rowBytes = (detail: unknown) => Buffer.byteLength(JSON.stringify(detail)) + 200;
+
+/**
+ * How many outbox rows events of these sizes take (bytes each, as rowBytes counts them, or more):
+ * the same next-fit as outboxRows, which never takes fewer rows for larger events, so an upper
+ * bound of each size gives an upper bound of the rows. For callers sizing a transaction
+ * (shared/inbox/ingest.ts packChunks).
+ */
+export function outboxRowCount(sizes: number[]): number {
+  let rows = 0;
+  let bytes = 0;
+  for (const size of sizes) {
+    if (rows && bytes + size <= ROW_MAX_BYTES) bytes += size;
+    else {
+      rows++;
+      bytes = size;
+    }
+  }
+  return rows;
+}
+
 /**
  * The outbox rows of a transaction's records: consecutive records, as many as fit ROW_MAX_BYTES
  * (one row for nearly every commit), each row keyed by its first record. Deterministic: the same
@@ -69,7 +91,7 @@ export function outboxRows(records: OutboxRecord[]): OutboxRecord[][] {
   const rows: OutboxRecord[][] = [];
   let bytes = 0;
   for (const r of records) {
-    const size = JSON.stringify(r.entry.detail).length + 200;
+    const size = rowBytes(r.entry.detail);
     const last = rows[rows.length - 1];
     if (last && bytes + size <= ROW_MAX_BYTES) {
       last.push(r);

@@ -1,6 +1,7 @@
 import { ulid } from 'ulid';
 import { db } from '../db/service.ts';
 import { transactWithEvents, type TxItem, type TxWithEvents } from '../db/transaction.ts';
+import { outboxRowCount } from '../../events/outbox.ts';
 import { normalizeWebhook, type NormalizedItem, type NormalizedMessage } from '../whatsapp/cloud/normalize.ts';
 import { applyMessageToChat } from '../chat/chat.rules.ts';
 import { isClosed, isSnoozed, mergeDeltas } from '../chat/chat-state.rules.ts';
@@ -338,14 +339,22 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
 
 /** DynamoDB's limit of items per transaction. */
 const TX_MAX_ITEMS = 100;
-/** Transaction items one inbound message takes at most: wamid ref, message, outbox event (+1 spare; contacts are written off this path: queueContactSightings). */
-const ITEMS_PER_MESSAGE = 4;
+/** Transaction items one inbound message takes: wamid ref and message (its event shares the transaction's outbox row; contacts are written off this path: queueContactSightings). */
+const ITEMS_PER_MESSAGE = 2;
+/**
+ * Outbox rows a chat's chunk is cut to leave room for (events/outbox.ts: one row holds ~300 KB of
+ * events). A message's event is at most ~35 KB (a 4,096-character body of up to 4 UTF-8 bytes each,
+ * twice: the message and the chat's latest message), so a chunk of ~40 takes at most ~6 rows.
+ */
+const OUTBOX_ROWS_RESERVE = 8;
+/** An event's bytes in its outbox row beyond its properties' JSON (metadata, row overhead), over-counted. */
+const EVENT_META_BYTES = 1_200;
 
 type Chunk = { chatId: string; msgs: Array<{ m: NormalizedMessage; item: MessageItem }> };
 
 /**
  * Build one transaction from the front of `queue`: chunks are planned from the rows as stored and
- * added while the items, outbox events and merged counters stay within TX_MAX_ITEMS (counted from
+ * added while the items, outbox rows and merged counters stay within TX_MAX_ITEMS (counted from
  * what is built, not estimated). A chunk is skipped, with its chat's later chunks, when its chat is
  * already in the transaction (one item, one operation) or it does not fit; the first chunk always
  * goes (its size was bounded when it was cut). `taken` receives what went in, with its plan.
@@ -354,13 +363,17 @@ function packChunks(e: TxEntities, phone: PhoneRow, queue: Chunk[], rows: Map<st
   const deltas: Record<string, number> = {};
   const items: TxItem[] = [];
   const events: TxWithEvents['events'] = [];
+  const eventSizes: number[] = [];
   const held = new Set<string>();
   for (const c of queue) {
     if (held.has(c.chatId)) continue;
     const plan = planChat(phone, rows.get(c.chatId), c.msgs);
     const t = txItems(e, phone, plan, c.msgs);
     const merged = mergeDeltas({ ...deltas }, t.deltas);
-    const size = items.length + t.items.length + events.length + c.msgs.length + Object.keys(merged).length;
+    const added = c.msgs.map(({ item }) => receivedEvent(phone, plan.row, item));
+    const addedSizes = added.map((ev) => Buffer.byteLength(JSON.stringify(ev.properties)) + EVENT_META_BYTES);
+    // the transaction's outbox rows, counted from (over-estimated) event sizes as events/outbox.ts packs them
+    const size = items.length + t.items.length + outboxRowCount([...eventSizes, ...addedSizes]) + Object.keys(merged).length;
     if (taken.length && size > TX_MAX_ITEMS) {
       held.add(c.chatId);
       continue;
@@ -369,7 +382,8 @@ function packChunks(e: TxEntities, phone: PhoneRow, queue: Chunk[], rows: Map<st
     items.push(...t.items);
     Object.assign(deltas, merged);
     for (const k of Object.keys(deltas)) if (!(k in merged)) delete deltas[k];
-    events.push(...c.msgs.map(({ item }) => receivedEvent(phone, plan.row, item)));
+    events.push(...added);
+    eventSizes.push(...addedSizes);
     taken.push({ ...c, plan });
   }
   return { items: [...items, ...counterItems(e, phone.org_id, deltas)] as TxItem[], events };
@@ -409,7 +423,8 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     const rows = new Map((got.data as ChatRow[]).map((c) => [c.chat_id as string, c]));
     for (const k of got.unprocessed ?? []) rows.delete((k as { chat_id: string }).chat_id);
     // A chat with many messages is cut into chunks small enough for one transaction whatever its
-    // row costs: ref + message + outbox event per message (ITEMS_PER_MESSAGE keeps a spare), plus its
+    // row costs: ref + message per message (ITEMS_PER_MESSAGE) and room for the outbox rows
+    // (OUTBOX_ROWS_RESERVE), plus its
     // row, two label rows per label (old key deleted, new key put), two per custom property value,
     // its group row, and at most one counter per bucket it leaves or enters (chatBuckets: 4 + 1
     // unread + labels, twice).
@@ -422,7 +437,7 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     };
     let queue: Chunk[] = [];
     for (const [chatId, msgs] of byChat) {
-      const perChunk = Math.max(1, Math.floor((TX_MAX_ITEMS - overhead(chatId)) / ITEMS_PER_MESSAGE));
+      const perChunk = Math.max(1, Math.floor((TX_MAX_ITEMS - overhead(chatId) - OUTBOX_ROWS_RESERVE) / ITEMS_PER_MESSAGE));
       for (let i = 0; i < msgs.length; i += perChunk) queue.push({ chatId, msgs: msgs.slice(i, i + perChunk) });
     }
     const stored: Plan[] = [];

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { envelope, inboundMessage, inboundText, newWamid, statusUpdate } from '../../shared/whatsapp/cloud/payloads.ts';
 import { db } from '../../shared/db/service.ts';
+import { documentClient } from '../../shared/db/client.ts';
+import { OUTBOX_ENTITY_NAME } from '../../shared/outbox/outbox-event.entity.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
 
@@ -148,6 +150,38 @@ describe('POST /webhooks/whatsapp', () => {
     expect(after.unread).toBe(before.unread);
     expect(labels.map((l) => after.labels[l])).toEqual([30, 30]);
     expect((await messagesOf(`${from(0)}@c.us`)).map((m) => m.body)).toEqual(['many 0 2', 'many 0 1', 'many 0 0']);
+  }, 120_000);
+
+  it('one chat’s batch of long messages (events past one outbox row) is stored whole, in order', async () => {
+    const from = '15557800001';
+    // 40 messages of 4,096 two-byte characters: each event carries the body twice (message, latest message), ~660 KB in all
+    const long = (k: number) => `${k} ${'é'.repeat(4_090)}`;
+    const messages = Array.from({ length: 40 }, (_, k) => ({ from, id: newWamid(), timestamp: String(1_790_200_000 + k), type: 'text', text: { body: long(k) } }));
+    // the outbox rows of each transaction: more than one once its events pass ~300 KB, none over DynamoDB's 400 KB item limit
+    const outboxRows: number[][] = [];
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand') {
+          const items = (args.input as { TransactItems: Array<{ Put?: { Item: Record<string, unknown> } }> }).TransactItems;
+          outboxRows.push(items.filter((t) => t.Put?.Item.__edb_e__ === OUTBOX_ENTITY_NAME).map((t) => Buffer.byteLength(JSON.stringify(t.Put!.Item))));
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'watchOutboxRows' },
+    );
+    try {
+      expect((await rt.postWebhook(JSON.stringify(envelope(rt.phone, { contacts: [{ wa_id: from, profile: { name: 'Long' } }], messages })))).status).toBe(200);
+      await rt.idle();
+    } finally {
+      documentClient().middlewareStack.remove('watchOutboxRows');
+    }
+    expect(Math.max(...outboxRows.map((r) => r.length))).toBeGreaterThan(1);
+    expect(Math.max(...outboxRows.flat())).toBeLessThan(400_000);
+    const chat = await chatOf(`${from}@c.us`);
+    expect(chat.message_unread_count).toBe(40);
+    expect(chat.latest_message?.body).toBe(long(39));
+    const bodies = (await messagesOf(`${from}@c.us`)).map((m) => m.body);
+    expect(bodies).toEqual(Array.from({ length: 40 }, (_, k) => long(39 - k)));
   }, 120_000);
 
   it('acknowledges an unknown phone_number_id and stores nothing', async () => {
