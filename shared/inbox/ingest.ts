@@ -347,6 +347,13 @@ const ITEMS_PER_MESSAGE = 2;
  * twice: the message and the chat's latest message), so a chunk of ~40 takes at most ~6 rows.
  */
 const OUTBOX_ROWS_RESERVE = 8;
+/**
+ * Event bytes a chunk may carry: next-fit leaves each full 300 KB outbox row more than half full
+ * while every event is under 150 KB, so (OUTBOX_ROWS_RESERVE - 1) × 150 KB always fits the reserve.
+ */
+const CHUNK_EVENT_BYTES = (OUTBOX_ROWS_RESERVE - 1) * 150_000;
+/** Upper bound of a message's event bytes (UTF-8): the message twice (itself, the chat's latest message), the chat and metadata. */
+const eventBytesBound = (item: MessageItem): number => 2 * Buffer.byteLength(JSON.stringify(item)) + 4_000;
 /** An event's bytes in its outbox row beyond its properties' JSON (metadata, row overhead), over-counted. */
 const EVENT_META_BYTES = 1_200;
 
@@ -438,7 +445,20 @@ export async function storeInboundMessages(phone: PhoneRow, all: NormalizedMessa
     let queue: Chunk[] = [];
     for (const [chatId, msgs] of byChat) {
       const perChunk = Math.max(1, Math.floor((TX_MAX_ITEMS - overhead(chatId) - OUTBOX_ROWS_RESERVE) / ITEMS_PER_MESSAGE));
-      for (let i = 0; i < msgs.length; i += perChunk) queue.push({ chatId, msgs: msgs.slice(i, i + perChunk) });
+      // also cut by the events' bytes, so that even long messages fit the reserved outbox rows
+      let chunk: Chunk['msgs'] = [];
+      let bytes = 0;
+      for (const x of msgs) {
+        const size = eventBytesBound(x.item);
+        if (chunk.length && (chunk.length >= perChunk || bytes + size > CHUNK_EVENT_BYTES)) {
+          queue.push({ chatId, msgs: chunk });
+          chunk = [];
+          bytes = 0;
+        }
+        chunk.push(x);
+        bytes += size;
+      }
+      if (chunk.length) queue.push({ chatId, msgs: chunk });
     }
     const stored: Plan[] = [];
     const storedIds: string[] = [];

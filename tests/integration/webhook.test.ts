@@ -184,6 +184,43 @@ describe('POST /webhooks/whatsapp', () => {
     expect(bodies).toEqual(Array.from({ length: 40 }, (_, k) => long(39 - k)));
   }, 120_000);
 
+  it('one chat’s batch of very long messages (WhatsApp Web allows 65,536 characters) is cut into transactions that fit', async () => {
+    const from = '15557800002';
+    // 30 messages of 60,000 two-byte characters (~120 KB each): one transaction of them would be ~7 MB
+    const long = (k: number) => `${k} ${'é'.repeat(60_000)}`;
+    const messages = Array.from({ length: 30 }, (_, k) => ({ from, id: newWamid(), timestamp: String(1_790_210_000 + k), type: 'text', text: { body: long(k) } }));
+    const sizes: number[] = [];
+    const bytes: number[] = [];
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand') {
+          const items = (args.input as { TransactItems: unknown[] }).TransactItems;
+          sizes.push(items.length);
+          bytes.push(Buffer.byteLength(JSON.stringify(items)));
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'watchTxSizes' },
+    );
+    try {
+      expect((await rt.postWebhook(JSON.stringify(envelope(rt.phone, { contacts: [{ wa_id: from, profile: { name: 'Longer' } }], messages })))).status).toBe(200);
+      await rt.idle();
+    } finally {
+      documentClient().middlewareStack.remove('watchTxSizes');
+    }
+    // DynamoDB's limits per TransactWriteItems (DynamoDB Local enforces neither): 100 items, 4 MB
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
+    expect(Math.max(...bytes)).toBeLessThan(4_000_000);
+    const chat = await chatOf(`${from}@c.us`);
+    expect(chat.message_unread_count).toBe(30);
+    expect(chat.latest_message?.body).toBe(long(29));
+    // every message stored once (a page of these is cut by DynamoDB's 1 MB per Query, so count from the table)
+    const stored = (await db().entities.message.query.byChat({ org_id: rt.orgId, chat_id: `${from}@c.us` }).go({ pages: 'all' })).data;
+    expect(stored.map((m) => m.body).sort()).toEqual(Array.from({ length: 30 }, (_, k) => long(k)).sort());
+    const page = (await messagesOf(`${from}@c.us`)).map((m) => m.body);
+    expect(page).toEqual(Array.from({ length: page.length }, (_, k) => long(29 - k)));
+  }, 180_000);
+
   it('acknowledges an unknown phone_number_id and stores nothing', async () => {
     const r = await rt.postWebhook(inboundText({ phone_number_id: '999', display_phone_number: '1999' }, '15550003333', 'lost?'));
     expect(r.status).toBe(200);
