@@ -21,6 +21,35 @@ async function messagesOf(chatId: string): Promise<Message[]> {
   const r = await rt.api(token, `/api/orgs/${rt.orgId}/chats/${encodeURIComponent(chatId)}/messages?limit=100`);
   return ((await r.json()) as { messages: Message[] }).messages;
 }
+type TxItems = Array<{ Put?: { Item: Record<string, unknown> } }>;
+/** The TransactWriteItems this process sends while `post` (a webhook) is answered 200 and the runtime drains: each one's items. */
+async function transactionsOf(post: () => Promise<Response>): Promise<TxItems[]> {
+  const txs: TxItems[] = [];
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'TransactWriteItemsCommand') txs.push((args.input as { TransactItems: TxItems }).TransactItems);
+      return next(args);
+    },
+    { step: 'initialize', name: 'watchTransactions' },
+  );
+  try {
+    expect((await post()).status).toBe(200);
+    await rt.idle();
+  } finally {
+    documentClient().middlewareStack.remove('watchTransactions');
+  }
+  return txs;
+}
+/**
+ * One webhook body of `count` text messages from `from`, each `k` and `chars` two-byte characters,
+ * stored; @returns the body of message k, and the transactions that stored them (transactionsOf).
+ */
+async function postLongBatch(from: string, count: number, chars: number): Promise<{ long: (k: number) => string; txs: TxItems[] }> {
+  const long = (k: number) => `${k} ${'é'.repeat(chars)}`;
+  const messages = Array.from({ length: count }, (_, k) => ({ from, id: newWamid(), timestamp: String(1_790_200_000 + k), type: 'text', text: { body: long(k) } }));
+  const txs = await transactionsOf(() => rt.postWebhook(JSON.stringify(envelope(rt.phone, { contacts: [{ wa_id: from, profile: { name: `Long ${from}` } }], messages }))));
+  return { long, txs };
+}
 async function chatOf(chatId: string): Promise<Chat> {
   const r = await rt.api(token, `/api/orgs/${rt.orgId}/chats/${encodeURIComponent(chatId)}`);
   return ((await r.json()) as { chat: Chat }).chat;
@@ -154,27 +183,10 @@ describe('POST /webhooks/whatsapp', () => {
 
   it('one chat’s batch of long messages (events past one outbox row) is stored whole, in order', async () => {
     const from = '15557800001';
-    // 40 messages of 4,096 two-byte characters: each event carries the body twice (message, latest message), ~660 KB in all
-    const long = (k: number) => `${k} ${'é'.repeat(4_090)}`;
-    const messages = Array.from({ length: 40 }, (_, k) => ({ from, id: newWamid(), timestamp: String(1_790_200_000 + k), type: 'text', text: { body: long(k) } }));
+    // 40 messages of 4,096 two-byte characters, ~660 KB of events
+    const { long, txs } = await postLongBatch(from, 40, 4_090);
     // the outbox rows of each transaction: more than one once its events pass ~300 KB, none over DynamoDB's 400 KB item limit
-    const outboxRows: number[][] = [];
-    documentClient().middlewareStack.add(
-      (next, context) => async (args) => {
-        if (context.commandName === 'TransactWriteItemsCommand') {
-          const items = (args.input as { TransactItems: Array<{ Put?: { Item: Record<string, unknown> } }> }).TransactItems;
-          outboxRows.push(items.filter((t) => t.Put?.Item.__edb_e__ === OUTBOX_ENTITY_NAME).map((t) => Buffer.byteLength(JSON.stringify(t.Put!.Item))));
-        }
-        return next(args);
-      },
-      { step: 'initialize', name: 'watchOutboxRows' },
-    );
-    try {
-      expect((await rt.postWebhook(JSON.stringify(envelope(rt.phone, { contacts: [{ wa_id: from, profile: { name: 'Long' } }], messages })))).status).toBe(200);
-      await rt.idle();
-    } finally {
-      documentClient().middlewareStack.remove('watchOutboxRows');
-    }
+    const outboxRows = txs.map((items) => items.filter((t) => t.Put?.Item.__edb_e__ === OUTBOX_ENTITY_NAME).map((t) => Buffer.byteLength(JSON.stringify(t.Put!.Item))));
     expect(Math.max(...outboxRows.map((r) => r.length))).toBeGreaterThan(1);
     expect(Math.max(...outboxRows.flat())).toBeLessThan(400_000);
     const chat = await chatOf(`${from}@c.us`);
@@ -187,30 +199,10 @@ describe('POST /webhooks/whatsapp', () => {
   it('one chat’s batch of very long messages (WhatsApp Web allows 65,536 characters) is cut into transactions that fit', async () => {
     const from = '15557800002';
     // 30 messages of 60,000 two-byte characters (~120 KB each): one transaction of them would be ~7 MB
-    const long = (k: number) => `${k} ${'é'.repeat(60_000)}`;
-    const messages = Array.from({ length: 30 }, (_, k) => ({ from, id: newWamid(), timestamp: String(1_790_210_000 + k), type: 'text', text: { body: long(k) } }));
-    const sizes: number[] = [];
-    const bytes: number[] = [];
-    documentClient().middlewareStack.add(
-      (next, context) => async (args) => {
-        if (context.commandName === 'TransactWriteItemsCommand') {
-          const items = (args.input as { TransactItems: unknown[] }).TransactItems;
-          sizes.push(items.length);
-          bytes.push(Buffer.byteLength(JSON.stringify(items)));
-        }
-        return next(args);
-      },
-      { step: 'initialize', name: 'watchTxSizes' },
-    );
-    try {
-      expect((await rt.postWebhook(JSON.stringify(envelope(rt.phone, { contacts: [{ wa_id: from, profile: { name: 'Longer' } }], messages })))).status).toBe(200);
-      await rt.idle();
-    } finally {
-      documentClient().middlewareStack.remove('watchTxSizes');
-    }
+    const { long, txs } = await postLongBatch(from, 30, 60_000);
     // DynamoDB's limits per TransactWriteItems (DynamoDB Local enforces neither): 100 items, 4 MB
-    expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
-    expect(Math.max(...bytes)).toBeLessThan(4_000_000);
+    expect(Math.max(...txs.map((items) => items.length))).toBeLessThanOrEqual(100);
+    expect(Math.max(...txs.map((items) => Buffer.byteLength(JSON.stringify(items))))).toBeLessThan(4_000_000);
     const chat = await chatOf(`${from}@c.us`);
     expect(chat.message_unread_count).toBe(30);
     expect(chat.latest_message?.body).toBe(long(29));
