@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fastMonotonicUlid } from '../../shared/ids.ts';
 import type { SQSEvent, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import { deadLetterReason } from '../../shared/ops/dead-letter.rules.ts';
+import { GroupCommit } from '../../shared/group-commit.ts';
 
 /**
  * Local stand-in for an SQS queue + Lambda event source mapping + DLQ.
@@ -45,8 +46,8 @@ interface Stored {
 }
 
 /**
- * Messages accepted together (one sendMany, or several sends within one event-loop turn or while
- * the previous write was under way: a group commit) are kept in ONE file,
+ * Messages accepted together (one sendMany, or several sent while the queue's previous file write
+ * was under way: a group commit) are kept in ONE file,
  * `<first id>-seg.json` = `{ "segment": Stored[] }`, instead of a file each. Creating and removing
  * a small file costs this VM's ext4 (mounted with discard) about as much CPU as DynamoDB Local
  * spends on a PutItem, and every stored message used to cost ~11 of them (the webhook, then each
@@ -206,10 +207,15 @@ export class LocalQueue {
   private inFlightCount = 0;
   /** FIFO groups with a batch being handled */
   private readonly busyGroups = new Set<string>();
-  /** messages waiting for the next group-commit write, and its promise */
-  private commit: { items: Stored[]; done: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | undefined;
-  /** the group-commit write under way, if any (settles, never rejects) */
-  private writing: Promise<void> | undefined;
+  /**
+   * Accepted messages' files, one write at a time: every sendMany made while one is under way
+   * shares the next (shared/group-commit.ts). A write of one message is its own `<id>.json`, of
+   * more one segment file (see Segment).
+   */
+  private readonly files = new GroupCommit<Stored[], void>(async (groups) => {
+    await this.writeFiles(groups.flat());
+    return groups.map(() => undefined);
+  });
   private timers = new Set<NodeJS.Timeout>();
   private stopped = false;
   private paused = false;
@@ -306,7 +312,7 @@ export class LocalQueue {
     if (!items.length) return;
     const now = Date.now();
     const stored = items.map(({ body, groupId }): Stored => ({ id: ulid(), body, receiveCount: 0, notBefore: 0, sentAt: now, ...(groupId ? { groupId } : {}) }));
-    const persisted = this.groupCommit(stored);
+    const persisted = this.files.add(stored);
     for (const s of stored) {
       s.persisted = persisted;
       this.enqueueReady(s);
@@ -315,55 +321,14 @@ export class LocalQueue {
     await persisted;
   }
 
-  /**
-   * Write `items` with whatever else is sent before the next write starts: one write at a time per
-   * queue, each taking every message sent since the last one began (a group commit). A group of one
-   * is its own `<id>.json`; a larger group is one segment file (see Segment).
-   * @returns resolves once the group's file is in place; rejects if it could not be written
-   */
-  private groupCommit(items: Stored[]): Promise<void> {
-    if (!this.commit) {
-      let resolve!: () => void;
-      let reject!: (e: unknown) => void;
-      const done = new Promise<void>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      const commit = { items: [] as Stored[], done, resolve, reject };
-      this.commit = commit;
-      // after this turn's other sends joined, and after the write under way
-      const go = () => setImmediate(() => void this.writeCommit(commit));
-      if (this.writing) void this.writing.then(go);
-      else go();
-    }
-    this.commit.items.push(...items);
-    return this.commit.done;
-  }
-
-  private async writeCommit(commit: NonNullable<LocalQueue['commit']>): Promise<void> {
-    if (this.commit === commit) this.commit = undefined;
-    const { items } = commit;
-    const write = (async () => {
-      if (items.length === 1) return this.persist(items[0]!);
-      const file = join(this.dir, `${items[0]!.id}-seg.json`);
-      await writeFile(`${file}.tmp`, JSON.stringify({ segment: items.map(rowOf) }));
-      await rename(`${file}.tmp`, file);
-      const segment: Segment = { file, open: items.length };
-      for (const s of items) s.segment = segment;
-    })();
-    const settled = write.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.writing = settled;
-    try {
-      await write;
-      commit.resolve();
-    } catch (e) {
-      commit.reject(e);
-    } finally {
-      if (this.writing === settled) this.writing = undefined;
-    }
+  /** Write accepted messages' file: their own `<id>.json` for one, a segment file for more. */
+  private async writeFiles(items: Stored[]): Promise<void> {
+    if (items.length === 1) return this.persist(items[0]!);
+    const file = join(this.dir, `${items[0]!.id}-seg.json`);
+    await writeFile(`${file}.tmp`, JSON.stringify({ segment: items.map(rowOf) }));
+    await rename(`${file}.tmp`, file);
+    const segment: Segment = { file, open: items.length };
+    for (const s of items) s.segment = segment;
   }
 
   /**

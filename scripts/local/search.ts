@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Charset, Index } from 'flexsearch';
 import { SEARCH_INDEXES, type SearchDoc, type SearchFilter, type SearchHit, type SearchIndexName, type SearchPort } from '../../shared/ports/search.ts';
 import { editDistance, words } from '../../shared/search/text.ts';
+import { GroupCommit } from '../../shared/group-commit.ts';
 
 /**
  * The local search adapter (issue 14): FlexSearch, chosen over MiniSearch by `npm run bench:search`
@@ -19,8 +20,8 @@ import { editDistance, words } from '../../shared/search/text.ts';
  *     and removals leave a tombstone version so a late older upsert does not bring a doc back.
  * Kept on disk as a snapshot, `<dataDir>/search/<index>.docs.json` (temp file + rename, so a crash
  * never leaves half a file), plus a log of the changes since it, `<index>.log.jsonl`: each upsert
- * and remove appends a line before it resolves (the changes of one event-loop turn share one
- * append), so an indexed document survives a kill, and a change costs its own bytes, not a
+ * and remove appends a line before it resolves (the changes made while an append is under way
+ * share the next one: shared/group-commit.ts), so an indexed document survives a kill, and a change costs its own bytes, not a
  * rewrite of every document. The log is folded into a new snapshot once it passes
  * LOG_COMPACT_BYTES and at stop. At start the FlexSearch indexes are rebuilt from the snapshot and
  * the log replayed over it (replay is idempotent: versions and tombstones decide). When the
@@ -29,8 +30,7 @@ import { editDistance, words } from '../../shared/search/text.ts';
  * org's index (fine for deletes and edits at local scale; the build stays lean).
  */
 export interface LocalSearch extends SearchPort {
-  /** resolves once every change made so far is on disk (in the change log) */
-  flush(): Promise<void>;
+  /** fold the change logs into snapshots (after the changes under way) */
   stop(): Promise<void>;
 }
 
@@ -254,7 +254,7 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
       dirty.add(index);
     }
     for (const d of docs) mi.upsert(d);
-    if (docs && !dirty.has(index) && existsSync(logOf(index))) {
+    if (!dirty.has(index) && existsSync(logOf(index))) {
       // the changes since the snapshot; a torn last line (a kill mid-append) was never acknowledged
       for (const line of (await readFile(logOf(index), 'utf8')).split('\n')) {
         let op: LogLine;
@@ -271,76 +271,52 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
     indexes.set(index, mi);
   }
 
-  /** Per index: lines waiting for the next append, its promise, and the append or snapshot under way. */
-  const logs = new Map<SearchIndexName, { lines: string[]; done?: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void }; busy?: Promise<void>; bytes: number }>();
-  const logState = (index: SearchIndexName) => {
-    let l = logs.get(index);
-    if (!l) logs.set(index, (l = { lines: [], bytes: 0 }));
-    return l;
-  };
-
   /** Write a new snapshot of the index and empty its log (the log's lines are all in the snapshot). */
   const snapshot = async (index: SearchIndexName) => {
     const st = indexes.get(index)!.store;
     await writeFile(`${fileOf(index)}.tmp`, JSON.stringify({ docs: [...st.docs.values()], tombstones: [...st.tombstones] }));
     await rename(`${fileOf(index)}.tmp`, fileOf(index));
     await rm(logOf(index), { force: true });
-    logState(index).bytes = 0;
+    logBytes.set(index, 0);
   };
 
-  /** Run `work` after the index's append or snapshot under way (one at a time per index). */
-  const serial = (index: SearchIndexName, work: () => Promise<void>): Promise<void> => {
-    const l = logState(index);
-    const run = (l.busy ?? Promise.resolve()).then(work);
-    const settled = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    l.busy = settled;
-    void settled.then(() => {
-      if (l.busy === settled) l.busy = undefined;
-    });
-    return run;
-  };
-
+  /** Per index: its change log's size (bytes), and its writer (log lines; `null` asks for a snapshot). */
+  const logBytes = new Map<SearchIndexName, number>();
+  const writers = new Map<SearchIndexName, GroupCommit<string | null, void>>();
   /**
-   * Append a change to the index's log; resolves once it is on disk. Changes made before the
-   * append starts share it (a group commit), and a log past LOG_COMPACT_BYTES becomes a snapshot.
+   * The index's log writer: the lines added while an append is under way share the next one
+   * (shared/group-commit.ts), and an append or snapshot never overlaps another. The log becomes a
+   * snapshot when asked (`null`) or once it passes compactBytes.
    */
-  const append = (index: SearchIndexName, op: LogLine): Promise<void> => {
-    if (!persist) return Promise.resolve();
-    const l = logState(index);
-    l.lines.push(JSON.stringify(op));
-    if (l.done) return l.done.promise;
-    let resolve!: () => void;
-    let reject!: (e: unknown) => void;
-    const promise = new Promise<void>((res, rej) => {
-      resolve = res;
-      reject = rej;
-    });
-    const done = { promise, resolve, reject };
-    l.done = done;
-    void serial(index, async () => {
-      const text = `${l.lines.splice(0).join('\n')}\n`;
-      l.done = undefined;
-      try {
-        await appendFile(logOf(index), text);
-        l.bytes += Buffer.byteLength(text);
-        if (l.bytes > compactBytes) await snapshot(index);
-        done.resolve();
-      } catch (e) {
-        done.reject(e);
-      }
-    });
-    return promise;
+  const writerOf = (index: SearchIndexName) => {
+    let w = writers.get(index);
+    if (!w) {
+      w = new GroupCommit<string | null, void>(async (ops) => {
+        const lines = ops.filter((o): o is string => o !== null);
+        if (lines.length) {
+          const text = `${lines.join('\n')}\n`;
+          await appendFile(logOf(index), text);
+          logBytes.set(index, (logBytes.get(index) ?? 0) + Buffer.byteLength(text));
+        }
+        if (ops.includes(null) || (logBytes.get(index) ?? 0) > compactBytes) await snapshot(index);
+        return ops.map(() => undefined);
+      });
+      writers.set(index, w);
+    }
+    return w;
   };
 
-  /** Fold every index's log (and the rebuilt or replayed ones) into snapshots. */
+  /** Append a change to the index's log; resolves once it is on disk. */
+  const append = async (index: SearchIndexName, op: LogLine): Promise<void> => {
+    if (persist) await writerOf(index).add(JSON.stringify(op));
+  };
+
+  /** Fold into snapshots every index rebuilt or replayed at start, or written since (after its appends under way). */
   const save = async () => {
-    if (!persist) return dirty.clear();
-    const all = new Set([...dirty, ...[...logs].filter(([, l]) => l.bytes > 0 || l.lines.length).map(([i]) => i)]);
+    if (!persist) return;
+    const all = new Set([...dirty, ...writers.keys()]);
     dirty.clear();
-    for (const index of all) await serial(index, () => snapshot(index));
+    await Promise.all([...all].map((index) => writerOf(index).add(null)));
   };
   await save();
 
@@ -358,11 +334,7 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
     async search(index, orgId, text, limit, o) {
       return indexes.get(index)!.search(orgId, text, limit, o?.offset ?? 0, o?.filter);
     },
-    async flush() {
-      await Promise.all([...logs.values()].map((l) => l.done?.promise));
-    },
     async stop() {
-      await Promise.all([...logs.values()].map((l) => l.done?.promise.catch(() => undefined)));
       await save();
     },
   };

@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import { GroupCommit } from '../group-commit.ts';
 import type { EntityItem } from 'electrodb';
 import { db } from '../db/service.ts';
 import { putAllRetrying } from '../db/batch-put.ts';
@@ -816,41 +817,6 @@ async function finishSent(job: JobRow, r: RecipientRow, now: number): Promise<vo
     e.broadcastRef.put({ ...ref, kind: 'msg', ref: r.msg_unique_id! }).commit() as TxItem,
     e.broadcastRef.put({ ...ref, kind: 'chat', ref: r.chat_id! }).commit() as TxItem,
   ]);
-}
-
-/**
- * Group commit (issue 16 pace): what callers add while a commit is in flight goes into the next one
- * (at most `max` a commit, one commit at a time), so under load N recipients share one transaction
- * on the broadcast's hot rows (the job's counters, the month's usage) instead of N conflicting ones,
- * and alone a caller waits for nothing more than its own commit. Each add resolves with its item's
- * result, or rejects with its commit's error.
- */
-class GroupCommit<T, R> {
-  private waiting: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
-  private running = false;
-  constructor(private readonly commit: (items: T[]) => Promise<R[]>, private readonly max: number) {}
-  add(item: T): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      this.waiting.push({ item, resolve, reject });
-      if (!this.running) void this.run();
-    });
-  }
-  private async run(): Promise<void> {
-    this.running = true;
-    try {
-      while (this.waiting.length) {
-        const batch = this.waiting.splice(0, this.max);
-        try {
-          const out = await this.commit(batch.map((b) => b.item));
-          batch.forEach((b, i) => b.resolve(out[i]!));
-        } catch (e) {
-          for (const b of batch) b.reject(e);
-        }
-      }
-    } finally {
-      this.running = false;
-    }
-  }
 }
 
 /** Recipients claimed or finished in one transaction at most (a finish is 3 items a recipient + 1; DynamoDB allows 100). */
