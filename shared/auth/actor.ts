@@ -1,4 +1,5 @@
 import { db } from '../db/service.ts';
+import { watchWrites } from '../db/write-watch.ts';
 import { AppError } from '../errors.ts';
 import { resolveIdentity } from './identity.ts';
 import type { Claims } from './jwt.ts';
@@ -23,9 +24,50 @@ export interface Actor {
  */
 export async function resolveActor(claims: Claims, orgId: string): Promise<Actor> {
   const { email, sub } = await resolveIdentity(claims);
-  const member = (await db().entities.member.get({ org_id: orgId, email }).go()).data;
+  const member = await memberRow(orgId, email);
   if (!member || member.is_active === false) {
     throw new AppError('organization.not_found', 'That workspace does not exist or you are not a member of it.', { status: 404 });
   }
   return { email, user_id: sub, org_id: orgId, role: member.role };
+}
+
+/**
+ * How long a member row read by `resolveActor` is reused by this process, in ms. A write of any
+ * member row by this process forgets them all at once (shared/db/write-watch.ts), so in the local
+ * runtime, where every use case runs in one process, a removal, deactivation or role change applies
+ * to the next request. In AWS another Lambda instance's write is not seen: there a change applies
+ * within this many ms. Issue 14: the member GetItem was about half of a search request's CPU
+ * (runtime and DynamoDB Local) at 10 clients.
+ */
+export const MEMBER_CACHE_MS = 2_000;
+const MEMBER_CACHE_MAX = 10_000;
+/** The member entity's sort-key prefix (`$member_1#email_…`, ElectroDB's key of MemberEntity). */
+const MEMBER_SK_PREFIX = '$member_1#';
+
+type MemberRow = { role: 'admin' | 'member'; is_active?: boolean } | null;
+const members = new Map<string, { at: number; row: MemberRow }>();
+let generation = 0;
+watchWrites(
+  (key) => key.sk.startsWith(MEMBER_SK_PREFIX),
+  () => {
+    generation++;
+    members.clear();
+  },
+);
+
+/** The member row of `email` in `orgId` (null when none), from the cache while fresh (see MEMBER_CACHE_MS). */
+async function memberRow(orgId: string, email: string): Promise<MemberRow> {
+  const key = `${orgId}\n${email}`;
+  const now = Date.now();
+  const hit = members.get(key);
+  if (hit && now - hit.at < MEMBER_CACHE_MS) return hit.row;
+  const seen = generation;
+  const data = (await db().entities.member.get({ org_id: orgId, email }).go()).data;
+  const row: MemberRow = data ? { role: data.role, is_active: data.is_active } : null;
+  // a member write that overlapped this read may have been read half-way: not kept
+  if (seen === generation) {
+    if (members.size >= MEMBER_CACHE_MAX) members.clear();
+    members.set(key, { at: now, row });
+  }
+  return row;
 }

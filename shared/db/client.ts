@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { traced } from '../tracing.ts';
+import { noteWrite } from './write-watch.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
 
@@ -18,6 +19,18 @@ export function documentClient(): DynamoDBDocumentClient {
     // sensitive-data filter before handing them to the no-op logger: ~5% of a list request's CPU
     raw.middlewareStack.remove('loggerMiddleware');
     doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+    // per-process read caches forget what this process writes (shared/db/write-watch.ts)
+    doc.middlewareStack.add(
+      (next, context) => async (args) => {
+        noteWrite(context.commandName ?? '', args.input);
+        try {
+          return await next(args);
+        } finally {
+          noteWrite(context.commandName ?? '', args.input);
+        }
+      },
+      { step: 'initialize', name: 'chorusWriteWatch' },
+    );
   }
   return doc;
 }

@@ -217,3 +217,64 @@ describe('organization setup (spec §5, §6)', () => {
     expect(r.status).toBe(201);
   });
 });
+
+describe('the member row cache of the request path (issue 14, shared/auth/actor.ts)', () => {
+  /** GetItem calls of member rows made while `fn` runs (the document client's middleware). */
+  async function memberReads(fn: () => Promise<void>): Promise<number> {
+    const { documentClient } = await import('../../shared/db/client.ts');
+    let n = 0;
+    const name = `countMemberReads${Math.random()}`;
+    documentClient().middlewareStack.add(
+      (next, context) => async (args) => {
+        const key = (args.input as { Key?: { sk?: string } }).Key;
+        if (context.commandName === 'GetItemCommand' && key?.sk?.startsWith('$member_1#')) n++;
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      await fn();
+    } finally {
+      documentClient().middlewareStack.remove(name);
+    }
+    return n;
+  }
+
+  it('back-to-back requests read the member row once', async () => {
+    const reads = await memberReads(async () => {
+      for (let i = 0; i < 5; i++) expect((await org(member, 'GET', '/chats?limit=1')).status).toBe(200);
+    });
+    expect(reads).toBeLessThanOrEqual(1);
+  });
+
+  it('a deactivation or a removal written to the table applies to the very next request', async () => {
+    expect((await org(member, 'GET', '/chats?limit=1')).status).toBe(200);
+    await db().entities.member.patch({ org_id: rt.orgId, email: rt.memberEmail }).set({ is_active: false }).go();
+    try {
+      expect((await org<Err>(member, 'GET', '/chats?limit=1')).status).toBe(404);
+    } finally {
+      await db().entities.member.patch({ org_id: rt.orgId, email: rt.memberEmail }).set({ is_active: true }).go();
+    }
+    expect((await org(member, 'GET', '/chats?limit=1')).status).toBe(200);
+    const row = (await db().entities.member.get({ org_id: rt.orgId, email: rt.memberEmail }).go()).data!;
+    await db().entities.member.delete({ org_id: rt.orgId, email: rt.memberEmail }).go();
+    try {
+      expect((await org<Err>(member, 'GET', '/chats?limit=1')).status).toBe(404);
+    } finally {
+      await db().entities.member.put(row).go();
+    }
+    expect((await org(member, 'GET', '/chats?limit=1')).status).toBe(200);
+  });
+
+  it('a role change applies to the very next request, both ways', async () => {
+    const put = (token: string) => org(token, 'PUT', '/settings/permissions', { member_permissions: { analytics: true } });
+    expect((await put(member)).status).toBe(403);
+    await db().entities.member.patch({ org_id: rt.orgId, email: rt.memberEmail }).set({ role: 'admin' }).go();
+    try {
+      expect((await put(member)).status).toBe(200);
+    } finally {
+      await db().entities.member.patch({ org_id: rt.orgId, email: rt.memberEmail }).set({ role: 'member' }).go();
+    }
+    expect((await put(member)).status).toBe(403);
+  });
+});
