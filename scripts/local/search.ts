@@ -38,12 +38,16 @@ interface OrgIndex {
   idx: Index;
   /** folded word -> documents holding it (for typo correction) */
   vocab: Map<string, number>;
-  /** week (epoch ms / WEEK_MS, floored) of `meta.timestamp` -> numeric ids of the documents in it: a date filter reads only the weeks in its range */
-  weeks: Map<number, Set<number>>;
+  /**
+   * hour (epoch ms / HOUR_MS, floored) of `meta.timestamp` -> numeric ids of the documents in it: a
+   * date filter reads only the hours in its range, and its two boundary hours waste at most an hour
+   * of documents each (weeks wasted up to 6 days: 6,200 documents read for 50 hits in bench:search)
+   */
+  hours: Map<number, Set<number>>;
 }
 
 /** Width of a date bucket (ms). */
-const WEEK_MS = 7 * 86_400_000;
+const HOUR_MS = 3_600_000;
 
 interface Store {
   docs: Map<string, SearchDoc>;
@@ -54,7 +58,7 @@ interface Store {
   tombstones: Map<string, number>;
 }
 
-const newOrgIndex = (): OrgIndex => ({ idx: new Index({ tokenize: 'forward', encoder: Charset.Normalize }), vocab: new Map(), weeks: new Map() });
+const newOrgIndex = (): OrgIndex => ({ idx: new Index({ tokenize: 'forward', encoder: Charset.Normalize }), vocab: new Map(), hours: new Map() });
 
 /** Does a stored document pass the filter? */
 export function passes(d: SearchDoc, f: SearchFilter | undefined): boolean {
@@ -95,7 +99,7 @@ export function memoryIndex() {
       else o.vocab.delete(w);
     }
   };
-  const weekOf = (d: SearchDoc) => (d.meta?.timestamp != null ? Math.floor(d.meta.timestamp / WEEK_MS) : null);
+  const hourOf = (d: SearchDoc) => (d.meta?.timestamp != null ? Math.floor(d.meta.timestamp / HOUR_MS) : null);
   const drop = (id: string) => {
     const old = s.docs.get(id);
     if (!old) return;
@@ -103,8 +107,8 @@ export function memoryIndex() {
     const n = s.num.get(id)!;
     o.idx.remove(n);
     vocab(o, old, -1);
-    const w = weekOf(old);
-    if (w != null) o.weeks.get(w)?.delete(n);
+    const w = hourOf(old);
+    if (w != null) o.hours.get(w)?.delete(n);
     s.docs.delete(id);
   };
   return {
@@ -124,10 +128,10 @@ export function memoryIndex() {
       const o = org(d.org_id);
       o.idx.add(n, textOf(d));
       vocab(o, d, 1);
-      const w = weekOf(d);
+      const w = hourOf(d);
       if (w != null) {
-        let set = o.weeks.get(w);
-        if (!set) o.weeks.set(w, (set = new Set()));
+        let set = o.hours.get(w);
+        if (!set) o.hours.set(w, (set = new Set()));
         set.add(n);
       }
     },
@@ -156,9 +160,12 @@ export function memoryIndex() {
       }
       // the rarest word is looked up in the index; the other words are checked on its documents
       // (lazily, until the page is full): one short posting list instead of intersecting long ones
-      const count = (w: string) => {
-        let n = 0;
-        for (const [v, c] of o.vocab) if (v.startsWith(w)) n += c;
+      // documents holding a word that starts with `w` (summed from the vocabulary), counted only up to
+      // `atLeast`: a frequent word stops the walk of the org's vocabulary early
+      const count = (w: string, atLeast = Infinity) => {
+        let n = o.vocab.get(w) ?? 0;
+        if (n >= atLeast) return n;
+        for (const [v, c] of o.vocab) if (v !== w && v.startsWith(w) && (n += c) >= atLeast) break;
         return n;
       };
       const ordered = query.length > 1 ? [...query].sort((a, b) => count(a) - count(b)) : query;
@@ -170,21 +177,26 @@ export function memoryIndex() {
       };
       const want = offset + limit;
       const hits: SearchHit[] = [];
-      // a date range holding fewer documents than the lead word's posting list: walk the range's weeks
+      // a date range holding fewer documents than the lead word's posting list: walk the range's hours
       // (oldest first) and check every word on each document, instead of filtering a long posting list
-      // (a document without a timestamp never passes a `from`, so the weeks hold every candidate)
-      if (filter?.from != null && o.weeks.size) {
-        const first = Math.floor(filter.from / WEEK_MS);
-        const last = filter.to != null ? Math.floor(filter.to / WEEK_MS) : Math.max(...o.weeks.keys());
+      // (a document without a timestamp never passes a `from`, so the hours hold every candidate)
+      if (filter?.from != null && o.hours.size) {
+        const first = Math.floor(filter.from / HOUR_MS);
+        const last = filter.to != null ? Math.floor(filter.to / HOUR_MS) : Infinity;
+        // a range longer than the org's list of hours (or open-ended) is read from that list instead
+        const inside =
+          last - first < o.hours.size
+            ? Array.from({ length: last - first + 1 }, (_, i) => first + i)
+            : [...o.hours.keys()].filter((h) => h >= first && h <= last).sort((a, b) => a - b);
         let inRange = 0;
         const spans: Array<Set<number>> = [];
-        for (let w = first; w <= last && w - first < 5_000; w++) {
-          const set = o.weeks.get(w);
+        for (const h of inside) {
+          const set = o.hours.get(h);
           if (!set?.size) continue;
           inRange += set.size;
           spans.push(set);
         }
-        if (inRange < count(lead)) {
+        if (inRange < count(lead, inRange + 1)) {
           let seen = 0;
           for (const set of spans)
             for (const n of set) {

@@ -5,10 +5,10 @@ import { words } from '../../shared/search/text.ts';
 
 /**
  * The embedded search engine's date-range path (issue 14: "a query filtered by number and date
- * range"): when a `from` filter's weeks hold fewer documents than the lead word's posting list, the
- * engine walks those weeks instead of filtering the posting list. Either path must give the same
+ * range"): when a `from` filter's hours hold fewer documents than the lead word's posting list, the
+ * engine walks those hours instead of filtering the posting list. Either path must give the same
  * hits: checked against every document filtered by hand, across pages (offset), after deletes and
- * after an edit that moves a document to another week.
+ * after an edit that moves a document to another hour.
  */
 const DAY = 86_400_000;
 const START = Date.UTC(2026, 0, 1);
@@ -43,7 +43,10 @@ describe('embedded search: a date range filter', () => {
       all.set(d.id, d);
     }
     const cases: Array<[string, SearchFilter]> = [
-      ['pedido', { from: START + 100 * DAY, to: START + 130 * DAY, phone_id: 'ph_1' }], // short range: the weeks
+      ['pedido', { from: START + 100 * DAY, to: START + 130 * DAY, phone_id: 'ph_1' }], // short range: the hours
+      ['pedido', { from: START + 100 * DAY + 5.5 * 3_600_000, to: START + 103 * DAY + 1_234_567 }], // boundaries inside an hour
+      ['pedido', { from: START + 100 * DAY, to: START + 2_000 * DAY }], // more hours than the org has: read from its list
+      ['pedido', { from: START + 120 * DAY, to: START + 110 * DAY }], // reversed: nothing
       ['pedido', { from: START + 10 * DAY }], // long range: the posting list
       ['pedido obrigado', { from: START + 50 * DAY, to: START + 60 * DAY }],
       ['late', { from: START + 250 * DAY, to: START + 400 * DAY }],
@@ -62,7 +65,7 @@ describe('embedded search: a date range filter', () => {
       mi.remove(doc(i).id, 2);
       all.delete(doc(i).id);
     }
-    // an edit that moves a document to another week
+    // an edit that moves a document to another hour
     for (let i = 1600; i < 1620; i++) {
       const moved = { ...doc(i, START + 105 * DAY), version: 3 };
       mi.upsert(moved);
