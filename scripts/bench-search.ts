@@ -9,7 +9,7 @@ import type { SearchDoc } from '../shared/ports/search.ts';
 
 /**
  * Search benchmark (issue 14).
- *   npm run bench:search -- [--messages 1000000] [--chats 100000] [--runs 40] [--engines minisearch,flexsearch] [--skip-http] [--skip-read]
+ *   npm run bench:search -- [--messages 1000000] [--chats 100000] [--runs 100] [--engines minisearch,flexsearch] [--skip-http] [--skip-read]
  * 1. Data: N short support-chat messages (Portuguese, Spanish, English) over C chats on 3 numbers
  *    over a year, the rare term 'zorblax' in every 100th message. Deterministic (seeded).
  * 2. Engines, each in its own child process (clean RSS): index build time, resident memory after
@@ -31,7 +31,7 @@ const { values } = parseArgs({
   options: {
     messages: { type: 'string', default: '1000000' },
     chats: { type: 'string', default: '100000' },
-    runs: { type: 'string', default: '40' },
+    runs: { type: 'string', default: '100' },
     engines: { type: 'string', default: 'minisearch,flexsearch' },
     engine: { type: 'string' },
     'skip-http': { type: 'boolean', default: false },

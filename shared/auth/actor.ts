@@ -1,5 +1,6 @@
 import { db } from '../db/service.ts';
 import { watchWrites } from '../db/write-watch.ts';
+import { orgCache } from '../org/org-cache.ts';
 import { AppError } from '../errors.ts';
 import { resolveIdentity } from './identity.ts';
 import type { Claims } from './jwt.ts';
@@ -33,41 +34,27 @@ export async function resolveActor(claims: Claims, orgId: string): Promise<Actor
 
 /**
  * How long a member row read by `resolveActor` is reused by this process, in ms. A write of any
- * member row by this process forgets them all at once (shared/db/write-watch.ts), so in the local
- * runtime, where every use case runs in one process, a removal, deactivation or role change applies
- * to the next request. In AWS another Lambda instance's write is not seen: there a change applies
- * within this many ms. Issue 14: the member GetItem was about half of a search request's CPU
- * (runtime and DynamoDB Local) at 10 clients.
+ * member row by this process forgets them all at once (shared/db/write-watch.ts; a read in flight
+ * then is not kept), so in the local runtime, where every use case runs in one process, a removal,
+ * deactivation or role change applies to the next request. In AWS another Lambda instance's write
+ * is not seen: there a change applies within this many ms. Issue 14: the member GetItem was about
+ * half of a search request's CPU (runtime and DynamoDB Local) at 10 clients.
  */
 export const MEMBER_CACHE_MS = 2_000;
-const MEMBER_CACHE_MAX = 10_000;
 /** The member entity's sort-key prefix (`$member_1#email_…`, ElectroDB's key of MemberEntity). */
 const MEMBER_SK_PREFIX = '$member_1#';
 
 type MemberRow = { role: 'admin' | 'member'; is_active?: boolean } | null;
-const members = new Map<string, { at: number; row: MemberRow }>();
-let generation = 0;
+/** Member rows by `org_id\nemail` (null: not a member). */
+const members = orgCache<MemberRow>(async (key) => {
+  const [org_id, email] = key.split('\n') as [string, string];
+  const data = (await db().entities.member.get({ org_id, email }).go()).data;
+  return data ? { role: data.role, is_active: data.is_active } : null;
+}, MEMBER_CACHE_MS);
 watchWrites(
   (key) => key.sk.startsWith(MEMBER_SK_PREFIX),
-  () => {
-    generation++;
-    members.clear();
-  },
+  () => members.forget(),
 );
 
 /** The member row of `email` in `orgId` (null when none), from the cache while fresh (see MEMBER_CACHE_MS). */
-async function memberRow(orgId: string, email: string): Promise<MemberRow> {
-  const key = `${orgId}\n${email}`;
-  const now = Date.now();
-  const hit = members.get(key);
-  if (hit && now - hit.at < MEMBER_CACHE_MS) return hit.row;
-  const seen = generation;
-  const data = (await db().entities.member.get({ org_id: orgId, email }).go()).data;
-  const row: MemberRow = data ? { role: data.role, is_active: data.is_active } : null;
-  // a member write that overlapped this read may have been read half-way: not kept
-  if (seen === generation) {
-    if (members.size >= MEMBER_CACHE_MAX) members.clear();
-    members.set(key, { at: now, row });
-  }
-  return row;
-}
+const memberRow = (orgId: string, email: string): Promise<MemberRow> => members.get(`${orgId}\n${email}`);

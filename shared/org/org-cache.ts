@@ -1,5 +1,6 @@
 /**
- * A per-process cache of something read from an org's row, for `ttlMs` (default 5 s): hot paths
+ * A per-process cache of something read from an org's row (or any row keyed by one string: the member
+ * rows of shared/auth/actor.ts), for `ttlMs` (default 5 s): hot paths
  * (event consumers, every media write) read it without a GetItem each time, and a change reaches
  * every Lambda within seconds. Used for the org's clock, plan state and library settings.
  * Concurrent misses of one org share one load; `forget` also drops a load in flight (its result is
