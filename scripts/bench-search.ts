@@ -200,7 +200,7 @@ async function main() {
   });
   const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: true, logLevel: 'silent' });
   try {
-    const { startLocalSearch } = await import('./local/search.ts');
+    const { startLocalSearchWorker } = await import('./local/search-worker.ts');
     const { setSearchPort } = await import('../shared/ports/search.ts');
     const orgId = rt.orgId;
     const rss0 = mb();
@@ -208,7 +208,7 @@ async function main() {
     const docs = [...messages()].map((d) => ({ ...d, org_id: orgId }));
     const gen = performance.now() - t0;
     const t1 = performance.now();
-    const search = await startLocalSearch(dir, async (i) => (i === 'messages' ? docs : []), { persist: false });
+    const search = await startLocalSearchWorker(dir, async (i) => (i === 'messages' ? docs : []), { persist: false });
     const build = performance.now() - t1;
     docs.length = 0;
     setSearchPort(search);
