@@ -53,6 +53,7 @@ export async function startLocalSearchWorker(dataDir: string, rebuild: (index: S
   });
   await ready;
   settle();
+  let stopped: Promise<void> | undefined;
   const call = <T>(op: Op, ...args: unknown[]) =>
     new Promise<T>((ok, fail) => {
       const id = ++next;
@@ -64,10 +65,8 @@ export async function startLocalSearchWorker(dataDir: string, rebuild: (index: S
     upsert: (index, docs) => call('upsert', index, docs),
     remove: (index, ids, version) => call('remove', index, ids, version),
     search: (index, orgId, text, limit, o) => call('search', index, orgId, text, limit, o),
-    async stop() {
-      await call('stop');
-      await worker.terminate();
-    },
+    // once: the worker ends after its snapshots are written
+    stop: () => (stopped ??= call('stop').then(() => void worker.terminate())),
   };
 }
 

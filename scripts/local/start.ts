@@ -87,7 +87,11 @@ async function main() {
   if (dead.length) lines.push(`  Dead-lettered queue records: ${dead.map((q) => `${q.name} ${q.deadLettered}`).join(', ')} (files under ${dataDir}/queues/*-dlq)`, '');
   if (exposed || devEverywhere) lines.push(...warning.slice(1), '');
   console.log(lines.join('\n'));
+  // once: npm and tsx both relay the terminal's signal, and a second stop would race the first's writes
+  let stopping = false;
   const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
     console.log('Stopping Chorus...');
     await rt.stop();
     process.exit(0);

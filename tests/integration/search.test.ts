@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalSearch } from '../../scripts/local/search.ts';
+import { startLocalSearchWorker } from '../../scripts/local/search-worker.ts';
 import type { SearchDoc } from '../../shared/ports/search.ts';
 
 /** The embedded search adapter: matching rules, tenancy, persistence and rebuild. */
@@ -111,5 +112,28 @@ describe('local search', () => {
     expect((await s.search('tickets', 'a', 'after restart', 10)).length).toBe(5);
     expect((await s.search('tickets', 'a', 'removed', 10)).length).toBe(0);
     await s.stop();
+  });
+
+  it('on its worker thread, the runtime adapter: the same answers, a rebuild from the main thread, snapshots at stop, a failed rebuild refused', async () => {
+    const dir = await tmp();
+    let rebuilt = 0;
+    const s = await startLocalSearchWorker(dir, async (index) => {
+      rebuilt++;
+      return index === 'tickets' ? [doc('t0', 'a', 'Rebuilt from the table')] : [];
+    });
+    expect(rebuilt).toBeGreaterThan(0);
+    await s.upsert('tickets', [doc('t1', 'a', 'Refund for order 4411'), doc('t3', 'b', 'Refund please')]);
+    const ids = async (x: typeof s, org: string, q: string) => (await x.search('tickets', org, q, 10)).map((h) => h.id);
+    expect(await ids(s, 'a', 'refnd order')).toEqual(['t1']);
+    expect(await ids(s, 'a', 'rebuilt')).toEqual(['t0']);
+    expect(await ids(s, 'b', 'refund')).toEqual(['t3']);
+    await Promise.all([s.stop(), s.stop()]);
+    // a restart reads the snapshots: no rebuild
+    const again = await startLocalSearchWorker(dir, async () => {
+      throw new Error('no rebuild expected');
+    });
+    expect(await ids(again, 'a', 'refund')).toEqual(['t1']);
+    await again.stop();
+    await expect(startLocalSearchWorker(await tmp(), async () => Promise.reject(new Error('table unreachable')))).rejects.toThrow(/table unreachable/);
   });
 });
