@@ -231,6 +231,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       })());
     // on its own thread: its heap (1.4 GiB at 1M messages) stays out of the request path's collections
     const search = await startLocalSearchWorker(dataDir, async (index) => (await collect()).get(index) ?? []);
+    // the documents a rebuild read from the table are the worker's now: not kept here for the runtime's life
+    collected = undefined;
     setSearchPort(search);
     stops.push(async () => {
       await search.stop();
