@@ -46,16 +46,22 @@ export async function startLocalSearchWorker(dataDir: string, rebuild: (index: S
     if (m.error !== undefined) p?.fail(new Error(m.error));
     else p?.ok(m.result);
   });
-  worker.on('error', (e) => {
+  // a worker that died (an error, or an exit before `stop`) fails what waits on it and every later call
+  let dead: Error | undefined;
+  const die = (e: Error) => {
+    dead ??= e;
     started.fail(e);
     for (const p of pending.values()) p.fail(e);
     pending.clear();
-  });
+  };
+  worker.on('error', die);
+  worker.on('exit', (code) => die(new Error(`The search worker stopped (exit code ${code}).`)));
   await ready;
   settle();
   let stopped: Promise<void> | undefined;
   const call = <T>(op: Op, ...args: unknown[]) =>
     new Promise<T>((ok, fail) => {
+      if (dead) return fail(dead);
       const id = ++next;
       pending.set(id, { ok: ok as (v: unknown) => void, fail });
       settle();

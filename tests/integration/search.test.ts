@@ -114,7 +114,7 @@ describe('local search', () => {
     await s.stop();
   });
 
-  it('on its worker thread, the runtime adapter: the same answers, a rebuild from the main thread, snapshots at stop, a failed rebuild refused', async () => {
+  it('on its worker thread, the runtime adapter: the same answers, a rebuild from the main thread, snapshots at stop, a failed rebuild refused, no call waits on an ended worker', async () => {
     const dir = await tmp();
     let rebuilt = 0;
     const s = await startLocalSearchWorker(dir, async (index) => {
@@ -134,6 +134,8 @@ describe('local search', () => {
     });
     expect(await ids(again, 'a', 'refund')).toEqual(['t1']);
     await again.stop();
+    // a call after the worker ended fails at once instead of waiting forever
+    await expect(again.search('tickets', 'a', 'refund', 10)).rejects.toThrow(/search worker stopped/);
     await expect(startLocalSearchWorker(await tmp(), async () => Promise.reject(new Error('table unreachable')))).rejects.toThrow(/table unreachable/);
   });
 });
