@@ -7,9 +7,10 @@ import { startLocalSearch, type LocalSearch } from './search.ts';
  * `LocalSearch` port. The index of 1,000,000 messages is ~1.4 GiB of small objects; on the
  * runtime's main thread every major garbage collection marked it, which stretched the request
  * path's tail (bench:search, chat list Mine + Unread at 10 clients: p50 91 ms but p95 218 ms), and
- * building or replaying it at start held the event loop for ~20 s. In a worker the index has its
- * own heap and thread: the main thread's collections never see it, and requests are answered while
- * it loads. A call costs one structured clone each way (a page of hits).
+ * building or replaying it held the event loop (~20 s at 1M). In a worker the index has its own
+ * heap and thread: the main thread's collections never see it, and the main thread stays free
+ * while it loads (the runtime still waits for it before it starts answering). A call costs one
+ * structured clone each way (a page of hits).
  *
  * `rebuild` (an index's documents from the table, when its snapshot is missing) runs on the main
  * thread, which has the table client; its documents are sent to the worker.
