@@ -160,12 +160,9 @@ export function memoryIndex() {
       }
       // the rarest word is looked up in the index; the other words are checked on its documents
       // (lazily, until the page is full): one short posting list instead of intersecting long ones
-      // documents holding a word that starts with `w` (summed from the vocabulary), counted only up to
-      // `atLeast`: a frequent word stops the walk of the org's vocabulary early
-      const count = (w: string, atLeast = Infinity) => {
-        let n = o.vocab.get(w) ?? 0;
-        if (n >= atLeast) return n;
-        for (const [v, c] of o.vocab) if (v !== w && v.startsWith(w) && (n += c) >= atLeast) break;
+      const count = (w: string) => {
+        let n = 0;
+        for (const [v, c] of o.vocab) if (v.startsWith(w)) n += c;
         return n;
       };
       const ordered = query.length > 1 ? [...query].sort((a, b) => count(a) - count(b)) : query;
@@ -196,7 +193,7 @@ export function memoryIndex() {
           inRange += set.size;
           spans.push(set);
         }
-        if (inRange < count(lead, inRange + 1)) {
+        if (inRange < count(lead)) {
           let seen = 0;
           for (const set of spans)
             for (const n of set) {

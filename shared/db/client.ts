@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { traced } from '../tracing.ts';
-import { noteWrite } from './write-watch.ts';
+import { watchersOf } from './write-watch.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
 
@@ -22,11 +22,13 @@ export function documentClient(): DynamoDBDocumentClient {
     // per-process read caches forget what this process writes (shared/db/write-watch.ts)
     doc.middlewareStack.add(
       (next, context) => async (args) => {
-        noteWrite(context.commandName ?? '', args.input);
+        const onWrite = watchersOf(context.commandName ?? '', args.input);
+        if (!onWrite.length) return next(args);
+        for (const f of onWrite) f();
         try {
           return await next(args);
         } finally {
-          noteWrite(context.commandName ?? '', args.input);
+          for (const f of onWrite) f();
         }
       },
       { step: 'initialize', name: 'chorusWriteWatch' },

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { noteWrite, watchWrites, writtenKeys } from './write-watch.ts';
+import { watchersOf, watchWrites, writtenKeys } from './write-watch.ts';
 
 const k = (sk: string) => ({ pk: 'p', sk });
 
@@ -20,10 +20,8 @@ describe('watchWrites', () => {
   it('calls a watcher only for writes of the items it matches', () => {
     const onWrite = vi.fn();
     watchWrites((key) => key.sk.startsWith('$watched_1#'), onWrite);
-    noteWrite('PutItemCommand', { Item: k('$other_1#x') });
-    noteWrite('GetItemCommand', { Key: k('$watched_1#x') });
-    expect(onWrite).not.toHaveBeenCalled();
-    noteWrite('TransactWriteItemsCommand', { TransactItems: [{ Put: { Item: k('$other_1#x') } }, { Update: { Key: k('$watched_1#y') } }] });
-    expect(onWrite).toHaveBeenCalledTimes(1);
+    expect(watchersOf('PutItemCommand', { Item: k('$other_1#x') })).toEqual([]);
+    expect(watchersOf('GetItemCommand', { Key: k('$watched_1#x') })).toEqual([]);
+    expect(watchersOf('TransactWriteItemsCommand', { TransactItems: [{ Put: { Item: k('$other_1#x') } }, { Update: { Key: k('$watched_1#y') } }] })).toEqual([onWrite]);
   });
 });

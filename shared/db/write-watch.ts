@@ -1,7 +1,7 @@
 /**
  * Writes this process sends to the table, by item key: lets a per-process read cache forget an
  * item the moment this process writes it (shared/auth/actor.ts caches member rows). The document
- * client (shared/db/client.ts) calls `noteWrite` for every write command, once before it is sent
+ * client (shared/db/client.ts) calls the watchers of every write command (`watchersOf`), once before it is sent
  * and once after it settles, so a read that overlapped the write cannot put the old item back:
  * a cache compares `writeGeneration()` before and after its read and keeps the result only if no
  * matching write happened in between.
@@ -56,9 +56,12 @@ export function writtenKeys(commandName: string, input: unknown): ItemKey[] {
   }
 }
 
-/** Tells the watchers about a write command (the document client's middleware; see the module doc). */
-export function noteWrite(commandName: string, input: unknown): void {
-  if (!watchers.length) return;
+/**
+ * The watchers a write command concerns (none for reads): the document client's middleware calls
+ * each one's `onWrite` before the command is sent and again after it settles (see the module doc).
+ */
+export function watchersOf(commandName: string, input: unknown): Array<() => void> {
+  if (!watchers.length) return [];
   const keys = writtenKeys(commandName, input);
-  for (const w of watchers) if (keys.some(w.match)) w.onWrite();
+  return keys.length ? watchers.filter((w) => keys.some(w.match)).map((w) => w.onWrite) : [];
 }
