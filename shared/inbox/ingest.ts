@@ -328,8 +328,10 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
     }
     const reasons = res.data as Array<{ rejected?: boolean }>;
     if (reasons[0]?.rejected) {
-      // a redelivery: what was parked for it may not have been replayed before a crash
-      if (!m.reaction) await replayParked(orgId, [m.message_id]);
+      // a redelivery: what was parked for it may not have been replayed before a crash, and a
+      // reaction may have been stored but not applied (or parked); both are idempotent
+      if (m.reaction) await applyReaction(orgId, m);
+      else await replayParked(orgId, [m.message_id]);
       return 'duplicate' as const;
     }
     // the chat changed under us (or was created concurrently): read it again and retry

@@ -114,7 +114,9 @@ export async function writeReaction(
  * targets: the sender's map entry and Reaction row set or removed together, with `message.reaction` (issue 17). A reaction whose
  * target has not arrived yet is parked and replayed when it is stored (shared/inbox/parked.ts;
  * `opts.park` false: drop it instead, for the replay itself). An older reaction event arriving after a newer one is ignored; one naming a message of
- * another chat than its own (`r.chat_id`) is dropped. Publishes `message.updated`.
+ * another chat than its own (`r.chat_id`) is dropped. Idempotent: a reaction already on the message
+ * (same emoji and timestamp), or a removal with nothing to remove, writes and publishes nothing, so
+ * a redelivered webhook can apply it again safely. Publishes `message.updated`.
  * @param r.chat_id the chat the reaction was sent in; r.sender_phone its sender (the stanza's, never the payload's)
  * @param r.target_message_id the reacted wamid; r.emoji null or '' = removed
  */
@@ -146,6 +148,8 @@ export async function applyInboundReaction(
     const prev = (msg.reactions as ReactionMap | undefined)?.[r.sender_phone];
     if (prev && prev.timestamp > r.timestamp) return; // an older reaction event arrived late
     const entry = r.emoji ? { reaction: r.emoji, timestamp: r.timestamp } : null;
+    // already applied (a redelivery after a crash, or a replay): no second write, no second event
+    if (entry ? prev?.timestamp === entry.timestamp && prev.reaction === entry.reaction : !prev) return;
     const reactions = await writeReaction(msg, r.sender_phone, entry, { from_me: false, sender_name: r.sender_name, reaction_id: r.reaction_id }, { actor: 'system', announce: true });
     if (!reactions) return RETRY;
   });

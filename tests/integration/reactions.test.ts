@@ -86,6 +86,33 @@ describe('a reaction that arrives before its message (issue 23 item 2)', () => {
   });
 });
 
+describe('a reaction whose webhook is delivered again (a crash between storing and applying it)', () => {
+  it('is applied on the redelivery, and a redelivery of one already applied writes nothing', async () => {
+    const now = Math.floor(Date.now() / 1000) + 100;
+    const raw = JSON.stringify(inboundMessage(rt.phone, { from: '15557770001', name: 'Ada', type: 'reaction', id: `wamid.again${Date.now()}`, timestampS: now, fields: { reaction: { message_id: target.message_id, emoji: '🙏' } } }));
+    await rt.postWebhook(raw);
+    await rt.idle();
+    expect((await getMessage()).reactions?.['15557770001']?.reaction).toBe('🙏');
+    // the state a kill -9 leaves after the reaction's message row was stored but before it was applied
+    const m = await getMessage();
+    const key = { org_id: rt.orgId, chat_id: chat, timestamp: m.timestamp, unique_id: m.unique_id };
+    const version = async () => ((await db().entities.message.get(key).go()).data as { version: number }).version;
+    await db().entities.message.patch(key).set({ reactions: {}, version: (await version()) + 1 } as never).go();
+    await db().entities.reaction.delete({ org_id: rt.orgId, chat_id: chat, unique_id: m.unique_id, sender_id: '15557770001' }).go();
+    await rt.postWebhook(raw);
+    await rt.idle();
+    const again = await version();
+    expect((await getMessage()).reactions).toEqual({ '15557770001': { reaction: '🙏', timestamp: now * 1000 } });
+    expect((await rows()).map((x) => x.reaction)).toEqual(['🙏']);
+    await rt.postWebhook(raw);
+    await rt.idle();
+    expect(await version()).toBe(again);
+    await react('15557770001', undefined, now + 1);
+    await rt.idle();
+    expect(await rows()).toEqual([]);
+  });
+});
+
 describe('our reactions', () => {
   it('are a row at ack 0, then 1 with the wamid once sent, then move with the status webhooks', async () => {
     const r = await call<{ message: Message }>(member, 'POST', `/chats/${enc(chat)}/messages/${target.unique_id}/reaction`, { reaction: '🙏' });
