@@ -12,10 +12,11 @@ import { chatChange, merge, messageChange, ticketChange, type SearchChange } fro
  *   - note.created / note.deleted: the private note is indexed / removed;
  *   - chat.updated (renamed, labelled, assigned, …): the chat's document;
  *   - ticket.created / updated / closed: the ticket's subject.
- * Idempotent: an event id already handled is skipped by sqsBatchHandler (consumer receipts,
- * functions/lib/dedupe.ts), and every document
- * carries its row's version (shared/search/search-docs.ts), which the adapters compare so an
- * older event delivered late never overwrites a newer document nor revives a deleted one.
+ * Idempotent: every document carries its row's version (shared/search/search-docs.ts), which the
+ * adapters compare so an older event delivered late never overwrites a newer document nor revives
+ * a deleted one, and a repeat writes the same document again. So an event id already handled is
+ * skipped by in-process receipts only (functions/lib/dedupe.ts memoryReceipts): the table receipts
+ * were a BatchGet and a BatchWrite per batch of 10 (issue 23).
  * Within a batch the newest version of a document wins. A failed write fails the whole batch
  * (each record is retried, then dead-lettered).
  */
@@ -74,4 +75,4 @@ export const handler = sqsBatchHandler('search-indexing', async (records) => {
       }
     }),
   );
-});
+}, { receipts: 'memory' });
