@@ -9,6 +9,8 @@ import { applyBroadcastReplies, applyBroadcastStatus } from '../../shared/broadc
  * of their chats' broadcast refs (applyBroadcastReplies); other messages cost nothing more. A
  * record that changed nothing (not a broadcast's message, no broadcast in the chat) answers NOOP:
  * an in-process receipt, no receipt row (running it again would only read the ref again).
+ * Every write is conditional (an ack only forward, `replied_at` only when unset), so a repeat
+ * changes nothing: receipts are in-process only (no table BatchGet per batch of customer messages).
  */
 export const handler = sqsBatchHandler('broadcast-stats', async (records) => {
   const results: PromiseSettledResult<unknown>[] = new Array(records.length);
@@ -38,4 +40,4 @@ export const handler = sqsBatchHandler('broadcast-stats', async (records) => {
     results[r.at] = s.status === 'fulfilled' ? { status: 'fulfilled', value: s.value ? undefined : NOOP } : s;
   });
   return results;
-});
+}, { receipts: 'memory' });
