@@ -46,12 +46,25 @@ export async function postSignedWebhook(rt: import('./local/runtime.ts').Runtime
 }
 
 /**
- * Count DynamoDB calls by command (count, total ms) from now on, through the document client's
+ * Items a command names: keys of a BatchGet, requests of a BatchWrite, items of a transaction, else
+ * 1. DynamoDB Local's CPU goes per item (it parses the table's schema, 9 KB of JSON with our 8 GSIs,
+ * for every item it reads or writes: a JFR profile of bench:ingest, session 12), so items say more
+ * than calls.
+ */
+function itemsAsked(input: Record<string, unknown>): number {
+  const req = input.RequestItems as Record<string, { Keys?: unknown[] } | unknown[]> | undefined;
+  if (req) return Object.values(req).reduce((n: number, v) => n + (Array.isArray(v) ? v.length : (v.Keys?.length ?? 0)), 0);
+  if (Array.isArray(input.TransactItems)) return input.TransactItems.length;
+  return 1;
+}
+
+/**
+ * Count DynamoDB calls by command (count, items, total ms) from now on, through the document client's
  * middleware: where a benchmark's time goes. @returns a function that prints the table (`reset`:
  * and starts counting afresh, for a phase's own calls)
  */
 export async function profileDynamoDb(opts: { byQueue?: boolean } = {}): Promise<(reset?: boolean) => string> {
-  const ops = new Map<string, { n: number; ms: number }>();
+  const ops = new Map<string, { n: number; ms: number; items: number }>();
   const { documentClient } = await import('../shared/db/client.ts');
   const { logContext } = await import('../shared/log.ts');
   documentClient().middlewareStack.add(
@@ -59,12 +72,17 @@ export async function profileDynamoDb(opts: { byQueue?: boolean } = {}): Promise
       const t0 = performance.now();
       // opts.byQueue: keyed by the consumer's queue too (the log context's `queue`; none = an HTTP request)
       const key = `${opts.byQueue ? `${String(logContext().queue ?? 'http')} ` : ''}${context.commandName ?? '?'}`;
+      let items = itemsAsked(args.input as Record<string, unknown>);
       try {
-        return await next(args);
+        const out = await next(args);
+        const res = out.output as { Count?: number } | undefined;
+        if (typeof res?.Count === 'number') items = res.Count; // a Query or Scan: the items it returned
+        return out;
       } finally {
-        const o = ops.get(key) ?? { n: 0, ms: 0 };
+        const o = ops.get(key) ?? { n: 0, ms: 0, items: 0 };
         o.n++;
         o.ms += performance.now() - t0;
+        o.items += items;
         ops.set(key, o);
       }
     },
@@ -72,7 +90,7 @@ export async function profileDynamoDb(opts: { byQueue?: boolean } = {}): Promise
   );
   // reset: start counting afresh after this print (a phase's own calls)
   return (reset = false) => {
-    const out = [...ops].sort((a, b) => b[1].ms - a[1].ms).map(([k, o]) => `  ddb ${k}: ${o.n} calls, mean ${(o.ms / o.n).toFixed(1)} ms, total ${(o.ms / 1000).toFixed(1)} s`).join('\n');
+    const out = [...ops].sort((a, b) => b[1].ms - a[1].ms).map(([k, o]) => `  ddb ${k}: ${o.n} calls, ${o.items} items, mean ${(o.ms / o.n).toFixed(1)} ms, total ${(o.ms / 1000).toFixed(1)} s`).join('\n');
     if (reset) ops.clear();
     return out;
   };
