@@ -266,7 +266,7 @@ function txItems(e: TxEntities, phone: PhoneRow, plan: Plan, msgs: Array<{ m: No
   plan.row = w.row;
   const items = [
     ...msgs.flatMap(({ m, item }) => [
-      e.waMessageRef.create({ org_id: orgId, message_id: m.message_id, chat_id: m.chat_id, unique_id: item.unique_id, timestamp: m.timestamp, expires_at }).commit(),
+      e.waMessageRef.create({ org_id: orgId, message_id: m.message_id, chat_id: m.chat_id, unique_id: item.unique_id, timestamp: m.timestamp, expires_at, ...(m.reaction ? { reaction_pending: true } : {}) }).commit(),
       e.message.create(item).commit(),
     ]),
     ...w.items,
@@ -329,9 +329,9 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
     const reasons = res.data as Array<{ rejected?: boolean }>;
     if (reasons[0]?.rejected) {
       // a redelivery: what was parked for it may not have been replayed before a crash, and a
-      // reaction may have been stored but not applied (or parked); both are idempotent
-      if (m.reaction) await applyReaction(orgId, m);
-      else await replayParked(orgId, [m.message_id]);
+      // reaction may have been stored but not yet applied nor parked (its ref says so)
+      if (!m.reaction) await replayParked(orgId, [m.message_id]);
+      else if ((await db().entities.waMessageRef.get({ org_id: orgId, message_id: m.message_id }).go({ attributes: ['reaction_pending'] })).data?.reaction_pending) await applyReaction(orgId, m);
       return 'duplicate' as const;
     }
     // the chat changed under us (or was created concurrently): read it again and retry

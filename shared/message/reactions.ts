@@ -9,7 +9,7 @@ import type { Actor } from '../auth/actor.ts';
 import { chatGuard } from '../access/guard.ts';
 import { withCursor } from '../db/paging.ts';
 import type { ReactionEntry, ReactionsQuery, ReactionsResponse } from './reaction.schemas.ts';
-import { RETRY, retryOnConflict } from '../db/retry.ts';
+import { isConflictError, RETRY, retryOnConflict } from '../db/retry.ts';
 import { parkChange, replayParked } from '../inbox/parked.ts';
 
 /**
@@ -116,7 +116,9 @@ export async function writeReaction(
  * `opts.park` false: drop it instead, for the replay itself). An older reaction event arriving after a newer one is ignored; one naming a message of
  * another chat than its own (`r.chat_id`) is dropped. Idempotent: a reaction already on the message
  * (same emoji and timestamp), or a removal with nothing to remove, writes and publishes nothing, so
- * a redelivered webhook can apply it again safely. Publishes `message.updated`.
+ * a replay can apply it again safely. Once decided (applied, ignored or refused; not parked), the
+ * reaction's own ref loses `reaction_pending`, so a redelivered webhook applies it again only if
+ * a crash came between storing and deciding it. Publishes `message.updated`.
  * @param r.chat_id the chat the reaction was sent in; r.sender_phone its sender (the stanza's, never the payload's)
  * @param r.target_message_id the reacted wamid; r.emoji null or '' = removed
  */
@@ -139,8 +141,21 @@ export async function applyInboundReaction(
   // WhatsApp ids are chosen by the sending client, so the id alone does not place the target
   if (reactionRefusal({ chat_id: ref.chat_id }, r)) {
     log('warn', 'reaction.other_chat', { org_id: orgId, target: r.target_message_id, chat_id: r.chat_id });
-    return;
+  } else {
+    await applyToTarget(orgId, { chat_id: ref.chat_id, timestamp: ref.timestamp, unique_id: ref.unique_id }, r);
   }
+  // decided: a redelivery of this reaction's webhook no longer applies it (reaction_pending)
+  await db()
+    .entities.waMessageRef.patch({ org_id: orgId, message_id: r.reaction_id })
+    .remove(['reaction_pending'])
+    .go({ response: 'none' })
+    .catch((e: unknown) => {
+      if (!isConflictError(e)) throw e; // no ref (a reaction never stored as a row): nothing to settle
+    });
+}
+
+/** The reaction on its target message (applyInboundReaction, once the target is placed). */
+async function applyToTarget(orgId: string, ref: { chat_id: string; timestamp: number; unique_id: string }, r: Parameters<typeof applyInboundReaction>[1]): Promise<void> {
   const key = { org_id: orgId, chat_id: ref.chat_id, timestamp: ref.timestamp, unique_id: ref.unique_id };
   await retryOnConflict(`message ${ref.unique_id} (reaction ${r.reaction_id})`, async () => {
     const msg = (await db().entities.message.get(key).go()).data;

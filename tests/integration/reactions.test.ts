@@ -87,29 +87,46 @@ describe('a reaction that arrives before its message (issue 23 item 2)', () => {
 });
 
 describe('a reaction whose webhook is delivered again (a crash between storing and applying it)', () => {
-  it('is applied on the redelivery, and a redelivery of one already applied writes nothing', async () => {
-    const now = Math.floor(Date.now() / 1000) + 100;
-    const raw = JSON.stringify(inboundMessage(rt.phone, { from: '15557770001', name: 'Ada', type: 'reaction', id: `wamid.again${Date.now()}`, timestampS: now, fields: { reaction: { message_id: target.message_id, emoji: '🙏' } } }));
-    await rt.postWebhook(raw);
+  const now = Math.floor(Date.now() / 1000) + 100;
+  const wamid = `wamid.again${Date.now()}`;
+  const raw = () => JSON.stringify(inboundMessage(rt.phone, { from: '15557770001', name: 'Ada', type: 'reaction', id: wamid, timestampS: now, fields: { reaction: { message_id: target.message_id, emoji: '🙏' } } }));
+  const key = () => ({ org_id: rt.orgId, chat_id: chat, timestamp: target.timestamp, unique_id: target.unique_id });
+  const version = async () => ((await db().entities.message.get(key()).go()).data as { version: number }).version;
+  const pending = async () => (await db().entities.waMessageRef.get({ org_id: rt.orgId, message_id: wamid }).go()).data?.reaction_pending;
+  /** the state a kill -9 leaves after the reaction's row was stored but before it was applied */
+  const crashBeforeApplying = async () => {
+    await db().entities.message.patch(key()).set({ reactions: {}, version: (await version()) + 1 } as never).go();
+    await db().entities.reaction.delete({ org_id: rt.orgId, chat_id: chat, unique_id: target.unique_id, sender_id: '15557770001' }).go();
+    await db().entities.waMessageRef.patch({ org_id: rt.orgId, message_id: wamid }).set({ reaction_pending: true }).go();
+  };
+
+  it('is applied on the redelivery; a redelivery of one already applied writes nothing', async () => {
+    await rt.postWebhook(raw());
     await rt.idle();
     expect((await getMessage()).reactions?.['15557770001']?.reaction).toBe('🙏');
-    // the state a kill -9 leaves after the reaction's message row was stored but before it was applied
-    const m = await getMessage();
-    const key = { org_id: rt.orgId, chat_id: chat, timestamp: m.timestamp, unique_id: m.unique_id };
-    const version = async () => ((await db().entities.message.get(key).go()).data as { version: number }).version;
-    await db().entities.message.patch(key).set({ reactions: {}, version: (await version()) + 1 } as never).go();
-    await db().entities.reaction.delete({ org_id: rt.orgId, chat_id: chat, unique_id: m.unique_id, sender_id: '15557770001' }).go();
-    await rt.postWebhook(raw);
+    expect(await pending()).toBeFalsy(); // decided
+    await crashBeforeApplying();
+    await rt.postWebhook(raw());
     await rt.idle();
     const again = await version();
     expect((await getMessage()).reactions).toEqual({ '15557770001': { reaction: '🙏', timestamp: now * 1000 } });
     expect((await rows()).map((x) => x.reaction)).toEqual(['🙏']);
-    await rt.postWebhook(raw);
+    expect(await pending()).toBeFalsy();
+    await rt.postWebhook(raw());
     await rt.idle();
     expect(await version()).toBe(again);
+  });
+
+  it('a redelivery after a newer removal does not bring the reaction back', async () => {
     await react('15557770001', undefined, now + 1);
     await rt.idle();
     expect(await rows()).toEqual([]);
+    const before = await version();
+    await rt.postWebhook(raw());
+    await rt.idle();
+    expect(await rows()).toEqual([]);
+    expect((await getMessage()).reactions ?? {}).toEqual({});
+    expect(await version()).toBe(before);
   });
 });
 
