@@ -329,7 +329,8 @@ export async function storeInboundMessage(phone: PhoneRow, m: NormalizedMessage)
     const reasons = res.data as Array<{ rejected?: boolean }>;
     if (reasons[0]?.rejected) {
       // a redelivery: what was parked for it may not have been replayed before a crash, and a
-      // reaction may have been stored but not yet applied nor parked (its ref says so)
+      // reaction may have been stored but not yet decided (its ref's reaction_pending; applying a
+      // parked one again only parks it again)
       if (!m.reaction) await replayParked(orgId, [m.message_id]);
       else if ((await db().entities.waMessageRef.get({ org_id: orgId, message_id: m.message_id }).go({ attributes: ['reaction_pending'] })).data?.reaction_pending) await applyReaction(orgId, m);
       return 'duplicate' as const;

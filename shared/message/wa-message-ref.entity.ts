@@ -25,10 +25,11 @@ export const WaMessageRefEntity = new Entity({
     /** set when the wamid is a reaction of ours, not a message: { chat_id, unique_id, sender_id } of its Reaction row
      * (statuses then move the reaction's ack, shared/message/reactions.ts) */
     reaction_of: { type: 'any' },
-    /** an inbound reaction stored but not yet applied to its target (nor parked): set in the
-     * transaction that stores it, removed once applyInboundReaction decided it; a redelivered
-     * webhook applies it again only while set (shared/inbox/ingest.ts), so a crash between the two
-     * steps loses nothing and a redelivery after a newer removal revives nothing */
+    /** an inbound reaction stored but not yet decided (applied, ignored as older, refused): set in
+     * the transaction that stores it, still set while the reaction is parked for its target, removed
+     * once applyInboundReaction decided it; a redelivered webhook applies (or parks) it again only
+     * while set (shared/inbox/ingest.ts), so a crash between the two steps loses nothing and a
+     * redelivery after a newer removal revives nothing */
     reaction_pending: { type: 'boolean' },
     /** epoch s: refs are kept 30 days (Meta retries for 7) */
     expires_at: { type: 'number' },
