@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { db } from '../db/service.ts';
 import { AppError } from '../errors.ts';
 import { retryOnConflict, RETRY } from '../db/retry.ts';
@@ -90,15 +91,44 @@ async function addCounters(orgId: string, merged: Increment[], hourly: Map<strin
 /** DynamoDB's TransactWriteItems limit (the claim transaction: receipts + chat states). */
 const MAX_TX_ITEMS = 100;
 
-/** The chats' analytics states (one BatchGet, strongly consistent). */
-async function loadStates(orgId: string, chatIds: string[]): Promise<Map<string, { state: ChatAnalyticsState; version: number | null }>> {
-  const out = new Map(chatIds.map((id) => [id, stateOf(null)]));
-  if (!chatIds.length) return out;
+type Versioned = { state: ChatAnalyticsState; version: number | null };
+
+/**
+ * The chats' states as this process last read or wrote them, keyed `<org_id>|<chat_id>` (at most
+ * 20,000 chats, least recently used out). Never trusted on its own: the claim transaction puts each
+ * state on the condition that its version is still the cached one, so a state another process (a
+ * second Lambda instance) changed makes the claim fail, and the batch drops its chats from here and
+ * reads them again. It saves the BatchGet of every batch whose chats were seen lately: one item
+ * per message over many chats, on DynamoDB Local whose cost goes by items (issue 23).
+ */
+const stateCache = new LRUCache<string, Versioned>({ max: 20_000 });
+const cacheKey = (orgId: string, chatId: string) => `${orgId}|${chatId}`;
+
+/** Drop every cached chat state (tests that rewrite the table under a running consumer). */
+export function forgetAnalyticsStates(): void {
+  stateCache.clear();
+}
+
+/**
+ * The chats' analytics states: cached ones from this process (stateCache), the rest with one
+ * BatchGet, strongly consistent. @throws AnalyticsStatesUnprocessed when DynamoDB left keys unread
+ */
+async function loadStates(orgId: string, chatIds: string[]): Promise<Map<string, Versioned>> {
+  const out = new Map<string, Versioned>();
+  const missing: string[] = [];
+  for (const id of chatIds) {
+    const hit = stateCache.get(cacheKey(orgId, id));
+    if (hit) out.set(id, hit);
+    else missing.push(id);
+  }
+  if (!missing.length) return out;
+  for (const id of missing) out.set(id, stateOf(null));
   const res = await db()
-    .entities.analyticsChatState.get(chatIds.map((chat_id) => ({ org_id: orgId, chat_id })))
+    .entities.analyticsChatState.get(missing.map((chat_id) => ({ org_id: orgId, chat_id })))
     .go({ consistent: true });
   for (const row of res.data as Array<Record<string, unknown>>) out.set(String(row.chat_id), stateOf(row));
   if (res.unprocessed.length) throw Object.assign(new Error('analytics: chat states not read (throttled); the queue retries'), { name: 'AnalyticsStatesUnprocessed' });
+  for (const id of missing) stateCache.set(cacheKey(orgId, id), out.get(id)!);
   return out;
 }
 
@@ -120,12 +150,14 @@ function addHourly(into: Map<string, Record<string, number>>, input: AnalyticsIn
 /**
  * Apply a batch of events (one SQS batch of the analytics-aggregate consumer) to the aggregates,
  * exactly once per `eventId`, on the org's days and hours (`getOrgClock`, or `opts.timeZone`).
- * The chats' states are read once for the batch (one BatchGet); then one small transaction claims
+ * The chats' states are read once for the batch (one BatchGet of those this process has not
+ * cached: loadStates, stateCache); then one small transaction claims
  * the batch, all or nothing: the events' receipts (conditional creates: a repeat is skipped) and
  * the chats' new states (version-guarded; split only past 100 items). Then the batch's increments,
  * grouped by row key (day, week and month rows: withRollups), are applied as ONE plain UpdateItem
  * `ADD` per row however many events hit it (no read-modify-write; hot rows such as the org's take
- * concurrent ADDs without the conflicts a transaction would meet).
+ * concurrent ADDs without the conflicts a transaction would meet). One batch of an org runs at a
+ * time in a process (their chats overlap; other processes are kept out by the states' versions).
  * Exactly once: a repeat never counts twice (its receipt exists). A process that dies between the
  * claim and the ADDs loses that batch's counts (at most once in that window); `npm run
  * analytics:rebuild` recomputes the days from the table.
@@ -133,6 +165,25 @@ function addHourly(into: Map<string, Record<string, number>>, input: AnalyticsIn
  * @throws ConflictRetriesExhausted when the states kept changing under us (the queue retries)
  */
 export async function applyAnalyticsBatch(orgId: string, events: AnalyticsEvent[], opts: { now?: number; timeZone?: string } = {}): Promise<{ applied: number; duplicates: number }> {
+  // one batch per org at a time in this process: two concurrent batches of an org share most of
+  // their chats (and so their states' versions), and all but one of their claims would fail
+  const prev = orgTurn.get(orgId) ?? Promise.resolve();
+  const mine = prev.then(() => applyBatch(orgId, events, opts));
+  const turn = mine.then(
+    () => undefined,
+    () => undefined,
+  );
+  orgTurn.set(orgId, turn);
+  void turn.then(() => {
+    if (orgTurn.get(orgId) === turn) orgTurn.delete(orgId);
+  });
+  return mine;
+}
+
+/** The tail of each org's chain of batches in this process (applyAnalyticsBatch). */
+const orgTurn = new Map<string, Promise<void>>();
+
+async function applyBatch(orgId: string, events: AnalyticsEvent[], opts: { now?: number; timeZone?: string }): Promise<{ applied: number; duplicates: number }> {
   const now = opts.now ?? Date.now();
   const tz = opts.timeZone ?? (await getOrgClock(orgId)).time_zone;
   const seen = new Set<string>();
@@ -179,6 +230,7 @@ export async function applyAnalyticsBatch(orgId: string, events: AnalyticsEvent[
         }) as never)
         .go();
       if (!res.canceled) {
+        for (const chatId of touched) stateCache.set(cacheKey(orgId, chatId), { state: work.get(chatId)!, version: (loaded.get(chatId)!.version ?? 0) + 1 });
         // 2. count: one plain UpdateItem ADD per row key (DynamoDB serializes ADDs on a hot row
         // without conflicts; in a transaction every concurrent batch would conflict on the org row)
         await addCounters(orgId, merged, hourly, now);
@@ -186,6 +238,8 @@ export async function applyAnalyticsBatch(orgId: string, events: AnalyticsEvent[
         rest = rest.slice(chunk.length);
         return 'done' as const;
       }
+      // a repeat, or a state changed elsewhere: these chats are read from the table next time
+      for (const chatId of touched) stateCache.delete(cacheKey(orgId, chatId));
       const reasons = res.data as Array<{ code?: string }>;
       const dup = new Set(chunk.filter((_, i) => reasons[i]?.code === 'ConditionalCheckFailed').map((ev) => ev.eventId));
       if (dup.size) {

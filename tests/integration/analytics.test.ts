@@ -82,6 +82,25 @@ describe('aggregate rows', () => {
     expect((await report()).totals.messages_in).toBe(before + 1);
   });
 
+  it('a chat state another process changed is read again, not taken from this process cache', async () => {
+    const chat = { chat_id: '15554440099@c.us', chat_type: 'user' as const, phone_id: rt.phone.phone_number_id, label_ids: [], assigned_to: null };
+    const key = { org_id: rt.orgId, chat_id: chat.chat_id };
+    // a day of its own, far from today's figures (the rebuild test below recomputes today)
+    const t = Date.UTC(2025, 0, 15, 12);
+    expect(await applyAnalyticsInput(rt.orgId, 'test:cache-1', { kind: 'message_in', at: t - 3000, chat, author: null })).toBe('applied');
+    const first = (await db().entities.analyticsChatState.get(key).go({ consistent: true })).data!;
+    expect(first).toMatchObject({ opened_at: t - 3000, waiting_since: t - 3000, responded: false });
+    // another Lambda instance answered the chat meanwhile: the state moved on without this process
+    await db().entities.analyticsChatState.put({ ...key, opened_at: t - 3000, responded: true, version: first.version + 1 }).go();
+    expect(await applyAnalyticsInput(rt.orgId, 'test:cache-2', { kind: 'message_out', at: t, chat, member: rt.adminEmail })).toBe('applied');
+    const after = (await db().entities.analyticsChatState.get(key).go({ consistent: true })).data!;
+    expect(after).toMatchObject({ version: first.version + 2, responded: true });
+    expect(after.waiting_since).toBeUndefined();
+    // the cached state (waiting, not responded) would have counted a first response of 3 s
+    const r = await report(admin, '2025-01-14', '2025-01-16');
+    expect(r.totals).toMatchObject({ messages_in: 1, messages_out: 1, first_response_ms: null, response_ms: null });
+  });
+
   it('exports CSV and refuses a reversed or malformed range with the field', async () => {
     const csv = await rt.api(admin, `/api/orgs/${rt.orgId}/analytics/export.csv?from=${today()}&to=${today()}`);
     expect(csv.status).toBe(200);
