@@ -145,7 +145,8 @@ export const recordErrors = new Map<string, string>();
  * message reached the socket seconds late (issue 23). The gate gives the live lane (storing inbound
  * messages, sending outbound ones, the socket fan-out) priority: while any live queue has work,
  * background queues together start at most `floor` batches at a time (never none, so they keep
- * moving); when the live lane is empty they run at their own concurrency again and catch up.
+ * moving), and rest between batches so that they are busy at most `duty` of the time; when the
+ * live lane is empty they run at their own concurrency again and catch up.
  * In AWS each queue has its own Lambda and DynamoDB scales, so there is nothing to gate.
  */
 export class LaneGate {
@@ -159,37 +160,107 @@ export class LaneGate {
    * run (100/s offered) kept up at 60/s with p95 4.0 s, against 42–44/s and p95 7.4–8.3 s with 2
    * (A/B interleaved, 600 messages, in memory, machine loaded 3–8).
    */
-  constructor(private readonly floor = 1) {}
+  constructor(
+    private readonly floor = 1,
+    /**
+     * the share of wall time the background lane may be busy while the live lane is (env
+     * CHORUS_BACKGROUND_DUTY): after a background batch of d ms, the next starts no sooner than
+     * d × (1 − duty) / duty later, unless the live lane is empty (then at once). 0.1 by measurement:
+     * `npm run bench:hot-chat -- --messages 2000 --others 2000`, p95 one chat at 80/s / 100 chats at
+     * 100/s: duty 1 (the floor alone) 215 / 1,430 ms, 0.5: 219 / 902, 0.33: 275 / 731, 0.2: 189 /
+     * 534, 0.1: 105–115 / 252–292, 0.05: 106–119 / 234–282; the background lane caught up 1.5–4.4 s
+     * after each 10 s phase at every setting.
+     */
+    private readonly duty = 0.1,
+    /**
+     * how long the live lane counts as busy after it emptied (env CHORUS_BACKGROUND_QUIET_MS): a
+     * chat at 20 messages/s empties it between messages, and the background queues then started at
+     * full concurrency, so the next message waited behind their batches. 500 by measurement: `npm
+     * run bench:wa-web-hot-group`, paced group p50 / p95: 0 ms: 51–89 / 473–866 ms; 500 ms: 44–47 /
+     * 419–429 ms.
+     */
+    private readonly quietMs = 500,
+  ) {}
+
+  /** While the live lane is busy, no background batch starts before this (epoch ms): the duty cycle's rest. */
+  private restUntil = 0;
+  private restTimer: NodeJS.Timeout | undefined;
 
   /** Put a queue in a lane (LocalQueue's constructor does it from its options). */
   join(q: LocalQueue, lane: 'live' | 'background'): void {
     (lane === 'live' ? this.live : this.background).add(q);
   }
 
-  /** Does any live queue have messages waiting or being handled? */
+  /** Does any live queue have messages waiting or being handled, or had it within `quietMs`? */
   liveBusy(): boolean {
     for (const q of this.live) if (q.depth > 0) return true;
-    return false;
+    return !this.hurried && Date.now() - this.liveLastAt < this.quietMs;
   }
+
+  /** Callers waiting for the runtime to be idle (tests, benchmarks between phases): no rests then. */
+  private hurried = 0;
+
+  /**
+   * Run `fn` (a wait for idle) with the background lane's rests and quiet period off: whoever waits
+   * for idle wants everything drained, as the batching window already assumes (LocalQueue.idle).
+   */
+  async hurry<T>(fn: () => Promise<T>): Promise<T> {
+    this.hurried++;
+    this.wakeBackground();
+    try {
+      return await fn();
+    } finally {
+      this.hurried--;
+    }
+  }
+
+  /** When the live lane last became empty (epoch ms). */
+  private liveLastAt = 0;
+  private quietTimer: NodeJS.Timeout | undefined;
 
   /** May a background queue start one more batch now? */
   mayStartBackground(): boolean {
-    return this.backgroundInFlight < this.floor || !this.liveBusy();
+    if (!this.liveBusy()) return true;
+    if (this.backgroundInFlight >= this.floor) return false;
+    const now = Date.now();
+    if (now >= this.restUntil || this.hurried) return true;
+    if (!this.restTimer) {
+      this.restTimer = setTimeout(() => {
+        this.restTimer = undefined;
+        this.wakeBackground();
+      }, this.restUntil - now);
+      this.restTimer.unref?.();
+    }
+    return false;
   }
 
   backgroundStarted(): void {
     this.backgroundInFlight++;
   }
 
-  /** A background batch ended: its slot may go to another background queue. */
-  backgroundFinished(): void {
+  /**
+   * A background batch ended (it ran `ms`): its slot may go to another background queue, after a
+   * rest that keeps the background lane busy at most `duty` of the time while the live lane is.
+   */
+  backgroundFinished(ms = 0): void {
     this.backgroundInFlight--;
+    if (this.duty < 1 && this.liveBusy()) this.restUntil = Math.max(this.restUntil, Date.now() + (ms * (1 - this.duty)) / this.duty);
     this.wakeBackground();
   }
 
   /** A live queue became empty: background queues run at full concurrency again. */
   liveDrained(): void {
-    if (!this.liveBusy()) this.wakeBackground();
+    this.liveLastAt = Date.now();
+    if (!this.quietMs) {
+      if (!this.liveBusy()) this.wakeBackground();
+      return;
+    }
+    clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      if (!this.liveBusy()) this.wakeBackground();
+    }, this.quietMs);
+    this.quietTimer.unref?.();
   }
 
   private wakeBackground(): void {
@@ -451,13 +522,14 @@ export class LocalQueue {
       this.inFlight++;
       this.inFlightCount += batch.length;
       gate?.backgroundStarted();
+      const started = Date.now();
       void this.deliver(batch).finally(() => {
         for (const g of groups) this.busyGroups.delete(g);
         this.inFlight--;
         this.inFlightCount -= batch.length;
         this.pump();
         this.checkIdle();
-        if (gate) gate.backgroundFinished();
+        if (gate) gate.backgroundFinished(Date.now() - started);
         else if (this.opts.lane === 'live' && this.depth === 0) this.opts.gate?.liveDrained();
       });
     }

@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LaneGate, type LocalQueue } from '../../scripts/local/queue.ts';
+
+/**
+ * The local runtime's lane gate (scripts/local/queue.ts, issue 23): while the live lane (ingest,
+ * fan-out, rules) has work, or had it within the quiet period, background queues run one batch at a
+ * time and rest between batches (duty cycle); a wait for idle lifts both. Fake timers: no sleeps.
+ */
+type FakeQueue = { depth: number; wake: () => void; woken: number };
+const queue = (): FakeQueue => {
+  const q: FakeQueue = { depth: 0, woken: 0, wake: () => q.woken++ };
+  return q;
+};
+
+let live: FakeQueue;
+let bg: FakeQueue;
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_000_000 });
+  live = queue();
+  bg = queue();
+});
+afterEach(() => vi.useRealTimers());
+
+const gateOf = (duty: number, quietMs: number) => {
+  const g = new LaneGate(1, duty, quietMs);
+  g.join(live as unknown as LocalQueue, 'live');
+  g.join(bg as unknown as LocalQueue, 'background');
+  return g;
+};
+
+describe('LaneGate', () => {
+  it('lets background batches run freely while the live lane is empty', () => {
+    const g = gateOf(0.1, 0);
+    g.backgroundStarted();
+    g.backgroundStarted();
+    expect(g.mayStartBackground()).toBe(true);
+  });
+
+  it('keeps one background batch in flight while the live lane has work, then rests d × (1 − duty) / duty', () => {
+    const g = gateOf(0.1, 0);
+    live.depth = 5;
+    expect(g.mayStartBackground()).toBe(true);
+    g.backgroundStarted();
+    expect(g.mayStartBackground()).toBe(false); // the floor: one at a time
+    vi.advanceTimersByTime(100);
+    g.backgroundFinished(100); // ran 100 ms: rest 900 ms
+    expect(g.mayStartBackground()).toBe(false);
+    vi.advanceTimersByTime(899);
+    expect(g.mayStartBackground()).toBe(false);
+    const before = bg.woken;
+    vi.advanceTimersByTime(1);
+    expect(bg.woken).toBeGreaterThan(before); // the rest's timer wakes the background queues
+    expect(g.mayStartBackground()).toBe(true);
+  });
+
+  it('counts the live lane busy for the quiet period after it emptied, then wakes the background queues', () => {
+    const g = gateOf(0.1, 500);
+    live.depth = 1;
+    g.backgroundStarted();
+    g.backgroundFinished(100);
+    live.depth = 0;
+    g.liveDrained();
+    expect(g.liveBusy()).toBe(true);
+    expect(g.mayStartBackground()).toBe(false); // still resting, inside the quiet period
+    const before = bg.woken;
+    vi.advanceTimersByTime(500);
+    expect(g.liveBusy()).toBe(false);
+    expect(bg.woken).toBeGreaterThan(before);
+    expect(g.mayStartBackground()).toBe(true);
+  });
+
+  it('lifts the rest and the quiet period while someone waits for idle', async () => {
+    const g = gateOf(0.1, 500);
+    live.depth = 1;
+    g.backgroundStarted();
+    g.backgroundFinished(1_000); // a rest of 9 s
+    live.depth = 0;
+    g.liveDrained();
+    expect(g.mayStartBackground()).toBe(false);
+    let during: boolean | undefined;
+    await g.hurry(async () => {
+      during = g.mayStartBackground();
+    });
+    expect(during).toBe(true);
+    expect(g.mayStartBackground()).toBe(false);
+  });
+
+  it('with duty 1 and no quiet period, keeps the floor only (the earlier behaviour)', () => {
+    const g = gateOf(1, 0);
+    live.depth = 3;
+    g.backgroundStarted();
+    g.backgroundFinished(1_000);
+    expect(g.mayStartBackground()).toBe(true);
+  });
+});
