@@ -1,6 +1,7 @@
 import { sqsBatchHandler } from '../lib/sqs.ts';
 import { broadcastToOrg, listOrgConnections } from '../../shared/realtime/connections.ts';
 import { db } from '../../shared/db/service.ts';
+import { orgActiveMembers } from '../../shared/auth/actor.ts';
 import type { SQSRecord } from 'aws-lambda';
 import { bodyOf, parseEventRecord } from '../lib/records.ts';
 import { getOrgPreferences } from '../../shared/org/preferences.ts';
@@ -19,7 +20,8 @@ import { eventChatRef, viewEventFor, type EventViewContext, type PushedEvent } f
  * ~8 reads each here while no one watched). The connections are read per batch, never cached, so a
  * socket that connects gets the next batch's events. For orgs with connections: the **active**
  * members (a connection whose email is not an active member now gets nothing: removed members and
- * invites, whatever rows are left) and the preferences; once per batch, for all its chats in one
+ * invites, whatever rows are left; cached per process like resolveActor's member rows, forgotten at
+ * once by this process's member writes, at most 2 s old otherwise) and the preferences; once per batch, for all its chats in one
  * BatchGet: each chat's current `chat_access` (never the event's snapshot, so a revocation applies to
  * the next event even when it was published before), and for a task linked to a ticket, the
  * ticket's chat. One record's failure (a bad payload, a failed read) fails that record only.
@@ -35,12 +37,9 @@ export const handler = sqsBatchHandler('realtime-fanout', async (records) => {
   const chats = new Map<string, Promise<{ chat_access?: Record<string, boolean> | null } | null>>();
   const tickets = new Map<string, Promise<string | undefined>>();
 
-  // active members by lower-cased email (access pattern: members of an org)
-  const membersOf = (orgId: string) =>
-    memo(members, orgId, async () => {
-      const rows = (await db().entities.member.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
-      return new Map(rows.filter((m) => m.is_active !== false).map((m) => [m.email.toLowerCase(), { email: m.email.toLowerCase(), role: m.role }] as const));
-    });
+  // active members by lower-cased email (access pattern: members of an org), cached per process as
+  // resolveActor's member rows are (shared/auth/actor.ts orgActiveMembers)
+  const membersOf = (orgId: string) => memo(members, orgId, () => orgActiveMembers(orgId));
   // the chat's current access (access pattern: chat by id)
   const chatOf = (orgId: string, chatId: string) =>
     memo(chats, `${orgId}|${chatId}`, async () => {

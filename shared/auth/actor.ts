@@ -4,6 +4,7 @@ import { orgCache } from '../org/org-cache.ts';
 import { AppError } from '../errors.ts';
 import { resolveIdentity } from './identity.ts';
 import type { Claims } from './jwt.ts';
+import type { Viewer } from '../chat/chat-access.rules.ts';
 
 /**
  * The actor of a request: who (from the token) acting in which org with which role (from the
@@ -55,6 +56,25 @@ watchWrites(
   (key) => key.sk.startsWith(MEMBER_SK_PREFIX),
   () => members.forget(),
 );
+
+/** The active members of an org by lower-cased email, with their roles (one paged Query per org). */
+const activeMembers = orgCache<Map<string, Viewer>>(async (orgId) => {
+  const rows = (await db().entities.member.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
+  return new Map(rows.filter((m) => m.is_active !== false).map((m) => [m.email.toLowerCase(), { email: m.email.toLowerCase(), role: m.role }] as const));
+}, MEMBER_CACHE_MS);
+watchWrites(
+  (key) => key.sk.startsWith(MEMBER_SK_PREFIX),
+  () => activeMembers.forget(),
+);
+
+/**
+ * The org's active members by lower-cased email (`{ email, role }`), as the socket fan-out needs
+ * them to view each event for each connection (shared/realtime/event-view.ts). Cached like the
+ * member rows of resolveActor: forgotten at once by any member write of this process, at most
+ * MEMBER_CACHE_MS old otherwise (another Lambda instance's change). Issue 23: the fan-out read them
+ * with a Query per batch, on the path of every message to the socket.
+ */
+export const orgActiveMembers = (orgId: string): Promise<Map<string, Viewer>> => activeMembers.get(orgId);
 
 /** The member row of `email` in `orgId` (null when none), from the cache while fresh (see MEMBER_CACHE_MS). */
 const memberRow = (orgId: string, email: string): Promise<MemberRow> => members.get(`${orgId}\n${email}`);
