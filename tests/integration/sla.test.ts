@@ -30,7 +30,6 @@ const call = async <T = Record<string, unknown>>(method: string, path: string, j
 const chatOf = async () => (await call<{ chat: Chat }>('GET', `/chats/${enc(CHAT)}`)).body.chat;
 const breaches = async () => (await call<{ breaches: SlaBreach[] }>('GET', '/logs/sla')).body.breaches;
 const wakeups = () => [...armed.values()].filter((c) => c.queue === 'rule-actions').map((c) => ({ cmd: c, w: JSON.parse(c.body) as SlaWakeup })).filter((x) => x.w.kind === 'sla');
-const today = () => new Date().toISOString().slice(0, 10);
 let breachLabel = '';
 
 /** Fire the armed SLA wake-ups that match (what EventBridge Scheduler does when due); `keep` leaves them armed (a redelivery later). */
@@ -124,12 +123,16 @@ describe('SLA policies (issue 17 §6)', () => {
     const list = await breaches();
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ policy_id: policy.policy_id, target: 'first_response', chat_id: CHAT, due_at: chat.sla!.first_response!.due_at });
+    // the breach counts on the day it was due (30 min after the message: the next day near midnight),
+    // in the org's zone, so read the days around it
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const [from, to] = [day(Date.now() - 86_400_000), day(Date.now() + 86_400_000)];
     const report = await eventually(async () => {
-      const r = (await call<AnalyticsReport>('GET', `/analytics?from=${today()}&to=${today()}`)).body;
+      const r = (await call<AnalyticsReport>('GET', `/analytics?from=${from}&to=${to}`)).body;
       return r.totals.sla_breaches > 0 ? r : null;
     }, 10_000, 'analytics counts the breach');
     expect(report.totals.sla_breaches).toBe(1);
-    const breakdown = (await call<{ phones: Array<{ phone_id: string; sla_breaches: number }> }>('GET', `/analytics/breakdown?from=${today()}&to=${today()}`)).body;
+    const breakdown = (await call<{ phones: Array<{ phone_id: string; sla_breaches: number }> }>('GET', `/analytics/breakdown?from=${from}&to=${to}`)).body;
     expect(breakdown.phones.find((p) => p.phone_id === chat.phone_id)?.sla_breaches).toBe(1);
     const logs = (await call<{ logs: RuleLog[] }>('GET', `/logs/rules?chat_id=${enc(CHAT)}`)).body.logs.filter((l) => (l.trigger as string) === 'sla.breach');
     expect(logs).toHaveLength(1);
