@@ -104,11 +104,6 @@ type Versioned = { state: ChatAnalyticsState; version: number | null };
 const stateCache = new LRUCache<string, Versioned>({ max: 20_000 });
 const cacheKey = (orgId: string, chatId: string) => `${orgId}|${chatId}`;
 
-/** Drop every cached chat state (tests that rewrite the table under a running consumer). */
-export function forgetAnalyticsStates(): void {
-  stateCache.clear();
-}
-
 /**
  * The chats' analytics states: cached ones from this process (stateCache), the rest with one
  * BatchGet, strongly consistent. @throws AnalyticsStatesUnprocessed when DynamoDB left keys unread

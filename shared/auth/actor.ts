@@ -52,19 +52,19 @@ const members = orgCache<MemberRow>(async (key) => {
   const data = (await db().entities.member.get({ org_id, email }).go()).data;
   return data ? { role: data.role, is_active: data.is_active } : null;
 }, MEMBER_CACHE_MS);
-watchWrites(
-  (key) => key.sk.startsWith(MEMBER_SK_PREFIX),
-  () => members.forget(),
-);
 
 /** The active members of an org by lower-cased email, with their roles (one paged Query per org). */
 const activeMembers = orgCache<Map<string, Viewer>>(async (orgId) => {
   const rows = (await db().entities.member.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
   return new Map(rows.filter((m) => m.is_active !== false).map((m) => [m.email.toLowerCase(), { email: m.email.toLowerCase(), role: m.role }] as const));
 }, MEMBER_CACHE_MS);
+// any member write of this process forgets both caches (a read in flight is then not kept)
 watchWrites(
   (key) => key.sk.startsWith(MEMBER_SK_PREFIX),
-  () => activeMembers.forget(),
+  () => {
+    members.forget();
+    activeMembers.forget();
+  },
 );
 
 /**
