@@ -41,6 +41,7 @@ import { setMailPort } from '../../shared/ports/mail.ts';
 import { setBillingPort } from '../../shared/plan/billing-port.ts';
 import { localBillingPort } from '../../shared/plan/billing-local.ts';
 import { handleBillingWebhook } from '../../shared/plan/plan.ts';
+import { setSingleWriter } from '../../shared/db/read-cache.ts';
 
 /**
  * The embedded default: every AWS service Chorus uses, stood in for on one machine, running the
@@ -148,6 +149,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const state: State = JSON.parse(await readFile(stateFile, 'utf8').catch(() => '{}'));
 
   const stops: Array<() => Promise<void>> = [];
+  // this process is its table's only writer: per-process read caches may keep Query pages until
+  // its own writes forget them (shared/db/read-cache.ts); CHORUS_READ_CACHE=off when something
+  // else writes the same table
+  setSingleWriter(process.env.CHORUS_READ_CACHE !== 'off');
+  stops.push(async () => setSingleWriter(false));
   try {
     const tableName = process.env.TABLE_NAME || 'chorus';
     const [dynamo, cognito] = await Promise.all([

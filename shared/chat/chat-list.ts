@@ -11,6 +11,8 @@ import { getOrgPreferences } from '../org/preferences.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Chat, ListChatsQuery } from './chat.schemas.ts';
 import type { ChatRow } from './chat-write.ts';
+import { orgScope, orgScopeOfPk, scopedReadCache } from '../db/read-cache.ts';
+import type { ItemKey } from '../db/write-watch.ts';
 
 /**
  * GET /chats (issue 4 part 9): the chats of one folder (open = 'All', closed, snoozed, archived)
@@ -62,10 +64,27 @@ function decode(raw: string | undefined): { i: string; c: string } | null {
   throw badCursor();
 }
 
-/** The viewer's own chat states (pins, 'close for me'): one Query on their MemberChatState rows. */
+/** Sort-key prefixes of the rows a chat-list page is read from (the chat row and its copies). */
+const LIST_ROW_SK = ['$chat_1#', '$chatlabellink_1#', '$chatgrouplink_1#', '$chatpropertylink_1#'];
+/**
+ * Chat-list index pages by org (shared/db/read-cache.ts: only while this process is the table's
+ * only writer, i.e. the local runtime): a write of any chat row or copy of the org forgets them.
+ */
+const listPages = scopedReadCache<Page>({ scopeOf: (key: ItemKey) => (LIST_ROW_SK.some((p) => key.sk.startsWith(p)) ? orgScopeOfPk(key.pk) : null), maxScopes: 100 });
+/** Members' chat states by member (their MemberChatState partition, `pk`), forgotten by a write of any of them. */
+const statesCache = scopedReadCache<Map<string, MemberState>>({ scopeOf: (key: ItemKey) => (key.sk.startsWith('$memberchatstate_1#') ? key.pk : null), maxScopes: 1_000, maxKeysPerScope: 1 });
+
+/**
+ * The viewer's own chat states (pins, 'close for me'): one Query on their MemberChatState rows
+ * (cached per member in the local runtime: shared/db/read-cache.ts). The map is shared: do not mutate it.
+ */
 export async function memberStates(orgId: string, email: string): Promise<Map<string, MemberState>> {
-  const rows = (await db().entities.memberChatState.query.byMember({ org_id: orgId, email: email.toLowerCase() }).go({ pages: 'all' })).data;
-  return new Map(rows.map((r) => [r.chat_id, { pinned_at: r.pinned_at ?? null, closed_for_me_at: r.closed_for_me_at ?? null, closed_for_me_message: r.closed_for_me_message ?? null }]));
+  const load = async () => {
+    const rows = (await db().entities.memberChatState.query.byMember({ org_id: orgId, email: email.toLowerCase() }).go({ pages: 'all' })).data;
+    return new Map(rows.map((r) => [r.chat_id, { pinned_at: r.pinned_at ?? null, closed_for_me_at: r.closed_for_me_at ?? null, closed_for_me_message: r.closed_for_me_message ?? null }]));
+  };
+  const scope = orgScope(orgId);
+  return scope ? statesCache.get(`${scope}#email_${email.toLowerCase()}`, '', load) : load();
 }
 
 /** The view context of a request: viewer, masking preference and own chat states. */
@@ -203,6 +222,13 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
     toCursor = keyCursor(idx.byState.index);
   }
   if (cur && cur.i !== index) throw badCursor();
+  // index pages come from the org's page cache when it is on (the local runtime; see listPages)
+  const scope = orgScope(org);
+  if (scope) {
+    const read = run;
+    const filters = JSON.stringify(f);
+    run = (cursor, limit) => listPages.get(scope, `${index}\n${filters}\n${cursor ?? ''}\n${limit}`, () => read(cursor, limit));
+  }
   // Filters the chosen index does not apply itself. With none (and no 'close for me' of the
   // viewer's to hide), a page is exactly one Query of `limit` items.
   const applied: Record<string, Array<keyof Filters>> = {

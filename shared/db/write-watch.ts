@@ -16,11 +16,14 @@ export interface ItemKey {
   sk: string;
 }
 
-type Watcher = { match: (key: ItemKey) => boolean; onWrite: () => void };
+type Watcher = { match: (key: ItemKey) => boolean; onWrite: (keys: ItemKey[]) => void };
 const watchers: Watcher[] = [];
 
-/** Calls `onWrite` whenever a write of this process touches an item `match` accepts (before it is sent and after it settles). */
-export function watchWrites(match: (key: ItemKey) => boolean, onWrite: () => void): void {
+/**
+ * Calls `onWrite` whenever a write of this process touches an item `match` accepts (before it is
+ * sent and after it settles), with the keys of that write that `match` accepted.
+ */
+export function watchWrites(match: (key: ItemKey) => boolean, onWrite: (keys: ItemKey[]) => void): void {
   watchers.push({ match, onWrite });
 }
 
@@ -63,5 +66,11 @@ export function writtenKeys(commandName: string, input: unknown): ItemKey[] {
 export function watchersOf(commandName: string, input: unknown): Array<() => void> {
   if (!watchers.length) return [];
   const keys = writtenKeys(commandName, input);
-  return keys.length ? watchers.filter((w) => keys.some(w.match)).map((w) => w.onWrite) : [];
+  if (!keys.length) return [];
+  const out: Array<() => void> = [];
+  for (const w of watchers) {
+    const matched = keys.filter(w.match);
+    if (matched.length) out.push(() => w.onWrite(matched));
+  }
+  return out;
 }

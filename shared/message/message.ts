@@ -6,6 +6,24 @@ import type { Actor } from '../auth/actor.ts';
 import { chatGuard } from '../access/guard.ts';
 import { withCursor } from '../db/paging.ts';
 import type { Message, PageQuery } from './message.schemas.ts';
+import { orgScope, scopedReadCache } from '../db/read-cache.ts';
+
+type MessagePage = { data: Array<Record<string, unknown>>; cursor: string | null };
+/**
+ * Message pages by chat (their partition, `pk`): kept only while this process is the table's only
+ * writer (the local runtime; shared/db/read-cache.ts), forgotten by any write of a message of that chat.
+ */
+const messagePages = scopedReadCache<MessagePage>({ scopeOf: (key) => (key.sk.startsWith('$message_1#') ? key.pk : null), maxScopes: 500, maxKeysPerScope: 16 });
+
+/**
+ * The partition key of a chat's messages as ElectroDB writes it (MessageEntity byChat:
+ * `$chorus#org_id_<org>#chat_id_<chat>`, lower-cased), the scope of messagePages; null for an org
+ * the read cache does not keep (shared/db/read-cache.ts orgScope).
+ */
+export function messageScope(orgId: string, chatId: string): string | null {
+  const org = orgScope(orgId);
+  return org && `${org}#chat_id_${chatId.toLowerCase()}`;
+}
 
 /**
  * Messages of a chat, newest first (index byChat, Query desc), cursor paged; access and masking
@@ -16,7 +34,10 @@ import type { Message, PageQuery } from './message.schemas.ts';
 export async function listMessages(actor: Actor, chatId: string, page: PageQuery): Promise<{ messages: Message[]; cursor: string | null }> {
   const guard = await chatGuard(actor);
   await guard.requireChat(chatId);
-  const res = await withCursor(page.cursor, () => db().entities.message.query.byChat({ org_id: actor.org_id, chat_id: chatId }).go({ order: 'desc', limit: page.limit, cursor: page.cursor ?? null }));
+  const read = (): Promise<MessagePage> =>
+    withCursor(page.cursor, () => db().entities.message.query.byChat({ org_id: actor.org_id, chat_id: chatId }).go({ order: 'desc', limit: page.limit, cursor: page.cursor ?? null })) as Promise<MessagePage>;
+  const scope = messageScope(actor.org_id, chatId);
+  const res = scope ? await messagePages.get(scope, `${page.cursor ?? ''}\n${page.limit}`, read) : await read();
   return { messages: res.data.map((m) => guard.viewMessage(toMessageWire(m))), cursor: res.cursor ?? null };
 }
 
