@@ -213,6 +213,8 @@ async function main() {
     }
     console.log(`(${published} chat.updated events published)`);
   } finally {
+    // published events' outbox rows are deleted together a moment later: before the table goes
+    await (await import('../events/outbox.ts')).flushOutboxDeletes();
     await dynamo.stop();
   }
 }
