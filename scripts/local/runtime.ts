@@ -269,7 +269,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // failed records' errors become their dead letters' reasons (SQS answers carry ids only)
     setRecordFailureSink((id, error) => recordErrors.set(id, error));
     const lazy = (ref: string): SqsHandler => async (event) => (await loadHandler<SqsHandler>(ref))(event);
-    const gate = new LaneGate(process.env.CHORUS_BACKGROUND_FLOOR ? Number(process.env.CHORUS_BACKGROUND_FLOOR) : undefined, process.env.CHORUS_BACKGROUND_DUTY ? Number(process.env.CHORUS_BACKGROUND_DUTY) : undefined, process.env.CHORUS_BACKGROUND_QUIET_MS ? Number(process.env.CHORUS_BACKGROUND_QUIET_MS) : undefined);
+    const envNumber = (name: string): number | undefined => (process.env[name] ? Number(process.env[name]) : undefined);
+    const gate = new LaneGate(envNumber('CHORUS_BACKGROUND_FLOOR'), envNumber('CHORUS_BACKGROUND_DUTY'), envNumber('CHORUS_BACKGROUND_QUIET_MS'), envNumber('CHORUS_BACKGROUND_MAX_LAG_MS'));
     const lane = (name: string) => ({ gate, lane: LIVE_QUEUES.has(name) ? ('live' as const) : ('background' as const) });
     for (const s of SUBSCRIPTIONS) queues.set(s.name, new LocalQueue(s.name, dataDir, lazy(s.handler), { maxReceiveCount: s.maxReceiveCount, batchSize: s.batchSize, batchWindowMs: batchingWindowMs(s.batchSize), concurrency: LOCAL_SUBSCRIPTION_CONCURRENCY[s.name] ?? 4, ...lane(s.name) }));
     for (const c of COMMAND_QUEUES) queues.set(c.name, new LocalQueue(c.name, dataDir, lazy(c.handler), { maxReceiveCount: c.maxReceiveCount, batchSize: c.batchSize, batchWindowMs: batchingWindowMs(c.batchSize, 'fifo' in c && c.fifo), concurrency: c.concurrency, ...lane(c.name) }));

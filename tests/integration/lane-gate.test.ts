@@ -21,8 +21,8 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-const gateOf = (duty: number, quietMs: number) => {
-  const g = new LaneGate(1, duty, quietMs);
+const gateOf = (duty: number, quietMs: number, maxLagMs?: number) => {
+  const g = new LaneGate(1, duty, quietMs, maxLagMs);
   g.join(live as unknown as LocalQueue, 'live');
   g.join(bg as unknown as LocalQueue, 'background');
   return g;
@@ -83,6 +83,24 @@ describe('LaneGate', () => {
     });
     expect(during).toBe(true);
     expect(g.mayStartBackground()).toBe(false);
+  });
+
+  it('skips the rest for a queue whose oldest message has waited the maximum lag, and wakes it then', () => {
+    const g = gateOf(0.1, 0, 2_000);
+    live.depth = 5;
+    g.backgroundStarted();
+    g.backgroundFinished(1_000); // a rest of 9 s
+    const sentAt = Date.now() - 500;
+    expect(g.mayStartBackground(sentAt)).toBe(false); // waited 0.5 s: rests
+    expect(g.mayStartBackground()).toBe(false); // nothing waiting told: rests
+    const before = bg.woken;
+    vi.advanceTimersByTime(1_499);
+    expect(bg.woken).toBe(before);
+    vi.advanceTimersByTime(1); // its oldest has now waited 2 s: woken before the rest's end
+    expect(bg.woken).toBeGreaterThan(before);
+    expect(g.mayStartBackground(sentAt)).toBe(true);
+    g.backgroundStarted();
+    expect(g.mayStartBackground(sentAt)).toBe(false); // still one at a time (the floor)
   });
 
   it('with duty 1 and no quiet period, keeps the floor only (the earlier behaviour)', () => {
