@@ -165,7 +165,7 @@ export class LaneGate {
     /**
      * the share of wall time the background lane may be busy while the live lane is (env
      * CHORUS_BACKGROUND_DUTY): after a background batch of d ms, the next starts no sooner than
-     * d × (1 − duty) / duty later, unless the live lane is empty (then at once). Default 0.1.
+     * d × (1 − duty) / duty later, unless the live lane is empty (then at once). Default 1 (off).
      * 0.1 helped the live lane's latency:
      * `npm run bench:hot-chat -- --messages 2000 --others 2000`, p95 one chat at 80/s / 100 chats at
      * 100/s: duty 1 (the floor alone) 215 / 1,430 ms, 0.5: 219 / 902, 0.33: 275 / 731, 0.2: 189 /
@@ -173,23 +173,26 @@ export class LaneGate {
      * after each 10 s phase at every setting. But with 0.1 and a 500 ms quiet period as defaults and
      * no lag limit, CI's tickets e2e saw a ticket subject search still empty 60 s after 100 tickets
      * were created: the rest follows every batch, so background queues with small batches (10
-     * records) starved while live queues kept getting events. Hence `maxLagMs`.
+     * records) starved while live queues kept getting events. Hence `maxLagMs`; but with a 15 s lag
+     * limit CI failed again (the same search, and media-out's Graph uploads not done by `rt.idle()`
+     * under the full suite's load): a lagging queue is held at about that lag while the live lane
+     * stays busy. So still opt-in.
      */
-    private readonly duty = 0.1,
+    private readonly duty = 1,
     /**
      * how long the live lane counts as busy after it emptied (env CHORUS_BACKGROUND_QUIET_MS): a
      * chat at 20 messages/s empties it between messages, and the background queues then started at
      * full concurrency, so the next message waited behind their batches. 500 by measurement: `npm
      * run bench:wa-web-hot-group` (duty 0.1), paced group p50 / p95: 0 ms: 51–89 / 473–866 ms; 500 ms:
-     * 44–47 / 419–429 ms. Default 500.
+     * 44–47 / 419–429 ms. Default 0 (off), with the duty cycle (see `duty`).
      */
-    private readonly quietMs = 500,
+    private readonly quietMs = 0,
     /**
      * the longest a background queue's oldest waiting message may wait before that queue skips the
      * duty cycle's rest (still within `floor`), ms (env CHORUS_BACKGROUND_MAX_LAG_MS). The rest only
      * makes sense while the background lane keeps up: with it every 'a moment later' (search, web
      * push, analytics) stays within about this lag, however long the live lane stays busy. Default
-     * 15 s, by measurement: `npm run bench:hot-chat -- --messages 2000 --others 2000` with duty 0.1
+     * 15 s (it matters only with a duty cycle), by measurement: `npm run bench:hot-chat -- --messages 2000 --others 2000` with duty 0.1
      * and quiet 500, p95 one chat at 80/s / 100 chats at 100/s: no limit 92.6 / 141.7 ms; 15 s 86.6 /
      * 174.7 and 84.7 / 162.6 ms; 5 s 157.3 / 699.8 ms; 2 s 196.3 / 760.0 ms (duty 1 that day: 174.2 /
      * 372.6 ms). Under a burst the background lane is seconds behind (it caught up 1.5–3.6 s after
