@@ -70,7 +70,9 @@ const LIST_ROW_SK = ['$chat_1#', '$chatlabellink_1#', '$chatgrouplink_1#', '$cha
  * Chat-list index pages by org (shared/db/read-cache.ts: only while this process is the table's
  * only writer, i.e. the local runtime): a write of any chat row or copy of the org forgets them.
  */
-const listPages = scopedReadCache<Page>({ scopeOf: (key: ItemKey) => (LIST_ROW_SK.some((p) => key.sk.startsWith(p)) ? orgScopeOfPk(key.pk) : null), maxScopes: 100 });
+const listPages = scopedReadCache<Page>({ scopeOf: (key: ItemKey) => (LIST_ROW_SK.some((p) => key.sk.startsWith(p)) ? orgScopeOfPk(key.pk) : null), maxScopes: 100, maxKeysPerScope: 32 });
+/** The largest index read kept by listPages (items): bounds its memory to about 100 orgs x 32 pages x 100 rows. */
+const CACHED_PAGE_MAX = 100;
 /** Members' chat states by member (their MemberChatState partition, `pk`), forgotten by a write of any of them. */
 const statesCache = scopedReadCache<Map<string, MemberState>>({ scopeOf: (key: ItemKey) => (key.sk.startsWith('$memberchatstate_1#') ? key.pk : null), maxScopes: 1_000, maxKeysPerScope: 1 });
 
@@ -227,7 +229,8 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
   if (scope) {
     const read = run;
     const filters = JSON.stringify(f);
-    run = (cursor, limit) => listPages.get(scope, `${index}\n${filters}\n${cursor ?? ''}\n${limit}`, () => read(cursor, limit));
+    // pages a person reads (GET /chats asks for 50); the big reads of bulk jobs and exports walk once
+    run = (cursor, limit) => (limit <= CACHED_PAGE_MAX ? listPages.get(scope, `${index}\n${filters}\n${cursor ?? ''}\n${limit}`, () => read(cursor, limit)) : read(cursor, limit));
   }
   // Filters the chosen index does not apply itself. With none (and no 'close for me' of the
   // viewer's to hide), a page is exactly one Query of `limit` items.

@@ -12,8 +12,9 @@ type MessagePage = { data: Array<Record<string, unknown>>; cursor: string | null
 /**
  * Message pages by chat (their partition, `pk`): kept only while this process is the table's only
  * writer (the local runtime; shared/db/read-cache.ts), forgotten by any write of a message of that chat.
+ * Bounded to the last 200 chats read, 4 pages each (a thread is mostly read from its first page).
  */
-const messagePages = scopedReadCache<MessagePage>({ scopeOf: (key) => (key.sk.startsWith('$message_1#') ? key.pk : null), maxScopes: 500, maxKeysPerScope: 16 });
+const messagePages = scopedReadCache<MessagePage>({ scopeOf: (key) => (key.sk.startsWith('$message_1#') ? key.pk : null), maxScopes: 200, maxKeysPerScope: 4 });
 
 /**
  * The partition key of a chat's messages as ElectroDB writes it (MessageEntity byChat:
@@ -36,7 +37,8 @@ export async function listMessages(actor: Actor, chatId: string, page: PageQuery
   await guard.requireChat(chatId);
   const read = (): Promise<MessagePage> =>
     withCursor(page.cursor, () => db().entities.message.query.byChat({ org_id: actor.org_id, chat_id: chatId }).go({ order: 'desc', limit: page.limit, cursor: page.cursor ?? null })) as Promise<MessagePage>;
-  const scope = messageScope(actor.org_id, chatId);
+  // pages of up to 100 (the thread asks for 50); bigger ones are read through
+  const scope = page.limit <= 100 ? messageScope(actor.org_id, chatId) : null;
   const res = scope ? await messagePages.get(scope, `${page.cursor ?? ''}\n${page.limit}`, read) : await read();
   return { messages: res.data.map((m) => guard.viewMessage(toMessageWire(m))), cursor: res.cursor ?? null };
 }
