@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { monotonicFactory, ulid, type PRNG } from 'ulid';
 
 /**
@@ -25,3 +25,14 @@ export const fastUlid = (seedTime?: number): string => ulid(seedTime, pooledPrng
 
 /** A monotonic ULID factory (ids strictly increase within the process) on the pooled PRNG. */
 export const fastMonotonicUlid = () => monotonicFactory(pooledPrng);
+
+/**
+ * A ULID whose random part is derived from `key` (80 bits of its SHA-256: 5 of each of its first 16 bytes), with the time
+ * prefix `seedTime` (epoch ms): the same key and time give the same id, so a row written again for
+ * the same thing (a redelivered event's rule-log row) replaces itself instead of adding a second.
+ */
+export function keyedUlid(seedTime: number, key: string): string {
+  const hash = createHash('sha256').update(key).digest();
+  let i = 0;
+  return ulid(seedTime, () => hash[i++]! / 256);
+}

@@ -1,5 +1,5 @@
 import { NOOP, sqsBatchHandler } from '../lib/sqs.ts';
-import { ruleEventRelevant } from '../../shared/rules/relevance.ts';
+import { ruleEventRelevant, ruleEventReplayHarmless } from '../../shared/rules/relevance.ts';
 import { parseEventRecord } from '../lib/records.ts';
 import { flushRuleWrites, handleRuleEvent, newRuleWrites, type BusEvent } from '../../shared/rules/engine.ts';
 import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
@@ -8,7 +8,8 @@ import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
  * rules-engine consumer (issue 17): evaluates the org's automation rules on each subscribed bus
  * event (shared/rules/engine.ts handleRuleEvent), all records of a batch concurrently. Deduped by
  * event id with one BatchGet / one BatchWrite of consumer receipts per batch (sqsBatchHandler,
- * not a Get and a Put per record) and idempotent per action (receipts by event + rule + action
+ * not a Get and a Put per record) — or in-process only when a repeat is harmless (an org whose
+ * rules arm no timers and without SLA policies: relevance.ts ruleEventReplayHarmless) — and idempotent per action (receipts by event + rule + action
  * index), so redelivery never repeats an action; an unexpected failure is retried, then
  * dead-lettered with the reason (only the failed records of a batch).
  * The batch's private-note actions commit in one transaction (engine.ts RuleWrites.joins: each
@@ -57,4 +58,7 @@ export const handler = sqsBatchHandler('rules-engine', async (records) => {
       return true; // unreadable: the handler reports it
     }
   },
+  // an org whose rules arm no timers and which has no SLA policy: a repeat is harmless (actions have
+  // their own receipts, log rows are rewritten), so the receipt is kept in-process (relevance.ts)
+  memoryReceipt: async (record) => ruleEventReplayHarmless(parseEventRecord(record, 'rules-engine') as unknown as BusEvent),
 });

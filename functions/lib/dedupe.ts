@@ -62,6 +62,10 @@ const memory = new Map<string, Set<string>>();
  * Oldest ids are forgotten past MEMORY_RECEIPTS_MAX.
  */
 export const memoryReceipts = {
+  /** Forget these events' in-process receipts, as a restart of the process would (tests). */
+  forget(consumer: string, eventIds: string[]): void {
+    for (const id of eventIds) memory.get(consumer)?.delete(id);
+  },
   handledAmong(consumer: string, eventIds: string[]): Set<string> {
     const seen = memory.get(consumer);
     return new Set(seen ? eventIds.filter((id) => seen.has(id)) : []);

@@ -26,10 +26,15 @@ export const NOOP = Symbol('noop');
  *   receipts and lookups, which made DynamoDB Local (one JVM) the ingest bottleneck.
  * - `receipts`: 'table' (default: consumer receipts in DynamoDB) or 'memory' (in-process, for
  *   consumers whose repeats are harmless; dedupe.ts memoryReceipts).
+ * - `memoryReceipt(record)`: with table receipts, true for a record whose repeat is harmless (the
+ *   rules engine: an org whose rules arm no timers, whose actions carry their own exactly-once
+ *   receipts and whose log rows have ids made from the event): it is neither read from nor written
+ *   to the table, only remembered in-process. Run after `relevant`, on the records it kept.
  */
 export interface ConsumerOptions {
   relevant?: (record: SQSRecord) => boolean | Promise<boolean>;
   receipts?: 'table' | 'memory';
+  memoryReceipt?: (record: SQSRecord) => boolean | Promise<boolean>;
 }
 
 /**
@@ -75,12 +80,19 @@ export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Prom
       const verdicts = await Promise.all(event.Records.map(async (r) => { try { return await opts.relevant!(r); } catch { return true; } }));
       verdicts.forEach((v, i) => !v && skipped.add(i));
     }
+    // records whose repeat is harmless: in-process receipts only (no table read or write)
+    const inProcess = new Set<number>();
+    if (opts.memoryReceipt && !inMemory) {
+      const verdicts = await Promise.all(event.Records.map(async (r, i) => { if (skipped.has(i)) return false; try { return await opts.memoryReceipt!(r); } catch { return false; } }));
+      verdicts.forEach((v, i) => v && inProcess.add(i));
+    }
     const askIds = ids.filter((id, i): id is string => !!id && !skipped.has(i));
+    const tableAskIds = ids.filter((id, i): id is string => !!id && !skipped.has(i) && !inProcess.has(i));
     // events handled already are answered as done without reaching fn: one BatchGet of receipts per
     // batch (none with in-process receipts), plus the in-process ones of skipped/NOOP records
     let seenIds: Set<string>;
     try {
-      seenIds = await readReceipts(askIds);
+      seenIds = tableAskIds.length ? await readReceipts(tableAskIds) : new Set();
     } catch (e) {
       log('warn', `${name}.receipts_unread`, { error: String((e as Error)?.message ?? e) });
       seenIds = new Set(); // handle them all: consumers are idempotent, a repeat beats a stall
@@ -97,7 +109,7 @@ export function sqsBatchHandler(name: string, fn: (records: SQSRecord[]) => Prom
       const id = ids[i];
       if (!id || isSeen(i)) return;
       if (skipped.has(i)) memoryIds.push(id);
-      else if (results[i]?.status === 'fulfilled') ((results[i] as PromiseFulfilledResult<unknown>).value === NOOP ? memoryIds : tableIds).push(id);
+      else if (results[i]?.status === 'fulfilled') ((results[i] as PromiseFulfilledResult<unknown>).value === NOOP || inProcess.has(i) ? memoryIds : tableIds).push(id);
     });
     let receiptError: unknown;
     await writeReceipts(tableIds).then(

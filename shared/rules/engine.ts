@@ -1,5 +1,6 @@
-import { fastUlid } from '../ids.ts';
+import { fastUlid, keyedUlid } from '../ids.ts';
 import { db } from '../db/service.ts';
+import { orgScope, orgScopeOfPk, scopedReadCache, singleWriterCaches } from '../db/read-cache.ts';
 import { isAppError } from '../errors.ts';
 import { log } from '../log.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -80,13 +81,19 @@ export interface ActionContext {
 }
 
 // --- labels by id, cached per process (names for conditions and templates) ---
-const labelCache = new Map<string, { at: number; names: Map<string, string> }>();
+const loadLabelNames = async (orgId: string) => new Map((await db().entities.chatLabel.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data.map((l) => [l.label_id, l.name]));
+/** single-writer mode (the local runtime): kept until a label row of the org is written (shared/db/read-cache.ts) */
+const labelsExact = scopedReadCache<Map<string, string>>({ scopeOf: (key) => (key.sk.startsWith('$chatlabel_1#') ? orgScopeOfPk(key.pk) : null), maxScopes: 1_000, maxKeysPerScope: 1 });
+/** otherwise (AWS): for 5 s; the read itself is shared, so a burst of events after the expiry makes one Query, not one each */
+const labelCache = new Map<string, { at: number; names: Promise<Map<string, string>> }>();
 async function labelNames(orgId: string): Promise<Map<string, string>> {
+  const scope = orgScope(orgId);
+  if (singleWriterCaches() && scope) return labelsExact.get(scope, 'names', () => loadLabelNames(orgId));
   const hit = labelCache.get(orgId);
   if (hit && Date.now() - hit.at < 5_000) return hit.names;
-  const rows = (await db().entities.chatLabel.query.byOrg({ org_id: orgId }).go({ pages: 'all' })).data;
-  const names = new Map(rows.map((l) => [l.label_id, l.name]));
+  const names = loadLabelNames(orgId);
   labelCache.set(orgId, { at: Date.now(), names });
+  names.catch(() => labelCache.delete(orgId));
   return names;
 }
 
@@ -412,9 +419,15 @@ const outcomeOf = (outcomes: ActionOutcome[]): RuleLog['outcome'] => {
   return failed === 0 ? 'matched' : failed === outcomes.length ? 'failed' : 'partial';
 };
 
-function logRow(rule: RuleRow, trigger: TriggerType, eventId: string, chatId: string | null, outcome: RuleLog['outcome'], reasons: string[], actions: ActionOutcome[], occurredAt: number | null): RuleLog {
+/**
+ * One Rules-log row. With `idKey` (what the row is about within the event: trigger, rule, kind) and
+ * the event's `occurredAt` (epoch ms), its log_id is made from them (keyedUlid, time prefix = the
+ * event's time), so an event handled again (at-least-once delivery) rewrites its rows instead of
+ * adding a second set; the row then says the actions were already done (statuses 'duplicate').
+ */
+function logRow(rule: RuleRow, trigger: TriggerType, eventId: string, chatId: string | null, outcome: RuleLog['outcome'], reasons: string[], actions: ActionOutcome[], occurredAt: number | null, idKey?: string): RuleLog {
   const at = Date.now();
-  return { log_id: fastUlid(at), rule_id: rule.rule_id, rule_name: rule.name, rule_version: rule.version, trigger, event_id: eventId, chat_id: chatId, outcome, reasons, actions, at, latency_ms: occurredAt ? Math.max(0, at - occurredAt) : null };
+  return { log_id: idKey && occurredAt ? keyedUlid(occurredAt, `${eventId}|${idKey}`) : fastUlid(at), rule_id: rule.rule_id, rule_name: rule.name, rule_version: rule.version, trigger, event_id: eventId, chat_id: chatId, outcome, reasons, actions, at, latency_ms: occurredAt ? Math.max(0, at - occurredAt) : null };
 }
 
 /** Dry-run samples kept per org and trigger and process: a burst of SAMPLE_BURST, then samplesPerSecond() a second (env RULES_SAMPLES_PER_S, default 2: a dry run reads the last 100, so a busy trigger's samples still span the last minute). */
@@ -501,6 +514,9 @@ function ruleIndex(all: RuleRow[]): RuleIndex {
   return ix;
 }
 
+/** Does any of the org's rules (enabled or not) arm a timer: a delayed action, a follow-up, 'no reply'? */
+export const rulesArmTimers = (all: RuleRow[]): boolean => ruleIndex(all).timed;
+
 /**
  * What the evaluations of one SQS batch leave to write after their actions: log rows, dry-run
  * samples, done receipts of claim-first actions. The rules consumer passes one to every
@@ -566,7 +582,7 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
     const cancelled = await cancelPending(orgId, chatId, (r) => r.cancel_on_reply && !isNoReplyKey(r.action_key), 'the customer replied');
     for (const c of cancelled) {
       const rule = all.find((r) => r.rule_id === c.rule_id);
-      if (rule) logs.push(logRow(rule, fired[0].trigger, meta.id, chatId, 'skipped', [c.summary], [], occurredAt));
+      if (rule) logs.push(logRow(rule, fired[0].trigger, meta.id, chatId, 'skipped', [c.summary], [], occurredAt, `cancelled|${c.action_key}`));
     }
     // 'no reply within N minutes': (re)arm a timer per rule, from this message
     for (const rule of enabled.filter((r) => r.trigger.type === 'no_reply')) {
@@ -608,22 +624,22 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
   for (const { f, rule } of triggered) {
     const guard = loopGuard(meta.causation, rule.rule_id, MAX_CAUSATION_DEPTH);
     if (guard) {
-      logs.push(logRow(rule, f.trigger, meta.id, chatId, 'skipped', [guard], [], occurredAt));
+      logs.push(logRow(rule, f.trigger, meta.id, chatId, 'skipped', [guard], [], occurredAt, `${f.trigger_id}|${rule.rule_id}`));
       continue;
     }
     const b = await contextFor(f);
     const result = evaluateConditions(rule.conditions, b.ctx);
     if (!result.matched) {
-      logs.push(logRow(rule, f.trigger, meta.id, chatId, 'not_matched', result.reasons, [], occurredAt));
+      logs.push(logRow(rule, f.trigger, meta.id, chatId, 'not_matched', result.reasons, [], occurredAt, `${f.trigger_id}|${rule.rule_id}`));
       continue;
     }
     const r = await runActions({ orgId, rule, chatId, chat: b.chat, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation, joins: writes?.joins }, { doneReceipts });
     retry ??= r.retry;
-    logs.push(logRow(rule, f.trigger, meta.id, chatId, outcomeOf(r.outcomes), [], r.outcomes, occurredAt));
+    logs.push(logRow(rule, f.trigger, meta.id, chatId, outcomeOf(r.outcomes), [], r.outcomes, occurredAt, `${f.trigger_id}|${rule.rule_id}`));
   }
   const evaluatedAt = Date.now();
   const own = writes ?? newRuleWrites();
-  for (const log of collapseNotMatched(logs)) own.logs.push({ orgId, log });
+  for (const log of collapseNotMatched(logs, occurredAt)) own.logs.push({ orgId, log });
   own.samples.push(...samples);
   own.doneReceipts.push(...doneReceipts);
   if (occurredAt && triggered.length) {
@@ -677,14 +693,17 @@ export const notMatchedRowsMax = () => {
  * An event that many rules did not match is logged as ONE summary row (rule_id '*', each rule's
  * name and first reason) instead of one row per rule: an org with 100 rules at 200 messages/s
  * would otherwise write 20,000 log rows a second. Matched, skipped and failed evaluations keep
- * their own rows always.
+ * their own rows always. `occurredAt` (the event's time, epoch ms): the summary's log_id is made
+ * from the event and trigger (keyedUlid), so a redelivered event rewrites it.
  */
-export function collapseNotMatched(logs: RuleLog[]): RuleLog[] {
+export function collapseNotMatched(logs: RuleLog[], occurredAt: number | null = null): RuleLog[] {
   const miss = logs.filter((l) => l.outcome === 'not_matched');
   if (miss.length <= notMatchedRowsMax()) return logs;
   const first = miss[0];
   const summary: RuleLog = {
     ...first,
+    // one summary per event and trigger: its id is made from them, as each row's (logRow)
+    ...(occurredAt ? { log_id: keyedUlid(occurredAt, `${first.event_id}|${first.trigger}|*`) } : {}),
     rule_id: '*',
     rule_name: `${miss.length} rules`,
     rule_version: 0,

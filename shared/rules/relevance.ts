@@ -1,7 +1,7 @@
 import { orgHasFeature } from '../plan/gate.ts';
 import { orgSlaPolicies } from '../sla/sla.ts';
 import { slaEventOf } from '../sla/sla-engine.ts';
-import { sampleTokenLeft, type BusEvent } from './engine.ts';
+import { rulesArmTimers, sampleTokenLeft, type BusEvent } from './engine.ts';
 import { orgRules } from './rules.ts';
 import { triggersOf } from './triggers.rules.ts';
 
@@ -30,4 +30,23 @@ export async function ruleEventRelevant(e: BusEvent): Promise<boolean> {
   if (rules.length || policies.length) return true;
   const now = Date.now();
   return fired.some((f) => (f.trigger === 'message.received' || f.trigger === 'message.sent') && sampleTokenLeft(orgId, f.trigger, now));
+}
+
+/**
+ * Is handling this event a second time harmless, so the rules consumer may keep its receipt
+ * in-process instead of a BatchGet and a BatchWrite per batch (functions/lib/sqs.ts
+ * `memoryReceipt`)? True when the org has no SLA policy, the chat snapshot carries no SLA clock and
+ * none of the org's rules arms a timer. Then a repeat finds every action's own exactly-once receipt
+ * (event + rule + action index: no action runs twice) and rewrites the same log rows (ids made from
+ * the event, engine.ts logRow). Not when timers exist: a repeat of an old customer message would
+ * cancel follow-ups and re-arm 'no reply' timers that later events settled; nor for SLA clocks.
+ * A loss of the in-process receipts (a restart) only means such events may be evaluated again.
+ */
+export async function ruleEventReplayHarmless(e: BusEvent): Promise<boolean> {
+  const props = e.detail.properties;
+  const orgId = props.org_id as string | undefined;
+  if (!orgId) return false;
+  if ((props.chat as { sla?: unknown } | undefined)?.sla) return false;
+  const [rules, policies] = await Promise.all([orgRules(orgId), orgSlaPolicies(orgId)]);
+  return !policies.length && !rulesArmTimers(rules);
 }

@@ -269,7 +269,8 @@ export async function writeRuleLogs(orgId: string, logs: RuleLog[]): Promise<voi
 /**
  * Write log rows of any orgs in BatchWrites (25 rows a call): the rules consumer writes a whole
  * SQS batch's evaluations at once (engine.ts flushRuleWrites), one or two calls instead of one per
- * event. Unprocessed rows are put once more.
+ * event. Unprocessed rows are put once more. A row whose actions were all found done already (a
+ * redelivered event) is put only over a missing or not 'matched' row (one conditional PutItem each: rare).
  * @throws the database error (the caller's records are retried)
  */
 export async function writeRuleLogRows(entries: Array<{ orgId: string; log: RuleLog }>): Promise<void> {
@@ -291,7 +292,26 @@ export async function writeRuleLogRows(entries: Array<{ orgId: string; log: Rule
     ...(l.latency_ms != null ? { latency_ms: l.latency_ms } : {}),
     expires_at: expires(l.at),
   }));
-  const res = await db().entities.ruleLog.put(rows).go({ concurrency: 4 });
+  // a redelivered event's evaluation whose every action was already done: its row (same log_id,
+  // engine.ts logRow) replaces the first delivery's only if that one is missing (a crash before its
+  // log write) or did not end 'matched' (its answer was lost: it said 'failed'), so a row that says
+  // what was done and when is not turned into 'duplicate'
+  const replayed = (l: RuleLog) => l.actions.length > 0 && l.actions.every((a) => a.status === 'duplicate');
+  const fresh = rows.filter((_, i) => !replayed(entries[i]!.log));
+  const again = rows.filter((_, i) => replayed(entries[i]!.log));
+  await Promise.all(
+    again.map((r) =>
+      db()
+        .entities.ruleLog.put(r)
+        .where((a, op) => `${op.notExists(a.log_id)} OR ${op.ne(a.outcome, 'matched')}`)
+        .go()
+        .catch((e) => {
+          if (!/conditional/i.test((e as Error).message)) throw e;
+        }),
+    ),
+  );
+  if (!fresh.length) return;
+  const res = await db().entities.ruleLog.put(fresh).go({ concurrency: 4 });
   if (res.unprocessed?.length) await db().entities.ruleLog.put(res.unprocessed as never).go();
 }
 

@@ -7,6 +7,7 @@ import { documentClient } from '../../shared/db/client.ts';
 import { handleRuleEvent, type BusEvent } from '../../shared/rules/engine.ts';
 import { joinBatchTotals } from '../../shared/db/transaction.ts';
 import { handler as rulesConsumer } from '../../functions/consumers/rules-engine.ts';
+import { memoryReceipts } from '../../functions/lib/dedupe.ts';
 import type { SQSRecord } from 'aws-lambda';
 import { signStripePayload, stripeShapedEvent } from '../../shared/plan/billing-local.ts';
 import type { Rule, RuleLog } from '../../shared/rules/rule.schemas.ts';
@@ -16,8 +17,10 @@ import type { Rule, RuleLog } from '../../shared/rules/rule.schemas.ts';
  * index) when the rules consumer is retried mid-way: the action's receipt and the chat's rate count
  * are items of the note's own transaction (shared/rules/engine.ts runJoined), so
  *  - a transaction whose answer is lost after it committed (the consumer saw an error, the queue
- *    redelivers) is found done by the retry: one note, the retry logs a duplicate;
- *  - a failure before the commit leaves nothing behind: the retry writes the note, once;
+ *    redelivers) is found done by the retry: one note, the retry's log row (one per evaluation)
+ *    says it was already done;
+ *  - a failure before the commit leaves nothing behind: the retry writes the note, once, and its
+ *    log row replaces the failed attempt's;
  *  - over the chat's rate limit nothing is written and the receipt says 'skipped';
  *  - the notes of one SQS batch commit in one transaction (JoinBatch), each still exactly once:
  *    a batch holding an event already done falls back to one transaction per note.
@@ -86,8 +89,9 @@ describe('rule actions exactly once across retries', () => {
     }, 30_000, 'the retried evaluation');
     await rt.idle();
     expect(fault.fired()).toBe(true);
-    // the first attempt saw the error (and was retried); the retry found the receipt of the committed note
-    expect(logs.map((l) => l.actions[0]?.status).sort()).toEqual(['duplicate', 'failed']);
+    // the first attempt saw the error (and was retried); the retry found the receipt of the committed
+    // note, and its row (the same log_id: one row per evaluation) replaced the attempt's 'failed'
+    expect(logs.map((l) => l.actions[0]?.status)).toEqual(['duplicate']);
     expect((await notesOf(chatId)).map((n) => n.body)).toEqual(['noted: once after']);
     const receipt = (await db().entities.ruleAction.query.byKey({ org_id: rt.orgId, action_key: `${logs[0]!.event_id}|${rule.rule_id}|0` }).go()).data[0];
     expect(receipt?.status).toBe('done');
@@ -103,7 +107,8 @@ describe('rule actions exactly once across retries', () => {
     }, 30_000, 'the retried evaluation');
     await rt.idle();
     expect(fault.fired()).toBe(true);
-    expect(logs.map((l) => l.actions[0]?.status).sort()).toEqual(['done', 'failed']);
+    // the retry's row replaced the failed attempt's (one row per evaluation)
+    expect(logs.map((l) => l.actions[0]?.status)).toEqual(['done']);
     expect((await notesOf(chatId)).map((n) => n.body)).toEqual(['noted: once before']);
   });
 
@@ -150,11 +155,14 @@ describe('rule actions exactly once across retries', () => {
     for (const n of numbers) await rt.postWebhook(inboundText(rt.phone, n, 'hello', { name: `C${n.slice(-2)}` }));
     await rt.idle();
     const chats = await Promise.all(numbers.map(async (n) => (await call<{ chat: Record<string, unknown> }>('GET', `/chats/${enc(`${n}@c.us`)}`)).body.chat));
+    // an event keeps its time when delivered again
+    const times = new Map<string, number>();
+    const timeOf = (n: string) => times.get(n) ?? (times.set(n, Date.now()), times.get(n)!);
     const event = (c: number, n: string): BusEvent => ({
       'detail-type': 'message.received',
       detail: {
-        properties: { org_id: rt.orgId, chat: chats[c], message: { chat_id: `${numbers[c]}@c.us`, unique_id: `u-batch-${n}`, body: `once ${n}`, from_me: false, message_type: 'text', timestamp: Date.now(), ack: 0 } },
-        metadata: { id: `message.received:test:batch-${n}`, occurred_at: new Date().toISOString(), version: 1, actor: 'whatsapp:test' } as BusEvent['detail']['metadata'],
+        properties: { org_id: rt.orgId, chat: chats[c], message: { chat_id: `${numbers[c]}@c.us`, unique_id: `u-batch-${n}`, body: `once ${n}`, from_me: false, message_type: 'text', timestamp: timeOf(n), ack: 0 } },
+        metadata: { id: `message.received:test:batch-${n}`, occurred_at: new Date(timeOf(n)).toISOString(), version: 1, actor: 'whatsapp:test' } as BusEvent['detail']['metadata'],
       },
     });
     const record = (e: BusEvent, i: number): SQSRecord => ({
@@ -202,14 +210,17 @@ describe('rule actions exactly once across retries', () => {
     expect(await bodies(1)).toEqual(['noted: once b1']);
 
     // a batch with a1 again (its consumer receipt lost: the engine sees it), two events of chat 1 and one of chat 2:
-    // the shared transaction is cancelled by a1's receipt, so each note goes on its own; a1 stays one note
-    await db().entities.consumerReceipt.delete({ consumer: 'rules-engine', event_id: 'message.received:test:batch-a1' }).go();
+    // the shared transaction is cancelled by a1's receipt, so each note goes on its own; a1 stays one note.
+    // (This org's rules arm no timers: its receipts are in-process, relevance.ts ruleEventReplayHarmless; a restart loses them.)
+    expect((await db().entities.consumerReceipt.get({ consumer: 'rules-engine', event_id: 'message.received:test:batch-a1' }).go()).data).toBeNull();
+    memoryReceipts.forget('rules-engine', ['message.received:test:batch-a1']);
     const res2 = await rulesConsumer({ Records: [record(event(0, 'a1'), 3), record(event(1, 'b2'), 4), record(event(1, 'b3'), 5), record(event(2, 'c1'), 6)] });
     expect(res2.batchItemFailures).toEqual([]);
     expect(await bodies(0)).toEqual(['noted: once a1']);
     expect(await bodies(1)).toEqual(['noted: once b1', 'noted: once b2', 'noted: once b3']);
     expect(await bodies(2)).toEqual(['noted: once c1']);
-    expect((await statusOf(0, 'a1')).sort()).toEqual(['done', 'duplicate']);
+    // one row per evaluation: the repeat's (all 'duplicate') does not replace the row that says what was done
+    expect(await statusOf(0, 'a1')).toEqual(['done']);
     for (const [c, n] of [[1, 'b2'], [1, 'b3'], [2, 'c1']] as const) expect(await statusOf(c, n)).toEqual(['done']);
 
     // the shared transaction's answer is lost after it committed: each note is found done on its own (no second note)
@@ -219,5 +230,16 @@ describe('rule actions exactly once across retries', () => {
     expect(res3.batchItemFailures).toEqual([]);
     expect(await bodies(0)).toEqual(['noted: once a1', 'noted: once a2']);
     expect(await bodies(2)).toEqual(['noted: once c1', 'noted: once c2']);
+
+    // once a rule arms timers (a delayed action), a repeat is no longer harmless: receipts go to the table again
+    const timed = (await call<{ rule: Rule }>('POST', '/rules', { name: 'Later', trigger: { type: 'message.received' }, conditions: { match: 'all', items: [{ field: 'message.body', op: 'contains', value: 'never' }] }, actions: [{ type: 'close', delay_minutes: 5 }] })).body.rule;
+    expect(timed.rule_id).toBeTruthy();
+    try {
+      const res4 = await rulesConsumer({ Records: [record(event(1, 'b4'), 9)] });
+      expect(res4.batchItemFailures).toEqual([]);
+      expect((await db().entities.consumerReceipt.get({ consumer: 'rules-engine', event_id: 'message.received:test:batch-b4' }).go()).data?.event_id).toBe('message.received:test:batch-b4');
+    } finally {
+      await call('DELETE', `/rules/${timed.rule_id}`);
+    }
   });
 });
