@@ -4,6 +4,7 @@ import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import { documentClient } from '../../shared/db/client.ts';
 import { db } from '../../shared/db/service.ts';
 import { setSingleWriter } from '../../shared/db/read-cache.ts';
+import { addConnection, listOrgConnections, removeConnection } from '../../shared/realtime/connections.ts';
 import type { Chat } from '../../shared/chat/chat.schemas.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 
@@ -18,6 +19,9 @@ let rt: TestRuntime;
 let admin: string;
 let member: string;
 const queries: string[] = [];
+/** every Query's input, for counting one entity's queries (queriesOf) */
+const allQueries: string[] = [];
+const queriesOf = (skPrefix: string) => allQueries.filter((q) => q.includes(skPrefix)).length;
 const enc = encodeURIComponent;
 const wa = (n: number) => `1555777${String(n).padStart(4, '0')}`;
 const chatOf = (n: number) => `${wa(n)}@c.us`;
@@ -29,6 +33,7 @@ beforeAll(async () => {
     (next, context) => async (args) => {
       const input = JSON.stringify((args as { input?: unknown }).input ?? {});
       // the chat-list index pages, the message pages and the member states of this org
+      if (context.commandName === 'QueryCommand') allQueries.push(input);
       if (context.commandName === 'QueryCommand' && input.includes(`org_id_${rt.orgId.toLowerCase()}`) && /inbox_state_|#chat_id_|#email_/.test(input)) queries.push(input);
       return next(args);
     },
@@ -94,6 +99,19 @@ describe('read caches of the local runtime', () => {
     await chats(admin);
     await db().entities.chat.patch({ org_id: rt.orgId, chat_id: chatOf(2) }).set({ chat_name: 'Renamed underneath' }).go();
     expect((await chats(admin)).find((c) => c.chat_id === chatOf(2))?.chat_name).toBe('Renamed underneath');
+  });
+
+  it("an org's socket connections are read once, and a connection added or removed shows on the next read", async () => {
+    const connQueries = () => queriesOf('$connection_1');
+    const first = await listOrgConnections(rt.orgId);
+    const before = connQueries();
+    expect(await listOrgConnections(rt.orgId)).toBe(first);
+    expect(connQueries()).toBe(before);
+    const actor = { email: rt.adminEmail, user_id: 'u-cache', org_id: rt.orgId, role: 'admin' as const };
+    await addConnection(actor, 'conn-read-cache-1');
+    expect((await listOrgConnections(rt.orgId)).map((c) => c.connection_id)).toContain('conn-read-cache-1');
+    await removeConnection('conn-read-cache-1');
+    expect((await listOrgConnections(rt.orgId)).map((c) => c.connection_id)).not.toContain('conn-read-cache-1');
   });
 
   it('with the caches off (AWS: many writers) every read queries', async () => {
