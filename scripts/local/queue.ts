@@ -298,6 +298,34 @@ export class LaneGate {
   private wakeBackground(): void {
     for (const q of this.background) q.wake();
   }
+
+  private readonly upstream = new Set<LocalQueue>();
+  private readonly downstream = new Set<LocalQueue>();
+
+  /**
+   * Downstream first: `up` (an inbound queue, whose batches create the events) starts no batch
+   * while a `down` queue (the rules engine, the socket fan-out: what those events feed) has
+   * deliverable messages that no free slot took. Finishing started work before taking new work
+   * keeps the latency of work already in the system low when the machine is saturated (issue 17:
+   * stored → rule action done); the newer webhooks wait on the durable inbound queue instead.
+   */
+  chain(up: LocalQueue, down: LocalQueue): void {
+    this.upstream.add(up);
+    this.downstream.add(down);
+  }
+
+  /** May an upstream queue start a batch now? (no downstream queue has a backlog) */
+  mayStartUpstream(q: LocalQueue): boolean {
+    if (!this.upstream.has(q) || this.hurried) return true;
+    for (const d of this.downstream) if (d.backlogged()) return false;
+    return true;
+  }
+
+  /** A downstream queue took a batch or finished one: upstream queues may go on. */
+  downstreamMoved(q: LocalQueue): void {
+    if (!this.downstream.has(q)) return;
+    for (const u of this.upstream) u.wake();
+  }
 }
 
 export class LocalQueue {
@@ -349,6 +377,13 @@ export class LocalQueue {
     this.dir = join(dataDir, 'queues', name);
     this.dlqDir = join(dataDir, 'queues', `${name}-dlq`);
     if (opts.gate && opts.lane) opts.gate.join(this, opts.lane);
+  }
+
+  /** Are messages deliverable now but not taken (every slot busy)? Never while paused or stopped. */
+  backlogged(): boolean {
+    if (this.stopped || this.paused || this.inFlight < (this.opts.concurrency ?? 4)) return false;
+    const now = Date.now();
+    return this.ready.some((s) => s.notBefore <= now);
   }
 
   /** Deliver what may be delivered now (the lane gate calls it when a slot frees up). */
@@ -521,7 +556,7 @@ export class LocalQueue {
     if (this.stopped || this.paused) return;
     const concurrency = this.opts.concurrency ?? 4;
     const gate = this.opts.lane === 'background' ? this.opts.gate : undefined;
-    while (this.inFlight < concurrency && (!gate || gate.mayStartBackground(this.ready[0]?.sentAt))) {
+    while (this.inFlight < concurrency && (!gate || gate.mayStartBackground(this.ready[0]?.sentAt)) && (!this.opts.gate || this.opts.gate.mayStartUpstream(this))) {
       const now = Date.now();
       const batch: Stored[] = [];
       // groups that may not give more this round: in flight elsewhere, or whose first waiting message is backing off
@@ -563,6 +598,7 @@ export class LocalQueue {
         this.checkIdle();
         if (gate) gate.backgroundFinished(Date.now() - started);
         else if (this.opts.lane === 'live' && this.depth === 0) this.opts.gate?.liveDrained();
+        this.opts.gate?.downstreamMoved(this);
       });
     }
     this.armWake();

@@ -1,10 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LaneGate, type LocalQueue } from '../../scripts/local/queue.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SQSEvent } from 'aws-lambda';
+import { LaneGate, LocalQueue } from '../../scripts/local/queue.ts';
 
 /**
  * The local runtime's lane gate (scripts/local/queue.ts, issue 23): while the live lane (ingest,
  * fan-out, rules) has work, or had it within the quiet period, background queues run one batch at a
  * time and rest between batches (duty cycle); a wait for idle lifts both. Fake timers: no sleeps.
+ * Downstream first: an inbound queue waits while the rules queue it feeds is backlogged (real local
+ * queues, awaited by setImmediate rounds, no sleeps).
  */
 type FakeQueue = { depth: number; wake: () => void; woken: number };
 const queue = (): FakeQueue => {
@@ -111,3 +117,55 @@ describe('LaneGate', () => {
     expect(g.mayStartBackground()).toBe(true);
   });
 });
+
+describe('downstream first (LaneGate.chain)', () => {
+  let dir: string;
+  beforeEach(async () => {
+    vi.useRealTimers();
+    dir = await mkdtemp(join(tmpdir(), 'chorus-downstream-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('an inbound queue starts no batch while the rules queue has deliverable messages that no free slot took, and goes on once it has none', async () => {
+    const gate = new LaneGate();
+    const order: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // the rules queue: one slot, its first batch held until released
+    const rules = new LocalQueue('down-rules', dir, async (e: SQSEvent) => {
+      order.push(`rules ${e.Records.map((r) => r.body).join(',')}`);
+      if (e.Records.some((r) => r.body === 'r1')) await held;
+    }, { maxReceiveCount: 3, batchSize: 1, concurrency: 1, gate, lane: 'live' });
+    const inbound = new LocalQueue('down-inbound', dir, async (e: SQSEvent) => void order.push(`inbound ${e.Records.map((r) => r.body).join(',')}`), { maxReceiveCount: 3, batchSize: 10, concurrency: 1, gate, lane: 'live' });
+    gate.chain(inbound, rules);
+    await Promise.all([rules.start(), inbound.start()]);
+    await rules.sendMany([{ body: 'r1' }, { body: 'r2' }]);
+    await until(() => order.includes('rules r1'));
+    expect(rules.backlogged()).toBe(true); // r1 in its one slot, r2 waiting
+    await inbound.send('w1');
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['rules r1']); // the webhook waits: the rules queue is backlogged
+    release();
+    await until(() => order.includes('inbound w1'));
+    // r2 was taken first (the slot freed), then the webhook went on
+    expect(order.indexOf('rules r2')).toBeLessThan(order.indexOf('inbound w1'));
+    expect(rules.backlogged()).toBe(false);
+    // a paused downstream queue never holds the inbound one
+    rules.pause();
+    await rules.send('r3');
+    await inbound.send('w2');
+    await until(() => order.includes('inbound w2'));
+    await Promise.all([rules.stop(), inbound.stop()]);
+  });
+});
+
+/** Wait (setImmediate rounds, no sleeps) until `done()`; fails after ~20,000 rounds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 20_000; i++) {
+    if (done()) return;
+    await new Promise((r) => setImmediate(r));
+  }
+  throw new Error('condition not met');
+}
