@@ -71,7 +71,10 @@ export async function profileDynamoDb(opts: { byQueue?: boolean } = {}): Promise
     (next, context) => async (args) => {
       const t0 = performance.now();
       // opts.byQueue: keyed by the consumer's queue too (the log context's `queue`; none = an HTTP request)
-      const key = `${opts.byQueue ? `${String(logContext().queue ?? 'http')} ` : ''}${context.commandName ?? '?'}`;
+      // a Query also names its index and the entity of its sort key (ElectroDB's `$entity_version#…` prefix)
+      const q = context.commandName === 'QueryCommand' ? (args.input as { IndexName?: string; ExpressionAttributeValues?: Record<string, unknown> }) : null;
+      const what = q ? ` (${q.IndexName ?? 'table'} ${String(Object.values(q.ExpressionAttributeValues ?? {}).find((v) => typeof v === 'string' && v.startsWith('$') && !v.startsWith('$chorus')) ?? '').split('#')[0]})` : '';
+      const key = `${opts.byQueue ? `${String(logContext().queue ?? 'http')} ` : ''}${context.commandName ?? '?'}${what}`;
       let items = itemsAsked(args.input as Record<string, unknown>);
       try {
         const out = await next(args);
