@@ -146,7 +146,9 @@ export const recordErrors = new Map<string, string>();
  * messages, sending outbound ones, the socket fan-out) priority: while any live queue has work,
  * background queues together start at most `floor` batches at a time (never none, so they keep
  * moving), optionally resting between batches so that they are busy at most `duty` of the time;
- * when the live lane is empty they run at their own concurrency again and catch up.
+ * when the live lane is empty they run at their own concurrency again and catch up. Within the
+ * live lane, `chain(up, down)` puts downstream first: an inbound queue waits while a queue it feeds
+ * (the rules engine, the fan-out) has a backlog.
  * In AWS each queue has its own Lambda and DynamoDB scales, so there is nothing to gate.
  */
 export class LaneGate {

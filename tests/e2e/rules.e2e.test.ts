@@ -76,6 +76,15 @@ describe('/rules in the browser', () => {
       )
       .toBe(1);
 
+    // /logs, Rules tab: a rule's name opens that rule's log on /rules
+    await page.goto(`${base}/logs`);
+    await page.getByTestId('logs-tab-rules').click();
+    await page.locator('[data-testid="rule-log-row"][data-outcome="matched"]').first().getByRole('link').first().click();
+    await page.waitForURL(/\/rules\?log=/);
+    await expect.poll(() => page.getByTestId('rules-log-tab').getAttribute('data-state')).toBe('active');
+    await page.locator('[data-testid="rule-log-row"][data-outcome="matched"]').first().waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('combobox', { name: 'Rule' }).inputValue()).not.toBe('');
+
     const phone = await signIn(browser, rt, rt.adminEmail, PHONE);
     await phone.goto(`${base}/rules`);
     await phone.getByTestId('unavailable-on-mobile').waitFor();

@@ -195,7 +195,8 @@ function RulesTab({ orgId }: { orgId: string }) {
         }
         columns={[
           { header: 'When', cell: (r) => when(r.at), nowrap: true },
-          { header: 'Rule', cell: (r) => <Link to={`/rules/${encodeURIComponent(r.rule_id)}`}>{r.rule_name}</Link> },
+          // a rule's name opens its log on /rules; a summary row ('*': the rules an event did not match) names no one rule
+          { header: 'Rule', cell: (r) => (r.rule_id === '*' ? r.rule_name : <Link to={`/rules?log=${encodeURIComponent(r.rule_id)}`}>{r.rule_name}</Link>) },
           { header: 'Trigger', cell: (r) => words(r.trigger) },
           { header: 'Chat', cell: (r) => (r.chat_id ? <Link to={`/chats/${encodeURIComponent(r.chat_id)}`}>{chatNumber(r.chat_id)}</Link> : '—') },
           {

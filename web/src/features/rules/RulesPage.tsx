@@ -7,6 +7,7 @@
  * rules engine, so the page is wrapped in `PlanGate` (the API refuses with plan.feature_unavailable).
  */
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, fieldErrors } from '../../lib/api.ts';
 import { useMembers } from '../../lib/members.ts';
@@ -33,8 +34,10 @@ export function RulesPage() {
 
 function RulesPageBody() {
   const { org } = useSession();
-  const [tab, setTab] = useState('rules');
-  const [logRule, setLogRule] = useState<string>('');
+  // `?log=<rule_id>` (a rule's name on /logs): the Log tab, filtered to that rule
+  const [params] = useSearchParams();
+  const [tab, setTab] = useState(params.get('log') ? 'log' : 'rules');
+  const [logRule, setLogRule] = useState<string>(params.get('log') ?? '');
   const { labels, name } = useLabelNames(org.org_id);
   return (
     <div className="page rules-page" data-testid="rules-page">
