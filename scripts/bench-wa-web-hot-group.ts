@@ -15,7 +15,8 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
  * people sending `--rate` (20) messages/s for `--seconds` (30), as Baileys `messages.upsert`
  * events from the local WhatsApp Web stand-in, through the real path (session worker →
  * wa-web-inbound FIFO queue → ingest → outbox/bus → realtime-fanout → WebSocket). Then a burst of
- * `--burst` (2000) messages injected at once.
+ * `--burst` (2000) messages injected at once. Before both, not measured, a warm-up: one message
+ * from each participant (the group and its people known, every consumer loaded), then idle.
  *
  *   npm run bench:wa-web-hot-group -- [--participants 200] [--rate 20] [--seconds 30] [--burst 2000]
  *
@@ -98,6 +99,16 @@ try {
     console.log(`${label}: ${lat.length}/${ids.length} on the socket after ${secs.toFixed(1)} s (${(ids.length / secs).toFixed(1)} messages/s); p50 ${pct(lat, 50).toFixed(1)} ms, p95 ${pct(lat, 95).toFixed(1)} ms (target <= 150); failed store attempts ${inbound.failedDeliveries - failedBefore}; arrived before an earlier one ${overtaking}; duplicates ${duplicates}`);
   };
 
+  // ---- warm-up (not measured): the group and its participants known, every consumer loaded, as in a
+  // runtime that has been up; one message from each participant, then idle ----
+  {
+    const warm = Array.from({ length: PARTICIPANTS }, (_, i) => ({ key: { remoteJid: GROUP, fromMe: false, id: `3EB0WARM${String(i).padStart(7, '0')}`, participant: jid(i) }, message: { conversation: `hello ${i}` }, messageTimestamp: baseS - 60, pushName: `P${i}` }));
+    for (let i = 0; i < warm.length; i += 20) rt.waWeb.inject(PHONE, { event: 'messages.upsert', data: { type: 'notify', messages: warm.slice(i, i + 20) } } as never);
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline && (await db().entities.message.query.byChat({ org_id: rt.orgId, chat_id: GROUP }).go({ pages: 'all', attributes: ['message_id'] })).data.length < PARTICIPANTS) await new Promise((r) => setTimeout(r, 200));
+    await rt.idle();
+  }
+
   // ---- paced: RATE/s for SECONDS ----
   {
     const ids: string[] = [];
@@ -128,7 +139,7 @@ try {
   }
   const stored = (await db().entities.message.query.byChat({ org_id: rt.orgId, chat_id: GROUP }).go({ pages: 'all' })).data.length;
   const chat = (await db().entities.chat.get({ org_id: rt.orgId, chat_id: GROUP }).go()).data as { message_unread_count?: number } | null;
-  console.log(`stored ${stored}/${n}; unread counter ${chat?.message_unread_count} (exact: ${chat?.message_unread_count === n})`);
+  console.log(`stored ${stored}/${n + PARTICIPANTS} (${PARTICIPANTS} of them the warm-up's); unread counter ${chat?.message_unread_count} (exact: ${chat?.message_unread_count === n + PARTICIPANTS})`);
   clearInterval(trace);
   if (printProfile) console.log(printProfile());
   console.log(`machine: ${cpus().length} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}, node ${process.version}`);
