@@ -7,7 +7,9 @@ import { setQueueStatusSource } from '../../shared/ports/queue-status.ts';
 import { setCommandTransport, type CommandQueue } from '../../shared/ports/commands.ts';
 import { resetConfig } from '../../shared/config.ts';
 import { resetDb } from '../../shared/db/service.ts';
-import { resetDocumentClient } from '../../shared/db/client.ts';
+import { resetDocumentClient, setDynamoCallGate } from '../../shared/db/client.ts';
+import { DbCallGate, classOf } from './db-gate.ts';
+import { logContext } from '../../shared/log.ts';
 import { resetRealtimeClient } from '../../shared/ports/realtime.ts';
 import { setSchedulerPort } from '../../shared/ports/scheduler.ts';
 import { setSearchPort, type SearchDoc, type SearchPort } from '../../shared/ports/search.ts';
@@ -137,6 +139,19 @@ const LIVE_QUEUES = new Set(['whatsapp-inbound', 'wa-web-inbound', 'whatsapp-out
  * inbound queue instead (answered 200 at once as before). `npm run bench:hot-chat` and
  * `bench:ingest` showed no difference beyond their noise (3 and 2 runs each way).
  */
+/**
+ * DynamoDB calls in flight at once (0: no gate), and the aging of waiting ones, ms (db-gate.ts).
+ * Opt-in (env CHORUS_DB_INFLIGHT=4): on 2026-11-28 this machine ran far slower than the day
+ * before and its A/B pairs were too noisy to make it the default without a full CI run.
+ * `npm run bench:hot-chat -- --messages 1000 --others 500 --in-memory`, p95 one chat at 80/s / 100
+ * chats at 100/s, interleaved: 4: 361 / 1,346, 517 / 1,277 ms; off: 350 / 1,627, 712 / 2,193 ms; 2:
+ * 339 / 1,706 ms. On disk (`--messages 2000 --others 2000`): 4: 333 / 713, 342 / 2,809 ms; off: 2,448 /
+ * 2,882, 352 / 2,928 ms. `npm run bench:rules -- --seconds 20`: 4: p95 1,428 ms, all handled after
+ * 73.9 s; off 1,464–1,643 ms, 85.6–89.6 s. `npm run bench:ingest`: ratio 0.23 either way.
+ */
+const DB_INFLIGHT = 0;
+const DB_AGING_MS = 100;
+
 const DOWNSTREAM_FIRST: Array<[string, string]> = [
   ['whatsapp-inbound', 'rules-engine'],
   ['whatsapp-inbound', 'realtime-fanout'],
@@ -234,6 +249,14 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     resetDocumentClient();
     resetDb();
     resetRealtimeClient();
+    // DynamoDB Local serves one call at a time: the live lane's calls go first (db-gate.ts; env
+    // CHORUS_DB_INFLIGHT calls at once, 0 = no gate, CHORUS_DB_AGING_MS)
+    const inFlight = process.env.CHORUS_DB_INFLIGHT ? Number(process.env.CHORUS_DB_INFLIGHT) : DB_INFLIGHT;
+    if (inFlight > 0) {
+      const dbGate = new DbCallGate(inFlight, Number(process.env.CHORUS_DB_AGING_MS) || DB_AGING_MS);
+      setDynamoCallGate((send) => dbGate.run(classOf(logContext().queue as string | undefined), send));
+      stops.push(async () => setDynamoCallGate(undefined));
+    }
     // one-off data migrations this table has not had yet (shared/db/migrations.ts)
     await runMigrations({ log: (line) => console.log(line) });
 

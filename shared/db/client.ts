@@ -6,6 +6,19 @@ import { watchersOf } from './write-watch.ts';
 
 let doc: DynamoDBDocumentClient | undefined;
 
+/** Runs one DynamoDB request (after the SDK's retries, before its HTTP send); see setDynamoCallGate. */
+export type DynamoCallGate = <T>(send: () => Promise<T>) => Promise<T>;
+let callGate: DynamoCallGate | undefined;
+
+/**
+ * Install (or remove, with undefined) a gate every DynamoDB request of this process passes through,
+ * each retry attempt on its own. The local runtime's priority gate (scripts/local/db-gate.ts) uses it;
+ * none is installed in Lambda.
+ */
+export function setDynamoCallGate(gate: DynamoCallGate | undefined): void {
+  callGate = gate;
+}
+
 /**
  * The DynamoDB document client, created once per process. Honours `AWS_ENDPOINT_URL`
  * (DynamoDB Local, LocalStack) and `AWS_REGION`; credentials come from the default chain
@@ -18,6 +31,7 @@ export function documentClient(): DynamoDBDocumentClient {
     // no SDK logger is configured, but its middleware still walks every input and output through the
     // sensitive-data filter before handing them to the no-op logger: ~5% of a list request's CPU
     raw.middlewareStack.remove('loggerMiddleware');
+    raw.middlewareStack.add((next) => (args) => (callGate ? callGate(() => next(args)) : next(args)), { step: 'finalizeRequest', priority: 'low', name: 'chorusCallGate' });
     doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
     // per-process read caches forget what this process writes (shared/db/write-watch.ts)
     doc.middlewareStack.add(
