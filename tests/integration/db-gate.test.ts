@@ -13,6 +13,22 @@ const deferred = () => {
 };
 const flush = () => new Promise<void>((r) => setImmediate(r));
 
+/** A gate whose calls start in `started` and finish when the test resolves `calls.get(name)`. */
+const harness = (gate: DbCallGate) => {
+  const started: string[] = [];
+  const calls = new Map<string, ReturnType<typeof deferred>>();
+  const call = (name: string, cls: 0 | 1 | 2) => {
+    const d = deferred();
+    calls.set(name, d);
+    return gate.run(cls, async () => {
+      started.push(name);
+      await d.promise;
+      return name;
+    });
+  };
+  return { started, calls, call };
+};
+
 describe('DbCallGate', () => {
   it('classes calls by the consumer queue they run in', () => {
     expect(classOf(undefined)).toBe(0);
@@ -24,19 +40,8 @@ describe('DbCallGate', () => {
   });
 
   it('keeps at most maxInFlight calls running and serves the most urgent class first', async () => {
-    const t = 0;
-    const gate = new DbCallGate(2, 100, () => t);
-    const started: string[] = [];
-    const calls = new Map<string, ReturnType<typeof deferred>>();
-    const call = (name: string, cls: 0 | 1 | 2) => {
-      const d = deferred();
-      calls.set(name, d);
-      return gate.run(cls, async () => {
-        started.push(name);
-        await d.promise;
-        return name;
-      });
-    };
+    const gate = new DbCallGate(2, 100, () => 0);
+    const { started, calls, call } = harness(gate);
     const done = [call('bg1', 2), call('bg2', 2), call('bg3', 2), call('inbound', 1), call('fanout', 0)];
     await flush();
     expect(started).toEqual(['bg1', 'bg2']);
@@ -58,16 +63,7 @@ describe('DbCallGate', () => {
   it('ages a waiting background call ahead of newer urgent ones, so it is never starved', async () => {
     let t = 0;
     const gate = new DbCallGate(1, 100, () => t);
-    const started: string[] = [];
-    const calls = new Map<string, ReturnType<typeof deferred>>();
-    const call = (name: string, cls: 0 | 1 | 2) => {
-      const d = deferred();
-      calls.set(name, d);
-      return gate.run(cls, async () => {
-        started.push(name);
-        await d.promise;
-      });
-    };
+    const { started, calls, call } = harness(gate);
     void call('first', 0);
     void call('bg', 2);
     await flush();
