@@ -41,6 +41,12 @@ export const METRIC = {
   queueAge: 'QueueAge',
   /** records a queue consumer failed, retried by SQS and dead-lettered after maxReceiveCount (Count, dimension `queue`) */
   consumerErrors: 'ConsumerErrors',
+  /**
+   * signed WhatsApp Cloud API webhook bodies, or updates inside them, that no schema accepted: answered 200 and kept
+   * as webhook rejections with their reason (Count; shared/inbox/ingest.ts keepRejection). Alarmed on any
+   * (infra/constructs/webhook-rejections-alarm.ts): each one is something a customer sent that the inbox does not show.
+   */
+  webhookRejections: 'WebhookRejections',
 } as const;
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];
 

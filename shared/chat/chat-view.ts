@@ -2,6 +2,7 @@ import { canSeeChat, maskIdentity, maskPhone, mustMask, type Viewer } from './ch
 import type { Chat } from './chat.schemas.ts';
 import { toChatWire } from '../inbox/wire.ts';
 import { maskGroupMetadata } from './group-metadata.rules.ts';
+import { chatNumberOf, type CustomerIdentity } from '../contact/identity.rules.ts';
 import type { Message } from '../message/message.schemas.ts';
 
 /**
@@ -53,7 +54,8 @@ export function viewChat(row: Record<string, unknown>, ctx: ViewContext): Chat {
   return {
     ...out,
     // a chat without a name would be shown by its number (from chat_id): give the masked one instead
-    chat_name: out.chat_name ? maskPhone(out.chat_name) : out.chat_type === 'user' ? maskPhone(out.chat_id.replace(/@.*$/, '')) : out.chat_name,
+    chat_name: out.chat_name ? maskPhone(out.chat_name) : out.chat_type === 'user' ? maskNumberOf(out) : out.chat_name,
+    ...(out.identity?.wa_id ? { identity: { ...out.identity, wa_id: maskPhone(out.identity.wa_id) } } : {}),
     members: out.members
       ? Object.fromEntries(Object.entries(out.members).map(([k, v]) => [maskPhone(k), { contact_name: v.contact_name ? maskPhone(v.contact_name) : v.contact_name, contact_id: maskPhone(v.contact_id) }]))
       : out.members,
@@ -61,6 +63,12 @@ export function viewChat(row: Record<string, unknown>, ctx: ViewContext): Chat {
     // customers' numbers among the admins masked like senders (the menu compares the two); ours kept
     group_metadata: out.group_metadata ? maskGroupMetadata(out.group_metadata, [out.org_phone, ...(out.chat_org_phones ?? [])], maskPhone) : out.group_metadata,
   };
+}
+
+/** The masked number of a 1:1 chat, or null when WhatsApp has not shared it (issue 41: an opaque `cht_…` chat). */
+function maskNumberOf(c: Chat): string | null {
+  const n = chatNumberOf(c.chat_id, c.identity as CustomerIdentity | null | undefined);
+  return n ? maskPhone(n) : null;
 }
 
 /**

@@ -10,9 +10,15 @@ export const ChatEntity = new Entity({
   model: { entity: 'chat', version: '1', service: 'chorus' },
   attributes: {
     org_id: { type: 'string', required: true },
-    /** `{wa_id}@c.us` for a 1:1 chat, `{group_id}@g.us` for a group */
+    /** `{wa_id}@c.us` for a 1:1 chat, `{group_id}@g.us` for a group, `cht_…` for a customer first seen without a number (issue 41) */
     chat_id: { type: 'string', required: true },
     chat_name: { type: 'string' },
+    /**
+     * issue 41: who the customer of a 1:1 chat is, as WhatsApp last told us (shared/contact/identity.rules.ts
+     * CustomerIdentity): { wa_id? (digits), user_id? (BSUID), parent_user_id?, username? }. A chat whose
+     * id is opaque (`cht_…`, a customer first seen without a number) sends to `user_id` until `wa_id` is known.
+     */
+    identity: { type: 'any' },
     chat_image: { type: 'string' },
     chat_type: { type: ['user', 'group', 'other'] as const, required: true },
     /** the org number that answers by default (display digits) */

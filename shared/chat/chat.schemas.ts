@@ -20,6 +20,12 @@ export const Chat = z.object({
   org_id: z.string(),
   chat_id: z.string(),
   chat_name: z.string().nullish(),
+  /**
+   * issue 41: who the customer of a 1:1 chat is: `wa_id` (their number, digits; absent while WhatsApp
+   * has not shared it, masked for members when the org masks numbers), `user_id` (BSUID),
+   * `parent_user_id`, `username`
+   */
+  identity: z.object({ wa_id: z.string().nullish(), user_id: z.string().nullish(), parent_user_id: z.string().nullish(), username: z.string().nullish() }).nullish(),
   chat_image: z.string().nullish(),
   chat_type: z.enum(['user', 'group', 'other']),
   org_phone: z.string(),

@@ -20,6 +20,10 @@ export const ContactEntity = new Entity({
     phone: { type: 'string' },
     /** every number of the contact (digits), the primary first */
     numbers: { type: 'list', items: { type: 'string' } },
+    /** issue 41: business-scoped user ids (BSUIDs) seen for this person, the current one last */
+    user_ids: { type: 'list', items: { type: 'string' } },
+    /** issue 41: WhatsApp username, as Meta last sent it */
+    username: { type: 'string' },
     /** WhatsApp Web LIDs (digits) seen for this person */
     lids: { type: 'list', items: { type: 'string' } },
     /** org chat labels (label_id) */

@@ -14,6 +14,10 @@ export const ContactView = z.object({
   phone: z.string().nullable(),
   numbers: z.array(z.string()),
   lids: z.array(z.string()),
+  /** issue 41: business-scoped user ids (BSUIDs) WhatsApp gave for this person, the current one last */
+  user_ids: z.array(z.string()),
+  /** issue 41: the person's WhatsApp username, when they have one */
+  username: z.string().nullable(),
   label_ids: z.array(z.string()),
   custom_properties: z.record(z.string()),
   notes: z.string().nullable(),
@@ -93,7 +97,18 @@ export const UpdateContactInput = z
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'give name, label_ids, custom_properties or notes', path: ['name'] });
 export type UpdateContactInput = z.infer<typeof UpdateContactInput>;
 
-export const ContactDetail = z.object({ contact: ContactView, chats: z.array(ContactChat) });
+/** issue 41 §7: one identifier of a contact and its history (numbers masked for masked viewers). Times epoch ms. */
+export const ContactIdentifierView = z.object({
+  kind: z.enum(['phone', 'bsuid', 'parent_bsuid']),
+  value: z.string(),
+  first_seen_at: z.number(),
+  /** the identifier that replaced it (WhatsApp announced a new number or BSUID), or null while current */
+  replaced_by: z.string().nullable(),
+  replaced_at: z.number().nullable(),
+});
+export type ContactIdentifierView = z.infer<typeof ContactIdentifierView>;
+
+export const ContactDetail = z.object({ contact: ContactView, chats: z.array(ContactChat), identifiers: z.array(ContactIdentifierView) });
 export type ContactDetail = z.infer<typeof ContactDetail>;
 
 /** What the delete confirmation says (spec words for the web app and the API). */

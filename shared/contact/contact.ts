@@ -11,8 +11,10 @@ import { log } from '../log.ts';
 import { enqueue } from '../ports/commands.ts';
 import { assertPropertyValues } from '../property/property.ts';
 import { isSealedContactId, openContactId, sealContactId } from './contact-id.ts';
+import { chatIdOfContactId, isOpaqueContactId, type CustomerIdentity } from './identity.rules.ts';
+import { listContactIdentifiers } from './identity.ts';
 import { displayName, facetDiff, facetsOf, lastSeenDue, matchesWords, nameKey, normalizeNumber, numberQuery, splitFacet, words, type ContactLike } from './contact.rules.ts';
-import { ContactListQuery, type ContactChat, type ContactDetail, type ContactView, type CreateContactInput, type UpdateContactInput } from './contact.schemas.ts';
+import { ContactListQuery, type ContactChat, type ContactDetail, type ContactIdentifierView, type ContactView, type CreateContactInput, type UpdateContactInput } from './contact.schemas.ts';
 
 /** A contact as handed out (numbers masked for viewers who must not see them, spec §6). Times epoch ms. */
 export const Contact = z.object({
@@ -52,6 +54,9 @@ export async function listContacts(actor: Actor, page: { limit: number; cursor?:
 export type Row = ContactLike & {
   org_id: string;
   lids?: string[];
+  /** issue 41: BSUIDs, the current one last */
+  user_ids?: string[];
+  username?: string;
   notes?: string;
   name_key?: string;
   last_seen_at?: number;
@@ -88,9 +93,12 @@ export function viewContact(c: Row, guard: Pick<ChatGuard, 'mask' | 'masks'>): C
     display_name: nm(displayName(c)),
     contact_name: nm(c.contact_name),
     edited_name: nm(c.edited_name),
-    phone: guard.mask(c.phone ?? c.contact_id),
-    numbers: (c.numbers?.length ? c.numbers : [c.contact_id]).map((n) => guard.mask(n)),
+    // a customer first seen without a number (`ctc_…`) has none until WhatsApp shares it (issue 41)
+    phone: guard.mask(c.phone ?? (isOpaqueContactId(c.contact_id) ? null : c.contact_id)),
+    numbers: (c.numbers?.length ? c.numbers : isOpaqueContactId(c.contact_id) ? [] : [c.contact_id]).map((n) => guard.mask(n)),
     lids: (c.lids ?? []).map((n) => guard.mask(n)),
+    user_ids: c.user_ids ?? [],
+    username: c.username ?? null,
     label_ids: c.label_ids ?? [],
     custom_properties: Object.fromEntries(Object.entries(c.custom_properties ?? {}).map(([k, v]) => [k, String(v)])),
     notes: c.notes ?? null,
@@ -332,7 +340,7 @@ async function getRow(orgId: string, contactId: string): Promise<Row> {
  * `has_access: false` and no name (spec §6).
  */
 async function chatsOf(orgId: string, c: Row, guard: ChatGuard): Promise<ContactChat[]> {
-  const ids = [...new Set([c.contact_id, ...(c.numbers ?? []), ...(c.lids ?? []), ...(c.merged_ids ?? [])])].map((d) => `${d}@c.us`);
+  const ids = [...new Set([c.contact_id, ...(c.numbers ?? []), ...(c.lids ?? []), ...(c.merged_ids ?? [])])].map(chatIdOfContactId);
   const res = await db().entities.chat.get(ids.map((chat_id) => ({ org_id: orgId, chat_id }))).go({ concurrency: 4 });
   const visible = await guard.visibleChatIds(res.data.map((r) => r.chat_id));
   const out: ContactChat[] = [];
@@ -346,13 +354,21 @@ async function chatsOf(orgId: string, c: Row, guard: ChatGuard): Promise<Contact
   return out.sort((a, b) => (b.latest_message_timestamp ?? 0) - (a.latest_message_timestamp ?? 0));
 }
 
+/** The identifiers of a contact and of the contacts merged into it, numbers masked (issue 41 §7; one Query each, a handful). */
+async function identifiersOf(orgId: string, c: Row, guard: ChatGuard): Promise<ContactIdentifierView[]> {
+  const lists = await Promise.all([c.contact_id, ...(c.merged_ids ?? [])].map((id) => listContactIdentifiers(orgId, id)));
+  const mask = (kind: string, v: string | null) => (kind === 'phone' && v ? guard.mask(v) : v);
+  return lists.flat().map((i) => ({ ...i, value: mask(i.kind, i.value)!, replaced_by: mask(i.kind, i.replaced_by) }));
+}
+
 /** GET /contacts/{contact_id}: the contact and its chats across the org's numbers. A merged-away id answers with the contact it was merged into. */
 export async function getContact(actor: Actor, contactId: string): Promise<ContactDetail> {
   await requireContactsAccess(actor);
   const guard = await chatGuard(actor);
   let row = await getVisible(actor, guard, contactId);
   if (row.merged_into) row = await getVisible(actor, guard, row.merged_into, true);
-  return { contact: viewContact(row, guard), chats: await chatsOf(actor.org_id, row, guard) };
+  const [chats, identifiers] = await Promise.all([chatsOf(actor.org_id, row, guard), identifiersOf(actor.org_id, row, guard)]);
+  return { contact: viewContact(row, guard), chats, identifiers };
 }
 
 const cleanProps = (p: Record<string, string> | undefined, base: Record<string, unknown> = {}): Record<string, string> => {
@@ -441,7 +457,12 @@ export async function deleteContact(actor: Actor, contactId: string): Promise<{ 
 
 /** What an inbound customer message tells about its sender (shared/inbox/ingest.ts). Times epoch ms. */
 export interface ContactSighting {
+  /** the sender's key in the chat's members: the number (digits), or for a customer without one the contact id */
   wa_id: string;
+  /** the contact id ingest resolved (issue 41: a BSUID-only customer's `ctc_…`, or the contact a number or BSUID points at); default `wa_id` */
+  contact_id?: string;
+  /** every identifier the webhook gave of the sender (issue 41) */
+  identity?: CustomerIdentity;
   name?: string;
   at: number;
   phone_id: string;
@@ -483,8 +504,9 @@ export async function touchContacts(orgId: string, sightings: ContactSighting[],
   // one sighting per person (the newest), their rows in one BatchGet, then 8 writes in flight
   const byId = new Map<string, ContactSighting>();
   for (const s of sightings) {
-    const prev = byId.get(s.wa_id);
-    byId.set(s.wa_id, prev && prev.at > s.at ? { ...prev, lid: prev.lid ?? s.lid } : { ...s, lid: s.lid ?? prev?.lid, name: s.name ?? prev?.name });
+    const id = sightingContactId(s);
+    const prev = byId.get(id);
+    byId.set(id, prev && prev.at > s.at ? { ...prev, lid: prev.lid ?? s.lid, identity: { ...s.identity, ...prev.identity } } : { ...s, lid: s.lid ?? prev?.lid, name: s.name ?? prev?.name, identity: { ...prev?.identity, ...s.identity } });
   }
   let rows: Map<string, Row>;
   try {
@@ -499,7 +521,7 @@ export async function touchContacts(orgId: string, sightings: ContactSighting[],
   const worker = async () => {
     for (let s = queue.shift(); s; s = queue.shift()) {
       try {
-        await touchOne(orgId, s, rows.get(s.wa_id) ?? null);
+        await touchOne(orgId, s, rows.get(sightingContactId(s)) ?? null);
       } catch (e) {
         failed ??= e;
         log('warn', 'contact.touch_failed', { org_id: orgId, error: String((e as Error).message) });
@@ -510,15 +532,25 @@ export async function touchContacts(orgId: string, sightings: ContactSighting[],
   if (opts.rethrow && failed) throw failed;
 }
 
+/** The contact a sighting is about (issue 41: the resolved contact, else the sender's number). */
+const sightingContactId = (s: ContactSighting): string => s.contact_id ?? s.wa_id;
+
+/** The sighting's number: the identity's, else the sender key when it is a number (not an opaque contact id). */
+const sightingNumber = (s: ContactSighting): string | undefined => s.identity?.wa_id ?? (isOpaqueContactId(s.wa_id) ? undefined : s.wa_id);
+
 async function touchOne(orgId: string, s: ContactSighting, known: Row | null | undefined, attempt = 0): Promise<void> {
-  const existing = known !== undefined ? known : ((await contacts().get({ org_id: orgId, contact_id: s.wa_id }).go()).data as Row | null);
+  const cid = sightingContactId(s);
+  const number = sightingNumber(s);
+  const existing = known !== undefined ? known : ((await contacts().get({ org_id: orgId, contact_id: cid }).go()).data as Row | null);
   if (!existing) {
     const row: Row = {
       org_id: orgId,
-      contact_id: s.wa_id,
+      contact_id: cid,
       contact_name: s.name || undefined,
-      phone: s.wa_id,
-      numbers: [s.wa_id],
+      ...(number ? { phone: number } : {}),
+      numbers: number ? [number] : [],
+      ...(s.identity?.user_id ? { user_ids: [s.identity.user_id] } : {}),
+      ...(s.identity?.username ? { username: s.identity.username } : {}),
       lids: s.lid ? [s.lid] : [],
       phone_ids: [s.phone_id],
       label_ids: [],
@@ -531,7 +563,7 @@ async function touchOne(orgId: string, s: ContactSighting, known: Row | null | u
     // issue 17: the row and its contact.created (the rules' "contact created" trigger: a person's first message) in one transaction
     if (!(await createContactRow(orgId, row, 'system'))) {
       if (attempt < 2) return touchOne(orgId, s, undefined, attempt + 1);
-      throw new Error(`contact ${s.wa_id} kept changing while it was created`);
+      throw new Error(`contact ${cid} kept changing while it was created`);
     }
     await syncFacets(orgId, null, row);
     return;
@@ -547,8 +579,16 @@ async function touchOne(orgId: string, s: ContactSighting, known: Row | null | u
   if (lastSeenDue(existing.last_seen_at, s.at)) set.last_seen_at = after.last_seen_at = s.at;
   if (!(existing.phone_ids ?? []).includes(s.phone_id)) set.phone_ids = after.phone_ids = [...(existing.phone_ids ?? []), s.phone_id];
   if (s.lid && !(existing.lids ?? []).includes(s.lid)) set.lids = after.lids = [...(existing.lids ?? []), s.lid];
+  // issue 41: a number WhatsApp shared later, a new BSUID (the current one last), a new username
+  if (number && !(existing.numbers ?? []).includes(number)) {
+    set.numbers = after.numbers = [...(existing.numbers ?? []), number];
+    if (!existing.phone) set.phone = after.phone = number;
+  }
+  const uid = s.identity?.user_id;
+  if (uid && (existing.user_ids ?? []).at(-1) !== uid) set.user_ids = after.user_ids = [...(existing.user_ids ?? []).filter((u) => u !== uid), uid];
+  if (s.identity?.username && s.identity.username !== existing.username) set.username = after.username = s.identity.username;
   if (!Object.keys(set).length) return;
-  await contacts().patch({ org_id: orgId, contact_id: s.wa_id }).set(set as never).go();
+  await contacts().patch({ org_id: orgId, contact_id: cid }).set(set as never).go();
   // the facet rows carry a copy of the contact (last seen, LIDs too): rewritten with it
   await syncFacets(orgId, existing, after);
   // a merged-away contact's messages keep the contact it was merged into fresh

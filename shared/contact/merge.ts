@@ -1,4 +1,5 @@
 import { ulid } from 'ulid';
+import { log } from '../log.ts';
 import { db } from '../db/service.ts';
 import type { Actor } from '../auth/actor.ts';
 import { chatGuard } from '../access/guard.ts';
@@ -124,4 +125,21 @@ export async function contactMerges(actor: Actor, contactId: string): Promise<{ 
     merged: merged.map((m) => viewContact(m, guard)),
     audit: rows.data.map((r) => ({ audit_id: r.audit_id, action: r.action, actor: r.actor, other_contact_id: r.other_contact_id ? seal(r.other_contact_id) : null, at: r.at })),
   };
+}
+
+/**
+ * One person seen first by number and then by BSUID alone, or the reverse (issue 41 §2): when a
+ * webhook shows both identifiers together and they point at two contacts, merge `merge` into
+ * `keep` as the system (the ordinary merge: audited, with its undo on the contact page).
+ * Best effort: a contact not written yet (contact-sightings is behind) or already merged is left
+ * as it is and logged; the messages are stored either way.
+ */
+export async function mergeSamePerson(orgId: string, pair: { keep: string; merge: string }): Promise<void> {
+  const system: Actor = { email: 'system', user_id: 'system', org_id: orgId, role: 'admin' };
+  try {
+    await mergeContacts(system, pair.keep, pair.merge);
+    log('info', 'contact.same_person_merged', { org_id: orgId });
+  } catch (e) {
+    log('warn', 'contact.same_person_not_merged', { org_id: orgId, error: String((e as Error).message) });
+  }
 }

@@ -41,6 +41,8 @@ import { AnalyticsChatStateEntity, AnalyticsDailyEntity, AnalyticsHourlyEntity }
 import { AuditEntryEntity } from '../audit/audit.entity.ts';
 // issue 15: contacts, custom properties, quick replies
 import { ContactAuditEntity, ContactFacetEntity } from '../contact/contact.entity.ts';
+// issue 41: customer identifiers (phone, BSUID, parent BSUID)
+import { CustomerIdEntity } from '../contact/customer-id.entity.ts';
 import { PropertyDefEntity } from '../property/property.entity.ts';
 // issue 17: automation rules
 import { RuleActionEntity, RuleEntity, RuleLogEntity, RulePendingEntity, RuleRateEntity, RuleSampleEntity, RuleVersionEntity } from '../rules/rule.entity.ts';
@@ -113,6 +115,8 @@ const entities = {
   // issue 15: contacts, custom properties, quick replies
   contactFacet: ContactFacetEntity,
   contactAudit: ContactAuditEntity,
+  // issue 41: customer identifiers
+  customerId: CustomerIdEntity,
   propertyDef: PropertyDefEntity,
   // issue 17: automation rules
   rule: RuleEntity,

@@ -18,6 +18,9 @@ import type { Chat } from '../chat/chat.schemas.ts';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { queueContactSightings, type ContactSighting } from '../contact/contact.ts';
 import { lastSeenDue } from '../contact/contact.rules.ts';
+import { resolveInboundCustomers, type IdentityConflict } from '../contact/identity.ts';
+import { mergeIdentity, type CustomerIdentity } from '../contact/identity.rules.ts';
+import { mergeSamePerson } from '../contact/merge.ts';
 
 /**
  * Use case: store what a signed Cloud API webhook body carries (whatsapp-protocols.md A.4/A.5).
@@ -38,17 +41,23 @@ const REF_TTL_S = 30 * 24 * 3600;
 /** Keep a signed-but-unusable body (or fragment) with its reason, for admins (/logs). */
 export async function keepRejection(orgId: string | undefined, reason: string, fragment: unknown): Promise<void> {
   const raw = typeof fragment === 'string' ? fragment : JSON.stringify(fragment ?? null);
+  // one clock read: the id's time is received_at, so one rejection is found by its id (shared/whatsapp/webhook-rejection.ts)
+  const now = Date.now();
   await db()
     .entities.webhookRejection.create({
-      rejection_id: ulid(),
+      rejection_id: ulid(now),
       org_id: orgId ?? 'unknown',
       reason,
       raw_body: raw.slice(0, 350_000),
-      received_at: Date.now(),
-      expires_at: Math.floor(Date.now() / 1000) + 90 * 24 * 3600,
+      received_at: now,
+      expires_at: Math.floor(now / 1000) + 90 * 24 * 3600,
     })
     .go();
-  log('warn', 'webhook.rejected', { org_id: orgId, reason });
+  // counted once kept (a failed write throws, and the body is retried): the alarm on it says where to look.
+  // Imported here so this change stays inside keepRejection (ingest.ts is being edited in parallel); cached after the first call.
+  const { METRIC, recordMetric } = await import('../metrics.ts');
+  recordMetric(METRIC.webhookRejections);
+  log('warn', 'webhook.rejected', { org_id: orgId, reason, bytes: Buffer.byteLength(raw, 'utf8') });
 }
 
 type Parsed = { items: NormalizedItem[] } | { invalid: string };
@@ -75,8 +84,11 @@ export async function ingestWebhookBody(rawBody: string): Promise<IngestSummary>
 export async function ingestWebhookBatch(rawBodies: string[]): Promise<Array<IngestSummary | Error>> {
   const parsed = rawBodies.map(parseBody);
   const done = new Map<string, 'stored' | 'duplicate'>();
+  // who each customer is (issue 41): resolved once for the batch, before anything is stored, so
+  // that both the fast path and the one-by-one path store into the person's one chat
+  const byPhone = new Map<string, { phone: PhoneRow; msgs: NormalizedMessage[] }>();
+  const conflicts: Array<{ orgId: string; conflict: IdentityConflict }> = [];
   try {
-    const byPhone = new Map<string, { phone: PhoneRow; msgs: NormalizedMessage[] }>();
     for (const p of parsed) {
       if (!('items' in p)) continue;
       for (const it of p.items) {
@@ -88,13 +100,20 @@ export async function ingestWebhookBatch(rawBodies: string[]): Promise<Array<Ing
         byPhone.set(phone.phone_id, g);
       }
     }
+    for (const { phone, msgs } of byPhone.values()) for (const conflict of await resolveInboundCustomers(phone.org_id, phone.waba_id, msgs)) conflicts.push({ orgId: phone.org_id, conflict });
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    log('warn', 'webhook.identity_failed', { error: err.message });
+    return rawBodies.map(() => err);
+  }
+  try {
     for (const { phone, msgs } of byPhone.values()) for (const [id, r] of await storeInboundMessages(phone, msgs)) done.set(id, r);
   } catch (e) {
     log('warn', 'webhook.batch_fallback', { error: String((e as Error).message) });
     done.clear();
   }
-  return Promise.all(
-    parsed.map(async (p) => {
+  const results = await Promise.all(
+    parsed.map(async (p): Promise<IngestSummary | Error> => {
       const summary: IngestSummary = { stored: 0, duplicates: 0, statuses: 0, rejected: 0, ignored: 0 };
       try {
         if ('invalid' in p) {
@@ -114,6 +133,9 @@ export async function ingestWebhookBatch(rawBodies: string[]): Promise<Array<Ing
       }
     }),
   );
+  // one person seen first by number and then by BSUID alone (or the reverse): one contact, with the merge's undo
+  for (const { orgId, conflict } of conflicts) await mergeSamePerson(orgId, conflict);
+  return results;
 }
 
 async function ingestItem(item: NormalizedItem, summary: IngestSummary): Promise<void> {
@@ -160,7 +182,7 @@ export async function recordStatus(orgId: string, wamid: string, status: string,
   else if (callbackData) await reconcileSentStatus(orgId, wamid, callbackData);
 }
 
-type PhoneRow = { org_id: string; phone_id: string; org_phone: string };
+type PhoneRow = { org_id: string; phone_id: string; org_phone: string; waba_id?: string };
 type ChatRow = Record<string, unknown> & { version?: number; members?: unknown };
 
 /** The message item stored for an inbound message. `unique_id` is a ULID of the WhatsApp timestamp. */
@@ -173,7 +195,7 @@ function messageItem(phone: PhoneRow, m: NormalizedMessage) {
     message_id: m.message_id,
     org_phone: phone.org_phone,
     phone_id: phone.phone_id,
-    sender_phone: m.sender_phone,
+    sender_phone: m.sender_phone || undefined,
     author: m.author,
     body: m.body,
     from_me: m.from_me === true,
@@ -215,18 +237,41 @@ function planChat(phone: PhoneRow, existing: ChatRow | undefined, msgs: Array<{ 
   const prevSeen = (existing?.last_customer_message_at as Record<string, number> | undefined) ?? {};
   let lastCustomerAt = Math.max(0, ...Object.values(prevSeen));
   const newNumber = !!existing && !((existing.chat_org_phones as string[] | undefined) ?? []).includes(phone.org_phone);
+  let identity = existing?.identity as CustomerIdentity | undefined;
+  let identityChanged = false;
   for (const { m, item } of msgs) {
-    // the number's own messages sent from the phone (WhatsApp Web echoes) are ours: no contact, not unread
-    const customer = !m.from_me;
-    if (customer && m.message_type !== 'reaction' && (!before[m.sender_phone] || (m.author && before[m.sender_phone].contact_name !== m.author) || newNumber || lastSeenDue(lastCustomerAt, m.timestamp))) {
-      contacts.set(m.sender_phone, { wa_id: m.sender_phone, name: m.author, at: m.timestamp, phone_id: phone.phone_id, ...(m.sender_lid ? { lid: m.sender_lid } : {}) });
+    // the number's own messages sent from the phone (WhatsApp Web echoes) are ours: no contact, not
+    // unread; WhatsApp's system lines (a number or id change) are not the customer writing either
+    const customer = !m.from_me && m.message_type !== 'system';
+    // the sender as the chat's members and contacts know it: the number, else the resolved contact (a username user)
+    const senderKey = m.sender_phone || m.contact_id || '';
+    const change = m.chat_type === 'user' ? m.identity_change : undefined;
+    // what the message tells of the customer: its identifiers, moved forward by an announced change
+    const seen = m.chat_type === 'user' && m.sender_identity ? { ...m.sender_identity, ...(change ? (change.kind === 'phone' ? { wa_id: change.to } : { user_id: change.to }) : {}) } : undefined;
+    if (seen) {
+      const merged = mergeIdentity(identity, seen);
+      if (merged.changed) {
+        identity = merged.identity;
+        identityChanged = true;
+      }
+    }
+    if ((customer || change) && senderKey && m.message_type !== 'reaction' && (!before[senderKey] || (m.author && before[senderKey].contact_name !== m.author) || newNumber || identityChanged || lastSeenDue(lastCustomerAt, m.timestamp))) {
+      contacts.set(senderKey, {
+        wa_id: senderKey,
+        ...(m.contact_id ? { contact_id: m.contact_id } : {}),
+        ...(seen ? { identity: { ...seen, ...(identity?.wa_id && !seen.wa_id ? { wa_id: identity.wa_id } : {}) } } : {}),
+        name: m.author,
+        at: m.timestamp,
+        phone_id: phone.phone_id,
+        ...(m.sender_lid ? { lid: m.sender_lid } : {}),
+      });
     }
     if (customer) lastCustomerAt = Math.max(lastCustomerAt, m.timestamp);
     if (m.message_type !== 'reaction') {
       next = applyMessageToChat(next, { latest: latestOf(item), org_phone: phone.org_phone, phone_id: phone.phone_id, countsAsUnread: customer, fromCustomer: customer });
     }
     if (m.chat_type === 'user' && m.author && !next.chat_name) next = { ...next, chat_name: m.author };
-    if (customer) members[m.sender_phone] = { contact_name: m.author, contact_id: m.sender_phone };
+    if (customer && senderKey) members[senderKey] = { contact_name: m.author, contact_id: m.contact_id ?? senderKey };
   }
   const now = Date.now();
   // a customer message ends a snooze (issue 4: the chat comes back when the customer writes again)
@@ -245,6 +290,7 @@ function planChat(phone: PhoneRow, existing: ChatRow | undefined, msgs: Array<{ 
     chat_org_phones: next.chat_org_phones ?? [phone.org_phone],
     last_customer_message_at: next.last_customer_message_at ?? {},
     members,
+    ...(identityChanged ? { identity } : {}),
     ...(snoozed ? { snooze_metadata: undefined } : {}),
     ...(reopen ? { closed_at: undefined } : {}),
   } as unknown as ChatWriteRow;

@@ -13,7 +13,7 @@ import { phoneCounter, type AddPhoneInput, type PhoneList, type PhoneView } from
  * through the byExternalId index; results (including misses) are cached for 30 s per process
  * because every webhook needs it.
  */
-type PhoneRow = { org_id: string; phone_id: string; org_phone: string };
+type PhoneRow = { org_id: string; phone_id: string; org_phone: string; waba_id?: string };
 const cache = new Map<string, { at: number; row: PhoneRow | undefined }>();
 const TTL_MS = 30_000;
 
@@ -23,7 +23,7 @@ export async function findPhoneByExternalId(phoneNumberId: string): Promise<Phon
   if (hit && Date.now() - hit.at < TTL_MS) return hit.row;
   const res = await db().entities.phone.query.byExternalId({ connection_type: 'wa_cloud', phone_id: phoneNumberId }).go({ limit: 1 });
   const p = res.data[0];
-  const row = p ? { org_id: p.org_id, phone_id: p.phone_id, org_phone: p.org_phone } : undefined;
+  const row = p ? { org_id: p.org_id, phone_id: p.phone_id, org_phone: p.org_phone, ...(p.waba_id ? { waba_id: p.waba_id } : {}) } : undefined;
   cache.set(phoneNumberId, { at: Date.now(), row });
   return row;
 }

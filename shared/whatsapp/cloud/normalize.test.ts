@@ -110,3 +110,50 @@ describe('normalizeWebhook: bad input never throws and is isolated', () => {
     expect(only(normalizeWebhook(body)).kind).toBe('ignored');
   });
 });
+
+describe('normalizeWebhook: 2026 identity shapes (issue 41; whatsapp-protocols.md §E.1)', () => {
+  const U = 'BR.17730000000000000001';
+  const body = (value: Record<string, unknown>) => ({ object: 'whatsapp_business_account', entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: phone, ...value } }] }] });
+  const text = (extra: Record<string, unknown>) => ({ id: 'wamid.U1', timestamp: '1775000000', type: 'text', text: { body: 'Oi' }, ...extra });
+
+  it('a username user with no number: a message with the BSUID, an opaque chat, the username as the name', () => {
+    const item = only(normalizeWebhook(body({ contacts: [{ user_id: U, profile: { username: '@ana' } }], messages: [text({ from_user_id: U })] })));
+    if (item.kind !== 'message') throw new Error(JSON.stringify(item));
+    expect(item.message.chat_id).toMatch(/^cht_/);
+    expect(item.message.sender_phone).toBe('');
+    expect(item.message.sender_identity).toEqual({ user_id: U, username: '@ana' });
+    expect(item.message.author).toBe('@ana');
+  });
+
+  it('number + BSUID + parent id: every identifier kept apart, the number chat', () => {
+    const item = only(normalizeWebhook(body({ contacts: [{ wa_id: '5511988887777', user_id: U, parent_user_id: 'BR.ENT.99', profile: { name: 'Ana', username: '@ana' } }], messages: [text({ from: '5511988887777', from_user_id: U })] })));
+    if (item.kind !== 'message') throw new Error(JSON.stringify(item));
+    expect(item.message).toMatchObject({ chat_id: '5511988887777@c.us', sender_phone: '5511988887777', author: 'Ana', sender_identity: { wa_id: '5511988887777', user_id: U, parent_user_id: 'BR.ENT.99', username: '@ana' } });
+  });
+
+  it('a message with neither from nor from_user_id is rejected with a reason (kept, never dropped)', () => {
+    const item = only(normalizeWebhook(body({ messages: [text({})] })));
+    expect(item).toMatchObject({ kind: 'rejected', reason: expect.stringContaining('from or from_user_id') });
+  });
+
+  it('statuses by recipient_user_id, and failed statuses without contacts', () => {
+    const items = normalizeWebhook(body({ statuses: [{ id: 'wamid.S', status: 'delivered', timestamp: '1775000001', recipient_user_id: U }, { id: 'wamid.F', status: 'failed', timestamp: '1775000002', recipient_user_id: U, errors: [{ code: 131026, title: 'Message undeliverable' }] }] }));
+    expect(items).toMatchObject([
+      { kind: 'status', status: 'delivered', recipient_id: '', recipient_user_id: U },
+      { kind: 'status', status: 'failed', errors: [{ code: 131026 }] },
+    ]);
+  });
+
+  it('user_changed_user_id and user_changed_number announce the new identifier, in words without numbers', () => {
+    const [a] = normalizeWebhook(body({ contacts: [{ user_id: U }], messages: [{ id: 'wamid.S1', timestamp: '1775000003', type: 'system', from_user_id: U, system: { type: 'user_changed_user_id', body: 'User changed', new_user_id: 'BR.17730000000000000009' } }] }));
+    expect(a).toMatchObject({ kind: 'message', message: { message_type: 'system', identity_change: { kind: 'bsuid', from: U, to: 'BR.17730000000000000009' } } });
+    const [b] = normalizeWebhook(body({ contacts: [{ wa_id: '5511988887777' }], messages: [{ from: '5511988887777', id: 'wamid.S2', timestamp: '1775000004', type: 'system', system: { type: 'user_changed_number', body: 'Ana changed from 5511988887777 to 5511977776666', new_wa_id: '5511977776666' } }] }));
+    expect(b).toMatchObject({ kind: 'message', message: { identity_change: { kind: 'phone', from: '5511988887777', to: '5511977776666' } } });
+    expect(b.kind === 'message' && b.message.body).not.toContain('5511');
+  });
+
+  it('a contacts reply to a contact request shares the number', () => {
+    const [c] = normalizeWebhook(body({ contacts: [{ user_id: U, profile: { username: '@ana' } }], messages: [{ id: 'wamid.C', timestamp: '1775000005', type: 'contacts', from_user_id: U, contacts: [{ origin: 'contact_request', name: { formatted_name: 'Ana' }, phones: [{ phone: '+55 11 98888-7777', wa_id: '5511988887777', type: 'CELL' }] }] }] }));
+    expect(c).toMatchObject({ kind: 'message', message: { identity_change: { kind: 'phone', to: '5511988887777' } } });
+  });
+});

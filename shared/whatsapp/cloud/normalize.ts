@@ -1,4 +1,6 @@
 import type { ZodError } from 'zod';
+import type { CustomerIdentity } from '../../contact/identity.rules.ts';
+import { opaqueChatIdFor } from '../../contact/opaque-id.ts';
 import { ChangeValue, InboundMessage, InboundStatus, WebhookBody, type MetaError } from './webhook.schemas.ts';
 
 /**
@@ -10,10 +12,25 @@ import { ChangeValue, InboundMessage, InboundStatus, WebhookBody, type MetaError
 export interface NormalizedMessage {
   /** wamid */
   message_id: string;
+  /**
+   * The chat's id as the webhook names it: `<wa_id>@c.us`, `<group_id>@g.us`, or for a customer known
+   * only by BSUID the opaque `cht_…` of identity.rules.ts. Ingest resolves a 1:1 customer through
+   * the identifier lookup rows (issue 41 §2) and may move the message to the chat that person already has.
+   */
   chat_id: string;
   chat_type: 'user' | 'group';
-  /** the customer's wa_id (digits) */
+  /** the customer's wa_id (digits); empty when Meta withheld the number (a username user, 2026) */
   sender_phone: string;
+  /** the customer's contact id, set by ingest when it resolved the sender (issue 41; shared/contact/identity.ts) */
+  contact_id?: string;
+  /** every identifier the webhook gave of the sender (issue 41): number, BSUID, parent BSUID, username */
+  sender_identity?: CustomerIdentity;
+  /**
+   * WhatsApp announced a new identifier for this customer (system messages `user_changed_number`,
+   * `user_changed_user_id`), or the customer shared their number (a `contacts` reply with
+   * `origin: "contact_request"`): the identity moves forward, the chat stays.
+   */
+  identity_change?: { kind: 'phone' | 'bsuid'; from?: string; to: string };
   /** WhatsApp Web only: the person's LID (digits) when the chat came with one (contacts, issue 15) */
   sender_lid?: string;
   /** WhatsApp profile name when Meta sent one */
@@ -42,7 +59,10 @@ export type NormalizedItem =
       status: InboundStatus['status'];
       /** unix seconds (Meta's unit) */
       timestamp: number;
+      /** the customer's number; empty when Meta withheld it */
       recipient_id: string;
+      /** the customer's BSUID (2026) */
+      recipient_user_id?: string;
       errors?: MetaError[];
       /** the string our send carried (Meta echoes `biz_opaque_callback_data` in statuses); reconciles a send that crashed */
       biz_opaque_callback_data?: string;
@@ -54,14 +74,55 @@ const issues = (e: ZodError) => e.issues.map((i) => `${i.path.join('.') || '(roo
 
 type MediaType = 'image' | 'video' | 'audio' | 'document' | 'sticker';
 
-function normalizeMessage(m: InboundMessage, names: Map<string, string>): NormalizedMessage {
+type SenderContact = { wa_id?: string; user_id?: string; parent_user_id?: string; profile?: { name?: string; username?: string } };
+
+const digitsOf = (v: unknown): string | undefined => (typeof v === 'string' && v.replace(/\D/g, '') ? v.replace(/\D/g, '') : undefined);
+
+/** The number a `contacts` reply to a REQUEST_CONTACT_INFO button shares (whatsapp-protocols.md §E.1), if it is one. */
+function sharedNumberOf(m: InboundMessage): string | undefined {
+  if (m.type !== 'contacts') return undefined;
+  const card = m.contacts?.[0] as { origin?: unknown; phones?: Array<{ wa_id?: unknown; phone?: unknown }> } | undefined;
+  const origin = (m as { origin?: unknown }).origin ?? card?.origin;
+  if (origin !== 'contact_request') return undefined;
+  const p = card?.phones?.[0];
+  return digitsOf(p?.wa_id) ?? digitsOf(p?.phone);
+}
+
+/** What a system message announces about the customer's identifiers (Meta: messages webhook, `system`). */
+function identityChangeOf(m: InboundMessage, id: CustomerIdentity): NormalizedMessage['identity_change'] {
+  const sys = m.system as { type?: unknown; new_wa_id?: unknown; wa_id?: unknown; new_user_id?: unknown; user_id?: unknown; previous_user_id?: unknown } | undefined;
+  if (m.type === 'system' && sys?.type === 'user_changed_number') {
+    const to = digitsOf(sys.new_wa_id) ?? digitsOf(sys.wa_id);
+    return to && to !== id.wa_id ? { kind: 'phone', ...(id.wa_id ? { from: id.wa_id } : {}), to } : undefined;
+  }
+  if (m.type === 'system' && sys?.type === 'user_changed_user_id') {
+    const to = typeof sys.new_user_id === 'string' ? sys.new_user_id : typeof sys.user_id === 'string' && sys.user_id !== id.user_id ? sys.user_id : undefined;
+    const from = typeof sys.previous_user_id === 'string' ? sys.previous_user_id : id.user_id;
+    return to && to !== from ? { kind: 'bsuid', ...(from ? { from } : {}), to } : undefined;
+  }
+  const shared = sharedNumberOf(m);
+  return shared && shared !== id.wa_id ? { kind: 'phone', ...(id.wa_id ? { from: id.wa_id } : {}), to: shared } : undefined;
+}
+
+function normalizeMessage(m: InboundMessage, senders: { byPhone: Map<string, SenderContact>; byUser: Map<string, SenderContact>; only?: SenderContact }): NormalizedMessage {
   const chat_type = m.group_id ? 'group' : 'user';
+  // the sender's entry of `contacts`: by number, else by BSUID, else the only one
+  const c = (m.from ? senders.byPhone.get(m.from) : undefined) ?? (m.from_user_id ? senders.byUser.get(m.from_user_id) : undefined) ?? senders.only;
+  const identity: CustomerIdentity = {};
+  const waId = m.from ?? c?.wa_id;
+  if (waId) identity.wa_id = waId;
+  const userId = m.from_user_id ?? c?.user_id;
+  if (userId) identity.user_id = userId;
+  const parent = m.from_parent_user_id ?? c?.parent_user_id;
+  if (parent) identity.parent_user_id = parent;
+  if (c?.profile?.username) identity.username = c.profile.username;
   const base: NormalizedMessage = {
     message_id: m.id,
-    chat_id: m.group_id ? `${m.group_id}@g.us` : `${m.from}@c.us`,
+    chat_id: m.group_id ? `${m.group_id}@g.us` : waId ? `${waId}@c.us` : opaqueChatIdFor(userId!),
     chat_type,
-    sender_phone: m.from,
-    author: names.get(m.from),
+    sender_phone: waId ?? '',
+    sender_identity: identity,
+    author: c?.profile?.name ?? (chat_type === 'user' ? c?.profile?.username : undefined),
     timestamp: Number(m.timestamp) * 1000,
     message_type: m.type,
   };
@@ -130,6 +191,10 @@ function normalizeMessage(m: InboundMessage, names: Map<string, string>): Normal
   }
   if (m.errors?.length) content.errors = m.errors;
   if (Object.keys(content).length) base.content = content;
+  const change = chat_type === 'user' ? identityChangeOf(m, identity) : undefined;
+  if (change) base.identity_change = change;
+  // the thread's system line: our words, not Meta's body (it spells out both numbers, which a masked member may not see)
+  if (m.type === 'system') base.body = change?.kind === 'phone' ? 'The customer changed their phone number.' : change?.kind === 'bsuid' ? 'The customer’s WhatsApp user id changed.' : undefined;
   return base;
 }
 
@@ -164,8 +229,13 @@ export function normalizeWebhook(body: unknown): NormalizedItem[] {
         continue;
       }
       const { phone_number_id, display_phone_number } = value.data.metadata;
-      const names = new Map<string, string>();
-      for (const c of value.data.contacts ?? []) if (c.profile?.name) names.set(c.wa_id, c.profile.name);
+      const byPhone = new Map<string, SenderContact>();
+      const byUser = new Map<string, SenderContact>();
+      for (const c of value.data.contacts ?? []) {
+        if (c.wa_id) byPhone.set(c.wa_id, c);
+        if (c.user_id) byUser.set(c.user_id, c);
+      }
+      const senders = { byPhone, byUser, only: value.data.contacts?.length === 1 ? value.data.contacts[0] : undefined };
       for (const raw of value.data.messages ?? []) {
         const m = InboundMessage.safeParse(raw);
         const missing = m.success ? missingTypeObject(m.data) : undefined;
@@ -173,7 +243,7 @@ export function normalizeWebhook(body: unknown): NormalizedItem[] {
           out.push({ kind: 'rejected', phone_number_id, reason: `bad message: ${missing ?? issues(m.error!)}`, fragment: raw });
           continue;
         }
-        out.push({ kind: 'message', phone_number_id, display_phone_number, message: normalizeMessage(m.data, names) });
+        out.push({ kind: 'message', phone_number_id, display_phone_number, message: normalizeMessage(m.data, senders) });
       }
       for (const raw of value.data.statuses ?? []) {
         const s = InboundStatus.safeParse(raw);
@@ -187,7 +257,8 @@ export function normalizeWebhook(body: unknown): NormalizedItem[] {
           message_id: s.data.id,
           status: s.data.status,
           timestamp: Number(s.data.timestamp),
-          recipient_id: s.data.recipient_id,
+          recipient_id: s.data.recipient_id ?? '',
+          ...(s.data.recipient_user_id ? { recipient_user_id: s.data.recipient_user_id } : {}),
           errors: s.data.errors,
           ...(s.data.biz_opaque_callback_data ? { biz_opaque_callback_data: s.data.biz_opaque_callback_data } : {}),
         });

@@ -29,9 +29,16 @@ const MetaError = z
   .passthrough();
 export type MetaError = z.infer<typeof MetaError>;
 
+/** A business-scoped user id (BSUID): ISO 3166 alpha-2 country code, a dot, up to 128 alphanumerics; parent ids add `ENT.` (Meta, "Business-scoped user IDs"). Kept loose: Meta may widen it. */
+const UserId = z.string().min(3).max(200);
+
 export const InboundMessage = z
   .object({
-    from: z.string().min(1),
+    /** the customer's number; absent for a username user whose number Meta withholds (since 2026-04) */
+    from: z.string().min(1).optional(),
+    /** the customer's BSUID (since 2026-04) */
+    from_user_id: UserId.optional(),
+    from_parent_user_id: UserId.optional(),
     id: z.string().min(1),
     /** unix seconds, as a string */
     timestamp: z.string().regex(/^\d+$/),
@@ -74,7 +81,8 @@ export const InboundMessage = z
     referral: z.record(z.unknown()).optional(),
     errors: z.array(MetaError).optional(),
   })
-  .passthrough();
+  .passthrough()
+  .refine((m) => !!m.from || !!m.from_user_id, { message: 'needs from or from_user_id', path: ['from'] });
 export type InboundMessage = z.infer<typeof InboundMessage>;
 
 export const InboundStatus = z
@@ -83,7 +91,10 @@ export const InboundStatus = z
     status: z.enum(['sent', 'delivered', 'read', 'failed', 'played', 'deleted', 'warning']),
     /** unix seconds, as a string */
     timestamp: z.string().regex(/^\d+$/),
-    recipient_id: z.string(),
+    /** the customer's number; absent when Meta withholds it (2026: `recipient_user_id` instead) */
+    recipient_id: z.string().optional(),
+    recipient_user_id: UserId.optional(),
+    recipient_parent_user_id: UserId.optional(),
     recipient_type: z.string().optional(),
     recipient_participant_id: z.string().optional(),
     biz_opaque_callback_data: z.string().optional(),
@@ -96,7 +107,19 @@ export const ChangeValue = z
   .object({
     messaging_product: z.string().optional(),
     metadata: z.object({ display_phone_number: z.string(), phone_number_id: z.string() }),
-    contacts: z.array(z.object({ wa_id: z.string(), profile: z.object({ name: z.string().optional() }).passthrough().optional() }).passthrough()).optional(),
+    /** the senders: `wa_id` absent for a username user whose number is withheld; `user_id` (BSUID), `parent_user_id` and `profile.username` since 2026-04 */
+    contacts: z
+      .array(
+        z
+          .object({
+            wa_id: z.string().optional(),
+            user_id: UserId.optional(),
+            parent_user_id: UserId.optional(),
+            profile: z.object({ name: z.string().optional(), username: z.string().optional() }).passthrough().optional(),
+          })
+          .passthrough(),
+      )
+      .optional(),
     messages: z.array(z.unknown()).optional(),
     statuses: z.array(z.unknown()).optional(),
     errors: z.array(MetaError).optional(),
