@@ -2,6 +2,7 @@ import { listChats } from '../chat/chat-list.ts';
 import { listChatLabels } from '../chat/chat-workflow.ts';
 import { maskPhone, mustMask } from '../chat/chat-access.rules.ts';
 import { isUnread } from '../chat/chat-state.rules.ts';
+import { chatNumberOf, type CustomerIdentity } from '../contact/identity.rules.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
@@ -12,10 +13,11 @@ import { MAX_BULK_FILTER_CHATS, type BulkChatFilter } from './bulk-job.schemas.t
  * UTF-8), read page by page from listChats (1,000 a page) so the export shows exactly what the
  * list shows the viewer: chats they may not open are left out, names masked for members when the
  * org masks numbers, and the chat id (a 1:1 chat's id is the customer's number) masked as well.
+ * The customer's number and username (issue 41) come last.
  * At most 100,000 rows. Times as ISO-8601 (UTC).
  */
 
-export const EXPORT_COLUMNS = ['chat_id', 'chat_name', 'chat_type', 'org_phone', 'inbox_state', 'assigned_to', 'labels', 'unread', 'latest_message_timestamp', 'closed_at'] as const;
+export const EXPORT_COLUMNS = ['chat_id', 'chat_name', 'chat_type', 'org_phone', 'inbox_state', 'assigned_to', 'labels', 'unread', 'latest_message_timestamp', 'closed_at', 'customer_number', 'username'] as const;
 /** Rows per export (the header not counted). */
 export const MAX_EXPORT_ROWS = MAX_BULK_FILTER_CHATS;
 
@@ -32,6 +34,13 @@ export function csvField(value: string | number | boolean | null | undefined): s
 
 const iso = (ms: number | null | undefined): string => (ms ? new Date(ms).toISOString() : '');
 
+/** A 1:1 chat's customer number as exported: digits, masked for masked viewers, '' when not shared or a group. */
+function customerNumber(chat: Chat, maskIds: boolean): string {
+  if (chat.chat_type !== 'user') return '';
+  const n = chatNumberOf(chat.chat_id, chat.identity as CustomerIdentity | null | undefined);
+  return n ? (maskIds ? maskPhone(n) : n) : '';
+}
+
 /** The CSV line of one chat (no line break). */
 export function chatCsvLine(chat: Chat, labelNames: Map<string, string>, maskIds: boolean): string {
   const labels = (chat.label_ids ?? []).map((l) => labelNames.get(l) ?? l).join('; ');
@@ -46,6 +55,9 @@ export function chatCsvLine(chat: Chat, labelNames: Map<string, string>, maskIds
     isUnread(chat) ? 'true' : 'false',
     iso(chat.latest_message_timestamp),
     iso(chat.closed_at),
+    // issue 41: the customer's number (empty while WhatsApp has not shared it; masked like the id) and username
+    customerNumber(chat, maskIds),
+    chat.identity?.username ?? '',
   ]
     .map(csvField)
     .join(',');

@@ -21,6 +21,8 @@ export interface ContactLike {
   label_ids?: string[] | null;
   phone_ids?: string[] | null;
   custom_properties?: Record<string, unknown> | null;
+  /** issue 41: the WhatsApp username (searchable like a name) */
+  username?: string | null;
 }
 
 /** The name shown for a contact: the edited name, else the WhatsApp profile name, else null (show the number). */
@@ -51,14 +53,14 @@ export function propertyValueText(v: unknown): string | null {
  * The facet rows a contact should have, as `facet|key` strings (see ContactFacetEntity):
  * one per label, per org number, per set property value (`prop#<id>#<value>`), one per set property
  * whatever its value (`pset#<id>`: the contacts carrying a property, for the definition jobs), and
- * one `tok` row per search word of the shown name, the profile name and the property values.
+ * one `tok` row per search word of the shown name, the profile name, the username (issue 41) and the property values.
  */
 export function facetsOf(c: ContactLike): string[] {
   const id = c.contact_id;
   const out = new Set<string>();
   for (const l of c.label_ids ?? []) out.add(`label#${l}|${id}`);
   for (const p of c.phone_ids ?? []) out.add(`phone#${p}|${id}`);
-  const texts: string[] = [c.edited_name ?? '', c.contact_name ?? ''];
+  const texts: string[] = [c.edited_name ?? '', c.contact_name ?? '', c.username ?? ''];
   for (const [pid, raw] of Object.entries(c.custom_properties ?? {})) {
     const v = propertyValueText(raw);
     if (!v) continue;

@@ -609,7 +609,8 @@ export async function backfillContacts(orgId: string, opts: { pageSize?: number 
   do {
     const res: { data: ChatRowLite[]; cursor: string | null } = (await db().entities.chat.query.byRecent({ org_id: orgId }).go({ limit: opts.pageSize ?? 200, cursor, pages: 1 })) as never;
     cursor = res.cursor;
-    const users = res.data.filter((c) => c.chat_type === 'user');
+    // issue 41: opaque chats (`cht_…`) get their contact from ingest, keyed by their identifiers, never from the chat id
+    const users = res.data.filter((c) => c.chat_type === 'user' && c.chat_id.endsWith('@c.us'));
     chats += res.data.length;
     const ids = users.map((c) => c.chat_id.replace(/@.*$/, ''));
     const have = new Set((await getMany(orgId, ids)).map((r) => r.contact_id));

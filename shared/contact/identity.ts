@@ -133,3 +133,43 @@ export async function listContactIdentifiers(orgId: string, contactId: string): 
     .map((r) => ({ kind: r.kind, value: r.value, first_seen_at: r.first_seen_at, replaced_by: r.replaced_by ?? null, replaced_at: r.replaced_at ?? null }))
     .sort((a, b) => a.first_seen_at - b.first_seen_at);
 }
+
+/**
+ * Migration step (issue 41): a `phone` lookup row for each 1:1 chat stored before identifiers had
+ * rows (`<digits>@c.us` -> that chat, contact `<digits>`), so a number first written to before 2026
+ * is recognised when WhatsApp later shows it beside a BSUID (one person, one contact). Reads the
+ * existing rows first (BatchGet) and creates only the missing ones, each conditionally: a row ingest
+ * wrote meanwhile stands. Idempotent: a second run reads and writes nothing new.
+ * @param chats chat rows of one Scan page (any org; groups and opaque chats are skipped)
+ * @returns rows created
+ */
+export async function backfillPhoneIds(chats: Array<{ org_id: string; chat_id: string; chat_type?: string; created_at?: number; latest_message_timestamp?: number }>): Promise<number> {
+  const wanted = chats
+    .filter((c) => c.chat_type === 'user' && /^\d+@c\.us$/.test(c.chat_id))
+    .map((c) => {
+      const digits = c.chat_id.slice(0, -5);
+      return { org_id: c.org_id, id_key: customerIdKey('phone', digits), kind: 'phone' as const, value: digits, chat_id: c.chat_id, contact_id: digits, first_seen_at: c.created_at ?? c.latest_message_timestamp ?? Date.now() };
+    });
+  if (!wanted.length) return 0;
+  const got = await ids()
+    .get(wanted.map(({ org_id, id_key }) => ({ org_id, id_key })))
+    .go({ concurrency: 4 });
+  if (got.unprocessed?.length) throw new Error(`customer ids: ${got.unprocessed.length} keys left unprocessed`);
+  const have = new Set((got.data as IdRow[]).map((r) => `${r.org_id}|${r.id_key}`));
+  const missing = wanted.filter((r) => !have.has(`${r.org_id}|${r.id_key}`));
+  let created = 0;
+  const queue = [...missing];
+  await Promise.all(
+    Array.from({ length: Math.min(16, queue.length) }, async () => {
+      for (let r = queue.shift(); r; r = queue.shift()) {
+        try {
+          await ids().create(r).go();
+          created++;
+        } catch (e) {
+          if (!/conditional/i.test(String((e as Error).message))) throw e;
+        }
+      }
+    }),
+  );
+  return created;
+}

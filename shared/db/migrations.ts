@@ -8,6 +8,7 @@ import { toChatWire } from '../inbox/wire.ts';
 import { groupLinkOf, type ChatRow } from '../chat/chat-write.ts';
 import { facetsOf, splitFacet } from '../contact/contact.rules.ts';
 import { facetCopy, type Row as ContactRow } from '../contact/contact.ts';
+import { backfillPhoneIds } from '../contact/identity.ts';
 
 /**
  * One-off data migrations of the single table, each run once per table and recorded in a marker
@@ -167,6 +168,20 @@ export const MIGRATIONS: Migration[] = [
         if (links.length) await e.chatGroupLink.put(links).go({ concurrency: 4 });
         n += links.length;
         progress(n);
+      });
+      return n;
+    },
+  },
+  {
+    id: '2026-11-29-customer-phone-ids',
+    description: 'issue 41: a phone lookup row (CustomerIdEntity) per 1:1 chat stored before customer identifiers had rows, so a number seen before 2026 joins its BSUID',
+    run: async (progress) => {
+      let n = 0;
+      let read = 0;
+      await forEachItem('chat', async (items) => {
+        read += items.length;
+        n += await backfillPhoneIds(items as never);
+        progress(read);
       });
       return n;
     },

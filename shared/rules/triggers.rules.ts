@@ -1,4 +1,5 @@
 import type { TriggerType } from './rule.schemas.ts';
+import { chatIdOfContactId, isOpaqueContactId } from '../contact/identity.rules.ts';
 
 /**
  * Which rule triggers a bus event fires (issue 17 §1), pure. Each fired trigger carries its own
@@ -108,9 +109,9 @@ export function chatIdOf(e: BusEventLike): string | null {
   if (ticket?.chat_id) return ticket.chat_id;
   const task = p.task as { associated_object_metadata?: { type?: string; id?: string } | null } | undefined;
   if (task?.associated_object_metadata?.type === 'chat' && task.associated_object_metadata.id) return task.associated_object_metadata.id;
-  // a contact's 1:1 chat (its id is the WhatsApp number: `{digits}@c.us`); it may not exist yet
+  // a contact's 1:1 chat (a number's `{digits}@c.us`, or issue 41's opaque `ctc_X` -> `cht_X`); it may not exist yet
   const contact = p.contact as { contact_id?: string } | undefined;
-  if (e['detail-type'].startsWith('contact.') && contact?.contact_id && /^\d+$/.test(contact.contact_id)) return `${contact.contact_id}@c.us`;
+  if (e['detail-type'].startsWith('contact.') && contact?.contact_id && (/^\d+$/.test(contact.contact_id) || isOpaqueContactId(contact.contact_id))) return chatIdOfContactId(contact.contact_id);
   return null;
 }
 

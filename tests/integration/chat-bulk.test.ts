@@ -263,10 +263,10 @@ describe('CSV export', () => {
     expect(r.status).toBe(200);
     expect(r.type).toMatch(/^text\/csv/);
     expect(r.disposition).toMatch(/^attachment; filename="chats-open-\d{4}-\d{2}-\d{2}\.csv"$/);
-    expect(r.lines[0]).toBe('chat_id,chat_name,chat_type,org_phone,inbox_state,assigned_to,labels,unread,latest_message_timestamp,closed_at');
+    expect(r.lines[0]).toBe('chat_id,chat_name,chat_type,org_phone,inbox_state,assigned_to,labels,unread,latest_message_timestamp,closed_at,customer_number,username');
     expect(r.lines).toHaveLength(1 + N - 1);
     // newest first: chat 249; a name a spreadsheet would run is defused and quoted
-    expect(r.lines[1]).toMatch(new RegExp(`^${chatOf(249)},Bulk customer 249,user,\\d+,open,,Batch,false,\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z,$`));
+    expect(r.lines[1]).toMatch(new RegExp(`^${chatOf(249)},Bulk customer 249,user,\\d+,open,,Batch,false,\\d{4}-\\d{2}-\\d{2}T[\\d:.]+Z,,${chatOf(249).replace('@c.us', '')},$`));
     expect(r.lines.find((l) => l.startsWith(chatOf(3)))).toContain(`,"Batch; =VIP, ""gold""",`);
     expect(r.lines.find((l) => l.startsWith(chatOf(7)))).toContain(`,"'=HYPERLINK(""http://x"")",user,`);
   });
@@ -279,6 +279,7 @@ describe('CSV export', () => {
       expect(r.lines).toHaveLength(1 + N - 1 - 5);
       expect(r.lines.some((l) => l.includes(chatOf(3)))).toBe(false);
       expect(r.lines[1]!.startsWith('15*******49@c.us,')).toBe(true);
+      expect(r.lines[1]!.endsWith(',15*******49,')).toBe(true);
       expect((await csv(admin, `label_id=${batch.label_id}`)).lines[1]!.startsWith(`${chatOf(249)},`)).toBe(true);
     } finally {
       await db().entities.organization.patch({ org_id: rt.orgId }).set({ org_metadata: { preferences: {} } }).go();
