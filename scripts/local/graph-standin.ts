@@ -10,6 +10,13 @@ import { STANDIN_TEMPLATES, checkTemplateSend } from './graph-templates.ts';
  * answers like Meta: `{ messaging_product, contacts, messages: [{ id: wamid }] }`.
  * `failNext(code)` makes the next send fail with a Meta error body (tests of failure paths).
  *
+ * Recipients (Meta "Business-scoped user IDs", May 2026; dualhook.com/docs/contacts-bsuid-api-changes):
+ * a send names `to` (a phone number or group id) or `recipient` (a BSUID or parent BSUID); when both
+ * are present `to` wins. The answer's `contacts[0]` is `{ input, wa_id }` for a number and
+ * `{ input, user_id }` for a BSUID. A body with neither is refused with Meta's 400 code 100, and an
+ * authentication template to a BSUID with 131062 ("Business-scoped User ID recipients are not
+ * supported for this message": authentication templates need a phone number).
+ *
  * Media (Meta "Media", whatsapp-protocols.md A.7): files registered with `addMedia` are resolved at
  * `GET /{version}/{media_id}` (`{ messaging_product, url, mime_type, sha256 (base64), file_size, id }`)
  * and downloaded from the URL it hands out (`GET /media-download/{token}`, bearer token required,
@@ -106,6 +113,14 @@ export const PHONE_NUMBERS: Record<string, StandInPhoneNumber> = {
 
 const OUTBOUND_MEDIA = new Set(['image', 'video', 'audio', 'document', 'sticker']);
 
+/** Whom a recorded send addressed, for the /__graph page: `to`, else `recipient <BSUID>`, else empty. */
+function addressee(body: unknown): string {
+  const b = (body ?? {}) as { to?: unknown; recipient?: unknown };
+  if (typeof b.to === 'string' && b.to) return b.to;
+  if (typeof b.recipient === 'string' && b.recipient) return `recipient ${b.recipient}`;
+  return '';
+}
+
 export class GraphStandIn {
   readonly sent: SentRecord[] = [];
   /** wamids of accepted sends by their biz_opaque_callback_data (the send lookup) */
@@ -199,7 +214,7 @@ export class GraphStandIn {
       res.end(JSON.stringify({ error: { message: 'Unknown path components', type: 'OAuthException', code: 2500 } }));
       return;
     }
-    let parsed: { to?: string } | undefined;
+    let parsed: { to?: string; recipient?: string } | undefined;
     try {
       parsed = JSON.parse(body.toString('utf8'));
     } catch {
@@ -216,9 +231,18 @@ export class GraphStandIn {
       res.end(JSON.stringify({ error: { message: e.message, type: 'OAuthException', code, error_data: { messaging_product: 'whatsapp', details: e.details }, fbtrace_id: randomBytes(8).toString('hex') } }));
       return;
     }
-    if (!req.headers.authorization?.startsWith('Bearer ') || !parsed?.to) {
+    // `to` wins over `recipient` (Meta); a non-string or empty value counts as absent
+    const to = typeof parsed?.to === 'string' && parsed.to ? parsed.to : undefined;
+    const recipient = !to && typeof parsed?.recipient === 'string' && parsed.recipient ? parsed.recipient : undefined;
+    if (!req.headers.authorization?.startsWith('Bearer ') || !parsed) {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100 } }));
+      return;
+    }
+    if (!to && !recipient) {
+      rec.error = { code: 100, message: '(#100) Invalid parameter' };
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, error_data: { messaging_product: 'whatsapp', details: 'Param to or recipient is required.' }, fbtrace_id: randomBytes(8).toString('hex') } }));
       return;
     }
     const type = (parsed as { type?: string }).type;
@@ -227,6 +251,12 @@ export class GraphStandIn {
       rec.error = { code: 100, message: '(#100) Invalid parameter' };
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, error_data: { messaging_product: 'whatsapp', details: `Param ${type}['id'] is not a valid whatsapp business account media attachment ID` } } }));
+      return;
+    }
+    if (type === 'template' && recipient && this.isAuthenticationTemplate(parsed as Record<string, unknown>)) {
+      rec.error = { code: 131062, message: '(#131062) Business-scoped User ID recipients are not supported for this message' };
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: '(#131062) Business-scoped User ID recipients are not supported for this message', type: 'OAuthException', code: 131062, error_data: { messaging_product: 'whatsapp', details: 'Authentication templates need a phone number in to.' }, fbtrace_id: randomBytes(8).toString('hex') } }));
       return;
     }
     if (type === 'template') {
@@ -246,7 +276,15 @@ export class GraphStandIn {
       this.byCallbackData.set(data, [...(this.byCallbackData.get(data) ?? []), rec.wamid]);
     }
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: parsed.to, wa_id: parsed.to.replace(/^\+/, '') }], messages: [{ id: rec.wamid }] }));
+    const contact = to ? { input: to, wa_id: to.replace(/^\+/, '') } : { input: recipient, user_id: recipient };
+    res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [contact], messages: [{ id: rec.wamid }] }));
+  }
+
+  /** Whether a template send names one of the stand-in's AUTHENTICATION templates (by name and language). */
+  private isAuthenticationTemplate(body: Record<string, unknown>): boolean {
+    const t = body.template as { name?: unknown; language?: { code?: unknown } } | undefined;
+    const tpl = this.templates.find((x) => x.name === t?.name && x.language === t?.language?.code);
+    return String(tpl?.category ?? '').toUpperCase() === 'AUTHENTICATION';
   }
 
   /** The send lookup (see the class docstring): the wamids accepted with a callback data. Bearer token required. */
@@ -391,11 +429,11 @@ export class GraphStandIn {
     const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
     const rows = [...this.sent]
       .reverse()
-      .map((r) => `<tr><td>${new Date(r.at).toISOString()}</td><td>${esc(r.phone_number_id)}</td><td>${esc(r.wamid ?? JSON.stringify(r.error ?? ''))}</td><td><pre>${esc(JSON.stringify(r.body, null, 2))}</pre></td></tr>`)
+      .map((r) => `<tr><td>${new Date(r.at).toISOString()}</td><td>${esc(r.phone_number_id)}</td><td>${esc(addressee(r.body))}</td><td>${esc(r.wamid ?? JSON.stringify(r.error ?? ''))}</td><td><pre>${esc(JSON.stringify(r.body, null, 2))}</pre></td></tr>`)
       .join('');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><meta charset="utf-8"><title>Graph API stand-in</title><style>body{font:14px system-ui;margin:2rem}td,th{border-bottom:1px solid #ddd;padding:6px;vertical-align:top;text-align:left}pre{margin:0}</style>
 <h1>WhatsApp Graph API stand-in</h1><p>What Chorus sent to <code>POST /{version}/{phone_number_id}/messages</code> since the local runtime started (newest first). Send delivery statuses with <code>npm run simulate -- --status delivered --id &lt;wamid&gt;</code>.</p>
-<table><tr><th>at</th><th>phone_number_id</th><th>wamid / error</th><th>body</th></tr>${rows || '<tr><td colspan=4>Nothing sent yet.</td></tr>'}</table>`);
+<table><tr><th>at</th><th>phone_number_id</th><th>to / recipient</th><th>wamid / error</th><th>body</th></tr>${rows || '<tr><td colspan=5>Nothing sent yet.</td></tr>'}</table>`);
   }
 }

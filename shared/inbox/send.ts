@@ -31,6 +31,8 @@ import { buildTemplateSend } from '../template/template.rules.ts';
 import type { TemplateSnapshot } from '../template/template-send.ts';
 import { RATE_LIMIT_CODES } from '../broadcast/broadcast.rules.ts';
 import { notePhoneRateLimited } from '../broadcast/broadcast-signals.ts';
+// issue 41: customers known only by their business-scoped user id (BSUID)
+import { identityOf, NO_SEND_TARGET, sendTargetOf, templateTargetProblem, type SendTarget } from '../chat/send-target.rules.ts';
 
 /**
  * Outbound messages (spec §7 message calls; Meta "Send messages"): text, and image, video,
@@ -54,6 +56,13 @@ export interface OutboundCommand {
    * the chat again for its window check. Absent (re-queued commands): the chat is read.
    */
   window_until?: number;
+  /**
+   * issue 41: whom the Graph send addresses (sendTargetOf of the chat row the message was stored
+   * with: `to` a number or group, `recipient` a BSUID), so a consumer that skips the chat read still
+   * reaches a customer known only by BSUID. Absent (re-queued commands, commands queued before it
+   * existed): the consumer reads the chat for it.
+   */
+  target?: SendTarget;
 }
 
 /**
@@ -170,7 +179,15 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
     // the media library's row of a member's file (idempotent put; its failure is logged, not thrown)
     if (prepared) await recordMediaItemSafely(message, chat.chat_name ?? null);
     const windowUntil = serviceWindowEnd(chat as unknown as Chat, chat.org_phone);
-    const command: OutboundCommand = { org_id: orgId, chat_id: chatId, unique_id: message.unique_id, timestamp: now, ...(windowUntil != null && windowUntil > now2 ? { window_until: windowUntil } : {}) };
+    const target = sendTargetOf(chatId, identityOf(chat));
+    const command: OutboundCommand = {
+      org_id: orgId,
+      chat_id: chatId,
+      unique_id: message.unique_id,
+      timestamp: now,
+      ...(windowUntil != null && windowUntil > now2 ? { window_until: windowUntil } : {}),
+      ...(target ? { target } : {}),
+    };
     try {
       await enqueue('whatsapp-outbound', command);
     } catch (e) {
@@ -219,19 +236,32 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
   }
   // already accepted, failed or uncertain: at-least-once redelivery (Retry queues it afresh)
   if (msg.message_id || msg.ack === -1 || msg.send_uncertain_at != null) return;
-  const [to, server] = cmd.chat_id.split('@');
   const template = msg.message_type === 'template' ? ((msg.content as { template?: TemplateSnapshot } | undefined)?.template ?? null) : null;
   // templates are the one message type allowed outside the window (Meta A.8); a window the command
-  // knows open until later needs no read (issue 16: one GetItem per broadcast recipient fewer)
+  // knows open until later needs no read (issue 16: one GetItem per broadcast recipient fewer).
+  // The target comes with the command (issue 41); a command without one reads the chat for it.
   const knownOpen = template != null || (cmd.window_until != null && Date.now() < cmd.window_until);
-  const chat = knownOpen ? null : (await db().entities.chat.get({ org_id: cmd.org_id, chat_id: cmd.chat_id }).go()).data;
+  const chat = knownOpen && cmd.target ? null : (await db().entities.chat.get({ org_id: cmd.org_id, chat_id: cmd.chat_id }).go()).data;
   if (!knownOpen && !chat) return;
   if (!knownOpen && !isServiceWindowOpen(chat as unknown as Chat, msg.org_phone, Date.now())) {
     const info = explainGraphError(131047);
     await markFailed(key, msg, { code: null, title: null, details: 'Checked by Chorus before sending: no customer message in the last 24 hours.', reason: info.reason });
     return;
   }
-  const recipientType = server === 'g.us' ? 'group' : 'individual';
+  // the freshest identity at hand: the chat row when it was read (a number may have become known
+  // since the message was queued), else the command's
+  const target = chat ? sendTargetOf(cmd.chat_id, identityOf(chat)) : (cmd.target ?? sendTargetOf(cmd.chat_id));
+  if (!target) {
+    await markFailed(key, msg, { code: null, title: null, details: 'Checked by Chorus before sending: the chat has no phone number and no WhatsApp user id.', reason: NO_SEND_TARGET });
+    return;
+  }
+  // authentication templates need a phone number (Meta error 131062 for a BSUID): the number may
+  // have been unknown when the send was requested without the request checking it (broadcasts, schedules)
+  const problem = template ? templateTargetProblem(template.category, target) : null;
+  if (problem) {
+    await markFailed(key, msg, { code: null, title: null, details: 'Checked by Chorus before sending: authentication templates cannot be sent to a WhatsApp user id.', reason: problem });
+    return;
+  }
   // a phone added on /settings/phones sends with its own token; the demo/env phone with the global one
   const token = await phoneAccessToken(msg.phone_id);
   try {
@@ -240,10 +270,10 @@ export async function deliverMessage(cmd: OutboundCommand, attempt: number, maxA
     const q = msg.quoted_message as { message_id?: string; chat_id?: string | null } | undefined;
     const context = q?.message_id && (!q.chat_id || q.chat_id === cmd.chat_id) ? q.message_id : undefined;
     const body = template
-      ? buildTemplateSend(to, template, template.values, recipientType)
+      ? buildTemplateSend(target, template, template.values)
       : isOutboundMedia(msg.message_type)
-      ? mediaMessageBody(to, msg.message_type, await graphMediaRef(key, msg.phone_id, msg.media as StoredMedia | undefined, token), context, recipientType)
-      : textMessageBody(to, msg.body ?? '', context, recipientType);
+      ? mediaMessageBody(target, msg.message_type, await graphMediaRef(key, msg.phone_id, msg.media as StoredMedia | undefined, token), context)
+      : textMessageBody(target, msg.body ?? '', context);
     const payload = { ...body, biz_opaque_callback_data: callbackDataFor(key) };
     if (!(await claimSend(key))) {
       // claimed before, no wamid recorded: a process died during the call (or one is in it now)

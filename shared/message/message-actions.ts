@@ -14,6 +14,7 @@ import { capabilitiesOf } from '../whatsapp/capabilities.ts';
 import { phoneAccessToken } from '../phone/phone.ts';
 import { sendToGraph, GraphApiError } from '../whatsapp/cloud/graph-client.ts';
 import { reactionMessageBody } from '../whatsapp/cloud/reaction-body.ts';
+import { identityOf, NO_SEND_TARGET, sendTargetOf, type SendTarget } from '../chat/send-target.rules.ts';
 import { MESSAGE_ACTIONS, type ActionContext, type MessageAction } from './message-actions.rules.ts';
 import { groupAdminContext, type GroupMetadata } from '../chat/group-metadata.rules.ts';
 import { log } from '../log.ts';
@@ -181,9 +182,8 @@ export async function deliverReaction(cmd: ReactionCommand, attempt: number, max
   const sender = chat.org_phone;
   const mine = () => (message.reactions as ReactionMap | undefined)?.[sender];
   if (cmd.reaction && mine()?.timestamp !== cmd.at) return; // superseded
-  const [to, server] = cmd.chat_id.split('@');
   try {
-    const { wamid } = send ? await send(message) : await sendToGraph(message.phone_id, reactionMessageBody(to!, message.message_id, cmd.reaction, server === 'g.us' ? 'group' : 'individual'), await phoneAccessToken(message.phone_id));
+    const { wamid } = send ? await send(message) : await sendToGraph(message.phone_id, reactionMessageBody(graphTargetOf(cmd.chat_id, chat), message.message_id, cmd.reaction), await phoneAccessToken(message.phone_id));
     if (!cmd.reaction) return;
     for (let i = 0; i < 5; i++) {
       const m = await getMessageItem(cmd.org_id, cmd.chat_id, cmd.unique_id);
@@ -212,6 +212,18 @@ export async function deliverReaction(cmd: ReactionCommand, attempt: number, max
       if (reactions) return;
     }
   }
+}
+
+/**
+ * The Graph target of a reaction from the chat row already read (its `identity` names a customer
+ * known only by BSUID, issue 41).
+ * @throws GraphApiError (not retryable) when the chat names no number and no BSUID: the refusal path
+ *   restores the previous reaction and shows why
+ */
+function graphTargetOf(chatId: string, chat: object): SendTarget {
+  const target = sendTargetOf(chatId, identityOf(chat));
+  if (!target) throw new GraphApiError(null, null, 'The chat has no phone number and no WhatsApp user id.', NO_SEND_TARGET, false, 0);
+  return target;
 }
 
 /**

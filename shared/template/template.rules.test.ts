@@ -57,8 +57,9 @@ describe('templateVariables', () => {
 });
 
 describe('buildTemplateSend', () => {
+  const ONE = { to: '1', recipient_type: 'individual' } as const;
   it("matches Meta's documented template message shape", () => {
-    const body = buildTemplateSend('+16505551234', seasonal, { 'header.1': 'Winter Sale', 'body.1': 'Sunday', 'body.2': 'WIN10', 'body.3': '10%', 'button.1.1': 'winter' });
+    const body = buildTemplateSend({ to: '+16505551234', recipient_type: 'individual' }, seasonal, { 'header.1': 'Winter Sale', 'body.1': 'Sunday', 'body.2': 'WIN10', 'body.3': '10%', 'button.1.1': 'winter' });
     expect(body).toEqual({
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
@@ -76,20 +77,25 @@ describe('buildTemplateSend', () => {
     });
   });
   it('sends a media header by link', () => {
-    const body = buildTemplateSend('447700900123', imageHeader, { 'header.media': 'https://cdn.example.com/box.jpg', 'body.1': 'Ana', 'body.2': '#1' });
+    const body = buildTemplateSend({ to: '447700900123', recipient_type: 'individual' }, imageHeader, { 'header.media': 'https://cdn.example.com/box.jpg', 'body.1': 'Ana', 'body.2': '#1' });
     expect(body.template.components![0]).toEqual({ type: 'header', parameters: [{ type: 'image', image: { link: 'https://cdn.example.com/box.jpg' } }] });
   });
+  it('a customer known only by BSUID gets recipient instead of to (Meta "Business-scoped user IDs")', () => {
+    const body = buildTemplateSend({ recipient: 'BR.17730000000000000001', recipient_type: 'individual' }, { name: 'hello_world', language: 'en_US', components: [{ type: 'BODY', text: 'Hello World' }] });
+    expect(body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', recipient: 'BR.17730000000000000001', type: 'template', template: { name: 'hello_world', language: { code: 'en_US' } } });
+    expect(body).not.toHaveProperty('to');
+  });
   it('leaves components out for a template without variables', () => {
-    const body = buildTemplateSend('1', { name: 'hello_world', language: 'en_US', components: [{ type: 'BODY', text: 'Hello World' }] });
+    const body = buildTemplateSend(ONE, { name: 'hello_world', language: 'en_US', components: [{ type: 'BODY', text: 'Hello World' }] });
     expect(body.template).toEqual({ name: 'hello_world', language: { code: 'en_US' } });
   });
   it('named parameters carry parameter_name', () => {
     const t: TemplateLike = { name: 'n', language: 'en', parameter_format: 'NAMED', components: [{ type: 'BODY', text: 'Hi {{first_name}}' }] };
-    expect(buildTemplateSend('1', t, { 'body.first_name': 'Jo' }).template.components).toEqual([{ type: 'body', parameters: [{ type: 'text', parameter_name: 'first_name', text: 'Jo' }] }]);
+    expect(buildTemplateSend(ONE, t, { 'body.first_name': 'Jo' }).template.components).toEqual([{ type: 'body', parameters: [{ type: 'text', parameter_name: 'first_name', text: 'Jo' }] }]);
   });
   it('refuses a missing variable with a 400 naming the field', () => {
     try {
-      buildTemplateSend('1', seasonal, { 'header.1': 'x', 'body.1': 'a', 'body.3': 'c', 'button.1.1': 'z' });
+      buildTemplateSend(ONE, seasonal, { 'header.1': 'x', 'body.1': 'a', 'body.3': 'c', 'button.1.1': 'z' });
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(AppError);

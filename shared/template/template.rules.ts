@@ -1,4 +1,5 @@
 import { SERVICE_WINDOW_MS } from '../chat/chat.rules.ts';
+import type { SendTarget } from '../chat/send-target.rules.ts';
 import { AppError } from '../errors.ts';
 import type { MetaTemplate, TemplateMediaValue, TemplateValues, WindowState } from './template.schemas.ts';
 import { TemplateMediaValue as MediaValueSchema } from './template.schemas.ts';
@@ -6,7 +7,7 @@ import { TemplateMediaValue as MediaValueSchema } from './template.schemas.ts';
 /**
  * Pure template rules (issue 16 item 1): which variables a template has, the preview text with
  * values filled in, and the exact Cloud API send body (Meta "Send message templates":
- * `{ messaging_product, recipient_type, to, type: 'template', template: { name, language: { code }, components } }`,
+ * `{ messaging_product, recipient_type, to | recipient, type: 'template', template: { name, language: { code }, components } }`,
  * whatsapp-protocols.md A.6), plus the 24-hour customer service window (A.8).
  * Tested beside this file.
  */
@@ -209,14 +210,12 @@ export interface SendComponent {
   parameters: SendParameter[];
 }
 
-/** The Cloud API request body of a template message. */
-export interface TemplateSendBody {
+/** The Cloud API request body of a template message: its target (`to` or `recipient`, send-target.rules.ts) and the template. */
+export type TemplateSendBody = SendTarget & {
   messaging_product: 'whatsapp';
-  recipient_type: 'individual' | 'group';
-  to: string;
   type: 'template';
   template: { name: string; language: { code: string }; components?: SendComponent[] };
-}
+};
 
 /**
  * The exact Cloud API body that sends `template` to `to` (Meta "Send message templates";
@@ -224,10 +223,12 @@ export interface TemplateSendBody {
  * in `{{1}}…{{n}}` order (named templates add `parameter_name`), one `button` component per URL
  * button with a variable (`sub_type: 'url'`, `index` as a string). `components` is left out when
  * the template has no variables (Meta's hello_world example).
- * @param to the recipient's number (wa_id digits; a leading `+` is kept as given)
+ * @param target whom it goes to (chat/send-target.rules.ts sendTargetOf): `to` a number (wa_id digits;
+ *   a leading `+` is kept as given) or a group id, or `recipient` a BSUID. Authentication templates
+ *   need a number (templateTargetProblem): the callers check before building.
  * @throws AppError 400 validation.failed with details when a value is missing or invalid (assertTemplateValues)
  */
-export function buildTemplateSend(to: string, template: TemplateLike, values: TemplateValues = {}, recipientType: 'individual' | 'group' = 'individual'): TemplateSendBody {
+export function buildTemplateSend(target: SendTarget, template: TemplateLike, values: TemplateValues = {}): TemplateSendBody {
   assertTemplateValues(template, values);
   const named = template.parameter_format === 'NAMED';
   const vars = templateVariables(template);
@@ -249,8 +250,7 @@ export function buildTemplateSend(to: string, template: TemplateLike, values: Te
   }
   return {
     messaging_product: 'whatsapp',
-    recipient_type: recipientType,
-    to,
+    ...target,
     type: 'template',
     template: { name: template.name, language: { code: template.language }, ...(components.length ? { components } : {}) },
   };

@@ -36,8 +36,8 @@ describe('fetchPhoneNumber', () => {
 
 describe('sendToGraph token', () => {
   it('uses the phone\'s own token when given, else the global one', async () => {
-    await sendToGraph('555', textMessageBody('15550001', 'hi'), 'own-token');
-    await sendToGraph('555', textMessageBody('15550001', 'hi'));
+    await sendToGraph('555', textMessageBody({ to: '15550001', recipient_type: 'individual' }, 'hi'), 'own-token');
+    await sendToGraph('555', textMessageBody({ to: '15550001', recipient_type: 'individual' }, 'hi'));
     expect(graph.sent.slice(-2).map((s) => s.authorization)).toEqual(['Bearer own-token', 'Bearer global-token']);
   });
 });

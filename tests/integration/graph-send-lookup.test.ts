@@ -43,7 +43,7 @@ describe('the Graph send lookup', () => {
     process.env.WHATSAPP_GRAPH_SEND_LOOKUP = '1';
     resetConfig();
     const data = 'chorus1|15550001@c.us|1700000000000|01HZX';
-    const { wamid } = await sendToGraph('106540352242922', { ...textMessageBody('15550001', 'Hello'), biz_opaque_callback_data: data });
+    const { wamid } = await sendToGraph('106540352242922', { ...textMessageBody({ to: '15550001', recipient_type: 'individual' }, 'Hello'), biz_opaque_callback_data: data });
     expect(await lookupSentByCallbackData('106540352242922', data)).toEqual([wamid]);
     expect(await lookupSentByCallbackData('106540352242922', `${data}-other`)).toEqual([]);
     // the runtime (and the stand-in inside it) restarts over the same data dir

@@ -23,6 +23,8 @@ const KNOWN: Record<number, GraphErrorInfo> = {
   100: { reason: 'WhatsApp refused the request as invalid.', retryable: false },
   131000: { reason: 'WhatsApp had an internal error. Chorus will retry.', retryable: true },
   131016: { reason: 'WhatsApp is temporarily unavailable. Chorus will retry.', retryable: true },
+  // issue 41: a send by BSUID (`recipient`) that needs a phone number (authentication templates); Meta "Business-scoped user IDs"
+  131062: { reason: 'This customer has not shared their phone number, and WhatsApp needs one for this message.', retryable: false },
 };
 
 /** Explain a Meta error code. Unknown codes are not retried and say so plainly. */

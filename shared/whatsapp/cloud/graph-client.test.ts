@@ -1,16 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { textMessageBody } from './graph-client.ts';
+import { mediaMessageBody, textMessageBody } from './graph-client.ts';
 import { explainGraphError } from './errors.ts';
 
 describe('textMessageBody (Meta "Send messages": text)', () => {
   it('a plain text message', () => {
-    expect(textMessageBody('16505551234', 'Hello')).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '16505551234', type: 'text', text: { preview_url: false, body: 'Hello' } });
+    expect(textMessageBody({ to: '16505551234', recipient_type: 'individual' }, 'Hello')).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to: '16505551234', type: 'text', text: { preview_url: false, body: 'Hello' } });
   });
   it('a reply carries context.message_id', () => {
-    expect(textMessageBody('1', 'ok', 'wamid.A')).toMatchObject({ context: { message_id: 'wamid.A' } });
+    expect(textMessageBody({ to: '1', recipient_type: 'individual' }, 'ok', 'wamid.A')).toMatchObject({ context: { message_id: 'wamid.A' } });
   });
   it('a group message uses recipient_type group', () => {
-    expect(textMessageBody('G1', 'hi all', undefined, 'group')).toMatchObject({ recipient_type: 'group', to: 'G1' });
+    expect(textMessageBody({ to: 'G1', recipient_type: 'group' }, 'hi all')).toMatchObject({ recipient_type: 'group', to: 'G1' });
+  });
+  it('a customer known only by BSUID is addressed with recipient, never to (Meta "Business-scoped user IDs")', () => {
+    const body = textMessageBody({ recipient: 'BR.17730000000000000001', recipient_type: 'individual' }, 'Hello');
+    expect(body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', recipient: 'BR.17730000000000000001', type: 'text', text: { preview_url: false, body: 'Hello' } });
+    expect(body).not.toHaveProperty('to');
+  });
+});
+
+describe('mediaMessageBody (Meta "Send messages": media by id)', () => {
+  it('a document to a BSUID carries recipient, caption and filename', () => {
+    expect(mediaMessageBody({ recipient: 'BR.17730000000000000001', recipient_type: 'individual' }, 'document', { id: 'm1', caption: 'Invoice', filename: 'a.pdf' })).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      recipient: 'BR.17730000000000000001',
+      type: 'document',
+      document: { id: 'm1', caption: 'Invoice', filename: 'a.pdf' },
+    });
   });
 });
 

@@ -1,4 +1,5 @@
 import { config } from '../../config.ts';
+import type { SendTarget } from '../../chat/send-target.rules.ts';
 import { explainGraphError } from './errors.ts';
 
 /**
@@ -9,14 +10,14 @@ import { explainGraphError } from './errors.ts';
 
 /**
  * The request body for a text message, exactly per Meta's docs (optionally a reply via
- * `context.message_id`). Groups (Cloud API Groups, whatsapp-protocols.md A.11) use
- * `recipient_type: "group"` with the group id as `to`.
+ * `context.message_id`). `target` (chat/send-target.rules.ts sendTargetOf) addresses it: `to` a
+ * number, `recipient` a BSUID when no number is known (Meta "Business-scoped user IDs", May 2026),
+ * or a group (Cloud API Groups, whatsapp-protocols.md A.11: `recipient_type: "group"`, the group id as `to`).
  */
-export function textMessageBody(to: string, body: string, replyToWamid?: string, recipientType: 'individual' | 'group' = 'individual') {
+export function textMessageBody(target: SendTarget, body: string, replyToWamid?: string) {
   return {
     messaging_product: 'whatsapp',
-    recipient_type: recipientType,
-    to,
+    ...target,
     ...(replyToWamid ? { context: { message_id: replyToWamid } } : {}),
     type: 'text',
     text: { preview_url: false, body },
@@ -33,21 +34,14 @@ export interface OutboundMediaRef {
 /**
  * The request body for an image, video, audio or document message by uploaded media id, per
  * Meta's docs (whatsapp-protocols.md A.6): caption on image, video and document (audio has none),
- * filename on documents only; a reply adds `context.message_id` like text.
+ * filename on documents only; a reply adds `context.message_id` like text; `target` addresses it like text.
  */
-export function mediaMessageBody(
-  to: string,
-  type: 'image' | 'video' | 'audio' | 'document',
-  media: OutboundMediaRef,
-  replyToWamid?: string,
-  recipientType: 'individual' | 'group' = 'individual',
-) {
+export function mediaMessageBody(target: SendTarget, type: 'image' | 'video' | 'audio' | 'document', media: OutboundMediaRef, replyToWamid?: string) {
   const caption = type !== 'audio' && media.caption ? { caption: media.caption } : {};
   const filename = type === 'document' && media.filename ? { filename: media.filename } : {};
   return {
     messaging_product: 'whatsapp',
-    recipient_type: recipientType,
-    to,
+    ...target,
     ...(replyToWamid ? { context: { message_id: replyToWamid } } : {}),
     type,
     [type]: { id: media.id, ...caption, ...filename },
