@@ -7,12 +7,14 @@ import { listMessages } from '../../shared/message/message.ts';
 import { createTicket } from '../../shared/ticket/ticket.ts';
 import { CreateTaskInput } from '../../shared/task/task.schemas.ts';
 import { createTask } from '../../shared/task/task.ts';
-import { inboundText, newWamid, type PhoneMeta } from '../../shared/whatsapp/cloud/payloads.ts';
+import { envelope, inboundText, newWamid, type PhoneMeta } from '../../shared/whatsapp/cloud/payloads.ts';
+import { opaqueChatIdFor } from '../../shared/contact/opaque-id.ts';
 import { log } from '../../shared/log.ts';
 
 /**
  * The demo workspace's sample data (issue 22 item 6), so a new user of `npm start` sees a working
- * inbox at once: four customers (contacts with labels and notes), their chats with messages both
+ * inbox at once: four customers (contacts with labels and notes), one with a WhatsApp username and no
+ * shared number (issue 41), their chats with messages both
  * ways (inbound through the WhatsApp webhook ingest, replies through the send use case and the
  * outbound queue to the Graph stand-in), two tickets, and three tasks. Everything goes through the
  * domain's use cases (the same code the API runs), never raw puts, so counters, the search index,
@@ -84,6 +86,19 @@ const CUSTOMERS: Customer[] = [
 
 const chatIdOf = (wa: string) => `${wa}@c.us`;
 
+/**
+ * A customer with a WhatsApp username whose number WhatsApp withholds (issue 41): known to the
+ * business only by a business-scoped user id. Her chat has an opaque id, and the reply goes out
+ * with `recipient` instead of `to` (whatsapp-protocols.md §E.1).
+ */
+const USERNAME_CUSTOMER = {
+  user_id: 'ES.17730000000000000042',
+  username: '@sofia.ruiz',
+  name: 'Sofía Ruiz',
+  inbound: [['Hola, ¿tenéis la mochila verde en talla grande?', 25]] as Array<[string, number]>,
+  reply: '¡Hola Sofía! Sí, la tenemos en talla grande. ¿Te reservo una?',
+};
+
 /** @returns true when it seeded, false when the org had its sample data already */
 export async function seedSampleData(input: SampleSeedInput): Promise<boolean> {
   const now = input.now ?? Date.now();
@@ -108,6 +123,17 @@ export async function seedSampleData(input: SampleSeedInput): Promise<boolean> {
     }
     if (c.reply) await sendMessage(admin, chatIdOf(c.wa), { body: c.reply });
   }
+
+  // issue 41: a username customer without a number, as Meta's 2026 webhooks send her (no wa_id, no from)
+  const u = USERNAME_CUSTOMER;
+  for (const [text, minutesAgo] of u.inbound) {
+    const payload = envelope(input.phone, {
+      contacts: [{ user_id: u.user_id, profile: { name: u.name, username: u.username } }],
+      messages: [{ from_user_id: u.user_id, id: newWamid(), timestamp: String(Math.floor((now - minutesAgo * 60_000) / 1000)), type: 'text', text: { body: text } }],
+    });
+    await ingestWebhookBody(JSON.stringify(payload));
+  }
+  await sendMessage(admin, opaqueChatIdFor(u.user_id), { body: u.reply });
 
   const firstInbound = async (wa: string) => {
     const { messages } = await listMessages(admin, chatIdOf(wa), { limit: 50 } as Parameters<typeof listMessages>[2]);

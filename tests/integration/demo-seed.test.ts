@@ -24,7 +24,7 @@ describe('demo sample data', () => {
     const input = { orgId: rt.orgId, admin: await who(rt.adminEmail), member: await who(rt.memberEmail), phone: rt.phone };
     expect(await seedSampleData(input)).toBe(true);
 
-    const chats = await rt.orgCall<{ chats: Array<{ chat_id: string; name?: string }> }>(admin, 'GET', '/chats');
+    const chats = await rt.orgCall<{ chats: Array<{ chat_id: string; chat_name?: string; identity?: { username?: string } }> }>(admin, 'GET', '/chats');
     expect(chats.status).toBe(200);
     const ids = chats.body.chats.map((c) => c.chat_id);
     expect(ids).toEqual(expect.arrayContaining(['919820011122@c.us', '5511987654321@c.us', '14155550134@c.us', '919987654321@c.us']));
@@ -34,6 +34,11 @@ describe('demo sample data', () => {
     expect(msgs.body.messages.filter((m) => m.from_me).map((m) => m.body)).toEqual([expect.stringContaining('checking with the courier')]);
     // the reply went out through the outbound queue to the Graph stand-in
     await eventually(async () => rt.graph.sent.some((x) => JSON.stringify(x).includes('checking with the courier')), 10_000, 'the reply at the Graph stand-in');
+
+    // issue 41: the username customer without a number, answered by BSUID (`recipient`)
+    const sofia = chats.body.chats.find((c) => c.chat_id.startsWith('cht_'));
+    expect(sofia).toMatchObject({ chat_name: 'Sofía Ruiz', identity: { username: '@sofia.ruiz' } });
+    await eventually(async () => rt.graph.sent.some((x) => (x.body as { recipient?: string }).recipient === 'ES.17730000000000000042'), 10_000, 'the reply by recipient');
 
     const tickets = await rt.orgCall<{ tickets: Array<{ subject: string }> }>(admin, 'GET', '/tickets');
     expect(tickets.body.tickets.map((t) => t.subject)).toEqual(expect.arrayContaining(['Order #4821 not delivered', 'Refund a duplicate charge']));
