@@ -2,6 +2,7 @@ import { sqsBatchHandler } from '../lib/sqs.ts';
 import { parseEventRecord } from '../lib/records.ts';
 import { searchPort, type SearchDoc, type SearchIndexName } from '../../shared/ports/search.ts';
 import { chatChange, merge, messageChange, ticketChange, type SearchChange } from '../../shared/search/search-docs.ts';
+import { searchDocId } from '../../shared/search/search.rules.ts';
 
 /**
  * search-indexing consumer (issue 14): domain events -> the search port (OpenSearch in AWS, the
@@ -17,7 +18,9 @@ import { chatChange, merge, messageChange, ticketChange, type SearchChange } fro
  * a deleted one, and a repeat writes the same document again. So an event id already handled is
  * skipped by in-process receipts only (functions/lib/dedupe.ts memoryReceipts): the table receipts
  * were a BatchGet and a BatchWrite per batch of 10 (issue 23).
- * Within a batch the newest version of a document wins. A failed write fails the whole batch
+ * Within a batch the newest version of a document wins; documents and removals are keyed by
+ * (org, id) (searchDocId, issue 41 §6), so two orgs' documents of the same customer never replace
+ * or delete each other. A failed write fails the whole batch
  * (each record is retried, then dead-lettered).
  */
 export const handler = sqsBatchHandler('search-indexing', async (records) => {
@@ -55,14 +58,14 @@ export const handler = sqsBatchHandler('search-indexing', async (records) => {
     // newest version per document within the batch
     const ups = new Map<string, { index: SearchIndexName; doc: SearchDoc }>();
     for (const u of all.upsert) {
-      const k = `${u.index}\u0000${u.doc.id}`;
+      const k = `${u.index}\u0000${searchDocId(u.doc.org_id, u.doc.id)}`;
       const seen = ups.get(k);
       if (!seen || (seen.doc.version ?? 0) <= (u.doc.version ?? 0)) ups.set(k, u);
     }
     const byIndex = new Map<SearchIndexName, SearchDoc[]>();
     for (const u of ups.values()) byIndex.set(u.index, [...(byIndex.get(u.index) ?? []), u.doc]);
     for (const [index, docs] of byIndex) await port.upsert(index, docs);
-    for (const r of all.remove) await port.remove(r.index, [r.id], r.version);
+    for (const r of all.remove) await port.remove(r.index, r.org_id, [r.id], r.version);
   })();
   return Promise.all(
     parsed.map(async (p): Promise<PromiseSettledResult<unknown>> => {

@@ -70,7 +70,8 @@ export async function startLocalSearchWorker(dataDir: string, rebuild: (index: S
     });
   return {
     upsert: (index, docs) => call('upsert', index, docs),
-    remove: (index, ids, version) => call('remove', index, ids, version),
+    // the org travels with the ids: the engine removes by (org, id) (issue 41 §6)
+    remove: (index, orgId, ids, version) => call('remove', index, orgId, ids, version),
     search: (index, orgId, text, limit, o) => call('search', index, orgId, text, limit, o),
     // once: the worker ends after its snapshots are written
     stop: () => (stopped ??= call('stop').then(() => void worker.terminate())),

@@ -10,7 +10,9 @@ import { GroupCommit } from '../../shared/group-commit.ts';
  * The local search adapter (issue 14): FlexSearch, chosen over MiniSearch by `npm run bench:search`
  * (README 'Search'), behind the same port as OpenSearch.
  *   - one FlexSearch Index per (search index, org): tenancy by construction, and each org's
- *     index only as big as its data;
+ *     index only as big as its data; its documents, numeric ids and tombstones are the org's too,
+ *     so a document is stored and removed by (org, id) (issue 41 §6: ids are unique only within an
+ *     org, and the same customer writing to two orgs gives both the same chat and contact ids);
  *   - `forward` tokenizer (every word matches as a prefix) with the Normalize charset (case and
  *     accents folded, like the OpenSearch analyzer); every query word is required;
  *   - one typo: a query word of 4+ letters that matches nothing is replaced by the org's most
@@ -34,6 +36,7 @@ export interface LocalSearch extends SearchPort {
   stop(): Promise<void>;
 }
 
+/** One org's part of a search index: everything in it is keyed by the document's public id, unique within the org. */
 interface OrgIndex {
   idx: Index;
   /** folded word -> documents holding it (for typo correction) */
@@ -44,21 +47,23 @@ interface OrgIndex {
    * of documents each (weeks wasted up to 6 days: 6,200 documents read for 50 hits in bench:search)
    */
   hours: Map<number, Set<number>>;
+  docs: Map<string, SearchDoc>;
+  /** FlexSearch numeric id (numbered within the org) <-> document id */
+  num: Map<string, number>;
+  ids: string[];
+  /** document id -> version of its removal */
+  tombstones: Map<string, number>;
 }
 
 /** Width of a date bucket (ms). */
 const HOUR_MS = 3_600_000;
 
 interface Store {
-  docs: Map<string, SearchDoc>;
-  /** FlexSearch numeric id <-> document id */
-  num: Map<string, number>;
-  ids: string[];
+  /** org id -> the org's documents and index */
   orgs: Map<string, OrgIndex>;
-  tombstones: Map<string, number>;
 }
 
-const newOrgIndex = (): OrgIndex => ({ idx: new Index({ tokenize: 'forward', encoder: Charset.Normalize }), vocab: new Map(), hours: new Map() });
+const newOrgIndex = (): OrgIndex => ({ idx: new Index({ tokenize: 'forward', encoder: Charset.Normalize }), vocab: new Map(), hours: new Map(), docs: new Map(), num: new Map(), ids: [], tombstones: new Map() });
 
 /** Does a stored document pass the filter? */
 export function passes(d: SearchDoc, f: SearchFilter | undefined): boolean {
@@ -83,9 +88,12 @@ export function passes(d: SearchDoc, f: SearchFilter | undefined): boolean {
 
 const textOf = (d: SearchDoc) => Object.values(d.fields).join(' ');
 
-/** One search index (all orgs) in memory. Exported for the bench. */
+/**
+ * One search index (all orgs) in memory, every document kept and removed by (org, id)
+ * (issue 41 §6). Exported for the bench and tests.
+ */
 export function memoryIndex() {
-  const s: Store = { docs: new Map(), num: new Map(), ids: [], orgs: new Map(), tombstones: new Map() };
+  const s: Store = { orgs: new Map() };
   const org = (id: string) => {
     let o = s.orgs.get(id);
     if (!o) s.orgs.set(id, (o = newOrgIndex()));
@@ -100,32 +108,32 @@ export function memoryIndex() {
     }
   };
   const hourOf = (d: SearchDoc) => (d.meta?.timestamp != null ? Math.floor(d.meta.timestamp / HOUR_MS) : null);
-  const drop = (id: string) => {
-    const old = s.docs.get(id);
+  const drop = (o: OrgIndex, id: string) => {
+    const old = o.docs.get(id);
     if (!old) return;
-    const o = org(old.org_id);
-    const n = s.num.get(id)!;
+    const n = o.num.get(id)!;
     o.idx.remove(n);
     vocab(o, old, -1);
     const w = hourOf(old);
     if (w != null) o.hours.get(w)?.delete(n);
-    s.docs.delete(id);
+    o.docs.delete(id);
   };
   return {
     store: s,
+    /** Add or replace the document (org_id, id); an older version than the stored one or its tombstone is ignored. */
     upsert(d: SearchDoc) {
-      if (d.version != null && (s.tombstones.get(d.id) ?? -1) > d.version) return;
-      const old = s.docs.get(d.id);
-      if (old && d.version != null && (old.version ?? -1) > d.version) return;
-      if (old) drop(d.id);
-      s.tombstones.delete(d.id);
-      let n = s.num.get(d.id);
-      if (n === undefined) {
-        n = s.ids.push(d.id) - 1;
-        s.num.set(d.id, n);
-      }
-      s.docs.set(d.id, d);
       const o = org(d.org_id);
+      if (d.version != null && (o.tombstones.get(d.id) ?? -1) > d.version) return;
+      const old = o.docs.get(d.id);
+      if (old && d.version != null && (old.version ?? -1) > d.version) return;
+      if (old) drop(o, d.id);
+      o.tombstones.delete(d.id);
+      let n = o.num.get(d.id);
+      if (n === undefined) {
+        n = o.ids.push(d.id) - 1;
+        o.num.set(d.id, n);
+      }
+      o.docs.set(d.id, d);
       o.idx.add(n, textOf(d));
       vocab(o, d, 1);
       const w = hourOf(d);
@@ -135,11 +143,18 @@ export function memoryIndex() {
         set.add(n);
       }
     },
-    remove(id: string, version?: number) {
-      const old = s.docs.get(id);
+    /** Remove the org's document `id` (other orgs' documents with that id stay); with `version`, only when not older, leaving a tombstone. */
+    remove(orgId: string, id: string, version?: number) {
+      const o = version != null ? org(orgId) : s.orgs.get(orgId);
+      if (!o) return;
+      const old = o.docs.get(id);
       if (old && version != null && (old.version ?? -1) > version) return;
-      drop(id);
-      if (version != null) s.tombstones.set(id, version);
+      drop(o, id);
+      if (version != null) o.tombstones.set(id, version);
+    },
+    /** The orgs holding a document `id` (replaying a change log written before removals named their org). */
+    orgsWith(id: string): string[] {
+      return [...s.orgs].filter(([, o]) => o.docs.has(id)).map(([orgId]) => orgId);
     },
     search(orgId: string, text: string, limit: number, offset = 0, filter?: SearchFilter): SearchHit[] {
       const o = s.orgs.get(orgId);
@@ -197,7 +212,7 @@ export function memoryIndex() {
           let seen = 0;
           for (const set of spans)
             for (const n of set) {
-              const d = s.docs.get(s.ids[n]!);
+              const d = o.docs.get(o.ids[n]!);
               if (!d || !passes(d, filter)) continue;
               const ws = words(textOf(d));
               if (!query.every((q) => ws.some((w) => w.startsWith(q)))) continue;
@@ -213,7 +228,7 @@ export function memoryIndex() {
         hits.length = 0;
         let seen = 0;
         for (const n of ids) {
-          const d = s.docs.get(s.ids[n]!);
+          const d = o.docs.get(o.ids[n]!);
           if (!d || !passes(d, filter) || !has(d)) continue;
           if (seen++ >= offset) hits.push({ id: d.id, score: 1 / seen, doc: d, terms: query });
           if (hits.length >= limit) return hits;
@@ -227,8 +242,22 @@ export function memoryIndex() {
 /** The change log's size (bytes) past which it is folded into a new snapshot. */
 const LOG_COMPACT_BYTES = 16 * 1024 * 1024;
 
-/** One line of an index's change log. */
-type LogLine = { u: SearchDoc[] } | { r: string[]; v?: number };
+/**
+ * One line of an index's change log: upserted documents (each names its org), or removed ids of
+ * org `o` (issue 41 §6; a line written before removals named their org has no `o`).
+ */
+type LogLine = { u: SearchDoc[] } | { r: string[]; o?: string; v?: number };
+
+/**
+ * An index's snapshot file. Tombstones are `[org_id, id, version]`; a snapshot written before
+ * documents were kept by org holds `[id, version]` pairs, which name no org and are dropped at
+ * load (a tombstone only turns away a late older upsert, long delivered by then). Its documents
+ * name their org, so they load under (org, id) as they are.
+ */
+interface Snapshot {
+  docs: SearchDoc[];
+  tombstones: Array<[string, string, number] | [string, number]>;
+}
 
 /**
  * Start the local search adapter over `<dataDir>/search/`.
@@ -251,9 +280,9 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
     let docs: SearchDoc[] | undefined;
     if (persist && existsSync(fileOf(index))) {
       try {
-        const saved = JSON.parse(await readFile(fileOf(index), 'utf8')) as { docs: SearchDoc[]; tombstones: Array<[string, number]> };
+        const saved = JSON.parse(await readFile(fileOf(index), 'utf8')) as Snapshot;
         docs = saved.docs;
-        for (const [id, v] of saved.tombstones) mi.store.tombstones.set(id, v);
+        for (const t of saved.tombstones) if (t.length === 3) mi.remove(t[0], t[1], t[2]);
       } catch {
         docs = undefined; // unreadable: rebuilt below
       }
@@ -273,7 +302,8 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
           continue;
         }
         if ('u' in op) for (const d of op.u) mi.upsert(d);
-        else for (const id of op.r) mi.remove(id, op.v);
+        // a line without its org was written when an id named one document in all orgs: it removes the id wherever it is
+        else for (const id of op.r) for (const orgId of op.o !== undefined ? [op.o] : mi.orgsWith(id)) mi.remove(orgId, id, op.v);
       }
       dirty.add(index);
     }
@@ -282,8 +312,9 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
 
   /** Write a new snapshot of the index and empty its log (the log's lines are all in the snapshot). */
   const snapshot = async (index: SearchIndexName) => {
-    const st = indexes.get(index)!.store;
-    await writeFile(`${fileOf(index)}.tmp`, JSON.stringify({ docs: [...st.docs.values()], tombstones: [...st.tombstones] }));
+    const orgs = [...indexes.get(index)!.store.orgs];
+    const saved: Snapshot = { docs: orgs.flatMap(([, o]) => [...o.docs.values()]), tombstones: orgs.flatMap(([orgId, o]) => [...o.tombstones].map(([id, v]): [string, string, number] => [orgId, id, v])) };
+    await writeFile(`${fileOf(index)}.tmp`, JSON.stringify(saved));
     await rename(`${fileOf(index)}.tmp`, fileOf(index));
     await rm(logOf(index), { force: true });
     logBytes.set(index, 0);
@@ -335,10 +366,10 @@ export async function startLocalSearch(dataDir: string, rebuild: (index: SearchI
       for (const d of docs) mi.upsert(d);
       await append(index, { u: docs });
     },
-    async remove(index, ids, version) {
+    async remove(index, orgId, ids, version) {
       const mi = indexes.get(index)!;
-      for (const id of ids) mi.remove(id, version);
-      await append(index, version === undefined ? { r: ids } : { r: ids, v: version });
+      for (const id of ids) mi.remove(orgId, id, version);
+      await append(index, version === undefined ? { r: ids, o: orgId } : { r: ids, o: orgId, v: version });
     },
     async search(index, orgId, text, limit, o) {
       return indexes.get(index)!.search(orgId, text, limit, o?.offset ?? 0, o?.filter);

@@ -13,7 +13,9 @@ import { AppError } from '../errors.ts';
 /**
  * The indexes (one per kind of the search API, issue 14) and their searchable text fields.
  * Ids: tickets `ticket_id`; messages, notes and media `chat_id|unique_id`; chats `chat_id`;
- * contacts `contact_id` (the customer's wa_id).
+ * contacts `contact_id` (the customer's wa_id). An id is unique only within its org (the same
+ * customer writing to two orgs gives both the same chat and contact ids): adapters store and
+ * delete a document by (org, id) (shared/search/search.rules.ts searchDocId; issue 41 §6).
  */
 export const SEARCH_INDEXES = {
   tickets: { fields: ['subject'] },
@@ -41,7 +43,7 @@ export interface SearchMeta {
 }
 
 export interface SearchDoc {
-  /** the entity id (see SEARCH_INDEXES) */
+  /** the entity id (see SEARCH_INDEXES), unique within `org_id` only; hits carry it as is */
   id: string;
   org_id: string;
   /** text per field of SEARCH_INDEXES[index].fields */
@@ -88,6 +90,7 @@ export interface SearchOptions {
 }
 
 export interface SearchHit {
+  /** the document's public id (SearchDoc.id), never the engine's org-prefixed key */
   id: string;
   /** relevance, higher is better (adapter-specific scale) */
   score: number;
@@ -100,8 +103,12 @@ export interface SearchHit {
 export interface SearchPort {
   /** Add or replace documents (idempotent). */
   upsert(index: SearchIndexName, docs: SearchDoc[]): Promise<void>;
-  /** Remove documents by id (unknown ids are ignored); with `version`, only when it is not older than the stored one, and later upserts older than it are ignored. */
-  remove(index: SearchIndexName, ids: string[], version?: number): Promise<void>;
+  /**
+   * Remove the org's documents by id (unknown ids are ignored; another org's documents with the
+   * same ids are untouched, issue 41 §6); with `version`, only when it is not older than the
+   * stored one, and later upserts older than it are ignored.
+   */
+  remove(index: SearchIndexName, orgId: string, ids: string[], version?: number): Promise<void>;
   /**
    * Best matches of `text` within one org: every word must match (accents and case folded),
    * the last one as a prefix, one typo tolerated in words of 4+ letters.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bulkBody, indexBody, searchBody } from './opensearch.ts';
+import { bulkBody, deleteBody, indexBody, searchBody } from './opensearch.ts';
 import { ticketChange } from './search-docs.ts';
 import { toTicketWire } from '../ticket/ticket-wire.ts';
 
@@ -34,15 +34,27 @@ describe('OpenSearch request bodies', () => {
     const b = searchBody('messages', 'org1', 'reembolso ped', 50, { offset: 100, filter: { phone_id: 'p1', from: 1, to: 2, sender: '5511' } });
     expect(b.from).toBe(100);
     expect(b.size).toBe(50);
-    expect(b.query.bool.filter).toEqual(expect.arrayContaining([{ term: { org_id: 'org1' } }, { term: { phone_id: 'p1' } }, { range: { timestamp: { gte: 1, lte: 2 } } }]));
+    expect(b.query.bool.filter).toEqual(expect.arrayContaining([{ term: { org_id: 'org1' } }, { term: { org_keyed: true } }, { term: { phone_id: 'p1' } }, { range: { timestamp: { gte: 1, lte: 2 } } }]));
     const should = b.query.bool.must[0]!.bool.should;
     expect(should[0]).toEqual({ multi_match: { query: 'reembolso ped', fields: ['body'], operator: 'and', fuzziness: 1 } });
     expect(should[1]!.multi_match.fields).toEqual(['body.prefix']);
     expect(b.highlight.pre_tags).toEqual(['<mark>']);
   });
-  it('bulk upserts are routed by org and externally versioned', () => {
+  it('bulk upserts are keyed by (org, id), routed by org and externally versioned (issue 41 §6)', () => {
     const [action, source] = bulkBody('notes', [{ id: 'c|u', org_id: 'org1', fields: { body: 'hi' }, version: 7, meta: { chat_id: 'c' } }]) as unknown as [Record<string, Record<string, unknown>>, Record<string, unknown>];
-    expect(action.index).toMatchObject({ _index: 'chorus-notes', _id: 'c|u', routing: 'org1', version: 7, version_type: 'external_gte' });
-    expect(source).toMatchObject({ org_id: 'org1', body: 'hi', chat_id: 'c' });
+    expect(action.index).toMatchObject({ _index: 'chorus-notes', _id: 'org1:c|u', routing: 'org1', version: 7, version_type: 'external_gte' });
+    expect(source).toMatchObject({ org_id: 'org1', org_keyed: true, body: 'hi', chat_id: 'c' });
+    expect((source.doc as { id: string }).id).toBe('c|u');
+    expect(indexBody('chats').mappings.properties).toMatchObject({ org_keyed: { type: 'boolean' } });
+  });
+  it('the same customer in two orgs gives two documents, and a delete names its org (issue 41 §6)', () => {
+    const chat = (org_id: string) => ({ id: '15551234567@c.us', org_id, fields: { name: 'Ana 15551234567' }, version: 3 });
+    const ids = bulkBody('chats', [chat('org_a'), chat('org_b')]).filter((_, i) => i % 2 === 0).map((a) => (a as { index: { _id: string } }).index._id);
+    expect(ids).toEqual(['org_a:15551234567@c.us', 'org_b:15551234567@c.us']);
+    expect(deleteBody('messages', 'org_a', ['c|u1', 'c|u2'], 9)).toEqual([
+      { delete: { _index: 'chorus-messages', _id: 'org_a:c|u1', routing: 'org_a', version: 9, version_type: 'external_gte' } },
+      { delete: { _index: 'chorus-messages', _id: 'org_a:c|u2', routing: 'org_a', version: 9, version_type: 'external_gte' } },
+    ]);
+    expect(deleteBody('notes', 'org_b', ['c|u'])).toEqual([{ delete: { _index: 'chorus-notes', _id: 'org_b:c|u', routing: 'org_b' } }]);
   });
 });

@@ -11,17 +11,20 @@ import { toTicketWire } from '../ticket/ticket-wire.ts';
  * deleted_at; a chat's its latest_message_timestamp or the event time; a ticket's last_updated_at.
  */
 
-/** Upserts and removals of one row, per index. */
+/**
+ * Upserts and removals of one row, per index. A removal names its org: ids are unique only
+ * within an org, and the port deletes by (org, id) (issue 41 §6).
+ */
 export interface SearchChange {
   upsert: Array<{ index: SearchIndexName; doc: SearchDoc }>;
-  remove: Array<{ index: SearchIndexName; id: string; version?: number }>;
+  remove: Array<{ index: SearchIndexName; org_id: string; id: string; version?: number }>;
 }
 
 type Row = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
 
-/** Id of a message, note or media document: `chat_id|unique_id`. */
+/** Id of a message, note or media document: `chat_id|unique_id` (public; engines key it with its org, search.rules.ts). */
 export const messageDocId = (chatId: string, uniqueId: string) => `${chatId}|${uniqueId}`;
 
 /** The version of a message row or snapshot (epoch ms). */
@@ -44,7 +47,7 @@ export function messageChange(orgId: string, m: Row): SearchChange {
   const media = (m.media ?? {}) as Row;
   const body = str(m.body) || str(media.caption);
   const main: SearchIndexName = note ? 'notes' : 'messages';
-  if (deleted) return { upsert: [], remove: [{ index: main, id, version }, ...(isMediaMessageType(type) ? [{ index: 'media' as const, id, version }] : [])] };
+  if (deleted) return { upsert: [], remove: [{ index: main, org_id: orgId, id, version }, ...(isMediaMessageType(type) ? [{ index: 'media' as const, org_id: orgId, id, version }] : [])] };
   const meta = {
     chat_id: chatId,
     unique_id: uniqueId,

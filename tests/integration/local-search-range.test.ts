@@ -62,7 +62,7 @@ describe('embedded search: a date range filter', () => {
     expect(byHand(all, 'pedido', cases[0]![1]).length).toBeGreaterThan(10);
     // deletes leave both paths
     for (let i = 1000; i < 1300; i += 3) {
-      mi.remove(doc(i).id, 2);
+      mi.remove('org_a', doc(i).id, 2);
       all.delete(doc(i).id);
     }
     // an edit that moves a document to another hour

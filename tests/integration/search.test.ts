@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ describe('local search', () => {
     await s.upsert('tickets', [doc('t1', 'a', 'Damaged parcel')]);
     expect(await ids('a', 'refund')).toEqual([]);
     expect(await ids('a', 'parcel')).toEqual(['t1']);
-    await s.remove('tickets', ['t1', 'unknown']);
+    await s.remove('tickets', 'a', ['t1', 'unknown']);
     expect(await ids('a', 'parcel')).toEqual([]);
     await s.stop();
   });
@@ -57,10 +57,58 @@ describe('local search', () => {
     expect(await ids('pedido')).toEqual([]);
     expect(await ids('edited')).toEqual(['m2']);
     // a removal at version 40 is not undone by a late upsert at 35
-    await s.remove('messages', ['m2'], 40);
+    await s.remove('messages', 'a', ['m2'], 40);
     await s.upsert('messages', [msg('m2', 'edited words', 35)]);
     expect(await ids('edited')).toEqual([]);
     await s.stop();
+  });
+
+  it('keeps two orgs\' documents of the same id apart: writes, versions, removals and tombstones are per org (issue 41 §6)', async () => {
+    const dir = await tmp();
+    let s = await startLocalSearch(dir, async () => []);
+    const chat = (org_id: string, name: string, version: number): SearchDoc => ({ id: '15551234567@c.us', org_id, fields: { name }, version, meta: { chat_id: '15551234567@c.us' } });
+    const ids = async (x: typeof s, org: string, q: string) => (await x.search('chats', org, q, 10)).map((h) => h.id);
+    await s.upsert('chats', [chat('a', 'Ana Souza', 10), chat('b', 'Ana Souza', 5)]);
+    expect(await ids(s, 'a', 'ana')).toEqual(['15551234567@c.us']);
+    expect(await ids(s, 'b', 'ana')).toEqual(['15551234567@c.us']);
+    // b's newer write and its removal leave a's document as it was; a's older version is not b's
+    await s.upsert('chats', [chat('b', 'Ana Renamed', 20)]);
+    await s.upsert('chats', [chat('a', 'Ana Souza', 9)]);
+    expect(await ids(s, 'a', 'souza')).toEqual(['15551234567@c.us']);
+    expect(await ids(s, 'b', 'renamed')).toEqual(['15551234567@c.us']);
+    await s.remove('chats', 'b', ['15551234567@c.us'], 30);
+    expect(await ids(s, 'b', 'ana')).toEqual([]);
+    expect(await ids(s, 'a', 'ana')).toEqual(['15551234567@c.us']);
+    // b's tombstone (version 30) is b's only: a's write at 11 lands, b's at 25 does not; through a restart too
+    await s.upsert('chats', [chat('a', 'Ana Lima', 11), chat('b', 'Ana Late', 25)]);
+    await s.stop();
+    s = await startLocalSearch(dir, async () => []);
+    expect(await ids(s, 'a', 'lima')).toEqual(['15551234567@c.us']);
+    expect(await ids(s, 'b', 'ana')).toEqual([]);
+    await s.upsert('chats', [chat('b', 'Ana Late', 26)]);
+    expect(await ids(s, 'b', 'late')).toEqual([]);
+    await s.stop();
+  });
+
+  it('loads a snapshot and a change log written before documents were kept by org: documents under their org, old tombstones dropped, an old removal wherever its id is', async () => {
+    const dir = await tmp();
+    await mkdir(join(dir, 'search'), { recursive: true });
+    const old = (id: string, org_id: string, subject: string): SearchDoc => ({ ...doc(id, org_id, subject), version: 1 });
+    await writeFile(join(dir, 'search', 'tickets.docs.json'), JSON.stringify({ docs: [old('t1', 'a', 'Refund one'), old('t2', 'b', 'Refund two'), old('t3', 'a', 'Refund three')], tombstones: [['t9', 50]] }));
+    await writeFile(join(dir, 'search', 'tickets.log.jsonl'), `${JSON.stringify({ r: ['t3'], v: 2 })}\n${JSON.stringify({ u: [old('t1', 'b', 'Refund one of b')] })}\n`);
+    const s = await startLocalSearch(dir, async (index) => {
+      if (index === 'tickets') throw new Error('no rebuild of tickets expected');
+      return [];
+    });
+    const ids = async (org: string) => (await s.search('tickets', org, 'refund', 10)).map((h) => h.id).sort();
+    expect(await ids('a')).toEqual(['t1']);
+    expect(await ids('b')).toEqual(['t1', 't2']);
+    // the old unattributed tombstone is gone: t9 can be written in any org
+    await s.upsert('tickets', [{ ...doc('t9', 'a', 'Refund nine'), version: 3 }]);
+    expect(await ids('a')).toEqual(['t1', 't9']);
+    await s.stop();
+    const saved = JSON.parse(await readFile(join(dir, 'search', 'tickets.docs.json'), 'utf8')) as { tombstones: unknown[] };
+    expect(saved.tombstones).toEqual([['a', 't3', 2]]);
   });
 
   it('keeps the index across restarts and rebuilds it when the file is lost or unreadable', async () => {
@@ -93,7 +141,7 @@ describe('local search', () => {
     const rebuild = async () => [] as SearchDoc[];
     const killed = await startLocalSearch(dir, rebuild, { compactBytes: 1_000_000 });
     await killed.upsert('tickets', [doc('k1', 'a', 'Indexed before the kill'), doc('k2', 'a', 'Removed before the kill')]);
-    await killed.remove('tickets', ['k2'], 5);
+    await killed.remove('tickets', 'a', ['k2'], 5);
     // the process dies here: no stop(), so no snapshot, only the log; and an append torn mid-line
     const log = join(dir, 'search', 'tickets.log.jsonl');
     expect(existsSync(log)).toBe(true);
