@@ -188,6 +188,9 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/analytics', handler: 'functions/http/analytics/get-analytics.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/analytics/export.csv', handler: 'functions/http/analytics/export-analytics.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/logs/audit', handler: 'functions/http/logs/list-audit-log.ts#handler', auth: 'jwt' },
+  // signed WhatsApp webhooks no schema accepted (dead letters of the webhook, kept with their reason)
+  { method: 'GET', path: '/api/orgs/{org_id}/logs/webhook-rejections', handler: 'functions/http/logs/list-webhook-rejections.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/logs/webhook-rejections/{rejection_id}', handler: 'functions/http/logs/get-webhook-rejection.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/analytics/groups', handler: 'functions/http/analytics/get-analytics-groups.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/analytics/breakdown', handler: 'functions/http/analytics/get-analytics-breakdown.ts#handler', auth: 'jwt' },
   // --- end issue 19 ---

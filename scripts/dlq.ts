@@ -2,10 +2,19 @@ import { join, resolve } from 'node:path';
 import { GetQueueAttributesCommand, ListQueuesCommand, ListQueueTagsCommand, ReceiveMessageCommand, SQSClient, StartMessageMoveTaskCommand, type Message } from '@aws-sdk/client-sqs';
 import { readDeadLetters, redriveDeadLetterFiles, type DeadLetter } from './local/queue.ts';
 import { REPO_ROOT } from './local/handlers.ts';
+import { findKeptRejection, formatRejection, formatRejectionList, listKeptRejections, openDataDirTable } from './dlq-rejections.ts';
 
 /**
  * `npm run dlq -- list | show <id> | redrive <queue> [--aws]`: dead letters a person can act on
  * (issue 23 item 3).
+ *
+ * `npm run dlq -- rejections [--org <org_id>]... [--limit N] [--aws]` and `rejection <id>`: the
+ * webhook's own dead letters, signed WhatsApp bodies no schema accepted, answered 200 and kept in
+ * the table with their reason (scripts/dlq-rejections.ts): the list shows time, org (`unknown`
+ * when none matched), id, size and reason, newest first; `rejection <id>` prints one with its raw
+ * body. Locally they are read from the data dir's table (a DynamoDB Local of its own, beside a
+ * running Chorus, unless AWS_ENDPOINT_URL(_DYNAMODB) names one); with `--aws` from TABLE_NAME (the
+ * Data stack's TableName output) with the usual AWS credentials.
  *
  * Locally it asks the running runtime (`http://127.0.0.1:$PORT`, dev routes `/_local/dead-letters`)
  * and, when none answers, reads and moves the files under `$CHORUS_DATA_DIR/queues/*-dlq/` itself
@@ -21,8 +30,17 @@ import { REPO_ROOT } from './local/handlers.ts';
 
 const args = process.argv.slice(2);
 const aws = args.includes('--aws');
-const [cmd, arg] = args.filter((a) => a !== '--aws');
-const usage = 'usage: npm run dlq -- list | show <id> | redrive <queue> [--aws]';
+/** `--name value` options (repeatable), taken out of the positional arguments */
+const options = new Map<string, string[]>();
+const positional: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  const a = args[i]!;
+  if (a === '--aws') continue;
+  if (a === '--org' || a === '--limit') options.set(a.slice(2), [...(options.get(a.slice(2)) ?? []), args[++i] ?? '']);
+  else positional.push(a);
+}
+const [cmd, arg] = positional;
+const usage = 'usage: npm run dlq -- list | show <id> | redrive <queue> | rejections [--org <org_id>] [--limit N] | rejection <id> [--aws]';
 
 const fmtTime = (ms?: number) => (ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + ' UTC' : '-');
 
@@ -47,6 +65,21 @@ function printOne(r: DeadLetter): void {
   console.log(`queue:            ${r.queue}\nid:               ${r.id}\nfirst accepted:   ${fmtTime(r.sentAt)}\ndead-lettered:    ${fmtTime(r.deadLetteredAt)}\nattempts:         ${r.receiveCount}\nreason:           ${r.reason}\nbody:\n${JSON.stringify(body, null, 2)}`);
 }
 
+// ---- webhook rejections (the table, locally and in AWS) -------------------------------------
+
+/** `rejections` / `rejection <id>` on the table this process points at. */
+async function rejections(): Promise<void> {
+  const orgIds = options.get('org');
+  if (cmd === 'rejections') {
+    const limit = Number(options.get('limit')?.[0] ?? 50);
+    if (!Number.isInteger(limit) || limit < 1) throw new Error('--limit must be a positive whole number');
+    return console.log(formatRejectionList(await listKeptRejections({ orgIds, limit })));
+  }
+  const one = await findKeptRejection(arg!, { orgIds });
+  if (!one) throw new Error(`No kept webhook rejection with id ${arg}. See: npm run dlq -- rejections${aws ? ' --aws' : ''}`);
+  console.log(formatRejection(one));
+}
+
 // ---- local ----------------------------------------------------------------------------------
 
 const base = process.env.CHORUS_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
@@ -66,6 +99,14 @@ async function runtime<T>(path: string, init?: RequestInit): Promise<T | undefin
 }
 
 async function local(): Promise<void> {
+  if (cmd === 'rejections' || cmd === 'rejection') {
+    const close = await openDataDirTable(dataDir);
+    try {
+      return await rejections();
+    } finally {
+      await close();
+    }
+  }
   if (cmd === 'list' || cmd === 'show') {
     const rows = (await runtime<{ dead_letters: DeadLetter[] }>('/_local/dead-letters'))?.dead_letters ?? (await readDeadLetters(dataDir));
     if (cmd === 'list') return printList(rows);
@@ -127,6 +168,10 @@ function deadLetterOf(queue: string, m: Message): DeadLetter {
 }
 
 async function awsMain(): Promise<void> {
+  if (cmd === 'rejections' || cmd === 'rejection') {
+    if (!process.env.TABLE_NAME) throw new Error('Set TABLE_NAME to the deployed table (the Data stack output TableName)');
+    return rejections();
+  }
   const sqs = new SQSClient({ endpoint: process.env.AWS_ENDPOINT_URL });
   const queues = await awsQueues(sqs);
   if (cmd === 'list' || cmd === 'show') {
@@ -154,7 +199,7 @@ async function awsMain(): Promise<void> {
   throw new Error(usage);
 }
 
-if (!cmd || (cmd !== 'list' && !arg)) {
+if (!cmd || (cmd !== 'list' && cmd !== 'rejections' && !arg)) {
   console.error(usage);
   process.exit(2);
 }

@@ -8,6 +8,7 @@ import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as events from 'aws-cdk-lib/aws-events';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -23,6 +24,7 @@ import { createHandlerFunction } from '../constructs/handler-function.ts';
 import { CONSUMER_TIMEOUT } from '../constructs/queue-consumer.ts';
 import { accessFor, type MailSettings, type SchedulerResources, type WhatsAppSettings, wireFunction } from '../access.ts';
 import { QueueConsumer } from '../constructs/queue-consumer.ts';
+import { WebhookRejectionsAlarm } from '../constructs/webhook-rejections-alarm.ts';
 import { pascalCase } from '../names.ts';
 
 /**
@@ -60,6 +62,8 @@ export interface WorkersStackProps extends StackProps {
 export class WorkersStack extends Stack {
   /** subscription or command queue name -> consumer Lambda */
   readonly consumers = new Map<string, lambda.Function>();
+  /** fires when a signed WhatsApp webhook was kept as a rejection (infra/constructs/webhook-rejections-alarm.ts) */
+  readonly webhookRejectionsAlarm: cloudwatch.Alarm;
 
   constructor(scope: Construct, id: string, props: WorkersStackProps) {
     super(scope, id, props);
@@ -128,5 +132,8 @@ export class WorkersStack extends Stack {
       );
       this.consumers.set(sc.name, fn);
     }
+
+    // signed WhatsApp webhooks no schema accepted (kept, answered 200): mostly written by the whatsapp-inbound consumer above
+    this.webhookRejectionsAlarm = new WebhookRejectionsAlarm(this, 'WebhookRejections').alarm;
   }
 }

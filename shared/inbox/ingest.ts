@@ -14,6 +14,7 @@ import { reconcileSentStatus } from './send.ts';
 import { applyInboundReaction, applyReactionStatuses } from '../message/reactions.ts';
 import { findPhoneByExternalId } from '../phone/phone.ts';
 import { log } from '../log.ts';
+import { METRIC, recordMetric } from '../metrics.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
 import { queueContactSightings, type ContactSighting } from '../contact/contact.ts';
@@ -53,9 +54,7 @@ export async function keepRejection(orgId: string | undefined, reason: string, f
       expires_at: Math.floor(now / 1000) + 90 * 24 * 3600,
     })
     .go();
-  // counted once kept (a failed write throws, and the body is retried): the alarm on it says where to look.
-  // Imported here so this change stays inside keepRejection (ingest.ts is being edited in parallel); cached after the first call.
-  const { METRIC, recordMetric } = await import('../metrics.ts');
+  // counted once kept (a failed write throws, and the body is retried): the alarm on it says where to look
   recordMetric(METRIC.webhookRejections);
   log('warn', 'webhook.rejected', { org_id: orgId, reason, bytes: Buffer.byteLength(raw, 'utf8') });
 }

@@ -402,6 +402,9 @@ const ROUTES: Record<string, Row> = {
   },
   'GET /api/orgs/{org_id}/analytics/export.csv': orgWide({ query: () => 'from=2026-01-01&to=2026-12-31' }, [200, 403]),
   'GET /api/orgs/{org_id}/logs/audit': adminOnly(),
+  'GET /api/orgs/{org_id}/logs/webhook-rejections': adminOnly(),
+  // a rejection id no org has: the admin gets 404, the member 403 (admins only), never another org's body
+  'GET /api/orgs/{org_id}/logs/webhook-rejections/{rejection_id}': adminOnly({ params: () => ({ rejection_id: '01JZ0000000000000000000000' }) }),
   // groups: R's group never listed to the member (visibleChatIds); 403 on a plan without advanced analytics
   'GET /api/orgs/{org_id}/analytics/groups': orgWide({ query: () => 'from=2026-01-01&to=2026-12-31' }, [200, 403]),
   'GET /api/orgs/{org_id}/analytics/breakdown': orgWide({ query: () => 'from=2026-01-01&to=2026-12-31' }, [200, 403]),

@@ -2,9 +2,11 @@
  * /logs (issue 19; spec §2), admins only (Restricted for members): tabs for the audit log of admin
  * actions (filters: area, who, date range), public API requests (status), webhook deliveries (per
  * endpoint: the webhooks feature's DeliveryLog, with replay), the rules log (GET /logs/rules;
- * outcome), the broadcast runs (GET /broadcasts; status, with each run's counts) and the AI agent's
- * decisions (GET /ai/decisions; outcome). Every table is the one PagedLog (components/ui): cursor
- * paging with "Load more", 50 a page. Rows are kept 90 days (broadcasts: runs of the last 90 days).
+ * outcome), the broadcast runs (GET /broadcasts; status, with each run's counts), the AI agent's
+ * decisions (GET /ai/decisions; outcome) and the rejected WhatsApp webhooks (GET
+ * /logs/webhook-rejections: signed bodies no schema accepted, with reason, size and body). Every table
+ * is the one PagedLog (components/ui): cursor paging with "Load more", 50 a page. Rows are kept 90
+ * days (broadcasts: runs of the last 90 days).
  */
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -16,7 +18,7 @@ import { Tabs } from '../../components/ui/Tabs.tsx';
 import { PagedLog } from '../../components/ui/PagedLog.tsx';
 import { chatNumber } from '../../lib/format.ts';
 import { DeliveryLog } from '../webhooks/index.ts';
-import { logKeys, logsApi, type AuditFilters } from './api.ts';
+import { logKeys, logsApi, type AuditFilters, type WebhookRejection } from './api.ts';
 import './logs.css';
 
 const BROADCAST_STATUSES = ['scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
@@ -25,6 +27,15 @@ const AREAS = ['assignments', 'labels', 'settings', 'team', 'phones', 'tickets']
 const RULE_OUTCOMES = ['matched', 'not_matched', 'skipped', 'failed', 'partial'] as const;
 const when = (ms: number) => format(ms, 'dd MMM yy, HH:mm:ss');
 const words = (s: string) => s.replace(/_/g, ' ');
+const bytes = (n: number) => (n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`);
+/** A kept body for reading: JSON indented, anything else as it is. */
+const pretty = (raw: string) => {
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+};
 
 /** A cursor-paged infinite query of one log endpoint. */
 function usePaged<P extends { cursor: string | null }>(key: readonly unknown[], fetch: (cursor?: string) => Promise<P>, enabled = true) {
@@ -306,6 +317,46 @@ function BroadcastsTab({ orgId }: { orgId: string }) {
   );
 }
 
+/**
+ * A rejected webhook's body: the list's preview, folded; a longer body is loaded whole (GET
+ * /logs/webhook-rejections/{id}) when opened.
+ */
+function RejectionBody({ orgId, row }: { orgId: string; row: WebhookRejection }) {
+  const [open, setOpen] = useState(false);
+  const whole = useQuery({ queryKey: logKeys.rejection(orgId, row.rejection_id), queryFn: () => logsApi.rejection(orgId, row.rejection_id), enabled: open && row.truncated });
+  const raw = row.truncated ? (whole.data?.raw_body ?? row.raw_body) : row.raw_body;
+  return (
+    <details onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} data-testid="rejection-body">
+      <summary>{bytes(row.size_bytes)}</summary>
+      {open && row.truncated && whole.isPending && <p className="muted small">Loading the whole body…</p>}
+      {open && whole.isError && <p className="muted small">Only the first part could be loaded.</p>}
+      <pre className="rejection-raw">{pretty(raw)}</pre>
+    </details>
+  );
+}
+
+/** Signed WhatsApp webhooks no schema accepted: answered 200 (Meta would retry for 7 days) and kept here with the reason. */
+function RejectionsTab({ orgId }: { orgId: string }) {
+  const q = usePaged(logKeys.rejections(orgId), (c) => logsApi.rejections(orgId, c));
+  return (
+    <div data-testid="rejections-tab">
+      <PagedLog
+        q={q}
+        rows={q.data?.pages.flatMap((p) => p.rejections) ?? []}
+        testId="rejections-log"
+        rowKey={(r) => r.rejection_id}
+        rowProps={(r) => ({ 'data-testid': 'rejection-row', 'data-rejection-id': r.rejection_id })}
+        empty="No WhatsApp webhook was rejected in the last 90 days."
+        columns={[
+          { header: 'When', cell: (r) => when(r.received_at), nowrap: true },
+          { header: 'Reason', cell: (r) => r.reason },
+          { header: 'Body', cell: (r) => <RejectionBody orgId={orgId} row={r} /> },
+        ]}
+      />
+    </div>
+  );
+}
+
 export function LogsPage() {
   const { org } = useSession();
   const [tab, setTab] = useState('audit');
@@ -317,6 +368,7 @@ export function LogsPage() {
       { value: 'rules', label: 'Rules', testId: 'logs-tab-rules', panel: <RulesTab orgId={org.org_id} /> },
       { value: 'broadcasts', label: 'Broadcasts', testId: 'logs-tab-broadcasts', panel: <BroadcastsTab orgId={org.org_id} /> },
       { value: 'ai', label: 'AI', testId: 'logs-tab-ai', panel: <AiTab orgId={org.org_id} /> },
+      { value: 'rejections', label: 'Rejected webhooks', testId: 'logs-tab-rejections', panel: <RejectionsTab orgId={org.org_id} /> },
     ],
     [org.org_id],
   );
