@@ -9,6 +9,7 @@ import { resolveIdentity } from '../../shared/auth/identity.ts';
 import { addLogContext, log, withLogContext } from '../../shared/log.ts';
 import { observability } from './powertools.ts';
 import { chatGuard, type ChatGuard } from '../../shared/access/guard.ts';
+import { openChatIdsIn, sealChatIdsIn } from '../../shared/chat/chat-id-seal.ts';
 
 export { observability };
 
@@ -79,13 +80,22 @@ export function errorResponse(e: unknown): Result {
 const validationError = (details: Array<{ field: string; reason: string }>) =>
   new AppError('validation.failed', details.map((d) => `${d.field}: ${d.reason}`).join('; '), { status: 400, details });
 
-/** Renders any error as the API's error body. */
+/** Renders any error as the API's error body (number chat ids in it sealed for a masked viewer). */
 export const errorHandler = (): Mw => ({
   name: 'error-handler',
   onError: async (request) => {
-    request.response = errorResponse(request.error);
+    const res = errorResponse(request.error);
+    const c = request.context.chorus as Parsed | undefined;
+    request.response = c?.guard?.masks && c.actor && typeof res === 'object' && typeof res.body === 'string' ? { ...res, body: sealChatIdsIn(c.actor.org_id, res.body) } : res;
   },
 });
+
+/**
+ * The answer's body as the caller may see it: a member of an org that masks numbers gets every
+ * number chat id (`<digits>@c.us`) sealed (issue 41 §5, shared/chat/chat-id-seal.ts), at the one
+ * place every JSON and file answer passes.
+ */
+const sealedFor = <T>(c: Parsed, body: T): T => (c.guard?.masks && c.actor ? sealChatIdsIn(c.actor.org_id, body) : body);
 
 /** Refuses bodies over `maxBytes` with 413 before anything is parsed. */
 export const bodyLimit = (maxBytes: number): Mw => ({
@@ -134,9 +144,12 @@ export const validateInput = (spec: { params?: ZodTypeAny; query?: ZodTypeAny; b
     }
     if (details.length) throw validationError(details);
     c.orgId = params.org_id;
+    // chat ids a masked member was given sealed (issue 41 §5) name the stored chat again, wherever the request names them
+    const open = <T>(v: T): T => (c.orgId ? openChatIdsIn(c.orgId, v) : v);
+    Object.assign(params, open(params));
     addLogContext({ org_id: c.orgId });
     c.params = check('params', spec.params, params);
-    c.query = check('query', spec.query, request.event.queryStringParameters ?? {});
+    c.query = check('query', spec.query, open(request.event.queryStringParameters ?? {}));
     if (spec.body) {
       let value: unknown;
       try {
@@ -145,7 +158,7 @@ export const validateInput = (spec: { params?: ZodTypeAny; query?: ZodTypeAny; b
         throw validationError([{ field: 'body', reason: 'must be valid JSON' }]);
       }
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw validationError([{ field: 'body', reason: 'must be a JSON object' }]);
-      c.body = check('body', spec.body, value);
+      c.body = check('body', spec.body, open(value));
     }
     if (details.length) throw validationError(details);
   },
@@ -253,7 +266,7 @@ export function httpHandler<PS extends ZodTypeAny | undefined = undefined, QS ex
   return withRequestLog(
     authenticated(spec).handler(async (event, context) => {
       const out = await fn(contextOf(event, context.chorus));
-      return json(out.status ?? 200, out.body);
+      return json(out.status ?? 200, sealedFor(context.chorus, out.body));
     }),
   );
 }
@@ -282,6 +295,7 @@ export function httpFileHandler<PS extends ZodTypeAny | undefined = undefined, Q
     let text = '';
     if (typeof out.body === 'string') text = out.body;
     else for await (const chunk of out.body) text += chunk;
+    text = sealedFor(context.chorus, text);
     const headers: Record<string, string> = {
       'content-type': out.contentType,
       'content-disposition': `attachment; filename="${out.filename.replace(/["\\\r\n]/g, '_')}"`,

@@ -12,7 +12,8 @@ import { MAX_BULK_FILTER_CHATS, type BulkChatFilter } from './bulk-job.schemas.t
  * GET /chats/export.csv (issue 4 part 11): the chats of a list filter as CSV (RFC 4180, CRLF,
  * UTF-8), read page by page from listChats (1,000 a page) so the export shows exactly what the
  * list shows the viewer: chats they may not open are left out, names masked for members when the
- * org masks numbers, and the chat id (a 1:1 chat's id is the customer's number) masked as well.
+ * org masks numbers, and the chat id (a 1:1 chat's id may be the customer's number) sealed as in every
+ * answer (shared/chat/chat-id-seal.ts).
  * The customer's number and username (issue 41) come last.
  * At most 100,000 rows. Times as ISO-8601 (UTC).
  */
@@ -45,7 +46,8 @@ function customerNumber(chat: Chat, maskIds: boolean): string {
 export function chatCsvLine(chat: Chat, labelNames: Map<string, string>, maskIds: boolean): string {
   const labels = (chat.label_ids ?? []).map((l) => labelNames.get(l) ?? l).join('; ');
   return [
-    maskIds ? maskPhone(chat.chat_id) : chat.chat_id,
+    // a masked viewer's number chat ids are sealed where every answer passes (functions/lib/http.ts), like the API's
+    chat.chat_id,
     chat.chat_name ?? '',
     chat.chat_type,
     chat.org_phone,

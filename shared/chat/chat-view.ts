@@ -11,8 +11,9 @@ import type { Message } from '../message/message.schemas.ts';
  * non-admins when the org masks them, and their own pin / 'close for me'. Applied by every list,
  * read and realtime push, so no path hands out more than another.
  *
- * Known gap: a 1:1 chat's `chat_id` is WhatsApp's `{number}@c.us` and is the chat's key, so it is
- * not masked (the web app never displays it when masking is on).
+ * A 1:1 chat stored before 2026 is keyed by WhatsApp's `{number}@c.us`: for a masked viewer every
+ * answer and socket frame carries it sealed (`cht__…`, shared/chat/chat-id-seal.ts, applied where all
+ * answers pass), and the masked number rides in `identity.wa_id`.
  */
 
 /** The viewer's own state of a chat (MemberChatState). Times epoch ms. */
@@ -55,7 +56,8 @@ export function viewChat(row: Record<string, unknown>, ctx: ViewContext): Chat {
     ...out,
     // a chat without a name would be shown by its number (from chat_id): give the masked one instead
     chat_name: out.chat_name ? maskPhone(out.chat_name) : out.chat_type === 'user' ? maskNumberOf(out) : out.chat_name,
-    ...(out.identity?.wa_id ? { identity: { ...out.identity, wa_id: maskPhone(out.identity.wa_id) } } : {}),
+    // the masked number rides in identity (the chat id itself is sealed for this viewer: shared/chat/chat-id-seal.ts)
+    ...(out.chat_type === 'user' && maskNumberOf(out) ? { identity: { ...(out.identity ?? {}), wa_id: maskNumberOf(out) } } : {}),
     members: out.members
       ? Object.fromEntries(Object.entries(out.members).map(([k, v]) => [maskPhone(k), { contact_name: v.contact_name ? maskPhone(v.contact_name) : v.contact_name, contact_id: maskPhone(v.contact_id) }]))
       : out.members,

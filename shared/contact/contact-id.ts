@@ -17,24 +17,33 @@ function keys(): { enc: Buffer; iv: Buffer } {
   return { enc: createHmac('sha256', root).update('enc').digest(), iv: createHmac('sha256', root).update('iv').digest() };
 }
 
-/** The masked form of `contactId` for org `orgId`. */
-export function sealContactId(orgId: string, contactId: string): string {
+/**
+ * `id` sealed for org `orgId` behind `prefix` (deterministic: the same id gives the same sealed
+ * form, so clients can key caches by it). Also used for chat ids (shared/chat/chat-id-seal.ts).
+ */
+export function sealRef(prefix: string, orgId: string, id: string): string {
   const k = keys();
-  const iv = createHmac('sha256', k.iv).update(`${orgId}|${contactId}`).digest().subarray(0, 12);
+  const iv = createHmac('sha256', k.iv).update(`${orgId}|${id}`).digest().subarray(0, 12);
   const c = createCipheriv('aes-256-gcm', k.enc, iv, { authTagLength: 16 });
   c.setAAD(Buffer.from(orgId, 'utf8'));
-  const ct = Buffer.concat([c.update(contactId, 'utf8'), c.final()]);
-  return PREFIX + Buffer.concat([iv, c.getAuthTag(), ct]).toString('base64url');
+  const ct = Buffer.concat([c.update(id, 'utf8'), c.final()]);
+  return prefix + Buffer.concat([iv, c.getAuthTag(), ct]).toString('base64url');
 }
+
+/** The masked form of `contactId` for org `orgId`. */
+export const sealContactId = (orgId: string, contactId: string): string => sealRef(PREFIX, orgId, contactId);
 
 /** Is this a sealed id? */
 export const isSealedContactId = (id: string): boolean => id.startsWith(PREFIX);
 
 /** The contact id inside a sealed id of `orgId`, or null when it is not one (tampered, other org). */
-export function openContactId(orgId: string, sealed: string): string | null {
-  if (!isSealedContactId(sealed)) return null;
+export const openContactId = (orgId: string, sealed: string): string | null => (isSealedContactId(sealed) ? openRef(PREFIX, orgId, sealed) : null);
+
+/** The id inside `sealed` (made by sealRef with `prefix` for `orgId`), or null (tampered, other org, not one). */
+export function openRef(prefix: string, orgId: string, sealed: string): string | null {
+  if (!sealed.startsWith(prefix)) return null;
   try {
-    const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64url');
+    const raw = Buffer.from(sealed.slice(prefix.length), 'base64url');
     if (raw.length < 29) return null;
     const d = createDecipheriv('aes-256-gcm', keys().enc, raw.subarray(0, 12), { authTagLength: 16 });
     d.setAAD(Buffer.from(orgId, 'utf8'));

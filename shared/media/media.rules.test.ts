@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { acceptsSniffed, checksumMatches, extensionFor, familyOf, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, safeFilename, safeSegment, thumbnailKey } from './media.rules.ts';
+import { acceptsSniffed, checksumMatches, extensionFor, familyOf, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, safeFilename, safeSegment, thumbnailKey, chatSegment } from './media.rules.ts';
 
 const digestOf = (s: string) => {
   const h = createHash('sha256').update(s).digest();
@@ -64,9 +64,13 @@ describe('checksumMatches', () => {
 
 describe('keys', () => {
   it('builds media/<org>/<chat>/<unique_id>/<file>', () => {
-    expect(mediaKey('org_1', '15551234567@c.us', '01JABC', null, 'jpg')).toBe('media/org_1/15551234567@c.us/01JABC/01JABC.jpg');
-    expect(mediaKey('org_1', '15551234567@c.us', '01JABC', 'Quote (final).pdf', 'pdf')).toBe('media/org_1/15551234567@c.us/01JABC/Quote__final_.pdf');
-    expect(thumbnailKey('org_1', '1@c.us', '01JABC')).toBe('media/org_1/1@c.us/01JABC/thumbnail/120x80.jpg');
+    // issue 41 §5: a number chat's segment is a hash (a file URL never shows the number); other ids stay
+    const seg = chatSegment('15551234567@c.us');
+    expect(seg).toMatch(/^c[0-9a-f]{16}$/);
+    expect(mediaKey('org_1', '15551234567@c.us', '01JABC', null, 'jpg')).toBe(`media/org_1/${seg}/01JABC/01JABC.jpg`);
+    expect(mediaKey('org_1', '15551234567@c.us', '01JABC', 'Quote (final).pdf', 'pdf')).toBe(`media/org_1/${seg}/01JABC/Quote__final_.pdf`);
+    expect(thumbnailKey('org_1', '120363000000000001@g.us', '01JABC')).toBe('media/org_1/120363000000000001@g.us/01JABC/thumbnail/120x80.jpg');
+    expect(mediaKey('org_1', '15551234567@c.us', '01JABC', null, 'jpg')).not.toContain('15551234567');
   });
   it('never lets a name leave its folder', () => {
     expect(safeFilename('../../etc/passwd')).toBe('passwd');

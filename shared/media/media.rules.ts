@@ -101,9 +101,25 @@ export function extensionFor(mime: string | null | undefined): string {
   return EXTENSIONS[base] ?? (/^[a-z]+\/([a-z0-9]{1,6})$/.exec(base)?.[1] ?? 'bin');
 }
 
-/** Folder of a message's files: `media/<org_id>/<chat_id>/<unique_id>`. */
+/** FNV-1a, 64 bits, as 16 hex characters (pure and browser-safe; a key segment, not a secret). */
+function fnv64(s: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const b of new TextEncoder().encode(s)) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
+  return h.toString(16).padStart(16, '0');
+}
+
+/**
+ * The chat's segment of a media key. A number chat (`<digits>@c.us`) gets `c<hash>` (issue 41 §5:
+ * file URLs are handed to members who may not see the number, and a key is part of its URL); other
+ * ids (opaque, groups) are used as they are. Files stored before keep the keys they have.
+ */
+export function chatSegment(chatId: string): string {
+  return /^\d+@c\.us$/.test(chatId) ? `c${fnv64(chatId)}` : safeSegment(chatId);
+}
+
+/** Folder of a message's files: `media/<org_id>/<chat segment>/<unique_id>`. */
 export function mediaFolder(orgId: string, chatId: string, uniqueId: string): string {
-  return ['media', safeSegment(orgId), safeSegment(chatId), safeSegment(uniqueId)].join('/');
+  return ['media', safeSegment(orgId), chatSegment(chatId), safeSegment(uniqueId)].join('/');
 }
 
 /** Key of a message's file: `media/<org_id>/<chat_id>/<unique_id>/<filename or unique_id.ext>`. */
@@ -185,8 +201,9 @@ export function uploadKey(orgId: string, chatId: string, uploadId: string, filen
 
 /** Is `key` an upload key of this org's chat (and nothing else: no other org, chat, or message file)? */
 export function isUploadKeyOf(orgId: string, chatId: string, key: string): boolean {
-  const prefix = `${['media', safeSegment(orgId), safeSegment(chatId)].join('/')}/${UPLOAD_PREFIX}`;
-  if (!key.startsWith(prefix)) return false;
+  // the chat's segment as keys are made now, or the raw id of an upload made before issue 41
+  const prefix = [chatSegment(chatId), safeSegment(chatId)].map((seg) => `${['media', safeSegment(orgId), seg].join('/')}/${UPLOAD_PREFIX}`).find((p) => key.startsWith(p));
+  if (!prefix) return false;
   const rest = key.slice(prefix.length).split('/');
   return rest.length === 2 && /^[0-9A-Z]{26}$/.test(rest[0]) && rest[1] === safeFilename(rest[1]);
 }

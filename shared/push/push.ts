@@ -21,6 +21,7 @@ import { AppError, notFound } from '../errors.ts';
 import { chatGuard, type ChatGuard } from '../access/guard.ts';
 import type { Actor } from '../auth/actor.ts';
 import { maskNumbersInText } from '../chat/chat-access.rules.ts';
+import { sealChatIdsIn } from '../chat/chat-id-seal.ts';
 import { getUserPreferences } from '../user/preferences.ts';
 import { log } from '../log.ts';
 import { orgCache } from '../org/org-cache.ts';
@@ -216,7 +217,9 @@ async function deliver(orgId: string, candidates: Candidate[], now: number): Pro
     // never push about a chat the member may not open (a missing chat: nothing to hide, nothing to open either)
     if (c.chatId && !(await guard.visibleChatIds([c.chatId])).has(c.chatId)) continue;
     const p = c.build(guard);
-    const r = await pushToDevices(rows, c.subject, { ...p, org_id: orgId, chat_id: c.chatId, sent_at: now }, now);
+    const payload = { ...p, org_id: orgId, chat_id: c.chatId, sent_at: now };
+    // issue 41 §5: a masked member's device gets the chat's sealed id (url, tag, chat_id), as the API gives it
+    const r = await pushToDevices(rows, c.subject, guard.masks ? sealChatIdsIn(orgId, payload) : payload, now);
     sent += r.sent;
     removed += r.removed;
   }

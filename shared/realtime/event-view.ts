@@ -1,5 +1,6 @@
 import { canSeeChat, maskIdentity, maskNumbersInText, maskPhone, mustMask, type Viewer } from '../chat/chat-access.rules.ts';
 import { viewChat, viewMessage } from '../chat/chat-view.ts';
+import { sealChatIdsIn } from '../chat/chat-id-seal.ts';
 import type { Message } from '../message/message.schemas.ts';
 import type { EventName } from '../../events/catalog.ts';
 import { canSeeTask } from '../task/task.rules.ts';
@@ -133,6 +134,13 @@ export interface EventViewContext {
  *   connections by identity), a masked copy, a `chat.updated` stub, or null
  */
 export function viewEventFor(viewer: Viewer | undefined, e: PushedEvent, ctx: EventViewContext): PushedEvent | null {
+  const out = viewUnsealed(viewer, e, ctx);
+  // issue 41 §5: a masked viewer's frame carries no number chat id either (the API seals them the same way)
+  const orgId = str(e.properties.org_id);
+  return out && viewer && orgId && mustMask(ctx.maskPhoneNumbers, viewer) ? sealChatIdsIn(orgId, out) : out;
+}
+
+function viewUnsealed(viewer: Viewer | undefined, e: PushedEvent, ctx: EventViewContext): PushedEvent | null {
   if (!viewer) return null;
   if (!inAudience(viewer, e)) return null;
   const ref = eventChatRef(e);

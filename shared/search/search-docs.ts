@@ -1,3 +1,4 @@
+import { chatIdOfContactId, chatNumberOf, isOpaqueChatId, isOpaqueContactId, OPAQUE_CHAT_PREFIX, OPAQUE_CONTACT_PREFIX, type CustomerIdentity } from '../contact/identity.rules.ts';
 import type { SearchDoc, SearchIndexName } from '../ports/search.ts';
 import { isMediaMessageType } from '../media/media.rules.ts';
 import { toTicketWire } from '../ticket/ticket-wire.ts';
@@ -70,18 +71,21 @@ export function messageChange(orgId: string, m: Row): SearchChange {
 /** A chat row/snapshot -> its `chats` document (name and number), and a contact document for a 1:1 chat. */
 export function chatChange(orgId: string, c: Row, version?: number): SearchChange {
   const chatId = str(c.chat_id);
-  const number = chatId.replace(/@.*$/, '');
-  const name = str(c.chat_name);
+  const identity = (c.identity ?? undefined) as CustomerIdentity | undefined;
+  // issue 41: an opaque chat (`cht_…`) has a number only once WhatsApp shared it; its username is searchable too
+  const number = c.chat_type === 'group' ? chatId.replace(/@.*$/, '') : (chatNumberOf(chatId, identity) ?? '');
+  const name = [str(c.chat_name), identity?.username].filter(Boolean).join(' ');
   const v = version ?? num(c.latest_message_timestamp);
   const meta = { chat_id: chatId, timestamp: num(c.latest_message_timestamp), phone_id: str(c.phone_id) || undefined, label_ids: Array.isArray(c.label_ids) ? (c.label_ids as string[]) : [], author: str(c.assigned_to) || undefined };
   const change: SearchChange = { upsert: [{ index: 'chats', doc: { id: chatId, org_id: orgId, fields: { name: [name, number].filter(Boolean).join(' ') }, version: v, meta } }], remove: [] };
-  if (c.chat_type === 'user') change.upsert.push({ index: 'contacts', doc: contactDoc(orgId, { contact_id: number, contact_name: name, phone: number }, chatId, v) });
+  const contactId = isOpaqueChatId(chatId) ? OPAQUE_CONTACT_PREFIX + chatId.slice(OPAQUE_CHAT_PREFIX.length) : number;
+  if (c.chat_type === 'user' && contactId) change.upsert.push({ index: 'contacts', doc: contactDoc(orgId, { contact_id: contactId, contact_name: name, phone: number }, chatId, v) });
   return change;
 }
 
 /** A contact row -> its `contacts` document (name and number); `chat_id` is its 1:1 chat. */
-export function contactDoc(orgId: string, c: Row, chatId = `${str(c.contact_id)}@c.us`, version?: number): SearchDoc {
-  const number = str(c.phone) || str(c.contact_id);
+export function contactDoc(orgId: string, c: Row, chatId = chatIdOfContactId(str(c.contact_id)), version?: number): SearchDoc {
+  const number = str(c.phone) || (isOpaqueContactId(str(c.contact_id)) ? '' : str(c.contact_id));
   return { id: str(c.contact_id), org_id: orgId, fields: { name: [str(c.contact_name), number].filter(Boolean).join(' ') }, version: version ?? num(c.updated_at), meta: { chat_id: chatId, sender_phone: number, author: str(c.contact_name) || undefined } };
 }
 

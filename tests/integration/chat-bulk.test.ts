@@ -278,7 +278,9 @@ describe('CSV export', () => {
       const r = await csv(member, `label_id=${batch.label_id}`);
       expect(r.lines).toHaveLength(1 + N - 1 - 5);
       expect(r.lines.some((l) => l.includes(chatOf(3)))).toBe(false);
-      expect(r.lines[1]!.startsWith('15*******49@c.us,')).toBe(true);
+      // issue 41 §5: the number chat id comes sealed, as the API gives it to this member
+      expect(r.lines[1]!.startsWith('cht__')).toBe(true);
+      expect(r.lines.join('\n')).not.toMatch(/\d{7,}@c\.us/);
       expect(r.lines[1]!.endsWith(',15*******49,')).toBe(true);
       expect((await csv(admin, `label_id=${batch.label_id}`)).lines[1]!.startsWith(`${chatOf(249)},`)).toBe(true);
     } finally {

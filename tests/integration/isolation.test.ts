@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
-import { mirrorToOpenChat, seedIsolationWorld, withoutChatIds, type IsolationWorld } from '../factories/isolation-world.ts';
+import { mirrorToOpenChat, seedIsolationWorld, storedChatId, withoutChatIds, type IsolationWorld } from '../factories/isolation-world.ts';
+import { sealChatId } from '../../shared/chat/chat-id-seal.ts';
 import { eventually } from '../factories/wait.ts';
 import { HTTP_ROUTES } from '../../functions/routes.ts';
 import { EVENTS, type EventName } from '../../events/catalog.ts';
@@ -110,8 +111,8 @@ const own = (c: Omit<Case, 'expect'> = {}, statuses = [200]): Row => ({ ...c, ex
 const batchRefusesR: Check = (res, w) => {
   if (res.status !== 200) return undefined;
   const b = res.json as { chats?: Array<{ chat_id: string }>; failed?: Array<{ chat_id: string }> };
-  if (b.chats?.some((c) => c.chat_id === w.chatR)) return 'R was changed (it is among `chats`)';
-  if (!b.failed?.some((f) => f.chat_id === w.chatR)) return 'R is not among `failed`';
+  if (b.chats?.some((c) => storedChatId(w.orgId, c.chat_id) === w.chatR)) return 'R was changed (it is among `chats`)';
+  if (!b.failed?.some((f) => storedChatId(w.orgId, f.chat_id) === w.chatR)) return 'R is not among `failed`';
   return undefined;
 };
 const batchChat = (body: (w: IsolationWorld) => unknown): Row => ({ body, expect: { a: NOT_IN_ORG, b: [200, ...REFUSED], d: UNAUTH, m: SERVED }, check: { b: batchRefusesR } });
@@ -649,6 +650,9 @@ async function call(actor: ActorKind, method: string, path: string, body: unknow
   return { status: r.status, text, json };
 }
 
+/** Org A's member (masking is on for the suite): answers scanned whole for customer numbers. */
+const MASKED_MEMBER = new Set<ActorKind>(['b', 'c', 'm']);
+
 /** Problems with one response: status, the sentinel, full customer numbers, the row's own check. */
 async function problems(actor: ActorKind, c: Case, res: Res): Promise<string[]> {
   const out: string[] = [];
@@ -657,7 +661,8 @@ async function problems(actor: ActorKind, c: Case, res: Res): Promise<string[]> 
   const at = res.text.indexOf(w.sentinel);
   if (at >= 0) out.push(`sentinel leaked: …${res.text.slice(Math.max(0, at - 120), at + 60)}…`);
   if (actor === 'x' && res.text.includes(w.orgId)) out.push(`org A's id in another org's answer: ${res.text.slice(0, 200)}`);
-  const scrubbed = withoutChatIds(res.text, [w.rNumber, w.oNumber, w.uNumber]);
+  // issue 41 §5: a masked member's answer is scanned byte for byte (chat ids included: they come sealed)
+  const scrubbed = MASKED_MEMBER.has(actor) ? res.text : withoutChatIds(res.text, [w.rNumber, w.oNumber, w.uNumber]);
   for (const n of [w.rNumber, w.oNumber, w.uNumber]) {
     const i = scrubbed.indexOf(n);
     if (i >= 0) out.push(`full customer number ${n} (masking on): …${scrubbed.slice(Math.max(0, i - 120), i + 40)}…`);
@@ -686,7 +691,7 @@ describe('HTTP: every route of the registry, as every actor kind that applies', 
     expect(await text(w.member, '/notifications')).toContain(w.rNotification);
     expect(await text(w.member, '/tasks')).toContain(w.oTaskMember);
     // U's 'assigned' notification is there (named by a masked number for the member)
-    expect(await text(w.member, '/notifications')).toContain(w.chatU);
+    expect(await text(w.member, '/notifications')).toContain(sealChatId(w.orgId, w.chatU));
   });
 
   it('every route in functions/routes.ts has a row (and every row a route)', () => {
@@ -882,7 +887,7 @@ const STUB_KEYS = new Set(['org_id', 'chat_id', 'chat_type', 'org_phone', 'phone
 const isStubOfR = (f: Frame) => {
   if (f.type !== 'chat.updated') return false;
   const chat = f.properties.chat as Record<string, unknown> | undefined;
-  return !!chat && chat.chat_id === w.chatR && chat.has_access === false && Object.keys(chat).every((k) => STUB_KEYS.has(k));
+  return !!chat && storedChatId(w.orgId, String(chat.chat_id)) === w.chatR && chat.has_access === false && Object.keys(chat).every((k) => STUB_KEYS.has(k));
 };
 
 describe('WebSocket: every event type of the catalogue', () => {
@@ -922,8 +927,9 @@ describe('WebSocket: every event type of the catalogue', () => {
       for (const f of mine) {
         if (c.memberGetsNone && f.type === name) problemsFound.push(`member got ${name}: ${f.raw.slice(0, 300)}`);
         if (f.raw.includes(w.sentinel)) problemsFound.push(`member frame ${f.type} holds the sentinel: ${f.raw.slice(0, 300)}`);
-        else if (f.raw.includes(w.rNumber) && !isStubOfR(f)) problemsFound.push(`member frame ${f.type} is about R: ${f.raw.slice(0, 300)}`);
-        const scrubbed = withoutChatIds(f.raw, [w.rNumber, w.oNumber, w.uNumber]);
+        else if ((f.raw.includes(w.rNumber) || f.raw.includes(sealChatId(w.orgId, w.chatR))) && !isStubOfR(f)) problemsFound.push(`member frame ${f.type} is about R: ${f.raw.slice(0, 300)}`);
+        // issue 41 §5: the member's frames byte for byte, chat ids included (they come sealed)
+        const scrubbed = f.raw;
         for (const n of [w.rNumber, w.oNumber, w.uNumber]) if (scrubbed.includes(n)) problemsFound.push(`member frame ${f.type} holds the full number ${n}: ${scrubbed.slice(Math.max(0, scrubbed.indexOf(n) - 150), scrubbed.indexOf(n) + 40)}`);
       }
       for (const f of outsider.frames.slice(mark.outsider)) {
@@ -1004,7 +1010,7 @@ describe('search (issue 14)', () => {
     const admin = await get(w.admin, 'caption');
     expect(admin.results.media!.items.map((i) => i.chat_id).sort()).toEqual([w.chatO, w.chatR].sort());
     const member = await get(w.member, 'caption');
-    expect(member.results.media!.items.map((i) => i.chat_id)).toEqual([w.chatO]);
+    expect(member.results.media!.items.map((i) => storedChatId(w.orgId, i.chat_id))).toEqual([w.chatO]);
     expect(member.results.media!.items[0]!.snippet).toContain('<mark>caption</mark>');
   });
 });

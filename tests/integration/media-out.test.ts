@@ -1,3 +1,4 @@
+import { chatSegment } from '../../shared/media/media.rules.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
@@ -89,7 +90,9 @@ describe('upload URLs', () => {
     const chatId = await openChat();
     const bytes = await png();
     const u = (await requestUpload(chatId, { filename: 'a.png', mimetype: 'image/png', size: bytes.length })).body;
-    expect(u.key).toMatch(new RegExp(`^media/${rt.orgId}/${chatId}/up-[0-9A-Z]{26}/a\\.png$`));
+    // issue 41 §5: the chat's segment of a key is a hash, never the number
+    expect(u.key).toMatch(new RegExp(`^media/${rt.orgId}/${chatSegment(chatId)}/up-[0-9A-Z]{26}/a\\.png$`));
+    expect(u.key).not.toContain(chatId.split('@')[0]);
     expect((await fetch(`${rt.url}${u.upload_url.replace(/sig=[^&]+/, 'sig=AAAA')}`, { method: 'PUT', headers: u.headers, body: new Uint8Array(bytes) })).status).toBe(403);
     expect((await fetch(`${rt.url}${u.upload_url}`, { method: 'PUT', headers: { 'content-type': 'text/html' }, body: new Uint8Array(bytes) })).status).toBe(403);
     expect((await fetch(`${rt.url}${u.upload_url}`, { method: 'PUT', headers: u.headers, body: new Uint8Array(Buffer.concat([bytes, Buffer.alloc(10)])) })).status).toBe(413);
@@ -191,7 +194,7 @@ describe('sending media', () => {
     const wrongChat = await sendMedia(chatId, { media: { key: u.key, filename: 'x.png', mimetype: 'image/png' } });
     expect(wrongChat.status).toBe(400);
     expect(wrongChat.body.error?.details).toEqual([{ field: 'media.key', reason: 'is not an upload of this chat' }]);
-    const never = await sendMedia(chatId, { media: { key: u.key.replace(other, chatId), filename: 'x.png', mimetype: 'image/png' } });
+    const never = await sendMedia(chatId, { media: { key: u.key.replace(chatSegment(other), chatSegment(chatId)), filename: 'x.png', mimetype: 'image/png' } });
     expect(never.body.error?.details).toEqual([{ field: 'media.key', reason: expect.stringContaining('was not uploaded') }]);
     const both = await sendMedia(chatId, { body: 'hi', media: { key: u.key, filename: 'x.png', mimetype: 'image/png' } });
     expect(both.body.error?.details).toEqual([{ field: 'body', reason: expect.stringContaining('must not be sent with media') }]);

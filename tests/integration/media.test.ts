@@ -1,3 +1,4 @@
+import { chatSegment } from '../../shared/media/media.rules.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
@@ -54,7 +55,7 @@ describe('inbound media', () => {
     const { chatId, message } = await receive('image', { id: 'img-ok', sha256: b64sha(bytes), caption: 'the red one' });
 
     expect(message.media).toMatchObject({ media_id: 'img-ok', status: 'stored', mimetype: 'image/jpeg', size: bytes.length, attempts: 1, caption: 'the red one' });
-    expect(message.media?.path).toBe(`media/${rt.orgId}/${chatId}/${message.unique_id}/${message.unique_id}.jpg`);
+    expect(message.media?.path).toBe(`media/${rt.orgId}/${chatSegment(chatId)}/${message.unique_id}/${message.unique_id}.jpg`);
 
     const { status, body } = await mediaOf(chatId, message.unique_id);
     expect(status).toBe(200);

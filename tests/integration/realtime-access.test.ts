@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
 import { db } from '../../shared/db/service.ts';
+import { sealChatId } from '../../shared/chat/chat-id-seal.ts';
 import { eventually } from '../factories/wait.ts';
 import type { Message } from '../../shared/message/message.schemas.ts';
 
@@ -121,14 +122,16 @@ describe('masking on sockets (mask_phone_numbers on)', () => {
       await marker(a, 'marker-2b');
 
       const masked = `${UNNAMED.slice(0, 2)}********${UNNAMED.slice(-2)}`;
-      const ticketFor = (s: Sock) => s.events.find((e) => e.type === 'ticket.created' && (e.properties.ticket as { chat_id: string }).chat_id === chatOf(UNNAMED))!;
+      // a masked member's frames name the chat by its sealed id (issue 41 §5)
+      const ticketFor = (s: Sock) => s.events.find((e) => e.type === 'ticket.created' && [chatOf(UNNAMED), sealChatId(rt.orgId, chatOf(UNNAMED))].includes((e.properties.ticket as { chat_id: string }).chat_id))!;
       expect(ticketFor(m).properties.ticket).toMatchObject({ chat_name: masked, subject: 'Refund' });
       expect(ticketFor(a).properties.ticket).toMatchObject({ chat_name: UNNAMED });
       const received = m.events.find((e) => e.type === 'message.received' && (e.properties.message as Message).body === 'no name here')!;
       expect(received.properties.message).toMatchObject({ sender_phone: masked });
       expect(received.properties.chat).toMatchObject({ chat_name: masked });
-      // nothing pushed to the member carries the number outside the chat id (spec §6 known gap: a 1:1 chat's key)
-      expect(m.events.filter((e) => JSON.stringify(e).replaceAll(chatOf(UNNAMED), '').includes(UNNAMED))).toEqual([]);
+      // nothing pushed to the member carries the number, byte for byte: the chat id comes sealed (issue 41 §5)
+      expect(m.events.filter((e) => JSON.stringify(e).includes(UNNAMED))).toEqual([]);
+      expect((ticketFor(m).properties.ticket as { chat_id: string }).chat_id).toBe(sealChatId(rt.orgId, chatOf(UNNAMED)));
       m.ws.close();
       a.ws.close();
     } finally {

@@ -1,3 +1,4 @@
+import { chatSegment } from '../../shared/media/media.rules.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
@@ -46,7 +47,7 @@ describe.skipIf(!ffmpeg)('video thumbnails', () => {
     await rt.idle();
     const m = (await messages('15556120001@c.us')).find((x) => x.message_type === 'video')!;
     expect(m.media).toMatchObject({ status: 'stored', mimetype: 'video/mp4', size: video.length });
-    expect(m.media?.thumbnail).toBe(`media/${rt.orgId}/15556120001@c.us/${m.unique_id}/thumbnail/120x80.jpg`);
+    expect(m.media?.thumbnail).toBe(`media/${rt.orgId}/${chatSegment('15556120001@c.us')}/${m.unique_id}/thumbnail/120x80.jpg`);
     expect(await thumbnailSize('15556120001@c.us', m.unique_id)).toEqual(['jpeg', 120, 80]);
     // the media library row carries it too
     const lib = await api<{ items: Array<{ unique_id: string; thumbnail_url: string | null }> }>(`/media?type=video`);
