@@ -5,24 +5,58 @@
 import { format, isToday, isYesterday, isThisWeek } from 'date-fns';
 import type { Chat, LatestMessage } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
+import { maskPhone } from '#shared/chat/chat-access.rules.ts';
+import { chatNumberOf, isOpaqueChatId } from '#shared/contact/identity.rules.ts';
 
-/** The part of a chat id before '@' (the customer's number for user chats). */
-export const chatNumber = (chatId: string): string => chatId.split('@')[0] ?? chatId;
+/** Words shown for a customer WhatsApp has not told us the number of (issue 41). */
+export const IDENTITY_TEXT = {
+  unknownCustomer: 'Unknown customer',
+  numberNotShared: 'Number not shared',
+} as const;
 
-/** '+16505551234' for digit strings; anything else unchanged. */
+/** What a chat's name and number are read from (a Chat, or a row of another list that names a chat). */
+export type ChatLike = { chat_id: string; chat_type?: string | null; chat_name?: string | null; identity?: Chat['identity'] };
+
+/**
+ * The part of a chat id before '@' (the customer's number for `<digits>@c.us`). An opaque id
+ * (`cht_…`, a customer first seen without a number, issue 41) is never shown: 'Unknown customer'.
+ */
+export const chatNumber = (chatId: string): string => (isOpaqueChatId(chatId) ? IDENTITY_TEXT.unknownCustomer : (chatId.split('@')[0] ?? chatId));
+
+/** '+16505551234' for digit strings; an opaque chat id reads 'Unknown customer'; anything else unchanged. */
 export const formatPhone = (value: string | null | undefined): string => {
   if (!value) return '';
-  const v = value.split('@')[0];
+  const v = chatNumber(value);
   return /^\d+$/.test(v) ? `+${v}` : v;
 };
 
-export const isGroupChat = (chat: Pick<Chat, 'chat_type' | 'chat_id'>): boolean =>
-  chat.chat_type === 'group' || chat.chat_id.endsWith('@g.us');
+/** A chat known only by its id (logs, scheduled messages…): '+number', or 'Unknown customer' for an opaque id. */
+export const chatIdLabel = (chatId: string): string => formatPhone(chatId);
 
-export function chatDisplayName(chat: Pick<Chat, 'chat_name' | 'chat_id' | 'chat_type'>): string {
+export const isGroupChat = (chat: Pick<ChatLike, 'chat_type' | 'chat_id'>): boolean => chat.chat_type === 'group' || chat.chat_id.endsWith('@g.us');
+
+/**
+ * The customer's number of a 1:1 chat for display ('+5511…', or masked '55********23' when
+ * `masked`), or null for a group and when WhatsApp has not shared the number (issue 41).
+ */
+export function customerNumber(chat: ChatLike, masked = false): string | null {
+  if (isGroupChat(chat)) return null;
+  const n = chatNumberOf(chat.chat_id, { wa_id: chat.identity?.wa_id ?? undefined });
+  return n ? formatPhone(masked ? maskPhone(n) : n) : null;
+}
+
+/** The customer's WhatsApp username ('@ana') of a 1:1 chat, or null. */
+export const chatUsername = (chat: ChatLike): string | null => (isGroupChat(chat) ? null : chat.identity?.username?.trim() || null);
+
+/**
+ * A chat's name: its saved name, else for a 1:1 chat the number (masked when `masked`), the
+ * WhatsApp username, or 'Unknown customer' — never an opaque `cht_…` id.
+ */
+export function chatDisplayName(chat: ChatLike, masked = false): string {
   const name = chat.chat_name?.trim();
   if (name) return name;
-  return isGroupChat(chat) ? 'Group chat' : formatPhone(chatNumber(chat.chat_id));
+  if (isGroupChat(chat)) return 'Group chat';
+  return customerNumber(chat, masked) ?? chatUsername(chat) ?? IDENTITY_TEXT.unknownCustomer;
 }
 
 /** Up to two letters from a name; '#' for bare numbers. */

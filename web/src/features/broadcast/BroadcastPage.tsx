@@ -12,6 +12,7 @@ import { useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Papa from 'papaparse';
 import { api, errorMessage, fieldErrors } from '../../lib/api.ts';
+import { chatDisplayName, chatNumber } from '../../lib/format.ts';
 import { useSession } from '../../app/session.tsx';
 import { useToast } from '../../app/toast.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
@@ -120,7 +121,7 @@ function BroadcastList({ orgId, onOpen }: { orgId: string; onOpen: (id: string) 
 function ChatPicker({ orgId, picked, onChange }: { orgId: string; picked: Set<string>; onChange: (s: Set<string>) => void }) {
   const [search, setSearch] = useState('');
   const q = useQuery({ queryKey: ['orgs', orgId, 'broadcasts', 'pick-chats'], queryFn: () => api.listChats(orgId, null, 200) });
-  const chats = (q.data?.items ?? []).filter((c) => !search || `${c.chat_name ?? ''} ${c.chat_id}`.toLowerCase().includes(search.toLowerCase()));
+  const chats = (q.data?.items ?? []).filter((c) => !search || `${chatDisplayName(c)} ${chatNumber(c.chat_id)}`.toLowerCase().includes(search.toLowerCase()));
   return (
     <div className="broadcast-picker">
       <input type="search" placeholder="Search chats" aria-label="Search chats" value={search} onChange={(e) => setSearch(e.target.value)} />
@@ -139,7 +140,7 @@ function ChatPicker({ orgId, picked, onChange }: { orgId: string; picked: Set<st
                   onChange(next);
                 }}
               />
-              <span>{c.chat_name || c.chat_id.split('@')[0]}</span>
+              <span>{chatDisplayName(c)}</span>
             </label>
           </li>
         ))}

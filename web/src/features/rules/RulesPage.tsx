@@ -11,6 +11,7 @@ import { useSearchParams } from 'react-router-dom';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, fieldErrors } from '../../lib/api.ts';
 import { useMembers } from '../../lib/members.ts';
+import { chatIdLabel } from '../../lib/format.ts';
 import { useSession } from '../../app/session.tsx';
 import { useToast } from '../../app/toast.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
@@ -296,7 +297,7 @@ function RuleLogView({ orgId, ruleId, onRule }: { orgId: string; ruleId: string;
                 {l.rule_name} <span className="muted small">v{l.rule_version}</span>
               </td>
               <td className="small">{l.trigger}</td>
-              <td className="small rules-chat">{l.chat_id ?? '—'}</td>
+              <td className="small rules-chat">{l.chat_id ? chatIdLabel(l.chat_id) : '—'}</td>
               <td>
                 <span className={`rule-outcome rule-outcome-${l.outcome}`}>{l.outcome.replace('_', ' ')}</span>
                 {l.latency_ms != null && <span className="muted small"> {l.latency_ms} ms</span>}

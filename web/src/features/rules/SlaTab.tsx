@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage, fieldErrors } from '../../lib/api.ts';
 import { useMembers } from '../../lib/members.ts';
+import { chatIdLabel } from '../../lib/format.ts';
 import { useToast } from '../../app/toast.tsx';
 import { PagedLog, type LogColumn } from '../../components/ui/PagedLog.tsx';
 import { SLA_TARGETS, type SlaTarget } from '#shared/sla/sla.schemas.ts';
@@ -280,7 +281,7 @@ function SlaBreaches({ orgId }: { orgId: string }) {
     { header: 'Due', cell: (b) => new Date(b.due_at).toLocaleString(), nowrap: true },
     { header: 'Target', cell: (b) => SLA_TARGET_LABEL[b.target] },
     { header: 'Policy', cell: (b) => b.policy_name },
-    { header: 'Chat', cell: (b) => b.chat_name ?? b.chat_id },
+    { header: 'Chat', cell: (b) => b.chat_name ?? chatIdLabel(b.chat_id) },
     { header: 'Assignee', cell: (b) => b.assignee ?? '—' },
     { header: 'Late by', cell: (b) => `${Math.max(0, Math.round((b.breached_at - b.due_at) / 60_000))} min`, nowrap: true },
   ];

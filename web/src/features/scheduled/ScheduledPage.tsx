@@ -13,7 +13,7 @@ import { MenuButton } from '../../app/shell/MenuButton.tsx';
 import { ListSkeleton, LoadError } from '../../components/ui/ListStates.tsx';
 import { SettingsTitle } from '../settings/index.ts';
 import { errorMessage } from '../../lib/api.ts';
-import { formatPhone } from '../../lib/format.ts';
+import { chatIdLabel } from '../../lib/format.ts';
 import { scheduledApi, scheduledKeys, type ScheduledMessageView } from './api.ts';
 import './scheduled.css';
 
@@ -93,7 +93,7 @@ export function ScheduledPage() {
                   <div className="sched-meta">
                     <span className={`sched-status sched-status-${s.status}`}>{s.status}</span>
                     <span>
-                      to <Link to={`/chats/${encodeURIComponent(s.chat_id)}`}>{s.chat_name || formatPhone(s.chat_id.split('@')[0])}</Link>
+                      to <Link to={`/chats/${encodeURIComponent(s.chat_id)}`}>{s.chat_name || chatIdLabel(s.chat_id)}</Link>
                     </span>
                     <span data-testid="scheduled-summary">{s.summary}</span>
                     {s.next_at != null && s.status === 'active' && <span data-testid="scheduled-next">Next: {whenIn(s.next_at, tz)}</span>}

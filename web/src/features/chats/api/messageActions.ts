@@ -12,7 +12,7 @@ import type { ActionContext, MessageAction } from '#shared/message/message-actio
 import { messageMenu } from '#shared/message/message-actions.rules.ts';
 import { capabilitiesOf } from '#shared/whatsapp/capabilities.ts';
 import { groupAdminContext } from '#shared/chat/group-metadata.rules.ts';
-import { authorName, formatPhone } from '../../../lib/format.ts';
+import { authorName, chatDisplayName, formatPhone } from '../../../lib/format.ts';
 
 /** Common emoji offered by the reaction picker (WhatsApp's quick row). */
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'] as const;
@@ -90,8 +90,12 @@ export function groupReactions(m: Pick<Message, 'reactions'>, chat: Pick<Chat, '
     const mine = !!ours && sender === ours;
     let who: string;
     if (mine) who = r.by ? `${r.by} (you)` : 'Your team';
-    else if (chat && chat.chat_type !== 'group' && chat.chat_name?.trim()) who = `${chat.chat_name.trim()} (${formatPhone(sender)})`;
-    else who = chat ? authorName(chat, { author: sender, sender_phone: sender }) : formatPhone(sender);
+    else if (chat && chat.chat_type !== 'group') {
+      // the customer: their name, with the number when the reaction names one (issue 41: a user id is not shown)
+      const name = chatDisplayName(chat);
+      const num = /^\d+$/.test(sender) ? formatPhone(sender) : null;
+      who = num && num !== name ? `${name} (${num})` : name;
+    } else who = chat ? authorName(chat, { author: sender, sender_phone: sender }) : formatPhone(sender);
     const g = groups.get(r.reaction) ?? { emoji: r.reaction, count: 0, who: [], mine: false, pending: false };
     g.count += 1;
     g.who.push(who);

@@ -2,8 +2,9 @@
  * The open chat's workflow actions (issue 4), mounted in the thread header: Assign (the kit's
  * member picker searching name or email, Unassign), Labels (the org's labels as checkboxes), Snooze
  * (presets and a custom time), Close / Reopen, and the "⋯" menu (chatMenuItems.ts). A narrow
- * header (the details panel open, a small window) moves Labels and Snooze into "⋯"; on phones
- * every action sits there (useHeaderFit). Writes are optimistic (useChatWrites).
+ * header (the details panel open, a small window, the AI controls showing) moves Labels and Snooze
+ * into "⋯", then Assign and Close; on phones every action sits there (useHeaderFit, measured by
+ * ThreadHeader, which may add its own items to "⋯"). Writes are optimistic (useChatWrites).
  * Shortcuts (focus outside text fields): A assign, L labels, S snooze, C close / reopen,
  * U mark as unread.
  */
@@ -15,7 +16,7 @@ import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
 import { AnchoredPopover } from '../../../components/ui/Popover.tsx';
 import { MemberPicker } from '../../../components/ui/MemberPicker.tsx';
-import { MessageMenu } from '../../../components/ui/Menu.tsx';
+import { MessageMenu, type MenuItem } from '../../../components/ui/Menu.tsx';
 import { MemberAvatar, memberName } from './ChatBadges.tsx';
 import { SnoozeMenu } from './SnoozeMenu.tsx';
 import { LabelPicker, PhonePicker } from './ChatPickers.tsx';
@@ -23,7 +24,7 @@ import { ChatAccessDialog } from './ChatAccessDialog.tsx';
 import { ChatHeaderButtons } from './ChatHeaderButtons.tsx';
 import { chatMenuItems, type ChatPop } from './chatMenuItems.ts';
 import { useChatWrites } from '../hooks/useChatWrites.ts';
-import { useHeaderFit } from '../hooks/useHeaderFit.ts';
+import { actionsInHeader, type ActionsFit } from '../hooks/useHeaderFit.ts';
 
 export { LABELS_FAILED } from '../hooks/useChatWrites.ts';
 export const SHORTCUTS_HELP = 'Shortcuts: A assign, L labels, S snooze, C close or reopen, U mark as unread';
@@ -33,14 +34,17 @@ const isTyping = (t: EventTarget | null): boolean =>
 
 const memberAvatar = (email: string, name: string) => <MemberAvatar email={email} name={name} size={24} />;
 
-/** The header actions of chat `chatId` (nothing while the chat is unknown or not accessible). */
-export function ChatActions({ chatId }: { chatId: string }) {
+/**
+ * The header actions of chat `chatId` (nothing while the chat is unknown or not accessible).
+ * `fit`: how many fit in the header (useHeaderFit); `moreItems`: the header's own items that moved into "⋯".
+ */
+export function ChatActions({ chatId, fit, moreItems = [] }: { chatId: string; fit: ActionsFit; moreItems?: MenuItem[] }) {
   const { org, user } = useSession();
   const toast = useToast();
   const members = useMembers(org.org_id);
   const writes = useChatWrites(chatId);
   const { chat, chatRef, toggleClose, markUnread, assignRefused } = writes;
-  const { rootRef, compact, noText, inHeader } = useHeaderFit(!!chat && chat.has_access !== false);
+  const { compact, noText, inHeader } = actionsInHeader(fit);
   const [pop, setPop] = useState<ChatPop | null>(null);
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
   const [accessOpen, setAccessOpen] = useState(false);
@@ -103,7 +107,7 @@ export function ChatActions({ chatId }: { chatId: string }) {
   const labelIds = chat.label_ids ?? [];
   const phones = chat.chat_org_phones?.length ? chat.chat_org_phones : [];
   const masked = mustMask(!!org.mask_phone_numbers, { email: user.email, role: org.role });
-  const items = chatMenuItems(chat, { inHeader, assigneeName, snoozedUntil, closed, masked, isAdmin, writes, open, openAccess: () => setAccessOpen(true) });
+  const items = [...moreItems, ...chatMenuItems(chat, { inHeader, assigneeName, snoozedUntil, closed, masked, isAdmin, writes, open, openAccess: () => setAccessOpen(true) })];
   const popover = (p: ChatPop, label: string, body: ReactNode) =>
     pop === p && (
       <AnchoredPopover anchor={anchorRef(p).current} label={label} onClose={closePop} testId={`${p}-popover`} className="chat-popover">
@@ -112,7 +116,7 @@ export function ChatActions({ chatId }: { chatId: string }) {
     );
 
   return (
-    <div ref={rootRef} className={`chat-actions ${noText ? 'no-text' : ''}`} data-testid="chat-actions" data-compact={compact ? 'true' : undefined}>
+    <div className={`chat-actions ${noText ? 'no-text' : ''}`} data-fit="actions" data-testid="chat-actions" data-compact={compact ? 'true' : undefined}>
       <ChatHeaderButtons
         refs={refs}
         inHeader={inHeader}

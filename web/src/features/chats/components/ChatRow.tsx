@@ -10,8 +10,8 @@ import { memo } from 'react';
 import type { Chat, ChatLabel } from '#shared/chat/chat.schemas.ts';
 import { totalUnread } from '#shared/chat/chat.schemas.ts';
 import { isClosed, isSnoozed } from '#shared/chat/chat-state.rules.ts';
-import { maskPhone, NO_CHAT_ACCESS_MESSAGE } from '#shared/chat/chat-access.rules.ts';
-import { chatDisplayName, chatNumber, exactTime, formatPhone, listTime, previewText, isGroupChat, authorName } from '../../../lib/format.ts';
+import { NO_CHAT_ACCESS_MESSAGE } from '#shared/chat/chat-access.rules.ts';
+import { chatDisplayName, exactTime, formatPhone, listTime, previewText, isGroupChat, authorName } from '../../../lib/format.ts';
 import type { OrgMember } from '../../../lib/api.ts';
 import { Avatar } from './Avatar.tsx';
 import { Ack } from './Ack.tsx';
@@ -30,11 +30,13 @@ const ROW_LABELS = 3;
 export const hasMeta = (c: Chat, now: number): boolean =>
   c.has_access !== false && (!!c.assigned_to || (c.label_ids?.length ?? 0) > 0 || isClosed(c) || isSnoozed(c, now));
 
-/** The chat's name; with masking on, a chat without a saved name shows its number masked. */
+/**
+ * The chat's name; a chat without a saved name shows its number (masked with masking on), else the
+ * customer's username, else 'Unknown customer' (issue 41: never the opaque `cht_…` id).
+ */
 function rowName(chat: Chat, masked: boolean): string {
   if (chat.has_access === false) return 'Restricted chat';
-  if (masked && !chat.chat_name?.trim() && !isGroupChat(chat)) return formatPhone(maskPhone(chatNumber(chat.chat_id)));
-  return chatDisplayName(chat);
+  return chatDisplayName(chat, masked);
 }
 
 /** Row of a chat the viewer may not open: dimmed, titled, not clickable (spec §6). */

@@ -7,7 +7,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent }
 import { createPortal } from 'react-dom';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
-import { chatDisplayName, chatNumber, formatPhone, previewText } from '../../../lib/format.ts';
+import { chatDisplayName, chatUsername, customerNumber, previewText } from '../../../lib/format.ts';
 import { QUICK_REACTIONS, pinRemaining, type PinnedEntry } from '../api/messageActions.ts';
 import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
 import { Avatar } from './Avatar.tsx';
@@ -174,7 +174,7 @@ export function ForwardDialog({
     const needle = q.trim().toLowerCase();
     const digits = needle.replace(/\D/g, '');
     return chats
-      .filter((c) => !needle || chatDisplayName(c).toLowerCase().includes(needle) || (digits.length > 0 && chatNumber(c.chat_id).includes(digits)))
+      .filter((c) => !needle || chatDisplayName(c).toLowerCase().includes(needle) || (chatUsername(c)?.toLowerCase().includes(needle) ?? false) || (digits.length > 0 && (customerNumber(c) ?? '').includes(digits)))
       .slice(0, 200);
   }, [chats, q]);
   const full = picked.length >= MAX_FORWARD;
@@ -214,7 +214,7 @@ export function ForwardDialog({
           {shown.map((c) => {
             const on = picked.includes(c.chat_id);
             const name = chatDisplayName(c);
-            const number = formatPhone(chatNumber(c.chat_id));
+            const number = customerNumber(c) ?? chatUsername(c);
             return (
               <li key={c.chat_id}>
                 <label className={`forward-option ${on ? 'on' : ''} ${!on && full ? 'disabled' : ''}`} data-testid="forward-option" data-chat-id={c.chat_id}>
@@ -222,7 +222,7 @@ export function ForwardDialog({
                   <Avatar name={name} id={c.chat_id} size={32} />
                   <span className="forward-name">
                     <span>{name}</span>
-                    {number !== name && <span className="muted small">{number}</span>}
+                    {number && number !== name && <span className="muted small">{number}</span>}
                   </span>
                 </label>
               </li>

@@ -49,6 +49,8 @@ const AddToFaqDialog = lazy(() => import('../../ai/index.ts').then((m) => ({ def
 const PANEL_KEY = 'chorus.chat_details_open';
 // issue 15: the chat's custom properties in the details panel, its own chunk (the /chats budget)
 const ChatProperties = lazy(() => import('../../contacts/index.ts').then((m) => ({ default: m.ChatProperties })));
+// issue 41 §7: the customer's name, username, number and WhatsApp identifiers, same chunk
+const ChatContact = lazy(() => import('../../contacts/index.ts').then((m) => ({ default: m.ChatContact })));
 function initialPanelOpen(): boolean {
   try {
     const v = localStorage.getItem(PANEL_KEY);
@@ -237,6 +239,7 @@ export function Thread({ chatId }: { chatId: string }) {
         <ChatTicketsPanel tickets={chatTickets} status={ticketsStatus} error={ticketsError} onRetry={loadTickets} onClose={() => setPanel(false)} onChange={replaceTicket}>
           {chat && chat.has_access !== false && (
             <Suspense fallback={null}>
+              <ChatContact chat={chat} />
               <ChatProperties chat={chat} />
             </Suspense>
           )}

@@ -12,7 +12,7 @@ import type { Message } from '#shared/message/message.schemas.ts';
 import { api, errorMessage } from '../../../lib/api.ts';
 import { useToast } from '../../../app/toast.tsx';
 import { useInbox } from '../../../app/inbox.tsx';
-import { chatDisplayName, chatNumber, formatPhone } from '../../../lib/format.ts';
+import { chatDisplayName, chatIdLabel } from '../../../lib/format.ts';
 import { useDownload } from '../../media/index.ts';
 import type { BubbleAction } from '../components/MessageBubble.tsx';
 import type { PinDuration } from '../components/MessageActionsUI.tsx';
@@ -157,7 +157,7 @@ export function useMessageActions({ orgId, chatId, chat, email, applyMessage, ap
         if (failed.length) {
           const name = (id: string) => {
             const c = chats.find((x) => x.chat_id === id);
-            return c ? chatDisplayName(c) : formatPhone(chatNumber(id));
+            return c ? chatDisplayName(c) : chatIdLabel(id);
           };
           return `Not forwarded to ${failed.map((f) => `${name(f.chat_id)}: ${f.reason}`).join('; ')}`;
         }

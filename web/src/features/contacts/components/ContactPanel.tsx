@@ -1,6 +1,7 @@
 /**
- * The contact panel of /contacts: name (profile and edited), numbers, last seen and created, the
- * contact's chats on each org number (links into /chats; chats the member may not open are shown
+ * The contact panel of /contacts: name (profile and edited), numbers ('Number not shared' when
+ * WhatsApp withholds it) and WhatsApp username, the WhatsApp identifiers with their history
+ * (issue 41 §7), last seen and created, the contact's chats on each org number (links into /chats; chats the member may not open are shown
  * dimmed), labels and notes to edit, and delete with a confirmation that says what is kept.
  */
 import { useEffect, useState, type FormEvent } from 'react';
@@ -14,6 +15,7 @@ import { Icon } from '../../../components/ui/Icon.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useMembers } from '../../../lib/members.ts';
 import { exactTime, formatPhone, listTime } from '../../../lib/format.ts';
+import { contactName, IdentifierList, IdentityFacts, IDENTITY_WORDS } from './ContactIdentity.tsx';
 import { contactKeys, contactsApi } from '../api/contacts.ts';
 import { DeleteContactDialog } from './ContactDialogs.tsx';
 import { MergeSection } from './MergeSection.tsx';
@@ -61,7 +63,7 @@ export function ContactPanel({ contactId, labels, onClose, onChanged }: { contac
       </aside>
     );
   }
-  const title = c.display_name ?? formatPhone(c.phone);
+  const title = contactName(c);
   const propsChanged = JSON.stringify(props) !== JSON.stringify(c.custom_properties);
   const dirty = name !== (c.edited_name ?? '') || notes !== (c.notes ?? '') || labelIds.join() !== c.label_ids.join() || propsChanged;
 
@@ -87,8 +89,7 @@ export function ContactPanel({ contactId, labels, onClose, onChanged }: { contac
       <PanelHead title={title} onClose={onClose} />
       <div className="contact-panel-body">
         <dl className="contact-facts">
-          <dt>Number{c.numbers.length > 1 ? 's' : ''}</dt>
-          <dd data-testid="contact-phone">{c.numbers.map(formatPhone).join(', ')}</dd>
+          <IdentityFacts username={c.username} numbers={c.numbers} />
           {c.contact_name && c.edited_name && (
             <>
               <dt>WhatsApp name</dt>
@@ -106,6 +107,11 @@ export function ContactPanel({ contactId, labels, onClose, onChanged }: { contac
           <dt>Added</dt>
           <dd title={c.created_at ? exactTime(c.created_at) : undefined}>{c.created_at ? listTime(c.created_at) : '—'}</dd>
         </dl>
+
+        <section aria-labelledby="contact-ids-title">
+          <h3 id="contact-ids-title">{IDENTITY_WORDS.identifiers}</h3>
+          <IdentifierList identifiers={q.data.identifiers} />
+        </section>
 
         <section aria-labelledby="contact-chats-title">
           <h3 id="contact-chats-title">Chats</h3>

@@ -21,6 +21,7 @@ import { useToast } from '../../../app/toast.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { useContacts } from '../hooks/useContacts.ts';
 import { ContactPanel } from './ContactPanel.tsx';
+import { contactName, IDENTITY_WORDS } from './ContactIdentity.tsx';
 import { CreateContactDialog } from './ContactDialogs.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 import { usePropertyDefs } from './PropertyFields.tsx';
@@ -43,7 +44,7 @@ function seenRange(v: string, now: number): { seen_from?: number; seen_to?: numb
   return days > 0 ? { seen_from: now - days * DAY } : { seen_to: now + days * DAY };
 }
 
-export const contactName = (c: Pick<ContactView, 'display_name' | 'phone'>): string => c.display_name ?? formatPhone(c.phone);
+export { contactName };
 
 function ContactRow({ c, selected, onOpen, labelColor }: { c: ContactView; selected: boolean; onOpen: () => void; labelColor: (id: string) => string | undefined }) {
   const name = contactName(c);
@@ -55,7 +56,7 @@ function ContactRow({ c, selected, onOpen, labelColor }: { c: ContactView; selec
       <span className="contact-main">
         <span className="contact-name">{name}</span>
         <span className="contact-sub">
-          {c.display_name ? formatPhone(c.phone) : c.source === 'manual' ? 'Added by hand' : 'WhatsApp'}
+          {c.display_name ? (c.phone ? formatPhone(c.phone) : c.username && c.username !== c.display_name ? c.username : IDENTITY_WORDS.numberNotShared) : c.source === 'manual' ? 'Added by hand' : 'WhatsApp'}
           {c.label_ids.map((l) => (labelColor(l) ? <span key={l} className="contact-dot" style={{ background: labelColor(l) }} aria-hidden="true" /> : null))}
         </span>
       </span>

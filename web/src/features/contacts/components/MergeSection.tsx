@@ -13,8 +13,10 @@ import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
 import { errorMessage } from '../../../lib/api.ts';
 import { formatPhone, listTime } from '../../../lib/format.ts';
 import { contactKeys, contactsApi } from '../api/contacts.ts';
+import { contactName as nameOf, IDENTITY_WORDS } from './ContactIdentity.tsx';
 
-const nameOf = (c: Pick<ContactView, 'display_name' | 'phone'>) => c.display_name ?? formatPhone(c.phone);
+/** A contact's numbers, its username, or 'Number not shared' (issue 41). */
+const numbersOf = (c: Pick<ContactView, 'numbers' | 'username'>): string => (c.numbers.length ? c.numbers.map(formatPhone).join(', ') : (c.username ?? IDENTITY_WORDS.numberNotShared));
 
 export function MergeSection({ contact, onChanged }: { contact: ContactView; onChanged: () => void }) {
   const { org } = useSession();
@@ -31,7 +33,7 @@ export function MergeSection({ contact, onChanged }: { contact: ContactView; onC
           {(merges.data?.merged ?? []).map((m) => (
             <li key={m.contact_id} data-testid="contact-merged-row">
               <span>
-                {nameOf(m)} <span className="muted small">{m.numbers.map(formatPhone).join(', ')}</span>
+                {nameOf(m)} <span className="muted small">{numbersOf(m)}</span>
               </span>
               <button type="button" className="btn btn-ghost" onClick={() => setUnmerging(m)} data-testid="contact-unmerge">
                 Unmerge
@@ -95,7 +97,8 @@ function MergeDialog({ contact, onClose, onMerged }: { contact: ContactView; onC
 <div className="dialog-body form-grid">
         <p data-testid="contact-merge-note">{MERGE_CONTACT_NOTE}</p>
         <p className="muted small">
-          {nameOf(contact)} keeps its name and main number ({formatPhone(contact.phone)}); {nameOf(picked)}’s number{picked.numbers.length > 1 ? 's' : ''} {picked.numbers.map(formatPhone).join(', ')} join it.
+          {nameOf(contact)} keeps its name{contact.phone ? ` and main number (${formatPhone(contact.phone)})` : ''};{' '}
+          {picked.numbers.length ? `${nameOf(picked)}’s number${picked.numbers.length > 1 ? 's' : ''} ${numbersOf(picked)} join it.` : `${nameOf(picked)}’s WhatsApp identifiers join it.`}
         </p>
         <DialogFooter
           error={error}
@@ -134,7 +137,7 @@ function MergeDialog({ contact, onClose, onMerged }: { contact: ContactView; onC
           <li key={c.contact_id}>
             <button type="button" className="contact-merge-option" onClick={() => setPicked(c)} data-testid="contact-merge-option">
               <span>{nameOf(c)}</span>
-              <span className="muted small">{c.numbers.map(formatPhone).join(', ')}</span>
+              <span className="muted small">{numbersOf(c)}</span>
             </button>
           </li>
         ))}

@@ -14,9 +14,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { BulkAction, CreateBulkJobRequest } from '#shared/bulk/bulk-job.schemas.ts';
-import { maskPhone, mustMask } from '#shared/chat/chat-access.rules.ts';
+import { mustMask } from '#shared/chat/chat-access.rules.ts';
 import { errorMessage } from '../../../lib/api.ts';
-import { chatNumber, formatPhone, isGroupChat } from '../../../lib/format.ts';
+import { chatDisplayName, customerNumber, IDENTITY_TEXT, isGroupChat } from '../../../lib/format.ts';
 import { useInbox } from '../../../app/inbox.tsx';
 import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
@@ -130,22 +130,22 @@ export function ListPage() {
 
   // ---- display helpers -------------------------------------------------------------------
   const numberOf = useCallback(
-    (c: Pick<Chat, 'chat_id' | 'chat_type'>): string => {
+    (c: Pick<Chat, 'chat_id' | 'chat_type' | 'identity'>): string => {
       if (isGroupChat(c)) return 'Group';
-      const num = chatNumber(c.chat_id);
-      return formatPhone(masked ? maskPhone(num) : num);
+      // issue 41: a customer WhatsApp has not shared the number of
+      return customerNumber(c, masked) ?? IDENTITY_TEXT.numberNotShared;
     },
     [masked],
   );
   const nameOf = useCallback(
-    (c: Chat): string => (c.has_access === false ? 'A chat you cannot open' : c.chat_name?.trim() || (isGroupChat(c) ? 'Group chat' : numberOf(c))),
-    [numberOf],
+    (c: Chat): string => (c.has_access === false ? 'A chat you cannot open' : chatDisplayName(c, masked)),
+    [masked],
   );
   const byId = useMemo(() => new Map(rows.chats.map((c) => [c.chat_id, c])), [rows.chats]);
   const failureName = useCallback((chatId: string) => {
     const c = byId.get(chatId);
-    return c ? nameOf(c) : numberOf({ chat_id: chatId, chat_type: chatId.endsWith('@g.us') ? 'group' : 'user' });
-  }, [byId, nameOf, numberOf]);
+    return c ? nameOf(c) : chatDisplayName({ chat_id: chatId }, masked);
+  }, [byId, nameOf, masked]);
 
   const set = (patch: Partial<ListFilter>) => setFilter((f) => ({ ...f, ...patch }));
   const busy = starting || running;

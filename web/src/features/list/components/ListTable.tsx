@@ -37,7 +37,7 @@ export interface ListTableProps {
   labels: ChatLabel[];
   members: OrgMember[];
   nameOf: (c: Chat) => string;
-  numberOf: (c: Pick<Chat, 'chat_id' | 'chat_type'>) => string;
+  numberOf: (c: Pick<Chat, 'chat_id' | 'chat_type' | 'identity'>) => string;
 }
 
 export function ListTable({ rows, loadMore, reload, dismissError, filter, setFilter, n, selection, allLoadedSelected, selectable, toggle, toggleAllLoaded, labels, members, nameOf, numberOf }: ListTableProps) {

@@ -4,7 +4,7 @@
  * first and 'Load more chats' under the list.
  */
 import { useMemo, useState } from 'react';
-import { chatDisplayName } from '../../../lib/format.ts';
+import { chatDisplayName, chatNumber } from '../../../lib/format.ts';
 import { useInbox } from '../../../app/inbox.tsx';
 import { Popover } from '../../../components/ui/Popover.tsx';
 import { Combobox, type ComboboxOption } from '../../../components/ui/Combobox.tsx';
@@ -17,7 +17,7 @@ export function MediaChatPicker({ value, onChange }: { value: string; onChange: 
   const chosen = inbox.chats.find((c) => c.chat_id === value);
   const options = useMemo(() => {
     const needle = q.trim().toLowerCase();
-    const list = inbox.chats.filter((c) => !needle || chatDisplayName(c).toLowerCase().includes(needle) || c.chat_id.includes(needle)).slice(0, 50);
+    const list = inbox.chats.filter((c) => !needle || chatDisplayName(c).toLowerCase().includes(needle) || chatNumber(c.chat_id).includes(needle)).slice(0, 50);
     const all: ComboboxOption<string> = { key: '__all__', value: '', label: 'All chats' };
     return [all, ...list.map((c) => ({ key: c.chat_id, value: c.chat_id, label: chatDisplayName(c) }))];
   }, [inbox.chats, q]);
@@ -34,7 +34,7 @@ export function MediaChatPicker({ value, onChange }: { value: string; onChange: 
       className="popover media-chat-popover"
       trigger={
         <button type="button" className="btn media-chat-button" data-testid="media-chat">
-          <span className="media-chat-label">{value ? (chosen ? chatDisplayName(chosen) : value.split('@')[0]) : 'All chats'}</span>
+          <span className="media-chat-label">{value ? (chosen ? chatDisplayName(chosen) : chatNumber(value)) : 'All chats'}</span>
           <span aria-hidden="true">▾</span>
         </button>
       }

@@ -4,7 +4,7 @@
  */
 import type { MediaItem } from '#shared/media/media.schemas.ts';
 import { formatDay } from '#shared/task/task.rules.ts';
-import { exactTime, MEDIA_NAMES } from '../../../lib/format.ts';
+import { chatNumber, exactTime, MEDIA_NAMES } from '../../../lib/format.ts';
 import { fileSize } from '../../chats/index.ts';
 import { Icon } from '../../../components/ui/Icon.tsx';
 import { Tooltip } from '../../../components/ui/Tooltip.tsx';
@@ -16,7 +16,7 @@ export function MediaTile({ item, onOpen }: { item: MediaItem; onOpen: () => voi
   const visual = item.message_type === 'image' || item.message_type === 'video';
   // a video's tile shows its frame when the server made one (ffmpeg)
   const src = item.message_type === 'image' ? (item.thumbnail_url ?? item.url) : item.message_type === 'video' ? item.thumbnail_url : null;
-  const label = `Open ${name.toLowerCase()}${item.filename ? ` ${item.filename}` : ''} from ${item.chat_name || item.chat_id}`;
+  const label = `Open ${name.toLowerCase()}${item.filename ? ` ${item.filename}` : ''} from ${item.chat_name || chatNumber(item.chat_id)}`;
   // the exact time on hover or focus (the tile shows the day)
   return (
     <Tooltip content={exactTime(item.timestamp)}>
@@ -40,7 +40,7 @@ export function MediaTile({ item, onOpen }: { item: MediaItem; onOpen: () => voi
           </span>
         )}
         <span className="media-tile-meta">
-          <span className="media-tile-chat">{item.chat_name || item.chat_id.split('@')[0]}</span>
+          <span className="media-tile-chat">{item.chat_name || chatNumber(item.chat_id)}</span>
           <span className="media-tile-date">{formatDay(item.timestamp)}</span>
         </span>
       </button>

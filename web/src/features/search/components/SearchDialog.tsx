@@ -16,6 +16,7 @@ import { Options } from '../../../components/ui/Options.tsx';
 import { useSession } from '../../../app/session.tsx';
 import { useChatLabels } from '../../chats/index.ts';
 import { errorMessage } from '../../../lib/api.ts';
+import { chatIdLabel } from '../../../lib/format.ts';
 import { closeDelay, countText, hitPath, KIND_LABELS, KIND_ORDER, type SearchFilters } from '../api/search.ts';
 import { useSearch } from '../hooks/useSearch.ts';
 import './search.css';
@@ -46,8 +47,8 @@ function Snippet({ html }: { html: string }) {
 const when = (ms?: number | null) => (ms ? new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '');
 
 function titleOf(kind: SearchKind, it: SearchItem): string {
-  if (kind === 'tickets' || kind === 'chats' || kind === 'contacts') return it.title ?? it.chat_id;
-  return it.author || it.sender_phone || it.chat_id.replace(/@.*$/, '');
+  if (kind === 'tickets' || kind === 'chats' || kind === 'contacts') return it.title ?? chatIdLabel(it.chat_id);
+  return it.author || it.sender_phone || chatIdLabel(it.chat_id);
 }
 
 export function SearchDialog({ initial, onClose }: { initial: string; onClose: () => void }) {

@@ -90,7 +90,7 @@ export function TicketListView({ list, filtered, clearFilters, selectedId, open,
                   <span className="ticket-row-meta">
                     <span className="mono">{ticketRef(t.ticket_id)}</span>
                     <PriorityTag priority={t.priority} />
-                    <span className="ticket-chat" title={t.chat_id}>
+                    <span className="ticket-chat" title={chatNumber(t.chat_id)}>
                       {t.chat_name || formatPhone(chatNumber(t.chat_id))}
                     </span>
                     <span className={t.assignee ? '' : 'muted'} title="Assignee">
