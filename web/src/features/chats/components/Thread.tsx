@@ -15,7 +15,7 @@
  * member's chat with the group message quoted (router state set by the group's thread).
  */
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import type { Message } from '#shared/message/message.schemas.ts';
 import { useSession } from '../../../app/session.tsx';
 import { livePins, type ActorInfo } from '../api/messageActions.ts';
@@ -107,6 +107,13 @@ export function Thread({ chatId }: { chatId: string }) {
   const typing = useTyping(chatId);
   const composerRef = useRef<ComposerHandle>(null);
   const win = useChatWindow(chat);
+  // issue 41: the server names a chat by its canonical id for this viewer (sealed for a member who
+  // may not see numbers): a link with another form of the id moves to it, so the list and the
+  // thread keep one entry for the chat
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (chat?.chat_id && chat.chat_id !== chatId) navigate(`/chats/${encodeURIComponent(chat.chat_id)}`, { replace: true, state: location.state });
+  }, [chat?.chat_id, chatId, navigate, location.state]);
   /** issue 16: the Schedule dialog, with the composer's text */
   const [scheduling, setScheduling] = useState<string | null>(null);
   const scroll = useThreadScroll({ messages, status, cursor, loadingOlder, olderError, loadOlder });
