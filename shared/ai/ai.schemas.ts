@@ -8,6 +8,11 @@ export const FaqAttachment = z.object({
   url: z.string().trim().min(1, 'is required').max(2000, 'is too long'),
   type: z.string().trim().min(1, 'is required').max(100, 'is too long'),
   name: z.string().trim().min(1, 'is required').max(200, 'is too long'),
+  /**
+   * the chat a message's file comes from ('Add to FAQs'): a number chat's media keys carry a hash of
+   * its id, not the id (issue 41 §5), so the chat is named here and checked against the key; never stored
+   */
+  chat_id: z.string().trim().min(1, 'must not be empty').max(300, 'is too long').optional(),
 });
 export type FaqAttachment = z.infer<typeof FaqAttachment>;
 

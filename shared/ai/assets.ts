@@ -2,7 +2,7 @@ import { ulid } from 'ulid';
 import { AppError } from '../errors.ts';
 import { log } from '../log.ts';
 import { blobPort } from '../ports/blobs.ts';
-import { MEDIA_LIMITS, outboundTypeFor, safeSegment, uploadKey } from '../media/media.rules.ts';
+import { chatSegment, MEDIA_LIMITS, outboundTypeFor, safeSegment, uploadKey } from '../media/media.rules.ts';
 import { chatGuard } from '../access/guard.ts';
 import type { Actor } from '../auth/actor.ts';
 import { FAQ_UPLOAD_FAILED_MESSAGE, faqAssetKey, faqAssetPrefix, isAudioAttachment } from './faq.rules.ts';
@@ -79,7 +79,11 @@ export async function resolveFaqAttachments(actor: Actor, faqId: string, attachm
   for (const [i, a] of attachments.entries()) {
     const field = `attachments.${i}.url`;
     if (a.url.startsWith(chatMedia)) {
-      const chatId = a.url.split('/')[2] ?? '';
+      // the key's chat segment is the chat id itself (groups, opaque chats, files stored before issue 41)
+      // or a hash of a number chat's id, which the attachment's `chat_id` must match
+      const segment = a.url.split('/')[2] ?? '';
+      const chatId = a.chat_id ?? segment;
+      if (chatSegment(chatId) !== segment && safeSegment(chatId) !== segment) throw invalid(field, 'is not a file of that chat');
       await (await chatGuard(actor)).requireChat(chatId);
       const blob = await blobs.get(a.url);
       if (!blob) throw invalid(field, `${FAQ_UPLOAD_FAILED_MESSAGE}: the message's file is not stored`);

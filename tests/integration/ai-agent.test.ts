@@ -281,8 +281,11 @@ describe('attachments (spec §5, §7, §8)', () => {
     const sent = await rt.orgCall<{ message: Message }>(admin, 'POST', `/chats/${enc(chat)}/messages`, { media: { key: up.body.key, filename: 'returns-form.pdf', mimetype: 'application/pdf' } });
     expect(sent.status).toBe(201);
     const media = sent.body.message.media!;
-    const created = await rt.orgCall<{ faq: Faq }>(admin, 'POST', '/ai/faqs', { question: 'Where is the returns form?', answer: 'Fill in the attached returns form and put it in the parcel.', attachments: [{ url: media.path, type: 'application/pdf', name: 'returns-form.pdf' }] });
+    const created = await rt.orgCall<{ faq: Faq }>(admin, 'POST', '/ai/faqs', { question: 'Where is the returns form?', answer: 'Fill in the attached returns form and put it in the parcel.', attachments: [{ url: media.path, type: 'application/pdf', name: 'returns-form.pdf', chat_id: chat }] });
     expect(created.status).toBe(201);
+    // issue 41 §5: the key holds a hash of the chat id, so the file must come with the chat it is of
+    const otherChat = await rt.orgCall<ApiError>(admin, 'POST', '/ai/faqs', { question: 'Q?', answer: 'A.', attachments: [{ url: media.path, type: 'application/pdf', name: 'returns-form.pdf', chat_id: '15557771006@c.us' }] });
+    expect(otherChat.status).toBe(400);
     const id = created.body.faq.id;
     expect(created.body.faq.attachments).toEqual([{ url: `${rt.orgId}/ai_assets/${id}/returns-form.pdf`, type: 'application/pdf', name: 'returns-form.pdf' }]);
     expect(await stored(created.body.faq.attachments[0]!.url)).toBe(true);

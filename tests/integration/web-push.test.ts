@@ -1,3 +1,4 @@
+import { sealChatId } from '../../shared/chat/chat-id-seal.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { createECDH, createDecipheriv, createHmac, randomBytes, type ECDH } from 'node:crypto';
@@ -239,15 +240,20 @@ describe('pushes for events (the web-push consumer)', () => {
     forgetOrgPreferences(rt.orgId);
     await savePrefs(member, { push: { new_messages: 'assigned_and_unassigned' } });
     received.length = 0;
-    await customerWrites(UNNAMED, 'call me on 919811100077', '');
-    const p = await eventually(async () => payloadsOf(d).find((x) => x.chat_id === chatOf(UNNAMED)), 10_000, 'the unassigned chat push');
-    // what the lock screen shows is masked; the chat id (WhatsApp's `{number}@c.us`, the chat's key) still
-    // rides in the encrypted payload to open the chat: the known gap of shared/chat/chat-view.ts
-    expect(p.title).toBe('91********77');
-    expect(p.body).toBe('call me on 91********77');
-    await rt.orgCall(admin, 'PUT', '/settings/permissions', { mask_phone_numbers: false });
-    forgetOrgPreferences(rt.orgId);
-    await savePrefs(member, { push: { new_messages: 'assigned' } });
+    try {
+      await customerWrites(UNNAMED, 'call me on 919811100077', '');
+      // issue 41 §5: the chat id rides sealed (as the API gives it to this member), so no byte of the payload holds the number
+      const sealed = sealChatId(rt.orgId, chatOf(UNNAMED));
+      const p = await eventually(async () => payloadsOf(d).find((x) => x.chat_id === sealed), 10_000, 'the unassigned chat push');
+      expect(p.title).toBe('91********77');
+      expect(p.body).toBe('call me on 91********77');
+      expect(p.url).toBe(`/chats/${sealed}`);
+      expect(JSON.stringify(p)).not.toContain(UNNAMED);
+    } finally {
+      await rt.orgCall(admin, 'PUT', '/settings/permissions', { mask_phone_numbers: false });
+      forgetOrgPreferences(rt.orgId);
+      await savePrefs(member, { push: { new_messages: 'assigned' } });
+    }
   });
 
   it('a ticket assigned to me by someone else is pushed; one I assign myself is not', async () => {

@@ -28,7 +28,7 @@ export function fileOf(m: Message | undefined): FaqAttachment | null {
   if (!m || (m.message_type !== 'image' && m.message_type !== 'document') || !m.media?.path || m.media.status === 'failed') return null;
   const type = m.media.mimetype ?? (m.message_type === 'image' ? 'image/jpeg' : 'application/octet-stream');
   const name = m.media.filename || m.media.path.split('/').pop() || 'file';
-  return { url: m.media.path, type, name };
+  return { url: m.media.path, type, name, chat_id: m.chat_id };
 }
 
 /** The reply that a customer message's prefill uses (or the message itself when it is the team's). */
