@@ -64,7 +64,7 @@ describe.skipIf(!ffmpeg)('video thumbnails', () => {
     expect((await fetch(`${rt.url}${up.body.upload_url}`, { method: 'PUT', headers: up.body.headers, body: new Uint8Array(video) })).status).toBe(200);
     const sent = await api<{ message: Message }>(`/chats/${enc(chat)}/messages`, { method: 'POST', json: { media: { key: up.body.key, filename: 'clip.mp4', mimetype: 'video/mp4' } } });
     expect(sent.status).toBe(201);
-    expect(sent.body.message).toMatchObject({ message_type: 'video', media: { thumbnail: `media/${rt.orgId}/${chat}/${sent.body.message.unique_id}/thumbnail/120x80.jpg` } });
+    expect(sent.body.message).toMatchObject({ message_type: 'video', media: { thumbnail: `media/${rt.orgId}/${chatSegment(chat)}/${sent.body.message.unique_id}/thumbnail/120x80.jpg` } });
     expect(await thumbnailSize(chat, sent.body.message.unique_id)).toEqual(['jpeg', 120, 80]);
   });
 });
