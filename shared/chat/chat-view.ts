@@ -52,12 +52,13 @@ export function viewChat(row: Record<string, unknown>, ctx: ViewContext): Chat {
   const closedForMe = st?.closed_for_me_message != null && st.closed_for_me_message === (c.latest_message?.unique_id ?? '');
   const out: Chat = ctx.states ? { ...c, has_access: true, is_pinned: !!st?.pinned_at, closed_for_me_at: closedForMe ? (st?.closed_for_me_at ?? null) : null } : { ...c, has_access: true };
   if (!mustMask(ctx.maskPhoneNumbers, ctx.viewer)) return out;
+  const masked = out.chat_type === 'user' ? maskNumberOf(out) : null;
   return {
     ...out,
     // a chat without a name would be shown by its number (from chat_id): give the masked one instead
-    chat_name: out.chat_name ? maskPhone(out.chat_name) : out.chat_type === 'user' ? maskNumberOf(out) : out.chat_name,
+    chat_name: out.chat_name ? maskPhone(out.chat_name) : out.chat_type === 'user' ? masked : out.chat_name,
     // the masked number rides in identity (the chat id itself is sealed for this viewer: shared/chat/chat-id-seal.ts)
-    ...(out.chat_type === 'user' && maskNumberOf(out) ? { identity: { ...(out.identity ?? {}), wa_id: maskNumberOf(out) } } : {}),
+    ...(masked ? { identity: { ...(out.identity ?? {}), wa_id: masked } } : {}),
     members: out.members
       ? Object.fromEntries(Object.entries(out.members).map(([k, v]) => [maskPhone(k), { contact_name: v.contact_name ? maskPhone(v.contact_name) : v.contact_name, contact_id: maskPhone(v.contact_id) }]))
       : out.members,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatIdOfContactId, chatNumberOf, isOpaqueChatId, mergeIdentity, resolveCustomer } from './identity.rules.ts';
+import { chatIdOfContactId, chatNumberOf, contactIdOfOpaqueChat, isOpaqueChatId, mergeIdentity, resolveCustomer } from './identity.rules.ts';
 import { opaqueChatIdFor, opaqueContactIdFor, opaqueIdsFor } from './opaque-id.ts';
 
 const U = 'BR.17730000000000000001';
@@ -14,6 +14,9 @@ describe('opaque ids (issue 41 §3)', () => {
     expect(isOpaqueChatId(chat)).toBe(true);
     expect(chatIdOfContactId(opaqueContactIdFor(U))).toBe(chat);
     expect(chatIdOfContactId('447700900123')).toBe('447700900123@c.us');
+    expect(contactIdOfOpaqueChat(chat)).toBe(opaqueContactIdFor(U));
+    expect(contactIdOfOpaqueChat('447700900123@c.us')).toBeNull();
+    expect(contactIdOfOpaqueChat('cht__sealed')).toBeNull();
   });
 
   it('a chat number comes from the identity, else from a @c.us id, else is unknown', () => {

@@ -35,6 +35,9 @@ export const OPAQUE_CONTACT_PREFIX = 'ctc_';
  */
 export const chatIdOfContactId = (id: string): string => (id.startsWith(OPAQUE_CONTACT_PREFIX) ? OPAQUE_CHAT_PREFIX + id.slice(OPAQUE_CONTACT_PREFIX.length) : `${id}@c.us`);
 
+/** The contact id of an opaque 1:1 chat (`cht_X` -> `ctc_X`), or null for any other chat id. */
+export const contactIdOfOpaqueChat = (chatId: string): string | null => (chatId.startsWith(OPAQUE_CHAT_PREFIX) && !chatId.startsWith(`${OPAQUE_CHAT_PREFIX}_`) ? OPAQUE_CONTACT_PREFIX + chatId.slice(OPAQUE_CHAT_PREFIX.length) : null);
+
 /** Is this a contact id of a customer first seen without a number (`ctc_…`)? */
 export const isOpaqueContactId = (id: string): boolean => id.startsWith(OPAQUE_CONTACT_PREFIX);
 
@@ -89,6 +92,3 @@ export function mergeIdentity(before: CustomerIdentity | undefined, seen: Custom
   const changed = (['wa_id', 'user_id', 'parent_user_id', 'username'] as const).some((k) => identity[k] !== before?.[k]);
   return { identity, changed };
 }
-
-/** The name to show for a customer Meta gave no profile name: the username, else null. */
-export const fallbackNameOf = (id: CustomerIdentity): string | null => id.username ?? null;

@@ -1,4 +1,4 @@
-import { chatIdOfContactId, chatNumberOf, isOpaqueChatId, isOpaqueContactId, OPAQUE_CHAT_PREFIX, OPAQUE_CONTACT_PREFIX, type CustomerIdentity } from '../contact/identity.rules.ts';
+import { chatIdOfContactId, chatNumberOf, contactIdOfOpaqueChat, isOpaqueContactId, type CustomerIdentity } from '../contact/identity.rules.ts';
 import type { SearchDoc, SearchIndexName } from '../ports/search.ts';
 import { isMediaMessageType } from '../media/media.rules.ts';
 import { toTicketWire } from '../ticket/ticket-wire.ts';
@@ -78,7 +78,7 @@ export function chatChange(orgId: string, c: Row, version?: number): SearchChang
   const v = version ?? num(c.latest_message_timestamp);
   const meta = { chat_id: chatId, timestamp: num(c.latest_message_timestamp), phone_id: str(c.phone_id) || undefined, label_ids: Array.isArray(c.label_ids) ? (c.label_ids as string[]) : [], author: str(c.assigned_to) || undefined };
   const change: SearchChange = { upsert: [{ index: 'chats', doc: { id: chatId, org_id: orgId, fields: { name: [name, number].filter(Boolean).join(' ') }, version: v, meta } }], remove: [] };
-  const contactId = isOpaqueChatId(chatId) ? OPAQUE_CONTACT_PREFIX + chatId.slice(OPAQUE_CHAT_PREFIX.length) : number;
+  const contactId = contactIdOfOpaqueChat(chatId) ?? number;
   if (c.chat_type === 'user' && contactId) change.upsert.push({ index: 'contacts', doc: contactDoc(orgId, { contact_id: contactId, contact_name: name, phone: number }, chatId, v) });
   return change;
 }
