@@ -6,6 +6,10 @@
  *   answered right: share of covered questions answered (above the threshold) from the right pair;
  *   correct abstain: share of uncovered questions left unanswered (handed off) (target ≥ 90%);
  * and the misses. `--threshold 0.55` tries another threshold; `--sweep` prints a table of them.
+ * `--bedrock` (issue 42) counts the Bedrock adapter's embedding calls against the Bedrock stand-in
+ * (tests/factories/bedrock-standin.ts) for the set's pairs and for 2,000 pairs: per reply with no
+ * stored vectors (before: every pair re-embedded), to store them once, per reply with stored
+ * vectors (after), and to re-embed one edited pair.
  * Pure CPU, no runtime; timings are per question.
  */
 import { readFileSync } from 'node:fs';
@@ -64,7 +68,39 @@ async function run(thr: number, verbose: boolean) {
   return { p1, ar, ab };
 }
 
-if (args.includes('--sweep')) {
+async function bedrockCalls() {
+  const { bedrockStandin } = await import('../tests/factories/bedrock-standin.ts');
+  const { bedrockAnswerPort } = await import('../shared/ai/bedrock.ts');
+  const { embeddedText } = await import('../shared/ai/embeddings.ts');
+  const standin = bedrockStandin();
+  const port = bedrockAnswerPort(standin.client);
+  const q = set.covered[0]!.q;
+  console.log(`Bedrock adapter, embedding calls (InvokeModel on ${port.embedder!.model}; Bedrock stand-in), question "${q}":`);
+  for (const n of [set.pairs.length, 2000]) {
+    const pairs = Array.from({ length: n }, (_, i) => {
+      const p = set.pairs[i % set.pairs.length]!;
+      return i < set.pairs.length ? p : { ...p, id: `${p.id}-${i}`, question: `${p.question} (variant ${i})` };
+    });
+    standin.reset();
+    await port.answer(q, pairs);
+    const before = standin.calls.invoke;
+    standin.reset();
+    const vectors = await port.embedder!.embed(pairs.map(embeddedText), 'document');
+    const store = standin.calls.invoke;
+    const stored = pairs.map((p, i) => ({ ...p, embedding: vectors[i] }));
+    standin.reset();
+    await port.answer(q, stored);
+    const after = standin.calls.invoke;
+    standin.reset();
+    await port.embedder!.embed([`${pairs[0]!.question} (edited)`], 'document');
+    const edit = standin.calls.invoke;
+    console.log(`  ${String(n).padStart(4)} pairs: per reply before ${before}, after ${after}; storing all once ${store}; editing one pair ${edit}`);
+  }
+}
+
+if (args.includes('--bedrock')) {
+  await bedrockCalls();
+} else if (args.includes('--sweep')) {
   for (let t = 0.4; t <= 0.801; t += 0.05) {
     const r = await run(t, false);
     console.log(`threshold ${t.toFixed(2)}: p@1 ${(r.p1 * 100).toFixed(1)}%, answered right ${(r.ar * 100).toFixed(1)}%, abstain ${(r.ab * 100).toFixed(1)}%`);

@@ -103,6 +103,8 @@ export function handoffWhy(reason: string | null, confidence: number): string {
       return "the pair's instructions ask for a human";
     case 'model_declined':
       return 'the retrieved pairs do not answer the question';
+    case 'instructions_leak':
+      return "the drafted reply repeated a pair's hidden instructions, so it was not sent";
     default:
       return `no pair matches well enough (best ${pct(confidence)})`;
   }

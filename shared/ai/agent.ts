@@ -17,8 +17,8 @@ import type { Actor } from '../auth/actor.ts';
 import type { PublishInput } from '../../events/publish.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import type { Message } from '../message/message.schemas.ts';
-import { allPairs, getAiSettings } from './faq.ts';
-import { answerPort, type AnswerResult } from './answer-port.ts';
+import { answerFromPairs, getAiSettings } from './faq.ts';
+import type { AnswerResult } from './answer-port.ts';
 import { AI_AUTHOR, afterHumanReply, auditNoteBody, contactMarkedInternal, effectiveState, eligibility, handoffWhy, SILENT_REASONS } from './agent.rules.ts';
 import type { AiMetadata, AiSettings, FaqAttachment } from './ai.schemas.ts';
 
@@ -229,7 +229,8 @@ export async function prepareReply(cmd: AiReplyCommand): Promise<string> {
   const question = decision.question ?? '';
   let result: AnswerResult;
   try {
-    result = await (await answerPort()).answer(question, await allPairs(orgId), { threshold: settings.confidence_threshold });
+    // the org's pairs with their stored embeddings; the reply is checked for hidden instructions before it can be sent
+    result = await answerFromPairs(orgId, question, settings.confidence_threshold, { chat_id: chatId });
   } catch (e) {
     log('error', 'ai.answer_failed', { org_id: orgId, chat_id: chatId, error: String(e) });
     result = { answer: null, confidence: 0, faq_ids: [], handoff: true, reason: 'adapter_error', candidates: [], adapter: 'local' };

@@ -16,8 +16,17 @@ export const AiFaqEntity = new Entity({
     answer: { type: 'string', required: true },
     /** [{ url, type, name }] (at most one; no audio) */
     attachments: { type: 'any' },
-    /** Bedrock adapter: embedding of the question (cached; recomputed when the question changes) */
+    /**
+     * Bedrock adapter: the embedding of the pair's question (embeddings.ts `embeddedText`), base64
+     * of a little-endian Float32Array (512 values ~2.7 KB). Written at save and, for older rows,
+     * the first time the agent needs it; current only while `embedding_model` and `embedding_hash`
+     * match (a changed question or model re-embeds that pair alone). Legacy rows may hold a number list.
+     */
     embedding: { type: 'any' },
+    /** the embedder's key, `<model id>#<dimensions>` (e.g. `amazon.titan-embed-text-v2:0#512`) */
+    embedding_model: { type: 'string' },
+    /** sha256 (hex, 32 characters) of the embedded text */
+    embedding_hash: { type: 'string' },
     created_by: { type: 'string', required: true },
     created_at: { type: 'number', required: true },
     updated_by: { type: 'string' },

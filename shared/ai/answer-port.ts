@@ -3,6 +3,8 @@ import { customerText, instructionFlags } from './faq.rules.ts';
 import { DEFAULT_LOCAL_THRESHOLD, LocalRanker } from './ranker.ts';
 import { terms } from './text.ts';
 import { detectLanguage, pairLanguage, preferCustomerLanguage } from './language.ts';
+import { leakedInstruction } from './reply-guard.rules.ts';
+import { log } from '../log.ts';
 
 /**
  * The answering port of the AI agent (issue 18): a question and the org's FAQ pairs in, an answer
@@ -21,8 +23,22 @@ export interface AnswerPair {
   question: string;
   /** the stored answer, instructions included (adapters strip them before anything reaches a customer) */
   answer: string;
-  /** Bedrock adapter: the question's embedding, cached on the pair row when known */
-  embedding?: number[] | null;
+  /** Bedrock adapter: the embedding of the pair's question, current for the port's embedder (faq.ts `pairsForAnswer`); null: not known, the adapter embeds it for this answer */
+  embedding?: ArrayLike<number> | null;
+}
+
+/**
+ * An embeddings model (the Bedrock adapter's; the local adapter has none). Stored vectors are
+ * valid only for the same `model` key.
+ */
+export interface Embedder {
+  /** `<model id>#<dimensions>`: stored with each vector; another key means re-embed */
+  readonly model: string;
+  /**
+   * One vector per text, in order. `use` tells models that embed documents and queries apart
+   * (Cohere's `input_type`) which one this is. Batched as the model's API allows.
+   */
+  embed(texts: readonly string[], use: 'document' | 'query'): Promise<Float32Array[]>;
 }
 
 export interface Candidate {
@@ -40,7 +56,7 @@ export interface AnswerResult {
   /** the pairs the answer comes from (best first) */
   faq_ids: string[];
   handoff: boolean;
-  /** why there is no answer: 'low_confidence' | 'no_pairs' | 'instructions' | 'model_declined' */
+  /** why there is no answer: 'low_confidence' | 'no_pairs' | 'instructions' | 'model_declined' | 'instructions_leak' (reply-guard.rules.ts) | 'adapter_error' */
   reason: string | null;
   /** the retrieved pairs with their scores (the audit) */
   candidates: Candidate[];
@@ -49,6 +65,8 @@ export interface AnswerResult {
 
 export interface AnswerPort {
   readonly name: 'local' | 'bedrock';
+  /** the embeddings model whose vectors the adapter ranks by (stored on the pair rows); none: nothing to store */
+  readonly embedder?: Embedder;
   /** @param threshold 0..1; default per adapter */
   answer(question: string, pairs: readonly AnswerPair[], opts?: { threshold?: number | null }): Promise<AnswerResult>;
 }
@@ -81,6 +99,20 @@ export function localAnswerPort(): AnswerPort {
       return { answer: text, confidence: best.confidence, faq_ids: [best.id], handoff: false, reason: null, candidates, adapter: 'local' };
     },
   };
+}
+
+/**
+ * The last check before a reply is sent (or shown by the test panel): a reply that repeats a pair's
+ * hidden instructions (reply-guard.rules.ts) is refused and becomes a hand-off (reason
+ * 'instructions_leak'), logged with the pair's id and the size of the match, never its text.
+ * @returns `result` unchanged when clean or already a hand-off
+ */
+export function guardReply(result: AnswerResult, pairs: readonly AnswerPair[], ctx: { org_id: string; chat_id?: string }): AnswerResult {
+  if (result.handoff || !result.answer) return result;
+  const hit = leakedInstruction(result.answer, pairs);
+  if (!hit) return result;
+  log('warn', 'ai.reply_refused', { ...ctx, reason: 'instructions_leak', faq_id: hit.faq_id, matched_words: hit.words, adapter: result.adapter });
+  return { ...result, answer: null, handoff: true, reason: 'instructions_leak' };
 }
 
 /** words of a condition that say nothing about its subject */

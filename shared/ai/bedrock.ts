@@ -2,13 +2,14 @@ import { BedrockRuntimeClient, ConverseCommand, InvokeModelCommand, type Convers
 import { config } from '../config.ts';
 import { traced } from '../tracing.ts';
 import { customerText, instructionFlags, instructionsOf } from './faq.rules.ts';
-import type { AnswerPair, AnswerPort, AnswerResult } from './answer-port.ts';
+import { cosine, embeddedText } from './embeddings.ts';
+import type { AnswerPair, AnswerPort, AnswerResult, Embedder } from './answer-port.ts';
 
 /**
  * The Bedrock adapter of the answering port (issue 18, in AWS; `AI_ADAPTER=bedrock`):
- *   1. retrieval: the question and each pair's question are embedded with a Bedrock embeddings
- *      model (InvokeModel, Titan Text Embeddings v2 body `{ inputText, dimensions, normalize }`
- *      -> `{ embedding }`); a pair's embedding is cached on its row when the caller stores it;
+ *   1. retrieval: the customer's question is embedded once (InvokeModel on the embeddings model);
+ *      each pair's question embedding comes stored on its row (faq.ts `pairsForAnswer` embeds only
+ *      new or changed pairs, issue 42), and pairs given without one are embedded here in batches;
  *      the top 3 pairs by cosine similarity are kept;
  *   2. below the threshold (cosine of the best pair), or when the best pair's instructions ask
  *      for a human: hand-off, no model call;
@@ -16,29 +17,98 @@ import type { AnswerPair, AnswerPort, AnswerResult } from './answer-port.ts';
  *      as instructions, never as text to repeat), temperature 0, asked for JSON
  *      `{ "answer": string|null, "faq_ids": string[] }`; `answer: null` is the model declining
  *      (the pairs do not answer) and becomes a hand-off. The model is told to answer in the
- *      customer's language and to state nothing that is not in the pairs.
+ *      customer's language and to state nothing that is not in the pairs. The reply text is
+ *      checked once more for the pairs' instructions before anything is sent (answer-port.ts `guardReply`).
+ * Embeddings models (https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-embed.html):
+ *   - Titan Text Embeddings v2 (`amazon.titan-embed-text-v2:0`, the default): body
+ *     `{ inputText, dimensions, normalize }` -> `{ embedding: number[] }`, one text per call (its
+ *     InvokeModel has no batch form; Bedrock's batch inference is an asynchronous S3 job, not for a
+ *     reply), so several texts go as TITAN_CONCURRENCY calls in flight;
+ *   - Cohere Embed v3 (`cohere.embed-english-v3`, `cohere.embed-multilingual-v3`): body
+ *     `{ texts, input_type, embedding_types: ['float'] }` -> `{ embeddings: { float: number[][] } }`,
+ *     up to COHERE_BATCH texts per call.
  * The client honours AWS_REGION and AWS_ENDPOINT_URL (shared/config.ts).
  */
 
 export const DEFAULT_BEDROCK_THRESHOLD = 0.45;
 const TOP_K = 3;
 
+/** Titan Text Embeddings v2: vector size asked for (256, 512 or 1,024; 512 keeps ~99% of the retrieval accuracy of 1,024, per the model card). */
+export const TITAN_DIMENSIONS = 512;
+/** Titan Text Embeddings v2: at most 8,192 tokens (50,000 characters) a text; questions are far shorter. */
+const TITAN_MAX_CHARS = 8000;
+/** Titan: embedding calls in flight at once when several texts are embedded (one text per call). */
+export const TITAN_CONCURRENCY = 4;
+/** Cohere Embed v3 on Bedrock: at most 96 texts per call, 2,048 characters each; 1,024 dimensions. */
+export const COHERE_BATCH = 96;
+const COHERE_MAX_CHARS = 2048;
+const COHERE_DIMENSIONS = 1024;
+
+/** Is `modelId` a Cohere Embed model (batch body) rather than Titan? */
+export const isCohereEmbed = (modelId: string): boolean => /cohere\.embed-/.test(modelId);
+
 /** The InvokeModel input of one embedding (Titan Text Embeddings v2). */
 export function embeddingRequest(modelId: string, text: string): ConstructorParameters<typeof InvokeModelCommand>[0] {
-  return { modelId, contentType: 'application/json', accept: 'application/json', body: JSON.stringify({ inputText: text.slice(0, 8000), dimensions: 512, normalize: true }) };
+  return { modelId, contentType: 'application/json', accept: 'application/json', body: JSON.stringify({ inputText: text.slice(0, TITAN_MAX_CHARS), dimensions: TITAN_DIMENSIONS, normalize: true }) };
 }
 
-export const cosine = (a: readonly number[], b: readonly number[]): number => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
+/** The InvokeModel input of a batch of at most COHERE_BATCH texts (Cohere Embed v3); `use` maps to `input_type`. */
+export function cohereEmbeddingRequest(modelId: string, texts: readonly string[], use: 'document' | 'query'): ConstructorParameters<typeof InvokeModelCommand>[0] {
+  return {
+    modelId,
+    contentType: 'application/json',
+    accept: 'application/json',
+    body: JSON.stringify({ texts: texts.map((t) => t.slice(0, COHERE_MAX_CHARS)), input_type: use === 'query' ? 'search_query' : 'search_document', truncate: 'END', embedding_types: ['float'] }),
+  };
+}
+
+export { cosine };
+
+/**
+ * The embeddings model of the Bedrock adapter as an Embedder (answer-port.ts): Titan one text per
+ * call (TITAN_CONCURRENCY in flight), Cohere COHERE_BATCH texts per call.
+ * @param modelId a Bedrock model id (shared/config.ts AI_BEDROCK_EMBED_MODEL)
+ * @throws Error when a reply carries no vector, or fewer vectors than texts
+ */
+export function bedrockEmbedder(sdk: Pick<BedrockRuntimeClient, 'send'>, modelId: string): Embedder {
+  const invoke = async (input: ConstructorParameters<typeof InvokeModelCommand>[0]) => JSON.parse(new TextDecoder().decode((await sdk.send(new InvokeModelCommand(input))).body)) as Record<string, unknown>;
+  if (isCohereEmbed(modelId)) {
+    return {
+      model: `${modelId}#${COHERE_DIMENSIONS}`,
+      async embed(texts, use) {
+        const out: Float32Array[] = [];
+        for (let i = 0; i < texts.length; i += COHERE_BATCH) {
+          const batch = texts.slice(i, i + COHERE_BATCH);
+          const j = (await invoke(cohereEmbeddingRequest(modelId, batch, use))) as { embeddings?: number[][] | { float?: number[][] } };
+          const vecs = Array.isArray(j.embeddings) ? j.embeddings : j.embeddings?.float;
+          if (!vecs || vecs.length !== batch.length) throw new Error('Bedrock embeddings: fewer vectors than texts in the reply');
+          out.push(...vecs.map((v) => Float32Array.from(v)));
+        }
+        return out;
+      },
+    };
   }
-  return na && nb ? dot / Math.sqrt(na * nb) : 0;
-};
+  const one = async (text: string): Promise<Float32Array> => {
+    const j = (await invoke(embeddingRequest(modelId, text))) as { embedding?: number[] };
+    if (!Array.isArray(j.embedding)) throw new Error('Bedrock embeddings: no embedding in the reply');
+    return Float32Array.from(j.embedding);
+  };
+  return {
+    model: `${modelId}#${TITAN_DIMENSIONS}`,
+    async embed(texts) {
+      const out = new Array<Float32Array>(texts.length);
+      let next = 0;
+      const worker = async () => {
+        while (next < texts.length) {
+          const i = next++;
+          out[i] = await one(texts[i]!);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(TITAN_CONCURRENCY, texts.length) }, worker));
+      return out;
+    },
+  };
+}
 
 const SYSTEM_PROMPT = [
   'You are the customer service assistant of a business, answering customers on WhatsApp.',
@@ -79,24 +149,27 @@ export function parseModelReply(text: string, allowed: readonly string[]): { ans
   }
 }
 
+/**
+ * The Bedrock answering port. Per answer: one embedding call for the question (plus batches for
+ * pairs given without a stored vector), and one Converse call unless it hands off first.
+ * @param client a BedrockRuntimeClient (tests: the stand-in, tests/factories/bedrock-standin.ts); default from config
+ */
 export function bedrockAnswerPort(client?: BedrockRuntimeClient): AnswerPort {
   const c = config();
   const sdk = client ?? traced(new BedrockRuntimeClient({ region: c.AWS_REGION, endpoint: c.AWS_ENDPOINT_URL }));
-  const embed = async (text: string): Promise<number[]> => {
-    const out = await sdk.send(new InvokeModelCommand(embeddingRequest(c.AI_BEDROCK_EMBED_MODEL, text)));
-    const j = JSON.parse(new TextDecoder().decode(out.body)) as { embedding?: number[] };
-    if (!Array.isArray(j.embedding)) throw new Error('Bedrock embeddings: no embedding in the reply');
-    return j.embedding;
-  };
+  const embedder = bedrockEmbedder(sdk, c.AI_BEDROCK_EMBED_MODEL);
   return {
     name: 'bedrock',
+    embedder,
     async answer(question, pairs, opts): Promise<AnswerResult> {
       const threshold = opts?.threshold ?? DEFAULT_BEDROCK_THRESHOLD;
       const base = { adapter: 'bedrock' as const };
       if (!pairs.length) return { ...base, answer: null, confidence: 0, faq_ids: [], handoff: true, reason: 'no_pairs', candidates: [] };
-      const q = await embed(question);
-      const scored: Array<{ pair: AnswerPair; score: number }> = [];
-      for (const p of pairs) scored.push({ pair: p, score: cosine(q, p.embedding?.length ? p.embedding : await embed(p.question)) });
+      const [q] = await embedder.embed([question], 'query');
+      const missing = pairs.filter((p) => !p.embedding?.length);
+      const fresh = missing.length ? await embedder.embed(missing.map(embeddedText), 'document') : [];
+      const vectorOf = new Map<string, ArrayLike<number>>(missing.map((p, i) => [p.id, fresh[i]!]));
+      const scored = pairs.map((p) => ({ pair: p, score: cosine(q!, p.embedding?.length ? p.embedding : vectorOf.get(p.id)!) }));
       scored.sort((a, b) => b.score - a.score);
       const top = scored.slice(0, TOP_K);
       const candidates = top.map((s) => ({ faq_id: s.pair.id, question: s.pair.question, score: Math.round(s.score * 1000) / 1000 }));

@@ -6,7 +6,9 @@ import type { Actor } from '../auth/actor.ts';
 import { fold } from './text.ts';
 import { FAQ_MAX_PAIRS, FAQ_SAVE_FAILED_MESSAGE } from './faq.rules.ts';
 import { AiSettings, type Faq, type FaqInput, type ListFaqsQuery } from './ai.schemas.ts';
-import { answerPort, type AnswerPair, type AnswerResult } from './answer-port.ts';
+import { answerPort, guardReply, type AnswerPair, type AnswerPort, type AnswerResult, type Embedder } from './answer-port.ts';
+import { decodeVector, embeddedText, embeddingFresh, embeddingHash, encodeVector } from './embeddings.ts';
+import { takeAiTestToken } from './test-quota.ts';
 import { log } from '../log.ts';
 import { orgCache } from '../org/org-cache.ts';
 import { requireFeature } from '../plan/gate.ts';
@@ -18,7 +20,7 @@ import { resolveFaqAttachments, removeFaqFiles } from './assets.ts';
  * them and the settings (403 `ai.forbidden` otherwise). Timestamps epoch **ms**.
  */
 
-type FaqItem = { org_id: string; faq_id: string; question: string; answer: string; attachments?: unknown; created_by: string; created_at: number; updated_at?: number };
+type FaqItem = { org_id: string; faq_id: string; question: string; answer: string; attachments?: unknown; created_by: string; created_at: number; updated_at?: number; embedding?: unknown; embedding_model?: string; embedding_hash?: string };
 
 export const toFaqWire = (f: FaqItem): Faq => ({
   id: f.faq_id,
@@ -56,10 +58,75 @@ export async function listFaqs(actor: Actor, q: ListFaqsQuery): Promise<{ faqs: 
   return { faqs: items.map(toFaqWire), cursor };
 }
 
-/** Every pair of the org (the agent and the test panel), at most FAQ_MAX_PAIRS. */
-export async function allPairs(orgId: string): Promise<AnswerPair[]> {
+/** Every pair row of the org (the agent and the test panel), at most FAQ_MAX_PAIRS. */
+async function pairRows(orgId: string): Promise<FaqItem[]> {
   const r = await db().entities.aiFaq.query.byOrg({ org_id: orgId }).go({ pages: 'all' });
-  return r.data.slice(0, FAQ_MAX_PAIRS).map((f) => ({ id: f.faq_id, question: f.question, answer: f.answer, embedding: (f.embedding as number[] | undefined) ?? null }));
+  return (r.data as FaqItem[]).slice(0, FAQ_MAX_PAIRS);
+}
+
+/** Pair rows written at once when old rows get their embeddings. */
+const EMBEDDING_WRITE_CONCURRENCY = 8;
+
+/** The embedding fields of a row for `question` (one embedding call), or {} when embedding fails (the pair is embedded lazily later). */
+async function embeddingFields(orgId: string, faqId: string, question: string, embedder: Embedder | undefined): Promise<{ embedding?: string; embedding_model?: string; embedding_hash?: string }> {
+  if (!embedder) return {};
+  const text = embeddedText({ question });
+  try {
+    const [v] = await embedder.embed([text], 'document');
+    return { embedding: encodeVector(v!), embedding_model: embedder.model, embedding_hash: embeddingHash(text) };
+  } catch (e) {
+    log('warn', 'ai.faq_embed_failed', { org_id: orgId, faq_id: faqId, error: String(e) });
+    return {};
+  }
+}
+
+/**
+ * The org's pairs ready for `port` (issue 42: embeddings are stored, not recomputed per message).
+ * With an embedder (Bedrock), every pair whose stored embedding is missing or stale (another model,
+ * or a question changed since: embeddings.ts `embeddingFresh`) is embedded now, all of them in one
+ * batched `embed` call, and written back to its row (conditional on the question being the one
+ * embedded, so a concurrent edit wins); the rest are used as stored. After that, an answer costs
+ * one embedding call: the customer's message. Without an embedder (local adapter) the rows are
+ * returned as they are.
+ */
+export async function pairsForAnswer(orgId: string, port: Pick<AnswerPort, 'embedder'>): Promise<AnswerPair[]> {
+  const rows = await pairRows(orgId);
+  const embedder = port.embedder;
+  if (!embedder) return rows.map((f) => ({ id: f.faq_id, question: f.question, answer: f.answer }));
+  const stale = rows.filter((f) => !embeddingFresh(f, embedder.model, embeddedText(f)));
+  const vectors = new Map<string, Float32Array>();
+  if (stale.length) {
+    const fresh = await embedder.embed(stale.map((f) => embeddedText(f)), 'document');
+    stale.forEach((f, i) => vectors.set(f.faq_id, fresh[i]!));
+    let next = 0;
+    const write = async () => {
+      while (next < stale.length) {
+        const f = stale[next++]!;
+        const text = embeddedText(f);
+        await db()
+          .entities.aiFaq.patch({ org_id: orgId, faq_id: f.faq_id })
+          .set({ embedding: encodeVector(vectors.get(f.faq_id)!), embedding_model: embedder.model, embedding_hash: embeddingHash(text) })
+          .where((a, op) => op.eq(a.question, f.question))
+          .go({ response: 'none' })
+          .catch((e: unknown) => log('warn', 'ai.faq_embedding_not_stored', { org_id: orgId, faq_id: f.faq_id, error: String(e) }));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(EMBEDDING_WRITE_CONCURRENCY, stale.length) }, write));
+    log('info', 'ai.faq_embedded', { org_id: orgId, pairs: stale.length, model: embedder.model });
+  }
+  return rows.map((f) => ({ id: f.faq_id, question: f.question, answer: f.answer, embedding: vectors.get(f.faq_id) ?? decodeVector(f.embedding) }));
+}
+
+/**
+ * Answer one question from the org's knowledge base through the configured port, with the reply
+ * checked for the pairs' hidden instructions (answer-port.ts `guardReply`): the agent's reply and
+ * the test panel.
+ * @param threshold 0..1, the org's setting (null: the adapter's default)
+ */
+export async function answerFromPairs(orgId: string, question: string, threshold: number | null | undefined, ctx: { chat_id?: string } = {}): Promise<AnswerResult> {
+  const port = await answerPort();
+  const pairs = await pairsForAnswer(orgId, port);
+  return guardReply(await port.answer(question, pairs, { threshold }), pairs, { org_id: orgId, ...ctx });
 }
 
 /**
@@ -76,7 +143,9 @@ export async function createFaq(actor: Actor, input: FaqInput): Promise<Faq> {
   const faqId = input.id ?? ulid(now);
   if (input.id && (await db().entities.aiFaq.get({ org_id: actor.org_id, faq_id: faqId }).go()).data) throw new AppError('ai.faq_exists', 'A Q&A pair with this id exists already.', { status: 409 });
   const attachments = await resolveFaqAttachments(actor, faqId, input.attachments);
-  const item = { org_id: actor.org_id, faq_id: faqId, question: input.question, answer: input.answer, attachments, created_by: actor.email, created_at: now, updated_at: now, updated_by: actor.email };
+  // embedded once, here (issue 42); a failed embedding is retried when the agent next needs it
+  const embedding = await embeddingFields(actor.org_id, faqId, input.question, (await answerPort()).embedder);
+  const item = { org_id: actor.org_id, faq_id: faqId, question: input.question, answer: input.answer, attachments, created_by: actor.email, created_at: now, updated_at: now, updated_by: actor.email, ...embedding };
   try {
     await db().entities.aiFaq.create(item).go();
   } catch (e) {
@@ -93,7 +162,11 @@ export async function updateFaq(actor: Actor, faqId: string, input: FaqInput): P
   if (!before) throw notFound('faq');
   const attachments = await resolveFaqAttachments(actor, faqId, input.attachments);
   const now = Date.now();
-  const item = { ...before, question: input.question, answer: input.answer, attachments, updated_at: now, updated_by: actor.email, embedding: before.question === input.question ? before.embedding : undefined };
+  // re-embedded only when the embedded text (or the model) changed
+  const embedder = (await answerPort()).embedder;
+  const keep = !embedder || embeddingFresh(before, embedder.model, embeddedText({ question: input.question }));
+  const embedding = keep ? {} : { embedding: undefined, embedding_model: undefined, embedding_hash: undefined, ...(await embeddingFields(actor.org_id, faqId, input.question, embedder)) };
+  const item = { ...before, question: input.question, answer: input.answer, attachments, updated_at: now, updated_by: actor.email, ...embedding };
   try {
     await db().entities.aiFaq.put(item).go();
   } catch (e) {
@@ -150,9 +223,15 @@ export async function updateAiSettings(actor: Actor, input: AiSettings): Promise
   return settings;
 }
 
-/** POST /ai/test: what the agent would answer, without sending anything (any member). */
+/**
+ * POST /ai/test: what the agent would answer, without sending anything (any member). Rate-limited
+ * per org (test-quota.ts AI_TEST_LIMIT), as each question costs an embedding call and a model call
+ * with Bedrock.
+ * @throws AppError 429 ai.test_rate_limited (`details.retry_after_s`)
+ */
 export async function testAnswer(actor: Actor, question: string): Promise<Pick<AnswerResult, 'answer' | 'confidence' | 'faq_ids' | 'handoff' | 'reason' | 'candidates'>> {
-  const [pairs, settings, port] = await Promise.all([allPairs(actor.org_id), getAiSettings(actor.org_id), answerPort()]);
-  const r = await port.answer(question, pairs, { threshold: settings.confidence_threshold });
+  await takeAiTestToken(actor.org_id);
+  const settings = await getAiSettings(actor.org_id);
+  const r = await answerFromPairs(actor.org_id, question, settings.confidence_threshold);
   return { answer: r.answer, confidence: r.confidence, faq_ids: r.faq_ids, handoff: r.handoff, reason: r.reason, candidates: r.candidates };
 }

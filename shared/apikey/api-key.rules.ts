@@ -63,7 +63,8 @@ export const MCP_TOOL_SCOPES = {
   assign_chat: ['chats:write'],
   label_chat: ['chats:write'],
   close_chat: ['chats:write'],
-  search_messages: ['search:read'],
+  // search finds only what the key's other scopes may read (shared/search-api/search-api.rules.ts)
+  search_messages: ['search:read', 'messages:read'],
   search_tickets: ['search:read', 'tickets:read'],
   create_ticket: ['tickets:write'],
   update_ticket: ['tickets:write'],

@@ -17,10 +17,12 @@ import { SEARCH_KINDS, type SearchItem, type SearchKind, type SearchKindResult, 
  *   - the label filter keeps hits whose chat carries the label (one BatchGet of the hits' chats).
  * Paging: `cursor` is the engine offset of the next page of that kind; a page can hold fewer
  * than `limit` items once hidden chats are dropped, and `cursor` is null on the last page.
+ * `only` (optional) narrows the kinds searched to those listed (an API key's scopes:
+ * shared/search-api/search-api.ts); a kind left out is absent from `results`.
  */
-export async function search(actor: Actor, q: SearchQuery): Promise<SearchResponse> {
+export async function search(actor: Actor, q: SearchQuery, only?: readonly SearchKind[]): Promise<SearchResponse> {
   const guard = await chatGuard(actor);
-  const kinds: SearchKind[] = q.kind === 'all' ? [...SEARCH_KINDS] : [q.kind];
+  const kinds: SearchKind[] = (q.kind === 'all' ? [...SEARCH_KINDS] : [q.kind]).filter((k) => !only || only.includes(k));
   const results: SearchResponse['results'] = {};
   if (guard.masks && /\d{5,}/.test(q.q.replace(/[\s+()-]/g, ''))) {
     for (const k of kinds) results[k] = { items: [], cursor: null };

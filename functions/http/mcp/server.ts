@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { search } from '../../../shared/search/search.ts';
+import { searchForKey } from '../../../shared/search-api/search-api.ts';
 import { SearchQuery } from '../../../shared/search-api/search.schemas.ts';
 import { z, type ZodRawShape } from 'zod';
 import type { Actor } from '../../../shared/auth/actor.ts';
@@ -90,7 +90,7 @@ export function createMcpServer(actor: Actor, key: Pick<ApiKeyPrincipal, 'scopes
     'Search messages (and private notes and media captions) of every chat: words, prefixes, one typo. Optional chat number (phone_id), sender, epoch-ms from/to. Hits carry chat_id, unique_id and a snippet with the match in <mark>.',
     { q: z.string().trim().min(1).max(200), phone_id: z.string().min(1).max(100).optional(), sender: z.string().trim().min(1).max(200).optional(), from: z.number().int().min(0).optional(), to: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(100).default(20) },
     async (args) => {
-      const r = await search(actor, SearchQuery.parse({ ...args, kind: 'all' }));
+      const r = await searchForKey(actor, key.scopes, SearchQuery.parse({ ...args, kind: 'all' }));
       return { messages: r.results.messages, notes: r.results.notes, media: r.results.media };
     },
   );

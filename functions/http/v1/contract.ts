@@ -94,7 +94,7 @@ export const V1 = {
   listContacts: { method: 'GET', path: '/v1/orgs/{org_id}/contacts', scope: 'contacts:read', tag: 'Contacts', summary: 'List contacts', params: OrgParams, query: ContactsQuery, response: z.object({ contacts: z.array(Contact), cursor: Cursor }) },
   search: {
     method: 'GET', path: '/v1/orgs/{org_id}/search', scope: 'search:read', tag: 'Search', summary: 'Search chats, messages, notes, tickets, contacts and media',
-    description: 'The global search (words, prefixes, one typo; accents and case folded). `kind` limits it to one kind; up to 500 hits per kind per page, with a `cursor` per kind (send it back with that kind). `from`/`to` are epoch ms. Snippets carry about 40 characters either side of the match, marked with <mark>.',
+    description: 'The global search (words, prefixes, one typo; accents and case folded), over only the kinds the key\'s other scopes may read: chats need chats:read; messages, notes and media messages:read; tickets tickets:read; contacts contacts:read (a kind it may not read: 403 api_key.scope_missing). `kind` limits it to one kind; up to 500 hits per kind per page, with a `cursor` per kind (send it back with that kind). `from`/`to` are epoch ms. Snippets carry about 40 characters either side of the match, marked with <mark>.',
     params: OrgParams, query: SearchQuery, response: SearchResponse,
   },
   // REST hooks for Zapier and Pabbly (issue 20 item 5): the same domain functions as /api/orgs/{org_id}/hooks

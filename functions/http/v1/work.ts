@@ -3,7 +3,7 @@ import { V1 } from './contract.ts';
 import { listTickets as listTicketsUseCase } from '../../../shared/ticket/ticket-list.ts';
 import { createTicket as createTicketUseCase, getTicket as getTicketUseCase, updateTicket as updateTicketUseCase } from '../../../shared/ticket/ticket.ts';
 import { createTask as createTaskUseCase, listTasks as listTasksUseCase, updateTask as updateTaskUseCase } from '../../../shared/task/task.ts';
-import { search as searchUseCase } from '../../../shared/search/search.ts';
+import { searchForKey } from '../../../shared/search-api/search-api.ts';
 import { listContacts as listContactsUseCase } from '../../../shared/contact/contact.ts';
 
 /** Public API: tickets, tasks and contacts (issue 20). Same use cases as functions/http/tickets|tasks/*. */
@@ -27,5 +27,5 @@ export const updateTask = apiHandler(V1.updateTask, async ({ actor, params, body
 /** GET /v1/orgs/{org_id}/contacts -> `{ contacts, cursor }` */
 export const listContacts = apiHandler(V1.listContacts, async ({ actor, query }) => ({ body: await listContactsUseCase(actor, query) }));
 
-/** GET /v1/orgs/{org_id}/search?q&kind&… -> `{ results: { [kind]: { items, cursor } } }` (issue 14's search, same guard) */
-export const search = apiHandler(V1.search, async ({ actor, query }) => ({ body: await searchUseCase(actor, query) }));
+/** GET /v1/orgs/{org_id}/search?q&kind&… -> `{ results: { [kind]: { items, cursor } } }` (issue 14's search, same guard), only the kinds the key's other scopes may read (issue 42) */
+export const search = apiHandler(V1.search, async ({ actor, query, apiKey }) => ({ body: await searchForKey(actor, apiKey.scopes, query) }));
