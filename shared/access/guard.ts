@@ -3,7 +3,9 @@ import { AppError, notFound } from '../errors.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
 import { canSeeChat, maskIdentity, maskNumbersInText, maskPhone, mustMask, NO_CHAT_ACCESS_MESSAGE, type Viewer } from '../chat/chat-access.rules.ts';
 import { viewChat, viewMessage, type MemberState } from '../chat/chat-view.ts';
-import type { Actor } from '../auth/actor.ts';
+import { orgActiveMembers, type Actor } from '../auth/actor.ts';
+import { ownerProblem, isOrgLevelOwner } from '../rules/owner.rules.ts';
+import type { ActionType } from '../rules/rule.schemas.ts';
 import type { ChatRow } from '../chat/chat-write.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import type { Message } from '../message/message.schemas.ts';
@@ -83,6 +85,40 @@ export interface ChatGuard {
 
 const guards = new WeakMap<Actor, Promise<ChatGuard>>();
 
+/** An automated actor's owner (issue 42 §1): a rule's or an SLA policy's. */
+export interface AutomationOwner {
+  /** the owner's email (an `apikey:…` or non-email owner is org-level) */
+  owner: string;
+  /** the owner's role when they took ownership (absent on rows made before owners: no demotion check) */
+  owner_role?: 'admin' | 'member';
+  /** the action types the automation may take (checked against what the owner may do) */
+  action_types: ActionType[];
+  /** the automation's own identity: `email` (author of what it writes) and `user_id` (e.g. `rule:<id>`) */
+  email: string;
+  user_id: string;
+}
+
+/**
+ * The actor an automated actor acts as (issue 42 §1): its owner's rights now, never more. An admin
+ * owner (or an org-level one: API key, system) gives an admin-role actor (every chat, numbers as
+ * is); a member owner a member-role actor `on_behalf_of` them, so this guard lets it see only their
+ * chats and masks numbers as for them. The owner's state is read from the org's active members
+ * (orgActiveMembers: cached, forgotten at once on a member write in this process, at most
+ * MEMBER_CACHE_MS = 2 s old otherwise) and the org's preferences (5 s cache).
+ * @returns the actor, or `problem`: why the automation may not act for its owner now (removed,
+ *   demoted, lost `member_permissions.rules`, an action the owner may not take: owner.rules.ts
+ *   ownerProblem); the caller pauses the automation with that reason
+ */
+export async function automationActor(orgId: string, o: AutomationOwner): Promise<{ actor: Actor; problem: null } | { actor: null; problem: string }> {
+  const base = { email: o.email, user_id: o.user_id, org_id: orgId };
+  if (isOrgLevelOwner(o.owner)) return { actor: { ...base, role: 'admin' }, problem: null };
+  const [members, prefs] = await Promise.all([orgActiveMembers(orgId), getOrgPreferences(orgId)]);
+  const now = members.get(o.owner.toLowerCase()) ?? null;
+  const problem = ownerProblem(o.owner, o.owner_role, now, prefs.member_permissions, o.action_types);
+  if (problem || !now) return { actor: null, problem: problem ?? `its owner ${o.owner} is no longer a member of this workspace` };
+  return { actor: { ...base, role: now.role, on_behalf_of: now.email }, problem: null };
+}
+
 /** The 403 of a chat the viewer may not see (spec §6 wording). */
 export const noChatAccess = () => new AppError('chat.no_access', NO_CHAT_ACCESS_MESSAGE, { status: 403 });
 
@@ -91,7 +127,13 @@ export const noChatAccess = () => new AppError('chat.no_access', NO_CHAT_ACCESS_
  * decision is made on the row that is changed): may `actor` see it? Same rule as `canSee`.
  */
 export const actorCanSeeChat = (actor: Actor, chat: { chat_access?: unknown } | null | undefined): boolean =>
-  !chat || canSeeChat(chat as { chat_access?: Record<string, boolean> | null }, { email: actor.email.toLowerCase(), role: actor.role });
+  !chat || canSeeChat(chat as { chat_access?: Record<string, boolean> | null }, viewerOf(actor));
+
+/**
+ * Who the guard decides for: the actor, or the person an automated actor acts for (`on_behalf_of`,
+ * issue 42 §1: a member's rule sees what that member sees), with the actor's role.
+ */
+export const viewerOf = (actor: Actor): Viewer => ({ email: (actor.on_behalf_of ?? actor.email).toLowerCase(), role: actor.role });
 
 /** @throws AppError 403 chat.no_access when `actor` may not see the chat row (spec §6) */
 export function assertCanSeeChat(actor: Actor, chat: { chat_access?: unknown } | null | undefined): void {
@@ -114,7 +156,7 @@ export function chatGuard(actor: Actor): Promise<ChatGuard> {
 
 async function makeGuard(actor: Actor): Promise<ChatGuard> {
   const prefs = await getOrgPreferences(actor.org_id);
-  const viewer: Viewer = { email: actor.email.toLowerCase(), role: actor.role };
+  const viewer: Viewer = viewerOf(actor);
   const masks = mustMask(!!prefs.mask_phone_numbers, viewer);
   const maskPhoneNumbers = !!prefs.mask_phone_numbers;
   const seesAll = viewer.role === 'admin';

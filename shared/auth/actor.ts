@@ -15,6 +15,12 @@ export interface Actor {
   user_id: string;
   org_id: string;
   role: 'admin' | 'member';
+  /**
+   * issue 42 §1: an automated actor (a rule, an SLA policy) acting for its owner: the owner's email.
+   * The access guard (shared/access/guard.ts) decides what it may see as this person with `role`
+   * (the owner's role now); `email` stays the automation's identity (the author of what it writes).
+   */
+  on_behalf_of?: string;
 }
 
 /**

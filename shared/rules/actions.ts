@@ -16,15 +16,17 @@ import { listMembers } from '../member/member.ts';
 import { sendWebhook } from '../webhooks/send.ts';
 import { urlPolicy } from '../webhooks/policy.ts';
 import { renderTemplate } from './template.ts';
-import { ruleActor, type ActionContext } from './engine.ts';
+import { ownerChatProblem, ruleActor, type ActionContext } from './engine.ts';
+import { chatGuard } from '../access/guard.ts';
+import { maskPayload, memberActionProblem } from './owner.rules.ts';
 import type { Action } from './rule.schemas.ts';
 import type { TxJoin } from '../db/transaction.ts';
 
 /**
  * What each rule action does (issue 17 §3), always through the inbox's own use cases (send,
  * assign, label, close, snooze, notes, tickets, tasks, notifications) acting as the rule's
- * automation actor, so the same checks, events and the access guard apply. Returns the outcome in
- * words for the log.
+ * automation actor with its owner's rights (issue 42 §1, engine.ts ruleActor), so the same checks,
+ * events and the access guard apply. Returns the outcome in words for the log.
  * @throws AppError when the use case refuses (logged as failed, not retried); anything else is
  *   retried by the engine's queue
  */
@@ -79,8 +81,16 @@ export const JOINED_ACTIONS: ReadonlySet<Action['type']> = new Set(['private_not
  * @returns the outcome in words
  * @throws AppError when the use case refuses; JoinedItemRejected when a joined item's condition failed (nothing done)
  */
-export async function executeAction(ac: ActionContext, a: Action, opts: { join?: TxJoin } = {}): Promise<string> {
-  const actor = ruleActor(ac.orgId, ac.rule.rule_id);
+export async function executeAction(actx: ActionContext, a: Action, opts: { join?: TxJoin } = {}): Promise<string> {
+  // issue 42 §1: with the owner's rights, on the owner's chats only, and everything it renders or
+  // hands out (templates, webhook bodies, notifications) masked as the owner would see it
+  const actor = await ruleActor(actx);
+  const outside = await ownerChatProblem(actx, actx.chatId);
+  if (outside) throw new AppError('rules.owner_no_access', `Not done: ${outside}.`, { status: 403 });
+  const problem = memberActionProblem(actor.role, a.type);
+  if (problem) throw new AppError('rules.action_forbidden', `Not done: ${problem}.`, { status: 403 });
+  const guard = await chatGuard(actor);
+  const ac: ActionContext = guard.masks ? { ...actx, vars: maskPayload(actx.vars) } : actx;
   switch (a.type) {
     case 'send_message': {
       const chatId = needChat(ac);
@@ -138,7 +148,8 @@ export async function executeAction(ac: ActionContext, a: Action, opts: { join?:
         title: await render(ac, a.title),
         assignee: a.assignee ?? null,
         ...(a.due_in_minutes ? { due_date: Date.now() + a.due_in_minutes * 60_000 } : {}),
-        ...(ac.chatId ? { associated_object_metadata: { type: 'chat', id: ac.chatId } } : {}),
+        // the link's `object` is required by the task schema (without it every such action failed and was retried)
+        ...(ac.chatId ? { associated_object_metadata: { type: 'chat', id: ac.chatId, object: { chat_id: ac.chatId, org_id: ac.orgId } } } : {}),
       });
       const task = await createTask(actor, input);
       return `task ${task.task_id} created`;
@@ -148,7 +159,7 @@ export async function executeAction(ac: ActionContext, a: Action, opts: { join?:
       return `notified ${a.member}`;
     }
     case 'webhook': {
-      const body = JSON.stringify({ type: 'rule.triggered', rule: { rule_id: ac.rule.rule_id, name: ac.rule.name }, trigger: ac.trigger, event_id: ac.eventId, chat_id: ac.chatId, data: ac.vars });
+      const body = JSON.stringify({ type: 'rule.triggered', rule: { rule_id: ac.rule.rule_id, name: ac.rule.name }, trigger: ac.trigger, event_id: ac.eventId, chat_id: ac.chatId && guard.masks ? maskPayload(ac.chatId) : ac.chatId, data: ac.vars });
       const res = await sendWebhook({ url: a.url, deliveryId: `msg_${ac.keyPrefix.replace(/[^A-Za-z0-9]/g, '').slice(-40)}`, body, secrets: ac.rule.secret ? [ac.rule.secret] : [], policy: urlPolicy() });
       if (res.status < 200 || res.status >= 300) throw new AppError('rules.webhook_failed', `The webhook answered ${res.status || 'nothing'}: ${res.excerpt.slice(0, 200)}`, { status: 400 });
       return `webhook answered ${res.status} in ${res.latencyMs} ms`;

@@ -1,7 +1,8 @@
 import { fastUlid, keyedUlid } from '../ids.ts';
 import { db } from '../db/service.ts';
 import { orgScope, orgScopeOfPk, scopedReadCache, singleWriterCaches } from '../db/read-cache.ts';
-import { isAppError } from '../errors.ts';
+import { AppError, isAppError } from '../errors.ts';
+import { chatGuard } from '../access/guard.ts';
 import { log } from '../log.ts';
 import type { Actor } from '../auth/actor.ts';
 import { withCausation, MAX_CAUSATION_DEPTH, type Causation } from '../../events/causation.ts';
@@ -11,10 +12,10 @@ import { dueAfter, timeFields } from './business-time.rules.ts';
 import { getOrgClock } from '../org/org-clock.ts';
 import { orgHasFeature } from '../plan/gate.ts';
 import { chatIdOf, loopGuard, triggersOf, type BusEventLike, type FiredTrigger } from './triggers.rules.ts';
-import { orgRules, writeRuleLogs, writeRuleLogRows } from './rules.ts';
+import { orgRules, writeRuleLogs, writeRuleLogRows, pauseRule, ruleAutomationActor, RULE_AUTOMATION_EMAIL, type RuleRow } from './rules.ts';
 import { executeAction, actionSummary, JOINED_ACTIONS } from './actions.ts';
 import { JoinBatch, JoinedItemRejected, type TxItem, type TxJoin } from '../db/transaction.ts';
-import type { Action, ActionOutcome, Rule, RuleLog, TriggerType } from './rule.schemas.ts';
+import type { Action, ActionOutcome, RuleLog, TriggerType } from './rule.schemas.ts';
 
 /**
  * The rules engine (issue 17 §1, §3, §4, §5): the rules consumer's use case. For each bus event:
@@ -33,7 +34,7 @@ import type { Action, ActionOutcome, Rule, RuleLog, TriggerType } from './rule.s
 
 export const RULE_ACTIONS_QUEUE = 'rule-actions' as const;
 /** The automation's identity in the inbox (author of messages and notes a rule writes). */
-export const AUTOMATION_EMAIL = 'automation@rules.chorus';
+export const AUTOMATION_EMAIL = RULE_AUTOMATION_EMAIL;
 /** Rule actions per chat per minute (env RULES_CHAT_RATE_PER_MINUTE, default 30). */
 export const chatRatePerMinute = () => {
   const v = Number(process.env.RULES_CHAT_RATE_PER_MINUTE);
@@ -50,10 +51,35 @@ export async function timerDue(orgId: string, fromMs: number, minutes: number, b
   return dueAfter(await getOrgClock(orgId), fromMs, minutes * 60_000, true);
 }
 
-/** The actor a rule acts as: an admin-role automation identity of the org (the guard lets it see every chat). */
-export const ruleActor = (orgId: string, ruleId: string): Actor => ({ email: AUTOMATION_EMAIL, user_id: `rule:${ruleId}`, org_id: orgId, role: 'admin' });
+/**
+ * The actor a rule (or an SLA policy, as a RuleRow) acts as (issue 42 §1): the automation's identity
+ * (author AUTOMATION_EMAIL, user `rule:<id>`) with its owner's rights now, through the one access
+ * guard (shared/access/guard.ts automationActor): an admin's rule sees every chat, a member's only
+ * that member's chats, masked as for them. Memoised on the ActionContext (one resolution per run).
+ * @throws AppError 403 rules.owner_no_rights when the owner may not act any more (removed, demoted,
+ *   lost `member_permissions.rules`, an action the owner may not take): logged as failed, never retried
+ */
+export async function ruleActor(ac: ActionContext): Promise<Actor> {
+  ac.owner ??= ruleAutomationActor(ac.rule);
+  const r = await ac.owner;
+  if (!r.actor) throw new AppError('rules.owner_no_rights', `Paused: ${r.problem}.`, { status: 403 });
+  return r.actor;
+}
 
-export type RuleRow = Rule & { org_id: string; secret?: string };
+/**
+ * May a rule's owner see the chat it would act on? (issue 42 §1: a rule acts only on chats its owner
+ * may see.) Through the guard of the rule's actor (one access read, cached for the run); a chat that
+ * does not exist passes (the action answers its own 404). null when it may, else the reason in words.
+ */
+export async function ownerChatProblem(ac: ActionContext, chatId: string | null): Promise<string | null> {
+  if (!chatId) return null;
+  const actor = await ruleActor(ac);
+  if (actor.role === 'admin') return null;
+  const visible = await (await chatGuard(actor)).visibleChatIds([chatId]);
+  return visible.has(chatId) ? null : `its owner ${actor.on_behalf_of} has no access to this chat`;
+}
+
+export type { RuleRow };
 
 export interface BusEvent extends BusEventLike {
   detail: { properties: Record<string, unknown>; metadata: { id: string; occurred_at?: string; causation?: Causation } };
@@ -78,6 +104,8 @@ export interface ActionContext {
   causation?: Causation;
   /** joined actions commit through this batch (one transaction with the SQS batch's other events' actions) */
   joins?: JoinBatch;
+  /** the rule's actor, resolved once per run (ruleActor) */
+  owner?: ReturnType<typeof ruleAutomationActor>;
 }
 
 // --- labels by id, cached per process (names for conditions and templates) ---
@@ -319,6 +347,9 @@ async function runJoined(ac: ActionContext, a: Action, index: number, key: strin
     return { outcome: { index, type: a.type, status: 'failed', detail: reason } };
   }
 }
+
+/** Does the rule send the customer a message (loop guard, issue 42 §4)? */
+const sendsMessage = (rule: RuleRow): boolean => (rule.actions as Action[]).some((a) => a.type === 'send_message' || a.type === 'send_template' || a.type === 'follow_up');
 
 const isFollowUpKey = (k: string) => k.startsWith('fu|');
 const isNoReplyKey = (k: string) => k.startsWith('nr|');
@@ -622,18 +653,33 @@ export async function handleRuleEvent(e: BusEvent, delivery?: { sentAt?: number;
     samples.push(sampleRow(orgId, f.trigger, f.trigger_id, chatId, (await contextFor(f)).ctx));
   }
   for (const { f, rule } of triggered) {
-    const guard = loopGuard(meta.causation, rule.rule_id, MAX_CAUSATION_DEPTH);
+    const guard = loopGuard(meta.causation, rule.rule_id, MAX_CAUSATION_DEPTH, { eventType: e['detail-type'], sendsMessage: sendsMessage(rule), allowAfterAutomation: rule.allow_after_automation === true });
     if (guard) {
       logs.push(logRow(rule, f.trigger, meta.id, chatId, 'skipped', [guard], [], occurredAt, `${f.trigger_id}|${rule.rule_id}`));
       continue;
     }
+    // issue 42 §1: the rule acts with its owner's rights — paused when the owner lost them, and it
+    // does not match a chat its owner may not see (the log says why)
+    const owner = ruleAutomationActor(rule);
+    const { problem } = await owner;
+    if (problem) {
+      await pauseRule(rule, problem);
+      logs.push(logRow(rule, f.trigger, meta.id, chatId, 'skipped', [`rule paused: ${problem}`], [], occurredAt, `${f.trigger_id}|${rule.rule_id}`));
+      continue;
+    }
     const b = await contextFor(f);
+    const ac: ActionContext = { orgId, rule, chatId, chat: b.chat, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation, joins: writes?.joins, owner };
+    const outside = await ownerChatProblem(ac, chatId);
+    if (outside) {
+      logs.push(logRow(rule, f.trigger, meta.id, chatId, 'not_matched', [outside], [], occurredAt, `${f.trigger_id}|${rule.rule_id}`));
+      continue;
+    }
     const result = evaluateConditions(rule.conditions, b.ctx);
     if (!result.matched) {
       logs.push(logRow(rule, f.trigger, meta.id, chatId, 'not_matched', result.reasons, [], occurredAt, `${f.trigger_id}|${rule.rule_id}`));
       continue;
     }
-    const r = await runActions({ orgId, rule, chatId, chat: b.chat, messageUniqueId: b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${f.trigger_id}|${rule.rule_id}`, eventId: meta.id, trigger: f.trigger, causation: meta.causation, joins: writes?.joins }, { doneReceipts });
+    const r = await runActions(ac, { doneReceipts });
     retry ??= r.retry;
     logs.push(logRow(rule, f.trigger, meta.id, chatId, outcomeOf(r.outcomes), [], r.outcomes, occurredAt, `${f.trigger_id}|${rule.rule_id}`));
   }
@@ -729,9 +775,17 @@ export async function handleRuleWakeup(w: RuleWakeup): Promise<void> {
   if (!(await orgHasFeature(w.org_id, 'rules_engine'))) return void (await drop());
   const chat = (await db().entities.chat.get({ org_id: w.org_id, chat_id: w.chat_id }).go()).data as ChatLike | null;
   if (!chat) return void (await drop());
+  // issue 42 §1: an owner who lost the rights the rule acts with pauses it (the wake-up is dropped)
+  const owner = ruleAutomationActor(rule);
+  const { problem } = await owner;
+  if (problem) {
+    await drop();
+    await pauseRule(rule, problem);
+    return writeRuleLogs(w.org_id, [logRow(rule, w.trigger, w.event_id, w.chat_id, 'skipped', [`rule paused: ${problem}`], [], null)]);
+  }
   const event: BusEvent = { 'detail-type': 'rules.wakeup', detail: { properties: { org_id: w.org_id, chat }, metadata: { id: w.event_id, causation: w.causation } } };
   const b = await buildContext(w.org_id, event, w.chat_id, needsContact([rule]));
-  const ac: ActionContext = { orgId: w.org_id, rule, chatId: w.chat_id, chat: b.chat, messageUniqueId: w.message_unique_id ?? b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${w.key}|wake`, eventId: w.event_id, trigger: w.trigger, causation: w.causation };
+  const ac: ActionContext = { orgId: w.org_id, rule, chatId: w.chat_id, chat: b.chat, messageUniqueId: w.message_unique_id ?? b.messageUniqueId, vars: { ...b.vars, rule: { name: rule.name } }, keyPrefix: `${w.key}|wake`, eventId: w.event_id, trigger: w.trigger, causation: w.causation, owner };
   const logs: RuleLog[] = [];
   let retry: Error | undefined;
   if (w.kind === 'no_reply') {

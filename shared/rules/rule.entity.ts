@@ -27,6 +27,19 @@ export const RuleEntity = new Entity({
     created_at: { type: 'number', required: true },
     updated_by: { type: 'string', required: true },
     updated_at: { type: 'number', required: true },
+    /**
+     * issue 42 §1: whose rights the rule acts with — who last defined what it does (created it,
+     * changed its trigger, conditions or actions, or resumed it). Absent on older rows: `created_by`.
+     */
+    owner: { type: 'string' },
+    /** the owner's role when they took ownership (a demotion since pauses the rule) */
+    owner_role: { type: ['admin', 'member'] as const },
+    /** issue 42 §4: the rule may send a message in answer to another rule's automatic message (loop guard); default false */
+    allow_after_automation: { type: 'boolean' },
+    /** issue 42 §1: why the rule was paused (its owner lost the rights it acts with); cleared when someone resumes it */
+    paused_reason: { type: 'string' },
+    /** epoch ms of the pause */
+    paused_at: { type: 'number' },
   },
   indexes: {
     byOrg: { pk: { field: 'pk', composite: ['org_id'] }, sk: { field: 'sk', composite: ['rule_id'] } },
@@ -43,7 +56,7 @@ export const RuleVersionEntity = new Entity({
     version_key: { type: 'string', required: true },
     version: { type: 'number', required: true },
     rule: { type: 'any', required: true },
-    change: { type: ['created', 'updated', 'enabled', 'disabled', 'deleted'] as const, required: true },
+    change: { type: ['created', 'updated', 'enabled', 'disabled', 'deleted', 'paused'] as const, required: true },
     by: { type: 'string', required: true },
     at: { type: 'number', required: true },
   },

@@ -170,6 +170,12 @@ export const RuleInput = z
     conditions: Conditions.default({ match: 'all', items: [] }),
     actions: z.array(Action).min(1, 'needs at least one action').max(10, 'at most 10 actions'),
     enabled: z.boolean().default(true),
+    /**
+     * issue 42 §4 loop guard: may this rule send a message in answer to a message another rule sent
+     * automatically in the same chat? Default false: a chain of automatic messages stops at the first
+     * one an automatic message would cause.
+     */
+    allow_after_automation: z.boolean().optional(),
   })
   .strict();
 export type RuleInput = z.infer<typeof RuleInput>;
@@ -190,6 +196,14 @@ export interface Rule {
   created_at: number;
   updated_by: string;
   updated_at: number;
+  /** issue 42 §1: whose rights the rule acts with (who last defined what it does) */
+  owner: string;
+  /** issue 42 §4: may answer another rule's automatic message with a message (default false) */
+  allow_after_automation: boolean;
+  /** issue 42 §1: why the rule was paused (its owner was removed, demoted or lost access); null when not paused */
+  paused_reason: string | null;
+  /** epoch ms of the pause; null when not paused */
+  paused_at: number | null;
 }
 
 export const RuleParams = z.object({ org_id: z.string().min(1), rule_id: z.string().min(1).max(100) });

@@ -2,7 +2,9 @@ import { ulid } from 'ulid';
 import { db } from '../db/service.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { ChatGuard } from '../access/guard.ts';
+import { automationActor, type ChatGuard } from '../access/guard.ts';
+import { log } from '../log.ts';
+import { isOrgLevelOwner, memberActionProblem } from './owner.rules.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
 import { permissionGranted } from '../org/permissions.rules.ts';
 import { generateSecret } from '../webhooks/ids.ts';
@@ -20,7 +22,11 @@ import type { ListRuleLogsQuery, Rule, RuleInput, RuleLog, UpdateRuleInput, Acti
  * Plans (spec §9): Starter lacks the rules engine — creating or enabling a rule there is refused
  * with 403 `plan.feature_unavailable` (shared/plan/gate.ts); reading, editing a disabled rule,
  * disabling and deleting stay allowed so an org that downgraded can tidy up.
- * @throws AppError 403 rules.forbidden; 403 plan.feature_unavailable; 404 rule.not_found (also another org's ids: every key
+ * Owners (issue 42 §1): whoever creates a rule, changes its trigger, conditions or actions, or turns
+ * a paused rule back on becomes its owner; the rule acts with that person's rights (engine.ts
+ * ruleActor), and a member's rule may not call a webhook (owner.rules.ts MEMBER_RULE_ACTIONS).
+ * @throws AppError 403 rules.forbidden; 403 rules.action_forbidden `{ field: 'actions.<i>.type', reason }`;
+ *   403 plan.feature_unavailable; 404 rule.not_found (also another org's ids: every key
  *   carries the actor's org_id); 409 rules.limit when the plan's rule count is reached; 400
  *   validation.failed with `{ field, reason }` for a template that does not parse or an unknown label/member.
  */
@@ -34,6 +40,8 @@ export async function orgRuleLimit(orgId: string): Promise<number> {
 }
 
 export const RULE_LOG_TTL_DAYS = 90;
+/** The automation's identity in the inbox (author of messages and notes a rule writes; engine.ts AUTOMATION_EMAIL). */
+export const RULE_AUTOMATION_EMAIL = 'automation@rules.chorus';
 
 export async function assertRulesAccess(actor: Actor): Promise<void> {
   if (actor.role === 'admin') return;
@@ -41,7 +49,22 @@ export async function assertRulesAccess(actor: Actor): Promise<void> {
   if (!permissionGranted(prefs.member_permissions, 'rules')) throw new AppError('rules.forbidden', 'This page is restricted for non-admin members. Contact an administrator if you think this is a mistake.', { status: 403 });
 }
 
-type RuleRow = Rule & { org_id: string; secret?: string };
+/**
+ * A rule as stored: the API shape's fields, where the ones added by issue 42 may be absent on older
+ * rows (owner → `created_by`, allow_after_automation → false, not paused).
+ */
+export type RuleRow = Omit<Rule, 'owner' | 'allow_after_automation' | 'paused_reason' | 'paused_at'> & {
+  org_id: string;
+  secret?: string;
+  owner?: string;
+  owner_role?: 'admin' | 'member';
+  allow_after_automation?: boolean;
+  paused_reason?: string;
+  paused_at?: number;
+};
+
+/** Whose rights a stored rule acts with (issue 42 §1): its `owner`, else (older rows) its creator. */
+export const ruleOwner = (r: Pick<RuleRow, 'owner' | 'created_by'>): string => r.owner ?? r.created_by;
 
 /** The API shape of a rule (its webhook secret included only when it has a webhook action). */
 export function ruleView(r: RuleRow): Rule & { webhook_secret?: string } {
@@ -58,8 +81,73 @@ export function ruleView(r: RuleRow): Rule & { webhook_secret?: string } {
     created_at: r.created_at,
     updated_by: r.updated_by,
     updated_at: r.updated_at,
+    owner: ruleOwner(r),
+    allow_after_automation: r.allow_after_automation === true,
+    paused_reason: r.paused_reason ?? null,
+    paused_at: r.paused_at ?? null,
     ...(hasHook && r.secret ? { webhook_secret: r.secret } : {}),
   };
+}
+
+/**
+ * Refuse actions the actor's rules may not take (issue 42 §1, owner.rules.ts MEMBER_RULE_ACTIONS:
+ * 'call webhook' is for admins' rules only). Checked when a rule or SLA policy is saved (the saver
+ * becomes its owner) and again whenever it runs (automationActor).
+ * @param field the path of the action list in the input (`actions`, `breach_actions`…)
+ * @throws AppError 403 rules.action_forbidden with `{ field: '<field>.<i>.type', reason }`
+ */
+export function assertActionsAllowed(actor: Actor, actions: Array<{ type: Action['type'] }> | undefined, field = 'actions'): void {
+  if (!actions || isOrgLevelOwner(actor.email)) return;
+  actions.forEach((a, i) => {
+    const problem = memberActionProblem(actor.role, a.type);
+    if (problem) throw new AppError('rules.action_forbidden', `${field}.${i}.type: ${problem}`, { status: 403, details: [{ field: `${field}.${i}.type`, reason: problem }] });
+  });
+}
+
+/**
+ * Pause a rule whose owner lost the rights it acts with (issue 42 §1): disabled, with the reason
+ * and time shown on /rules and a 'paused' version; conditional on the version read, so a
+ * concurrent edit wins (and is checked again on its next run). Never throws: a pause that could not
+ * be written is retried at the next evaluation (the rule does not act meanwhile either way).
+ * @param now epoch ms
+ */
+export async function pauseRule(r: RuleRow, reason: string, now = Date.now()): Promise<RuleRow> {
+  const next: RuleRow = { ...r, enabled: false, paused_reason: reason, paused_at: now, version: r.version + 1 };
+  try {
+    await db()
+      .entities.rule.patch({ org_id: r.org_id, rule_id: r.rule_id })
+      .set({ enabled: false, paused_reason: reason.slice(0, 500), paused_at: now, version: next.version })
+      .where((a, op) => op.eq(a.version, r.version))
+      .go();
+    await saveVersion(next, 'paused', 'system', now);
+    log('info', 'rules.paused', { org_id: r.org_id, rule_id: r.rule_id, reason });
+  } catch (e) {
+    log('warn', 'rules.pause_failed', { org_id: r.org_id, rule_id: r.rule_id, error: String(e) });
+  }
+  forgetRules(r.org_id);
+  return next;
+}
+
+/**
+ * Pause every enabled rule of the org whose owner may no longer act (ownerProblem through
+ * automationActor). Run lazily where rules are read (the /rules list) and by the engine at run time,
+ * rather than hooked into the places an owner loses rights: removal, a role change, a member
+ * permission switched off, a chat's access list, a deactivation — all paths, in any process, are
+ * covered, and nothing is missed when a new path appears.
+ */
+export async function pauseOrphanedRules(orgId: string, rules: RuleRow[]): Promise<RuleRow[]> {
+  return Promise.all(
+    rules.map(async (r) => {
+      if (!r.enabled) return r;
+      const { problem } = await ruleAutomationActor(r);
+      return problem ? pauseRule(r, problem) : r;
+    }),
+  );
+}
+
+/** The actor a rule acts as now (its owner's rights), or why it may not act (shared/access/guard.ts automationActor). */
+export function ruleAutomationActor(r: RuleRow): ReturnType<typeof automationActor> {
+  return automationActor(r.org_id, { owner: ruleOwner(r), owner_role: r.owner_role, action_types: (r.actions as Action[]).map((a) => a.type), email: RULE_AUTOMATION_EMAIL, user_id: `rule:${r.rule_id}` });
 }
 
 // --- the rules of an org, cached per process for the consumer (rules change rarely) ---
@@ -162,15 +250,17 @@ export async function checkRefs(orgId: string, input: Partial<RuleInput>): Promi
   });
 }
 
-async function saveVersion(r: RuleRow, change: 'created' | 'updated' | 'enabled' | 'disabled' | 'deleted', by: string, at: number): Promise<void> {
+async function saveVersion(r: RuleRow, change: 'created' | 'updated' | 'enabled' | 'disabled' | 'deleted' | 'paused', by: string, at: number): Promise<void> {
   await db()
     .entities.ruleVersion.put({ org_id: r.org_id, rule_id: r.rule_id, version_key: String(r.version).padStart(8, '0'), version: r.version, rule: ruleView(r), change, by, at })
     .go();
 }
 
+/** GET /rules: oldest first; rules whose owner lost the rights they act with are paused first (pauseOrphanedRules), so the list says why. */
 export async function listRules(actor: Actor): Promise<Rule[]> {
   await assertRulesAccess(actor);
-  return (await orgRules(actor.org_id, true)).sort((a, b) => a.created_at - b.created_at).map(ruleView);
+  const rules = await pauseOrphanedRules(actor.org_id, await orgRules(actor.org_id, true));
+  return rules.sort((a, b) => a.created_at - b.created_at).map(ruleView);
 }
 
 export async function getRule(actor: Actor, ruleId: string): Promise<{ rule: Rule; versions: unknown[] }> {
@@ -197,6 +287,7 @@ export function changeNeedsRulesEngine(currentlyEnabled: boolean, input: { enabl
 export async function createRule(actor: Actor, input: RuleInput): Promise<Rule> {
   await assertRulesAccess(actor);
   await requireFeature(actor.org_id, 'rules_engine');
+  assertActionsAllowed(actor, input.actions);
   await checkRefs(actor.org_id, input);
   const existing = await orgRules(actor.org_id, true);
   const limit = await orgRuleLimit(actor.org_id);
@@ -218,6 +309,9 @@ export async function createRule(actor: Actor, input: RuleInput): Promise<Rule> 
     created_at: now,
     updated_by: actor.email,
     updated_at: now,
+    owner: actor.email,
+    owner_role: actor.role,
+    ...(input.allow_after_automation ? { allow_after_automation: true } : {}),
   };
   await db().entities.rule.create(row as never).go();
   await saveVersion(row, 'created', actor.email, now);
@@ -230,15 +324,25 @@ export async function updateRule(actor: Actor, ruleId: string, input: UpdateRule
   await assertRulesAccess(actor);
   const cur = await getRuleRow(actor.org_id, ruleId);
   if (changeNeedsRulesEngine(cur.enabled, input)) await requireFeature(actor.org_id, 'rules_engine');
+  // issue 42 §1: whoever defines what the rule does (trigger, conditions, actions) or resumes a paused
+  // rule becomes its owner, so it never acts with more than that person's rights
+  const resumes = !!cur.paused_reason && input.enabled === true;
+  const takesOwnership = resumes || input.trigger !== undefined || input.conditions !== undefined || input.actions !== undefined;
+  if (takesOwnership) assertActionsAllowed(actor, input.actions ?? (cur.actions as Action[]));
   await checkRefs(actor.org_id, input);
   const now = Date.now();
-  const next: RuleRow = { ...cur, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), version: cur.version + 1, updated_by: actor.email, updated_at: now } as RuleRow;
+  const next: RuleRow = { ...cur, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)), version: cur.version + 1, updated_by: actor.email, updated_at: now, ...(takesOwnership ? { owner: actor.email, owner_role: actor.role } : {}) } as RuleRow;
+  if (resumes) {
+    delete next.paused_reason;
+    delete next.paused_at;
+  }
   const onlyToggle = Object.keys(input).every((k) => k === 'enabled') && input.enabled !== undefined && input.enabled !== cur.enabled;
-  const { org_id: _o, rule_id: _r, ...set } = next;
+  const { org_id: _o, rule_id: _r, paused_reason: _pr, paused_at: _pa, ...set } = next;
   try {
-    await db()
+    const patch = db()
       .entities.rule.patch({ org_id: actor.org_id, rule_id: ruleId })
-      .set(set as never)
+      .set(set as never);
+    await (resumes ? patch.remove(['paused_reason', 'paused_at']) : patch)
       .where((a, op) => op.eq(a.version, cur.version))
       .go();
   } catch (e) {

@@ -54,6 +54,34 @@ describe('loopGuard', () => {
     expect(loopGuard({ rule_ids: ['r1'], depth: 1 }, 'r1', 3)).toMatch(/own action/);
     expect(loopGuard({ rule_ids: ['r2', 'r3', 'r4'], depth: 3 }, 'r1', 3)).toMatch(/3 rule hops/);
   });
+  it('stops at the first automatic message an automatic message would cause, unless the rule may follow another rule (issue 42 §4)', () => {
+    const send = { eventType: 'message.sent', sendsMessage: true };
+    // a member's message: no causation, both rules answer it
+    expect(loopGuard(undefined, 'r1', 3, send)).toBeNull();
+    // r2's automatic message: r1 would answer it with another message — stopped
+    expect(loopGuard({ rule_ids: ['r2'], depth: 1 }, 'r1', 3, send)).toMatch(/sent automatically by another rule/);
+    // …unless r1 says it may follow another rule
+    expect(loopGuard({ rule_ids: ['r2'], depth: 1 }, 'r1', 3, { ...send, allowAfterAutomation: true })).toBeNull();
+    // a rule that sends nothing (a label) still runs on an automatic message
+    expect(loopGuard({ rule_ids: ['r2'], depth: 1 }, 'r1', 3, { eventType: 'message.sent', sendsMessage: false })).toBeNull();
+    // an automatic label (not a message) may be answered with a message
+    expect(loopGuard({ rule_ids: ['r2'], depth: 1 }, 'r1', 3, { eventType: 'chat.updated', sendsMessage: true })).toBeNull();
+  });
+  it('two rules "message sent → send a message" send the customer two automatic messages, not four (the issue 42 finding)', () => {
+    // simulate the chain: each message.sent is evaluated by both rules; a rule that runs sends one message
+    type Ev = { causation?: { rule_ids: string[]; depth: number } };
+    const queue: Ev[] = [{}];
+    let automatic = 0;
+    while (queue.length) {
+      const ev = queue.shift()!;
+      for (const rule of ['A', 'B']) {
+        if (loopGuard(ev.causation, rule, 3, { eventType: 'message.sent', sendsMessage: true })) continue;
+        automatic++;
+        queue.push({ causation: { rule_ids: [...(ev.causation?.rule_ids ?? []), rule], depth: (ev.causation?.depth ?? 0) + 1 } });
+      }
+    }
+    expect(automatic).toBe(2);
+  });
 });
 
 describe('contact triggers (issue 17 §1)', () => {

@@ -115,13 +115,31 @@ export function chatIdOf(e: BusEventLike): string | null {
   return null;
 }
 
+/** What the loop guard needs to know about the event and the rule besides the causation (issue 42 §4). */
+export interface LoopGuardOptions {
+  /** the bus event's detail-type (`message.sent`: a message of the team, or of automation when a rule caused it) */
+  eventType?: string;
+  /** the rule would send the chat's customer a message (send_message, send_template, follow_up) */
+  sendsMessage?: boolean;
+  /** the rule's `allow_after_automation` flag: it may answer another rule's automatic message */
+  allowAfterAutomation?: boolean;
+}
+
 /**
- * The loop guard (issue 17 §4): may `ruleId` evaluate an event with this causation? Not when the
- * rule itself caused the event (anywhere along the chain), nor past `maxDepth` rule hops.
+ * The loop guard (issue 17 §4, issue 42 §4): may `ruleId` evaluate an event with this causation?
+ * Not when the rule itself caused the event (anywhere along the chain), nor past `maxDepth` rule
+ * hops, nor — unless the rule allows it (`allowAfterAutomation`) — when the event is an automatic
+ * message (a `message.sent` a rule caused) and the rule would send a message in answer: a chain of
+ * automatic messages to a customer stops at the first one an automatic message would cause, so two
+ * rules "message sent → send a message" send one message each, not four. Rule actions always act on
+ * the event's own chat, so that message would go to the same chat. Pure.
+ * @returns the reason in words (the rule log), or null when the rule may run
  */
-export function loopGuard(causation: { rule_ids?: string[]; depth?: number } | undefined, ruleId: string, maxDepth: number): string | null {
+export function loopGuard(causation: { rule_ids?: string[]; depth?: number } | undefined, ruleId: string, maxDepth: number, opts: LoopGuardOptions = {}): string | null {
   if (!causation) return null;
   if (causation.rule_ids?.includes(ruleId)) return 'the event was caused by this rule’s own action (loop guard)';
   if ((causation.depth ?? 0) >= maxDepth) return `the event is ${causation.depth} rule hops deep (loop guard, at most ${maxDepth})`;
+  const automaticMessage = opts.eventType === 'message.sent' && (causation.rule_ids?.length ?? 0) > 0;
+  if (automaticMessage && opts.sendsMessage && !opts.allowAfterAutomation) return 'the message was sent automatically by another rule, and this rule does not answer automatic messages with a message (loop guard; “may follow another rule” is off)';
   return null;
 }

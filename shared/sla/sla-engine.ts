@@ -8,7 +8,9 @@ import { updateChatRow, type ChatRow } from '../chat/chat-write.ts';
 import { toChatWire } from '../inbox/wire.ts';
 import { applyAnalyticsInput } from '../analytics/analytics.ts';
 import { chatFactsOf } from '../analytics/analytics-events.ts';
-import { buildContext, runActions, RULE_ACTIONS_QUEUE, type BusEvent, type RuleRow } from '../rules/engine.ts';
+import { AUTOMATION_EMAIL, buildContext, runActions, RULE_ACTIONS_QUEUE, type BusEvent, type RuleRow } from '../rules/engine.ts';
+import { automationActor, viewerOf } from '../access/guard.ts';
+import { canSeeChat, type Viewer } from '../chat/chat-access.rules.ts';
 import { writeRuleLogs } from '../rules/rules.ts';
 import type { Action, ActionOutcome, RuleLog, TriggerType } from '../rules/rule.schemas.ts';
 import { orgSlaPolicies, SLA_BREACH_TTL_DAYS, type SlaPolicyRow } from './sla.ts';
@@ -95,6 +97,12 @@ export async function handleSlaEvent(e: BusEvent): Promise<boolean> {
   if (!policies.length && !snap.sla) return false;
   if (!(await orgHasFeature(orgId, 'rules_engine'))) return false;
   const clock = await getOrgClock(orgId);
+  const viewers = await policyViewers(orgId, policies);
+  // a new clock only under a policy whose owner may see the chat (issue 42 §1)
+  const usable = (row: Record<string, unknown>) => policies.filter((x) => {
+    const v = viewers.get(x.policy_id);
+    return !!v && canSeeChat(row as { chat_access?: Record<string, boolean> | null }, v);
+  });
   let result: ReturnType<typeof slaTransition> | null = null;
   await updateChatRow(
     orgId,
@@ -102,7 +110,7 @@ export async function handleSlaEvent(e: BusEvent): Promise<boolean> {
     (row) => {
       const sla = (row.sla as ChatSla | null | undefined) ?? null;
       const active = sla && !sla.ended_at ? sla : null;
-      const policy = active ? (policies.find((x) => x.policy_id === active.policy_id) ?? null) : policyFor(policies, row as { label_ids?: string[]; phone_id?: string });
+      const policy = active ? (policies.find((x) => x.policy_id === active.policy_id) ?? null) : policyFor(usable(row as Record<string, unknown>), row as { label_ids?: string[]; phone_id?: string });
       result = slaTransition(sla, ev, policy, clock);
       return result.sla ? ({ ...row, sla: result.sla } as ChatRow) : null;
     },
@@ -137,7 +145,26 @@ function policyRule(policy: SlaPolicyRow, actions: Action[]): RuleRow {
     created_at: policy.created_at,
     updated_by: policy.updated_by,
     updated_at: policy.updated_at,
+    // issue 42 §1: the policy's actions act with its owner's rights (rules/engine.ts ruleActor)
+    owner: policy.owner ?? policy.created_by,
+    ...(policy.owner_role ? { owner_role: policy.owner_role } : {}),
   };
+}
+
+/**
+ * Who each policy acts for (issue 42 §1), by policy id: the owner as the access guard sees them
+ * (null: the owner may not act now — removed, demoted, lost the rules permission). A policy starts
+ * clocks only on chats its owner may see.
+ */
+async function policyViewers(orgId: string, policies: SlaPolicyRow[]): Promise<Map<string, Viewer | null>> {
+  const out = new Map<string, Viewer | null>();
+  await Promise.all(
+    policies.map(async (p) => {
+      const { actor } = await automationActor(orgId, { owner: p.owner ?? p.created_by, owner_role: p.owner_role, action_types: [...(p.near_breach_actions as Action[]), ...(p.breach_actions as Action[])].map((a) => a.type), email: AUTOMATION_EMAIL, user_id: `sla:${p.policy_id}` });
+      out.set(p.policy_id, actor ? viewerOf(actor) : null);
+    }),
+  );
+  return out;
 }
 
 /**

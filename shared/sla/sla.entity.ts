@@ -24,6 +24,10 @@ export const SlaPolicyEntity = new Entity({
     created_at: { type: 'number', required: true },
     updated_by: { type: 'string', required: true },
     updated_at: { type: 'number', required: true },
+    /** issue 42 §1: whose rights the policy acts with (who last saved it, other than switching it off); absent on older rows: `created_by` */
+    owner: { type: 'string' },
+    /** the owner's role when they took ownership */
+    owner_role: { type: ['admin', 'member'] as const },
   },
   indexes: {
     byOrg: { pk: { field: 'pk', composite: ['org_id'] }, sk: { field: 'sk', composite: ['policy_id'] } },

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ChatGuard } from '../access/guard.ts';
 import { requireFeature } from '../plan/gate.ts';
-import { assertRulesAccess, checkRefs, maskText } from '../rules/rules.ts';
+import { assertActionsAllowed, assertRulesAccess, checkRefs, maskText } from '../rules/rules.ts';
 import type { Action } from '../rules/rule.schemas.ts';
 import type { ListSlaBreachesQuery, SlaBreach, SlaPolicy, SlaPolicyInput, UpdateSlaPolicyInput } from './sla.schemas.ts';
 
@@ -23,7 +23,8 @@ import type { ListSlaBreachesQuery, SlaBreach, SlaPolicy, SlaPolicyInput, Update
 export const SLA_POLICY_LIMIT = 20;
 export const SLA_BREACH_TTL_DAYS = 90;
 
-export type SlaPolicyRow = SlaPolicy & { org_id: string };
+/** A stored policy; `owner` / `owner_role` (issue 42 §1) are absent on rows made before owners (owner: `created_by`). */
+export type SlaPolicyRow = SlaPolicy & { org_id: string; owner?: string; owner_role?: 'admin' | 'member' };
 
 export function policyView(r: SlaPolicyRow): SlaPolicy {
   return {
@@ -124,10 +125,12 @@ export async function listSlaPolicies(actor: Actor): Promise<SlaPolicy[]> {
 export async function createSlaPolicy(actor: Actor, input: SlaPolicyInput): Promise<SlaPolicy> {
   await assertRulesAccess(actor);
   await requireFeature(actor.org_id, 'rules_engine');
+  assertActionsAllowed(actor, input.near_breach_actions, 'near_breach_actions');
+  assertActionsAllowed(actor, input.breach_actions, 'breach_actions');
   await checkPolicyRefs(actor.org_id, input);
   if ((await orgSlaPolicies(actor.org_id, true)).length >= SLA_POLICY_LIMIT) throw new AppError('sla.limit', `A workspace can have at most ${SLA_POLICY_LIMIT} SLA policies. Delete one to create another.`, { status: 409 });
   const now = Date.now();
-  const row: SlaPolicyRow = { org_id: actor.org_id, policy_id: `sla_${ulid(now)}`, ...input, created_by: actor.email, created_at: now, updated_by: actor.email, updated_at: now };
+  const row: SlaPolicyRow = { org_id: actor.org_id, policy_id: `sla_${ulid(now)}`, ...input, created_by: actor.email, created_at: now, updated_by: actor.email, updated_at: now, owner: actor.email, owner_role: actor.role };
   await db().entities.slaPolicy.create(toItem(row) as never).go();
   forgetSlaPolicies(actor.org_id);
   return policyView(row);
@@ -137,8 +140,14 @@ export async function updateSlaPolicy(actor: Actor, policyId: string, input: Upd
   await assertRulesAccess(actor);
   const cur = await getPolicyRow(actor.org_id, policyId);
   if (input.enabled === true && !cur.enabled) await requireFeature(actor.org_id, 'rules_engine');
+  // issue 42 §1: saving a policy (anything but switching it off) makes the saver its owner: it then acts with their rights
+  const takesOwnership = !(Object.keys(input).every((k) => k === 'enabled') && input.enabled === false);
+  if (takesOwnership) {
+    assertActionsAllowed(actor, input.near_breach_actions ?? (cur.near_breach_actions as Action[]), 'near_breach_actions');
+    assertActionsAllowed(actor, input.breach_actions ?? (cur.breach_actions as Action[]), 'breach_actions');
+  }
   await checkPolicyRefs(actor.org_id, input);
-  const row: SlaPolicyRow = { ...cur, ...input, updated_by: actor.email, updated_at: Date.now() };
+  const row: SlaPolicyRow = { ...cur, ...input, updated_by: actor.email, updated_at: Date.now(), ...(takesOwnership ? { owner: actor.email, owner_role: actor.role } : {}) };
   await db().entities.slaPolicy.put(toItem(row) as never).go();
   forgetSlaPolicies(actor.org_id);
   return policyView(row);

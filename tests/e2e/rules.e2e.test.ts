@@ -4,6 +4,8 @@ import type { Browser } from 'playwright-core';
 import { PHONE, SHOTS, openChat, signIn, startE2E, stopE2E } from '../factories/browser.ts';
 import type { TestRuntime } from '../factories/runtime.ts';
 import { inboundText } from '../../shared/whatsapp/cloud/payloads.ts';
+import { db } from '../../shared/db/service.ts';
+import { forgetRules } from '../../shared/rules/rules.ts';
 
 /**
  * Automation rules in Debian's Chromium (issue 17): an admin writes a rule on /rules that reads
@@ -90,4 +92,22 @@ describe('/rules in the browser', () => {
     await phone.getByTestId('unavailable-on-mobile').waitFor();
     await phone.screenshot({ path: join(SHOTS, 'rules-phone.png') });
   }, 180_000);
+
+  it('shows a rule paused because its owner left, with the reason; the editor has the loop guard’s "may follow another rule" box (issue 42)', async () => {
+    const now = Date.now();
+    await db()
+      .entities.rule.create({ org_id: rt.orgId, rule_id: 'rule_e2e_gone_owner', name: 'Left behind', trigger: { type: 'message.received' }, conditions: { match: 'all', items: [] }, actions: [{ type: 'close' }], enabled: true, version: 1, created_by: 'gone@test.chorus', created_at: now, updated_by: 'gone@test.chorus', updated_at: now })
+      .go();
+    forgetRules(rt.orgId);
+    const page = await signIn(browser, rt, rt.adminEmail);
+    const base = rt.url.replace('localhost', '127.0.0.1');
+    await page.goto(`${base}/rules`);
+    const card = page.getByTestId('rule-card').filter({ hasText: 'Left behind' });
+    await card.getByTestId('rule-paused').waitFor();
+    expect(await card.getByTestId('rule-paused').textContent()).toMatch(/gone@test\.chorus is no longer a member of this workspace/);
+    expect(await card.getByTestId('rule-enabled').isChecked()).toBe(false);
+    await card.getByTestId('rule-edit').click();
+    const box = page.getByTestId('rule-editor').getByTestId('rule-allow-after-automation');
+    expect(await box.isChecked()).toBe(false);
+  }, 60_000);
 });

@@ -12,9 +12,9 @@ import type { OrgMember } from '../../lib/api.ts';
 import { ACTION_LABELS, FIELD_LABELS, OP_LABELS, TRIGGER_LABELS } from './sentence.ts';
 import { TemplateActionFields } from './TemplateActionFields.tsx';
 
-export type Draft = Pick<RuleInput, 'name' | 'trigger' | 'conditions' | 'actions' | 'enabled'>;
+export type Draft = Pick<RuleInput, 'name' | 'trigger' | 'conditions' | 'actions' | 'enabled' | 'allow_after_automation'>;
 
-export const emptyDraft = (): Draft => ({ name: '', trigger: { type: 'message.received' }, conditions: { match: 'all', items: [] }, actions: [{ type: 'send_message', body: "Hi {{contact.name | default: 'there'}}, thanks for your message!" }], enabled: true });
+export const emptyDraft = (): Draft => ({ name: '', trigger: { type: 'message.received' }, conditions: { match: 'all', items: [] }, actions: [{ type: 'send_message', body: "Hi {{contact.name | default: 'there'}}, thanks for your message!" }], enabled: true, allow_after_automation: false });
 
 interface Pickers {
   labels: ChatLabel[];
@@ -186,6 +186,9 @@ export function RuleEditor({ initial, pickers, saving, error, onSave, onCancel }
       <div className="rule-line rule-buttons">
         <label className="rule-toggle">
           <input type="checkbox" checked={d.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Enabled
+        </label>
+        <label className="rule-toggle" title="Off: this rule does not answer a message another rule sent automatically with a message of its own (stops loops between rules).">
+          <input type="checkbox" checked={d.allow_after_automation === true} onChange={(e) => set({ allow_after_automation: e.target.checked })} data-testid="rule-allow-after-automation" /> May follow another rule’s message
         </label>
         <button type="button" className="btn" onClick={onCancel}>
           Cancel

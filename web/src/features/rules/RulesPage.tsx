@@ -126,7 +126,7 @@ function RulesList({ orgId, onShowLog }: { orgId: string; onShowLog: (ruleId: st
       {editing && (
         <RuleEditor
           key={editing === 'new' ? 'new' : editing.rule_id}
-          initial={editing === 'new' ? emptyDraft() : { name: editing.name, trigger: editing.trigger, conditions: editing.conditions, actions: editing.actions, enabled: editing.enabled }}
+          initial={editing === 'new' ? emptyDraft() : { name: editing.name, trigger: editing.trigger, conditions: editing.conditions, actions: editing.actions, enabled: editing.enabled, allow_after_automation: editing.allow_after_automation }}
           pickers={pickers}
           saving={save.isPending}
           error={error}
@@ -167,7 +167,7 @@ function RuleCard({ orgId, rule: r, sentence, onEdit, onToggle, onDelete, onShow
         <div className="rule-card-title">
           <strong>{r.name}</strong>
           <span className="muted small">
-            v{r.version} · {triggerText(r.trigger)}
+            v{r.version} · {triggerText(r.trigger)} · acts as {r.owner}
           </span>
         </div>
         <div className="rule-card-buttons">
@@ -191,6 +191,11 @@ function RuleCard({ orgId, rule: r, sentence, onEdit, onToggle, onDelete, onShow
       <p className="rule-sentence" data-testid="rule-sentence">
         {sentence}
       </p>
+      {r.paused_reason && (
+        <p className="rule-paused" role="status" data-testid="rule-paused">
+          Paused{r.paused_at ? ` ${new Date(r.paused_at).toLocaleString()}` : ''}: {r.paused_reason}. Turn it on again to make it act with your rights.
+        </p>
+      )}
       {panel === 'dry' && <DryRunPanel state={dry} onClose={() => setPanel('none')} />}
       {panel === 'history' && (
         <div className="rule-panel">
