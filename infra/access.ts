@@ -273,6 +273,8 @@ export interface WiringResources {
   readonly mail?: MailSettings;
   /** the web push VAPID key pair (JSON `{ publicKey, privateKey }`), filled on first use */
   readonly vapidSecret?: secretsmanager.ISecret;
+  /** issue 42 §4: the key of masked contact and chat ids, given (MASKED_ID_KEY_SECRET_ARN + read) to every function with the table */
+  readonly maskedIdKeySecret?: secretsmanager.ISecret;
   /** issue 19: the name of the stack that owns the queues (CloudFormation names them `<stack>-…`) */
   readonly queueStackName?: string;
 }
@@ -301,6 +303,11 @@ export function wireFunction(fn: lambda.Function, access: FunctionAccess, res: W
     setEnv('TABLE_NAME', table.tableName);
     if (access.table === 'read') table.grantReadData(fn);
     else table.grantReadWriteData(fn);
+    // whatever reads the table may hand out or take a masked id (shared/contact/contact-id.ts)
+    if (res.maskedIdKeySecret) {
+      setEnv('MASKED_ID_KEY_SECRET_ARN', res.maskedIdKeySecret.secretArn);
+      res.maskedIdKeySecret.grantRead(fn);
+    }
   }
 
   if (access.publishEvents) {

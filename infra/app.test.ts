@@ -43,6 +43,8 @@ const CONFIG_ENV = new Set([
   'SEARCH_ENDPOINT', 'QUEUE_NAME_PREFIX', 'SCHEDULER_GROUP_NAME', 'SCHEDULER_ROLE_ARN', 'SCHEDULER_TARGET_QUEUE_ARNS',
   'MEDIA_BUCKET', 'NODE_OPTIONS', 'MAIL_FROM', 'APP_URL', 'WA_WEB_COMMANDS_QUEUE_URL', 'WA_WEB_INBOUND_QUEUE_URL', 'OTP_HMAC_KEY',
   'VAPID_SECRET_ARN',
+  // issue 42: the masked-id key secret
+  'MASKED_ID_KEY_SECRET_ARN',
   // issue 20: outbound webhooks
   'WEBHOOK_DELIVERIES_QUEUE_URL',
   // issue 23: contacts written off the ingest path

@@ -188,6 +188,7 @@ export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStac
     table: data.table,
     mediaBucket: data.mediaBucket,
     vapidSecret: data.vapidSecret,
+    maskedIdKeySecret: data.maskedIdKeySecret,
     searchDomain: search.domain,
     bus: events.bus,
     commandQueues: events.commandQueues,
@@ -218,6 +219,7 @@ export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStac
           table: data.table,
           mediaBucket: data.mediaBucket,
           vapidSecret: data.vapidSecret,
+          maskedIdKeySecret: data.maskedIdKeySecret,
           searchDomain: search.domain,
           bus: events.bus,
           commandQueues: events.commandQueues,
@@ -238,6 +240,7 @@ export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStac
     table: data.table,
     mediaBucket: data.mediaBucket,
     vapidSecret: data.vapidSecret,
+    maskedIdKeySecret: data.maskedIdKeySecret,
     searchDomain: search.domain,
     bus: events.bus,
     subscriptionQueues: events.subscriptionQueues,
@@ -275,6 +278,7 @@ export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStac
     commands: waWebCommands,
     inbound: waWebInbound,
     phoneTokenKey: whatsapp.phoneTokenKey,
+    maskedIdKeySecret: data.maskedIdKeySecret,
     bundle,
   });
 

@@ -203,6 +203,11 @@ export const NAG_ACCEPTANCES: readonly NagAcceptance[] = [
     path: /(^|\/)ChorusData\/VapidKeys\/Resource$/,
     reason: 'The web push VAPID key pair cannot be rotated without breaking every browser subscription (browsers bind a subscription to the public key); it is generated once on first use (shared/push/vapid.ts).',
   },
+  {
+    finding: /^AwsSolutions-SMG4$/,
+    path: /(^|\/)ChorusData\/MaskedIdKey\/Resource$/,
+    reason: 'The masked-id key (issue 42) seals contact and chat ids handed to masked members; a new value changes every masked id in their links and caches, so it is rotated by hand, deliberately, never on a schedule.',
+  },
   // The delivery pipeline (infra/pipeline.ts): what CDK Pipelines creates
   {
     finding: /^AwsSolutions-(S1|CB4)$/,

@@ -18,6 +18,13 @@ const ConfigSchema = z.object({
   COGNITO_JWKS: z.string().optional(),
   /** HMAC-SHA-256 key of stored email code hashes (shared/auth/otp.ts); AWS: a Secrets Manager secret of the auth stack, locally generated once per data dir. */
   OTP_HMAC_KEY: z.string().default(''),
+  /**
+   * issue 42 §4: the root secret of masked contact and chat ids (shared/contact/contact-id.ts).
+   * Locally generated once per data dir (`<data dir>/masked-id-key`); in AWS leave unset and give
+   * MASKED_ID_KEY_SECRET_ARN, a Secrets Manager secret of the data stack read once at cold start.
+   */
+  MASKED_ID_KEY: z.string().default(''),
+  MASKED_ID_KEY_SECRET_ARN: z.string().default(''),
   COGNITO_CLIENT_ID: z.string().default(''),
   WHATSAPP_APP_SECRET: z.string().default(''),
   WHATSAPP_VERIFY_TOKEN: z.string().default(''),

@@ -39,6 +39,8 @@ export interface ApiStackProps extends StackProps {
   readonly mediaBucket: s3.IBucket;
   /** web push VAPID key secret (issue 21) */
   readonly vapidSecret?: secretsmanager.ISecret;
+  /** issue 42 §4: the key of masked ids (infra/access.ts) */
+  readonly maskedIdKeySecret?: secretsmanager.ISecret;
   readonly searchDomain: opensearch.IDomain;
   readonly bus: events.IEventBus;
   readonly commandQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue; readonly env: string }>;
@@ -83,6 +85,7 @@ export class ApiStack extends Stack {
         table: props.table,
         mediaBucket: props.mediaBucket,
         vapidSecret: props.vapidSecret,
+        maskedIdKeySecret: props.maskedIdKeySecret,
         searchDomain: props.searchDomain,
         bus: props.bus,
         commandQueues: props.commandQueues,

@@ -30,6 +30,11 @@ export class DataStack extends Stack {
   readonly mediaBucket: s3.Bucket;
   /** web push VAPID keys (issue 21): created holding a placeholder; the first function that needs the keys generates and stores the pair (shared/push/vapid.ts) */
   readonly vapidSecret: secretsmanager.Secret;
+  /**
+   * issue 42 §4: the root key of masked contact and chat ids (MASKED_ID_KEY_SECRET_ARN, read once at
+   * cold start by shared/contact/contact-id.ts); generated here, never derived from a resource name
+   */
+  readonly maskedIdKeySecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props?: DataStackProps) {
     super(scope, id, props);
@@ -84,6 +89,12 @@ export class DataStack extends Stack {
     this.vapidSecret = new secretsmanager.Secret(this, 'VapidKeys', {
       description: 'Chorus: web push VAPID key pair { publicKey, privateKey } (filled once on first use; browsers bind subscriptions to it, so never rotate it casually)',
       generateSecretString: { secretStringTemplate: JSON.stringify({ placeholder: true }), generateStringKey: 'unused', excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.maskedIdKeySecret = new secretsmanager.Secret(this, 'MaskedIdKey', {
+      description: 'Chorus: key of masked contact and chat ids (cx_…, cht_…); a new value changes every masked id handed out, so rotate it only with that in mind',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: RemovalPolicy.RETAIN,
     });
 

@@ -19,6 +19,7 @@ import * as ecs from 'aws-cdk-lib/aws-ecs';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import type { Construct } from 'constructs';
@@ -34,6 +35,8 @@ export interface WaWebStackProps extends StackProps {
   readonly inbound: { readonly queue: sqs.IQueue; readonly env: string };
   /** PHONE_TOKEN_KEY (plain or a dynamic reference): encrypts the sessions' auth state at rest */
   readonly phoneTokenKey: string;
+  /** issue 42 §4: the key of masked ids (MASKED_ID_KEY_SECRET_ARN, read once at start) */
+  readonly maskedIdKeySecret?: secretsmanager.ISecret;
   /** build the worker image from the repo (true, the CLI path) or a placeholder image (false, tests only) */
   readonly bundle: boolean;
   /** @default 1 */
@@ -71,6 +74,7 @@ export class WaWebStack extends Stack {
       LOG_LEVEL: 'info',
     };
     if (props.phoneTokenKey) environment.PHONE_TOKEN_KEY = props.phoneTokenKey;
+    if (props.maskedIdKeySecret) environment.MASKED_ID_KEY_SECRET_ARN = props.maskedIdKeySecret.secretArn;
     this.taskDefinition.addContainer('Worker', {
       image,
       environment,
@@ -86,6 +90,7 @@ export class WaWebStack extends Stack {
     props.inbound.queue.grantSendMessages(this.taskDefinition.taskRole);
     // received files (and their thumbnails) are written by the worker; sent files are read
     props.mediaBucket.grantReadWrite(this.taskDefinition.taskRole);
+    props.maskedIdKeySecret?.grantRead(this.taskDefinition.taskRole);
 
     const sg = new ec2.SecurityGroup(this, 'WorkerSg', { vpc, description: 'WhatsApp Web session workers: outbound only', allowAllOutbound: true });
     this.service = new ecs.FargateService(this, 'Service', {

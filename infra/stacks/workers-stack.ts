@@ -47,6 +47,8 @@ export interface WorkersStackProps extends StackProps {
   readonly mediaBucket: s3.IBucket;
   /** web push VAPID key secret (issue 21) */
   readonly vapidSecret?: secretsmanager.ISecret;
+  /** issue 42 §4: the key of masked ids (infra/access.ts) */
+  readonly maskedIdKeySecret?: secretsmanager.ISecret;
   readonly searchDomain: opensearch.IDomain;
   readonly bus: events.IEventBus;
   readonly subscriptionQueues: ReadonlyMap<string, { readonly queue: sqs.IQueue }>;
@@ -72,6 +74,7 @@ export class WorkersStack extends Stack {
       table: props.table,
       mediaBucket: props.mediaBucket,
       vapidSecret: props.vapidSecret,
+      maskedIdKeySecret: props.maskedIdKeySecret,
       searchDomain: props.searchDomain,
       bus: props.bus,
       commandQueues: props.commandQueues,

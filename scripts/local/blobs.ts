@@ -181,7 +181,8 @@ export async function startLocalBlobs(dataDir: string): Promise<LocalBlobs> {
         // customer files are never run as a page of this origin
         'x-content-type-options': 'nosniff',
         'content-security-policy': "default-src 'none'; sandbox",
-        ...(dl ? { 'content-disposition': attachmentDisposition(dl) } : {}),
+        // issue 42 §4: a file is always a download, named when the URL was signed with a name
+        'content-disposition': dl ? attachmentDisposition(dl) : 'attachment',
       });
       res.end(req.method === 'HEAD' ? undefined : blob.bytes);
     },

@@ -34,6 +34,8 @@ import type { CustomAuthStandIn } from './cognito-auth.ts';
  * `devRoutesEverywhere` (CHORUS_DEV_ROUTES=1); anyone else gets the same 404 as an unknown path.
  * The WebSocket management API (`/_ws/*`) is one of them. A request that came through a proxy or
  * tunnel (forwarding headers) is not from this machine, even though the tunnel's own connection is.
+ * A request from this machine whose `Host` is not a loopback name with the runtime's port (a page
+ * on a DNS-rebinding domain) gets 403 on them ({@link isDevRouteHost}).
  */
 export interface GatewayOptions {
   port: number;
@@ -137,6 +139,28 @@ export function isLocalRequest(req: IncomingMessage): boolean {
  */
 export const isDevRoute = (path: string): boolean => /^\/(cognito|_local|_ws)(\/|$)/.test(path) || path.startsWith('/__');
 
+/** The names a development route answers to (issue 42 §4), besides the listening address. */
+const DEV_ROUTE_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * Does a request's `Host` header name this runtime by a loopback name and its port? A page on a
+ * DNS-rebinding domain reaches 127.0.0.1 from the browser with `Host: evil.example`, so the peer
+ * address alone does not tell that this machine's user sent it. Accepted: `localhost`,
+ * `127.0.0.1`, `[::1]` and the address the gateway listens on when it is one address (the
+ * in-process handlers call `/__graph` and `/_ws` there, runtime.ts `selfHost`; an IP literal cannot
+ * be rebound), each with `port` (no port means 80).
+ * @param port the runtime's port (PORT, 3000 by default)
+ * @param listenHost the address the gateway listens on (HOST, 127.0.0.1 by default)
+ */
+export function isDevRouteHost(host: string | undefined, port: number, listenHost = '127.0.0.1'): boolean {
+  const m = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i.exec(host ?? '');
+  if (!m) return false;
+  if (Number(m[2] ?? 80) !== port) return false;
+  const name = m[1]!.toLowerCase();
+  const own = listenHost === '0.0.0.0' || listenHost === '::' ? undefined : listenHost.includes(':') ? `[${listenHost.toLowerCase()}]` : listenHost.toLowerCase();
+  return DEV_ROUTE_NAMES.includes(name) || name === own;
+}
+
 /** Is `host` a loopback address (what `npm start` says loudly about when it is not)? */
 export const isLoopbackHost = (host: string): boolean => host === 'localhost' || LOOPBACK.test(host);
 
@@ -194,10 +218,17 @@ export class LocalGateway {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
-    const devRoutes = !!this.opts.devRoutesEverywhere || isLocalRequest(req);
-    if (isDevRoute(path) && !devRoutes) {
+    const local = !!this.opts.devRoutesEverywhere || isLocalRequest(req);
+    // CHORUS_DEV_ROUTES=1 serves them to every client by any name (a tunnel's), so Host is not checked then
+    const rightHost = !!this.opts.devRoutesEverywhere || isDevRouteHost(req.headers.host, this.opts.port, this.host);
+    const devRoutes = local && rightHost;
+    if (isDevRoute(path) && !local) {
       req.resume();
       return send(res, 404, JSON.stringify({ message: 'Not Found' }));
+    }
+    if (isDevRoute(path) && !rightHost) {
+      req.resume();
+      return send(res, 403, JSON.stringify({ message: `Forbidden: development routes answer only http://localhost:${this.opts.port} (and 127.0.0.1, [::1]), not the name this request used` }));
     }
     if (path.startsWith('/cognito')) return this.proxyCognito(req, res, path.slice('/cognito'.length) || '/', url.search);
     if (path === '/_local/outbox' && this.opts.outbox) return this.opts.outbox.serve(res, url);

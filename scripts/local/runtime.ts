@@ -198,6 +198,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     // phone tokens at rest, the key that signs ID tokens, the key of email code hashes
     const phoneTokenKey = process.env.PHONE_TOKEN_KEY || (await dataDirSecret(dataDir, 'phone-token-key', generateTokenKey)).value;
     const otpKey = process.env.OTP_HMAC_KEY || (await dataDirSecret(dataDir, 'otp-hmac-key', randomKey)).value;
+    // issue 42 §4: the key of masked contact and chat ids (AWS: a Secrets Manager secret)
+    const maskedIdKey = process.env.MASKED_ID_KEY || (await dataDirSecret(dataDir, 'masked-id-key', randomKey)).value;
     const signingKey = await tokenSigningKey(dataDir);
     // web push: one VAPID pair per data dir (browsers bind their subscriptions to its public key)
     // issue 22: the billing webhook secret (Stripe scheme) of this data dir, unless Stripe is configured
@@ -229,6 +231,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       WHATSAPP_GRAPH_SEND_LOOKUP: process.env.WHATSAPP_GRAPH_SEND_LOOKUP || (process.env.WHATSAPP_GRAPH_URL ? '0' : '1'),
       PHONE_TOKEN_KEY: phoneTokenKey,
       OTP_HMAC_KEY: otpKey,
+      MASKED_ID_KEY: maskedIdKey,
       WS_MANAGEMENT_URL: `http://${selfHost}:${opts.port}/_ws`,
       APP_URL: process.env.APP_URL || url,
       VAPID_PUBLIC_KEY: process.env.VAPID_PUBLIC_KEY || vapid.publicKey,

@@ -15,8 +15,10 @@ import { log } from '../../shared/log.ts';
  * The demo workspace's sample data (issue 22 item 6), so a new user of `npm start` sees a working
  * inbox at once: four customers (contacts with labels and notes), one with a WhatsApp username and no
  * shared number (issue 41), their chats with messages both
- * ways (inbound through the WhatsApp webhook ingest, replies through the send use case and the
- * outbound queue to the Graph stand-in), two tickets, and three tasks. Everything goes through the
+ * ways (inbound through the WhatsApp webhook ingest, replies through the send use case, stored as
+ * already delivered and never queued: issue 42 §4, the numbers are made up and may be real people's,
+ * so sample data never reaches any Graph API, the stand-in or a real one that WHATSAPP_GRAPH_URL
+ * names), two tickets, and three tasks. Everything goes through the
  * domain's use cases (the same code the API runs), never raw puts, so counters, the search index,
  * analytics and the audit log see it like real traffic.
  *
@@ -86,6 +88,9 @@ const CUSTOMERS: Customer[] = [
 
 const chatIdOf = (wa: string) => `${wa}@c.us`;
 
+/** How the sample replies are sent: stored as delivered (a made-up wamid), never queued for WhatsApp. */
+const seeded = () => ({ delivered: { wamid: newWamid() } });
+
 /**
  * A customer with a WhatsApp username whose number WhatsApp withholds (issue 41): known to the
  * business only by a business-scoped user id. Her chat has an opaque id, and the reply goes out
@@ -121,7 +126,7 @@ export async function seedSampleData(input: SampleSeedInput): Promise<boolean> {
       const payload = inboundText(input.phone, c.wa, text, { name: c.name, id: newWamid(), timestampS: Math.floor((now - minutesAgo * 60_000) / 1000) });
       await ingestWebhookBody(JSON.stringify(payload));
     }
-    if (c.reply) await sendMessage(admin, chatIdOf(c.wa), { body: c.reply });
+    if (c.reply) await sendMessage(admin, chatIdOf(c.wa), { body: c.reply }, seeded());
   }
 
   // issue 41: a username customer without a number, as Meta's 2026 webhooks send her (no wa_id, no from)
@@ -133,7 +138,7 @@ export async function seedSampleData(input: SampleSeedInput): Promise<boolean> {
     });
     await ingestWebhookBody(JSON.stringify(payload));
   }
-  await sendMessage(admin, opaqueChatIdFor(u.user_id), { body: u.reply });
+  await sendMessage(admin, opaqueChatIdFor(u.user_id), { body: u.reply }, seeded());
 
   const firstInbound = async (wa: string) => {
     const { messages } = await listMessages(admin, chatIdOf(wa), { limit: 50 } as Parameters<typeof listMessages>[2]);

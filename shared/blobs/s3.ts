@@ -30,7 +30,8 @@ export function s3BlobPort(bucket: string): BlobPort {
       const cmd = new GetObjectCommand({
         Bucket: bucket,
         Key: key,
-        ...(opts.downloadAs ? { ResponseContentDisposition: attachmentDisposition(opts.downloadAs) } : {}),
+        // issue 42 §4: a file is always a download (S3 sends what the signed URL asks for)
+        ResponseContentDisposition: opts.downloadAs ? attachmentDisposition(opts.downloadAs) : 'attachment',
       });
       return getSignedUrl(s3, cmd, { expiresIn: opts.expiresInS });
     },

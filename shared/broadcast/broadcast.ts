@@ -3,6 +3,7 @@ import { GroupCommit } from '../group-commit.ts';
 import type { EntityItem } from 'electrodb';
 import { db } from '../db/service.ts';
 import { putAllRetrying } from '../db/batch-put.ts';
+import { withCursor } from '../db/paging.ts';
 import { AppError } from '../errors.ts';
 import type { TxEntities, TxItem } from '../db/transaction.ts';
 import { enqueue } from '../ports/commands.ts';
@@ -31,6 +32,7 @@ import type { TemplateValues, TemplateView } from '../template/template.schemas.
 import { csvCell } from '../contact/contact.rules.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { ChatGuard } from '../access/guard.ts';
+import { NO_CHAT_ACCESS_MESSAGE } from '../chat/chat-access.rules.ts';
 import type { BroadcastEntity, BroadcastRecipientEntity } from './broadcast.entity.ts';
 import { lastRateLimitAt } from './broadcast-signals.ts';
 import { checkBroadcastUpload, getBroadcastUpload, uploadedMediaFor } from './broadcast-upload.ts';
@@ -116,7 +118,7 @@ export async function creditUsageOf(orgId: string, now = Date.now()): Promise<Cr
   const plan = await getOrgPlanState(orgId);
   const month = creditMonth(now);
   const row = (await db().entities.broadcastUsage.get({ org_id: orgId, month }).go()).data;
-  const limit = broadcastCredits(plan);
+  const limit = broadcastCredits(plan, now);
   const used = row?.used ?? 0;
   return { month, limit, used, remaining: Math.max(0, limit - used), licences: licences(plan), per_licence: BROADCAST_CREDITS_PER_LICENCE };
 }
@@ -548,12 +550,14 @@ export async function getBroadcast(actor: Actor, broadcastId: string): Promise<B
   return toBroadcast(row);
 }
 
-/** GET /broadcasts: the org's broadcasts, newest first, paged. @throws AppError 403 broadcast.forbidden */
+/** GET /broadcasts: the org's broadcasts, newest first, paged. @throws AppError 403 broadcast.forbidden; 400 query.cursor */
 export async function listBroadcasts(actor: Actor, q: { limit: number; cursor?: string | undefined }): Promise<{ broadcasts: Broadcast[]; cursor: string | null }> {
   await assertBroadcastAccess(actor);
-  const page = await db()
-    .entities.broadcast.query.byId({ org_id: actor.org_id })
-    .go({ order: 'desc', limit: q.limit, pages: 1, ...(q.cursor ? { cursor: q.cursor } : {}) });
+  const page = await withCursor(q.cursor, () =>
+    db()
+      .entities.broadcast.query.byId({ org_id: actor.org_id })
+      .go({ order: 'desc', limit: q.limit, pages: 1, ...(q.cursor ? { cursor: q.cursor } : {}) }),
+  );
   return { broadcasts: (page.data as JobRow[]).map(toBroadcast), cursor: page.cursor ?? null };
 }
 
@@ -592,7 +596,7 @@ const matches = (filter: ListRecipientsQuery['filter'], r: RecipientRow): boolea
 /**
  * GET /broadcasts/{id}/recipients?filter&cursor: the per-recipient log. States are one Query on the
  * byState index; delivered / read are the `sent` ones filtered by ack, replied by replied_at.
- * @throws AppError 403, 404
+ * @throws AppError 403, 404; 400 query.cursor (a cursor this list did not hand out)
  */
 export async function listRecipients(actor: Actor, guard: ChatGuard, broadcastId: string, q: ListRecipientsQuery): Promise<{ recipients: Recipient[]; cursor: string | null }> {
   await assertBroadcastAccess(actor);
@@ -601,9 +605,9 @@ export async function listRecipients(actor: Actor, guard: ChatGuard, broadcastId
   const key = { org_id: actor.org_id, broadcast_id: broadcastId };
   const stateOf: Partial<Record<ListRecipientsQuery['filter'], RecipientState>> = { pending: 'pending', sent: 'sent', delivered: 'sent', read: 'sent', replied: 'sent', failed: 'failed', skipped: 'skipped' };
   const state = stateOf[q.filter];
-  const page = state
-    ? await db().entities.broadcastRecipient.query.byState({ ...key, state }).go(opts)
-    : await db().entities.broadcastRecipient.query.byBroadcast(key).go(opts);
+  const page = await withCursor(q.cursor, () =>
+    state ? db().entities.broadcastRecipient.query.byState({ ...key, state }).go(opts) : db().entities.broadcastRecipient.query.byBroadcast(key).go(opts),
+  );
   return { recipients: await viewRecipients(guard, (page.data as RecipientRow[]).filter((r) => matches(q.filter, r))), cursor: page.cursor ?? null };
 }
 
@@ -923,6 +927,16 @@ async function deliver(job: JobRow, actor: Actor, r: RecipientRow, deps: EngineD
     }
     await finish(r, deps.now());
     return;
+  }
+  // issue 42 §1: a broadcast acts with its creator's rights now: a chat they may no longer see (access
+  // changed since the audience was resolved) is not written to (the one guard's rule, actorCanSeeChat)
+  if (actor.role !== 'admin') {
+    const row = chat ?? (await db().entities.chat.get({ org_id: r.org_id, chat_id: r.chat_id! }).go()).data;
+    const { actorCanSeeChat } = await import('../access/guard.ts');
+    if (row && !actorCanSeeChat(actor, row as { chat_access?: unknown })) {
+      await finishFailed(r.org_id, r.broadcast_id, r.rid, 'sending', NO_CHAT_ACCESS_MESSAGE, deps.now());
+      return;
+    }
   }
   const content = job.content as PreviewBroadcastInput['content'];
   let body: string;

@@ -9,7 +9,7 @@ import { assigneeKey, countsFromBuckets, isClosedFor, isUnread, type FolderCount
 import { viewChat, type MemberState, type ViewContext } from './chat-view.ts';
 import { getOrgPreferences } from '../org/preferences.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { Chat, ListChatsQuery } from './chat.schemas.ts';
+import type { Chat, ListChatsQuery, PinnedChatsQuery } from './chat.schemas.ts';
 import type { ChatRow } from './chat-write.ts';
 import { orgScope, orgScopeOfPk, scopedReadCache } from '../db/read-cache.ts';
 import type { ItemKey } from '../db/write-watch.ts';
@@ -98,7 +98,7 @@ export async function viewContext(actor: Actor, states?: Map<string, MemberState
 type Page = { data: ChatRow[]; cursor: string | null };
 
 /** Chats of the actor's org for a folder and filters, cursor paged. */
-function filtersOf(actor: Actor, query: ListChatsQuery): Filters {
+function filtersOf(actor: Actor, query: PinnedChatsQuery): Filters {
   return {
     state: query.state,
     ...(query.unread !== undefined ? { unread: query.unread === 'true' } : {}),
@@ -274,7 +274,7 @@ export async function listChats(actor: Actor, query: ListChatsQuery): Promise<{ 
  * first (pins are per member and few: one Query of their states, one BatchGet). A separate call
  * so the list's first page stays one Query; the browser asks for both at once.
  */
-export async function listPinnedChats(actor: Actor, query: ListChatsQuery): Promise<{ chats: Chat[] }> {
+export async function listPinnedChats(actor: Actor, query: PinnedChatsQuery): Promise<{ chats: Chat[] }> {
   await assertPropertyFilter(actor.org_id, query);
   const f = filtersOf(actor, query);
   const states = await memberStates(actor.org_id, actor.email);

@@ -105,6 +105,9 @@ export const ListChatsQuery = z.object({
   cursor: z.string().max(2000, 'is too long').optional(),
 });
 export type ListChatsQuery = z.infer<typeof ListChatsQuery>;
+/** GET /chats/pinned query: the list's filters; every pinned chat at once, so no page size or cursor. */
+export const PinnedChatsQuery = ListChatsQuery.omit({ cursor: true, limit: true });
+export type PinnedChatsQuery = z.infer<typeof PinnedChatsQuery>;
 
 /** POST /chats/assign (spec §7 chat assignment): `assigned_to` member email, or null to unassign. */
 export const AssignChatsInput = z.object({ chat_ids: chatIds, assigned_to: emails.nullable() });

@@ -186,7 +186,13 @@ async function fill<T>(run: (cursor: string | null, n: number) => Promise<{ data
  */
 export async function listContactBook(actor: Actor, input: ContactListQuery): Promise<{ contacts: ContactView[]; cursor: string | null }> {
   await requireContactsAccess(actor);
-  const q = ContactListQuery.parse(input);
+  const parsed = ContactListQuery.safeParse(input);
+  // callers with a looser schema (the CSV export, broadcast audiences) get the list's own checks as a 400
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => ({ field: `query.${i.path.join('.') || 'query'}`, reason: i.message }));
+    throw new AppError('validation.failed', details.map((d) => `${d.field}: ${d.reason}`).join('; '), { status: 400, details });
+  }
+  const q = parsed.data;
   const guard = await chatGuard(actor);
   const orgId = actor.org_id;
   const qWords = q.q ? words(q.q) : [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guessMapping, previewImport, type PreviewDef } from './import.rules.ts';
+import { chunkSizeProblem, guessMapping, MAX_CHUNK_BYTES, previewImport, type PreviewDef } from './import.rules.ts';
 
 const defs: Array<PreviewDef & { property_name: string }> = [
   { property_id: 'prp_tier', property_name: 'Tier', property_value_type: 'dropdown', property_value: { opt_g: 'Gold', opt_s: 'Silver' } },
@@ -35,5 +35,26 @@ describe('import preview', () => {
   });
   it('needs a phone column', () => {
     expect(previewImport([['a'], ['b']], ['name'], []).errors).toEqual([{ row: 1, field: 'phone', reason: 'no column is mapped to the phone number' }]);
+  });
+});
+
+describe('chunkSizeProblem (issue 42 §4: a chunk over one DynamoDB item is a 400 with its rows)', () => {
+  const row = (i: number, notes = '') => ({ phone: String(14155500000 + i), name: `Person ${i}`, ...(notes ? { notes } : {}) });
+
+  it('lets a full chunk of ordinary rows through', () => {
+    expect(chunkSizeProblem(Array.from({ length: 1000 }, (_, i) => row(i, 'Prefers WhatsApp over email.')), 1)).toBeUndefined();
+  });
+
+  it('names the row range of the chunk in the import and its largest row', () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => row(i, 'n'.repeat(i === 7 ? 5000 : 400)));
+    const p = chunkSizeProblem(rows, 1001)!;
+    expect(p).toMatchObject({ field: 'rows', first: 1001, last: 2000 });
+    expect(p.bytes).toBeGreaterThan(MAX_CHUNK_BYTES);
+    expect(p.reason).toMatch(/^rows 1001–2000 are \d+ KB together, more than one chunk holds \(350 KB\).*the largest is row 1008, 5 KB/);
+  });
+
+  it('counts UTF-8 bytes, not characters', () => {
+    const rows = Array.from({ length: 100 }, (_, i) => row(i, '😀'.repeat(1000)));
+    expect(chunkSizeProblem(rows, 1)).toMatchObject({ first: 1, last: 100 });
   });
 });

@@ -101,3 +101,39 @@ export function previewImport(table: string[][], mapping: ColumnTarget[], defs: 
   }
   return out;
 }
+
+/**
+ * Most bytes of one uploaded chunk's rows (UTF-8 JSON): a chunk is one DynamoDB item, and an item
+ * holds at most 400 KB (DynamoDB "Service quotas": item size, names and values together), so 50 KB
+ * are left for its keys, attribute names and the per-element overhead of lists and maps.
+ */
+export const MAX_CHUNK_BYTES = 350 * 1024;
+
+/** UTF-8 bytes of a value's JSON (browser-safe). */
+const jsonBytes = (v: unknown): number => new TextEncoder().encode(JSON.stringify(v)).length;
+
+/**
+ * Why a chunk of rows cannot be stored as one item (issue 42 §4), or undefined when it fits
+ * MAX_CHUNK_BYTES: the chunk's rows as a range of the import, its size and its largest row.
+ * @param rows the chunk's rows
+ * @param firstRow 1-based position of the chunk's first row among the import's rows (seq × IMPORT_CHUNK + 1)
+ */
+export function chunkSizeProblem(rows: ImportRow[], firstRow: number): { field: string; reason: string; first: number; last: number; bytes: number } | undefined {
+  const bytes = jsonBytes(rows);
+  if (bytes <= MAX_CHUNK_BYTES) return undefined;
+  const last = firstRow + rows.length - 1;
+  let big = 0;
+  let bigBytes = 0;
+  rows.forEach((r, i) => {
+    const b = jsonBytes(r);
+    if (b > bigBytes) [big, bigBytes] = [i, b];
+  });
+  const kb = (n: number) => `${Math.ceil(n / 1024)} KB`;
+  return {
+    field: 'rows',
+    reason: `rows ${firstRow}–${last} are ${kb(bytes)} together, more than one chunk holds (${kb(MAX_CHUNK_BYTES)}); send them in smaller chunks or shorten long notes (the largest is row ${firstRow + big}, ${kb(bigBytes)})`,
+    first: firstRow,
+    last,
+    bytes,
+  };
+}

@@ -9,7 +9,8 @@ import { requireContactsAccess, type Row } from './contact.ts';
 import { facetRowsOf, newContactRow } from './contact-rows.ts';
 import { contactCreatedEvent, publishContactEvents } from './contact-events.ts';
 import { assertPropertyValues } from '../property/property.ts';
-import type { ContactImport, ImportRow } from './import.schemas.ts';
+import { IMPORT_CHUNK, type ContactImport, type ImportRow } from './import.schemas.ts';
+import { chunkSizeProblem } from './import.rules.ts';
 
 /**
  * CSV import of contacts as a background job (issue 15 item 3). The browser parses the file, maps
@@ -93,7 +94,10 @@ export async function createImport(actor: Actor, input: { total: number; file_na
   return toWire(row);
 }
 
-/** PUT /contacts/imports/{job_id}/chunks/{seq}: one chunk of rows (idempotent: a resend replaces it). @throws 404; 409 not uploading; 400 seq / property values */
+/**
+ * PUT /contacts/imports/{job_id}/chunks/{seq}: one chunk of rows (idempotent: a resend replaces it).
+ * @throws 404; 409 not uploading; 400 seq / property values / rows (a chunk over one item's size, MAX_CHUNK_BYTES, with its row range)
+ */
 export async function putImportChunk(actor: Actor, jobId: string, seq: number, rows: ImportRow[]): Promise<{ seq: number; rows: number }> {
   const j = await requireJob(actor, jobId);
   if (j.status !== 'uploading') throw conflict('This import has started already.');
@@ -101,9 +105,22 @@ export async function putImportChunk(actor: Actor, jobId: string, seq: number, r
   const props: Record<string, string> = {};
   for (const r of rows) Object.assign(props, r.custom_properties ?? {});
   await assertPropertyValues(actor.org_id, props, 'rows.custom_properties');
-  await chunks().put({ org_id: actor.org_id, job_id: jobId, seq, rows, expires_at: Math.floor(Date.now() / 1000) + TTL_S }).go();
+  // issue 42 §4: a chunk past DynamoDB's item limit is the client's 400, with its rows, never a 500
+  const first = seq * IMPORT_CHUNK + 1;
+  const problem = chunkSizeProblem(rows, first);
+  if (problem) throw chunkTooLarge(problem);
+  try {
+    await chunks().put({ org_id: actor.org_id, job_id: jobId, seq, rows, expires_at: Math.floor(Date.now() / 1000) + TTL_S }).go();
+  } catch (e) {
+    // DynamoDB measures the item itself; the estimate above stays below its limit, this is the backstop
+    if (/item size has exceeded|item size to update has exceeded/i.test(`${(e as Error)?.message ?? ''} ${String((e as { cause?: Error })?.cause?.message ?? '')}`)) throw chunkTooLarge({ field: 'rows', reason: `rows ${first}–${first + rows.length - 1} are too large to store together; send them in smaller chunks or shorten long notes` });
+    throw e;
+  }
   return { seq, rows: rows.length };
 }
+
+/** The 400 of a chunk too large for one item (field `rows`, the row range in the reason). */
+const chunkTooLarge = (p: { field: string; reason: string }) => new AppError('validation.failed', `${p.field}: ${p.reason}`, { status: 400, details: [{ field: p.field, reason: p.reason }] });
 
 /** POST /contacts/imports/{job_id}/start. @throws 404; 409 not uploading or a chunk missing */
 export async function startImport(actor: Actor, jobId: string): Promise<ContactImport> {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { collectFiltered } from './paging.ts';
+import { checkKeyCursor, collectFiltered, withCursor } from './paging.ts';
+import { isAppError } from '../errors.ts';
+
+/** A key cursor as ElectroDB hands them out (base64url JSON of the keys), here of position `at`. */
+const cursorAt = (at: number) => Buffer.from(JSON.stringify({ pk: 'p', sk: String(at) })).toString('base64url');
+const positionOf = (cursor: string) => Number((JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { sk: string }).sk);
 
 /** An index of `n` items (newest first) read through a Query stand-in that records each request's limit. */
 function fakeIndex(n: number, kind: (i: number) => 'user' | 'group') {
@@ -7,11 +12,11 @@ function fakeIndex(n: number, kind: (i: number) => 'user' | 'group') {
   const limits: number[] = [];
   const run = async (cursor: string | null, limit: number) => {
     limits.push(limit);
-    const from = cursor ? Number(cursor) : 0;
+    const from = cursor ? positionOf(cursor) : 0;
     const data = items.slice(from, from + limit);
-    return { data, cursor: from + limit < n ? String(from + limit) : null };
+    return { data, cursor: from + limit < n ? cursorAt(from + limit) : null };
   };
-  const toCursor = (item: Record<string, unknown>) => String((item.id as number) + 1);
+  const toCursor = (item: Record<string, unknown>) => cursorAt((item.id as number) + 1);
   return { items, run, toCursor, limits };
 }
 
@@ -37,7 +42,7 @@ describe('collectFiltered with an expected share (keep)', () => {
     expect(page.items.map((i) => i.id)).toEqual(ix.items.filter((i) => i.type === 'user').slice(0, 50).map((i) => i.id));
     expect(ix.limits).toEqual([Math.ceil(50 / 0.8)]);
     // the cursor resumes right after the last item handed out
-    expect(page.cursor).toBe(String(page.items[49]!.id + 1));
+    expect(page.cursor).toBe(cursorAt(page.items[49]!.id + 1));
   });
 
   it('without it, a filtered read asks for a big page (the default)', async () => {
@@ -67,5 +72,37 @@ describe('collectFiltered with an expected share (keep)', () => {
     expect(page.items).toHaveLength(50);
     expect(ix.limits.length).toBeLessThanOrEqual(4);
     expect(ix.limits.every((l) => l <= 1000)).toBe(true);
+  });
+});
+
+describe('checkKeyCursor (issue 42 §4: every bad cursor is a 400 on query.cursor)', () => {
+  const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const refusal = (c: string) => {
+    try {
+      checkKeyCursor(c);
+      return null;
+    } catch (e) {
+      return isAppError(e) ? { status: e.status, details: e.details } : e;
+    }
+  };
+
+  it('passes the cursors ElectroDB hands out, and none', () => {
+    const c = b64url({ pk: '$chorus#org_id_1', sk: '$broadcast_1#broadcast_id_bc_1', gsi1pk: 'x', gsi1sk: 'y' });
+    expect(checkKeyCursor(c)).toBe(c);
+    expect(checkKeyCursor(undefined)).toBeNull();
+    expect(checkKeyCursor(null)).toBeNull();
+  });
+
+  it.each(['zzz', '!!x', '====', 'eyJ', '', 'x'.repeat(3000), b64url('x'), b64url([]), b64url(null), b64url({ pk: 1, sk: 'a' }), b64url({ pk: 'a' }), b64url({ pk: 'a', sk: { $gt: '' } }), b64url({ __proto__: null, pk: 'a', sk: 'b', a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7 })])(
+    'refuses %s with 400 on query.cursor',
+    (c) => {
+      expect(refusal(c)).toEqual({ status: 400, details: [{ field: 'query.cursor', reason: 'is not a cursor from this list' }] });
+    },
+  );
+
+  it('withCursor refuses before the Query runs', async () => {
+    let ran = false;
+    await expect(withCursor('zzz', async () => (ran = true))).rejects.toMatchObject({ status: 400 });
+    expect(ran).toBe(false);
   });
 });

@@ -17,6 +17,7 @@ export const keyCursor =
   };
 
 import { AppError } from '../errors.ts';
+import { looksLikeKeyCursor } from '../message/message.schemas.ts';
 
 /** Most items a filtered list reads per call before it answers with what it has and a cursor. */
 export const READ_BUDGET = 5000;
@@ -80,13 +81,28 @@ export const badCursor = () =>
   new AppError('validation.failed', 'query.cursor: is not a cursor from this list', { status: 400, details: [{ field: 'query.cursor', reason: 'is not a cursor from this list' }] });
 
 /**
- * Run one Query that starts at a client's `cursor`: ElectroDB's refusal to parse it, and DynamoDB's
- * refusal of the start key (ValidationException: not this index's keys, outside the partition the
- * Query reads), are the client's bad cursor (400 `query.cursor`), never a 500. Without a cursor
- * the Query runs unchanged.
+ * The one check of a key cursor a client sends back (issue 42 §4): base64url JSON of an object with
+ * string `pk` and `sk` and at most 8 string or number attributes (message.schemas.ts
+ * looksLikeKeyCursor), at most 2,048 characters. Anything else is refused here, before ElectroDB
+ * (which throws on bad base64 or JSON) or DynamoDB (which fails on a start key of another shape).
+ * @returns the cursor unchanged; null when there is none
+ * @throws AppError 400 validation.failed, field `query.cursor`
+ */
+export function checkKeyCursor(cursor: string | null | undefined): string | null {
+  if (cursor === undefined || cursor === null) return null;
+  if (cursor === '' || cursor.length > 2048 || !looksLikeKeyCursor(cursor)) throw badCursor();
+  return cursor;
+}
+
+/**
+ * Run one Query that starts at a client's `cursor`: a cursor of the wrong shape (checkKeyCursor),
+ * and DynamoDB's refusal of the start key (ValidationException: not this index's keys, outside the
+ * partition the Query reads), are the client's bad cursor (400 `query.cursor`), never a 500.
+ * Without a cursor the Query runs unchanged.
  */
 export async function withCursor<T>(cursor: string | null | undefined, run: () => Promise<T>): Promise<T> {
   if (!cursor) return run();
+  checkKeyCursor(cursor);
   try {
     return await run();
   } catch (e) {

@@ -18,7 +18,7 @@ import { blobPort } from '../ports/blobs.ts';
 import { explainGraphError } from '../whatsapp/cloud/errors.ts';
 import { deliveryInfoFor } from '../message/ack.rules.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { SendMessageInput, Message } from '../message/message.schemas.ts';
+import { ACK, type SendMessageInput, type Message } from '../message/message.schemas.ts';
 import { chatWriteTx, type ChatRow } from '../chat/chat-write.ts';
 import type { Chat } from '../chat/chat.schemas.ts';
 import { log } from '../log.ts';
@@ -89,6 +89,12 @@ export interface InternalSend {
    * its version, so a row that changed meanwhile loses the race and is read again (retryOnConflict).
    */
   chat?: Record<string, unknown>;
+  /**
+   * issue 42 §4: store the message as already delivered under this made-up wamid and never queue it
+   * for WhatsApp. Only the local demo seed uses it (scripts/local/seed-sample.ts): sample replies to
+   * made-up numbers must not leave the machine, whatever WHATSAPP_GRAPH_URL says.
+   */
+  delivered?: { wamid: string };
 }
 
 /**
@@ -142,8 +148,9 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
       // a media message's text is its caption, as on inbound media
       body: prepared ? (prepared.media.caption ?? undefined) : input.body,
       from_me: true,
-      ack: 0,
-      delivery_info: deliveryInfoFor(0),
+      ack: internal.delivered ? ACK.DELIVERED : 0,
+      delivery_info: deliveryInfoFor(internal.delivered ? ACK.DELIVERED : 0),
+      ...(internal.delivered ? { message_id: internal.delivered.wamid, sent_message_id: internal.delivered.wamid } : {}),
       message_type: prepared?.message_type ?? (internal.template ? 'template' : 'text'),
       ...(prepared ? { media: prepared.media } : {}),
       ...(internal.template ? { content: { template: internal.template } } : {}),
@@ -171,13 +178,21 @@ export async function sendMessage(actor: Actor, chatId: string, input: SendMessa
     const ok = await commitWithEvents((e) => {
       const w = chatWriteTx(e, chat as ChatRow, { ...chat, ...fields } as ChatRow, now2);
       return {
-        items: [e.message.create(message).commit() as TxItem, ...w.items],
+        items: [
+          e.message.create(message).commit() as TxItem,
+          ...w.items,
+          // a delivered message's wamid finds it like a sent one's (quotes, reactions): recordAccepted's ref, 30 days
+          ...(internal.delivered
+            ? [e.waMessageRef.create({ org_id: orgId, message_id: internal.delivered.wamid, chat_id: chatId, unique_id: message.unique_id, timestamp: now, expires_at: Math.floor(Date.now() / 1000) + 30 * 24 * 3600 }).commit() as TxItem]
+            : []),
+        ],
         events: [{ name: 'message.sent', properties: { org_id: orgId, chat: toChatWire(w.row), message: wire }, actor: `user:${actor.email}`, id: `message.sent:${orgId}:${message.unique_id}` }],
       };
     });
     if (!ok) return RETRY;
     // the media library's row of a member's file (idempotent put; its failure is logged, not thrown)
     if (prepared) await recordMediaItemSafely(message, chat.chat_name ?? null);
+    if (internal.delivered) return wire;
     const windowUntil = serviceWindowEnd(chat as unknown as Chat, chat.org_phone);
     const target = sendTargetOf(chatId, identityOf(chat));
     const command: OutboundCommand = {

@@ -1,8 +1,7 @@
 import type { EntityItem } from 'electrodb';
-import { collectFiltered, keyCursor } from '../db/paging.ts';
+import { checkKeyCursor, collectFiltered, keyCursor } from '../db/paging.ts';
 import { db } from '../db/service.ts';
 import type { MediaItemEntity } from './media-item.entity.ts';
-import { AppError } from '../errors.ts';
 import { log } from '../log.ts';
 import { blobPort } from '../ports/blobs.ts';
 import type { Actor } from '../auth/actor.ts';
@@ -10,6 +9,7 @@ import { chatGuard } from '../access/guard.ts';
 import { orgLibrarySettings } from '../org/org-settings.ts';
 import type { StoredMedia } from './media.ts';
 import { LIBRARY_MEDIA_TYPES, type ListMediaQuery, type ListMediaResponse, type LibraryMediaType, type MediaItem } from './media.schemas.ts';
+import { downloadNameOf } from './media.rules.ts';
 
 /**
  * The media library (issue 5 "Media viewer"): MediaItem rows (ACCESS_PATTERNS.md 30-32), one per
@@ -99,17 +99,6 @@ interface Filters {
 const matches = (r: MediaItemRow, f: Filters) =>
   (!f.type || r.message_type === f.type) && (!f.chat_id || r.chat_id === f.chat_id) && (f.from === undefined || r.timestamp >= f.from) && (f.to === undefined || r.timestamp <= f.to);
 
-function checkCursor(c: string | undefined): string | null {
-  if (!c) return null;
-  try {
-    const key = JSON.parse(Buffer.from(c, 'base64url').toString('utf8')) as Record<string, unknown>;
-    if (typeof key !== 'object' || key === null || typeof key.pk !== 'string' || typeof key.sk !== 'string') throw new Error('shape');
-    return c;
-  } catch {
-    throw new AppError('validation.failed', 'That page link is not valid. Reload the list.', { details: [{ field: 'query.cursor', reason: 'is not a cursor from this list' }] });
-  }
-}
-
 type Run = (cursor: string | null, limit: number) => Promise<{ data: MediaItemRow[]; cursor: string | null }>;
 
 /**
@@ -122,7 +111,7 @@ type Run = (cursor: string | null, limit: number) => Promise<{ data: MediaItemRo
 export async function listMedia(actor: Actor, query: ListMediaQuery): Promise<ListMediaResponse> {
   const org = actor.org_id;
   const e = db().entities.mediaItem;
-  const start = checkCursor(query.cursor);
+  const start = checkKeyCursor(query.cursor);
   const { type, chat_id, to } = query;
   // rows past the library's retention are swept by TTL (within days): never listed meanwhile
   const retention = (await orgLibrarySettings(org)).retention_days;
@@ -147,8 +136,9 @@ export async function listMedia(actor: Actor, query: ListMediaQuery): Promise<Li
   const expiresAt = Date.now() + URL_TTL_S * 1000;
   const items = await Promise.all(page.items.map(async (r): Promise<MediaItem> => {
     const [url, thumbnailUrl] = await Promise.all([
-      blobs.url(r.path, { expiresInS: URL_TTL_S, ...(r.message_type === 'document' && r.filename ? { downloadAs: r.filename } : {}) }),
-      r.thumbnail ? blobs.url(r.thumbnail, { expiresInS: URL_TTL_S }) : Promise.resolve(null),
+      // issue 42 §4: every file is a download (attachment), never a page of whatever type it claims
+      blobs.url(r.path, { expiresInS: URL_TTL_S, downloadAs: downloadNameOf(r.filename, r.path) }),
+      r.thumbnail ? blobs.url(r.thumbnail, { expiresInS: URL_TTL_S, downloadAs: downloadNameOf(null, r.thumbnail) }) : Promise.resolve(null),
     ]);
     return guard.viewMedia({
       org_id: r.org_id,

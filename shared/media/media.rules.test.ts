@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { acceptsSniffed, checksumMatches, extensionFor, familyOf, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, safeFilename, safeSegment, thumbnailKey, chatSegment } from './media.rules.ts';
+import { acceptsSniffed, checksumMatches, downloadNameOf, extensionFor, familyOf, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, safeFilename, safeSegment, thumbnailKey, chatSegment } from './media.rules.ts';
 
 const digestOf = (s: string) => {
   const h = createHash('sha256').update(s).digest();
@@ -86,5 +86,21 @@ describe('keys', () => {
     expect(extensionFor('audio/ogg; codecs=opus')).toBe('ogg');
     expect(extensionFor('application/x-unknown-thing')).toBe('bin');
     expect(extensionFor(undefined)).toBe('bin');
+  });
+});
+
+describe('downloadNameOf (issue 42 §4: every inbound file is an attachment with a safe name)', () => {
+  it("keeps the customer's name without folders or control characters", () => {
+    expect(downloadNameOf('Invoice 7/2026.pdf', 'media/o/c/u/2026.pdf')).toBe('2026.pdf');
+    expect(downloadNameOf('..\\..\\evil.html', 'media/o/c/u/evil.html')).toBe('evil.html');
+    expect(downloadNameOf('a\r\nSet-Cookie: x.pdf', 'media/o/c/u/x.pdf')).toBe('aSet-Cookie: x.pdf');
+    expect(downloadNameOf('Résumé.pdf', 'media/o/c/u/R_sum_.pdf')).toBe('Résumé.pdf');
+  });
+
+  it("falls back to the key's last segment when there is no usable name", () => {
+    expect(downloadNameOf(undefined, 'media/o/c/01J/01J.html')).toBe('01J.html');
+    expect(downloadNameOf('', 'media/o/c/01J/01J.bin')).toBe('01J.bin');
+    expect(downloadNameOf('..', 'media/o/c/01J/01J.bin')).toBe('01J.bin');
+    expect(downloadNameOf(null, 'media/o/c/01J/thumbnail/120x80.jpg')).toBe('120x80.jpg');
   });
 });

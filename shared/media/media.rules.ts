@@ -87,6 +87,20 @@ export function safeFilename(name: string): string {
   return ext ? `${stem || 'file'}.${ext}` : stem || 'file';
 }
 
+/**
+ * The name a served file is saved under (`Content-Disposition: attachment`, issue 42 §4). Every
+ * inbound file is handed out as a download, so a customer's `text/html` document is never shown
+ * as a page. The customer's name without folders or control characters (at most 200 characters;
+ * ports/blobs.ts attachmentDisposition escapes the rest), else the blob key's last segment, which
+ * mediaKey already made safe.
+ * @param filename the name the customer's file came with, if any
+ * @param path the file's blob key
+ */
+export function downloadNameOf(filename: string | null | undefined, path: string): string {
+  const own = (filename ?? '').split(/[\\/]/).pop()!.replace(/[\x00-\x1f\x7f]/g, '').trim().slice(0, 200);
+  return own && !/^\.+$/.test(own) ? own : safeFilename(path.slice(path.lastIndexOf('/') + 1));
+}
+
 /** File extensions of the MIME types WhatsApp carries (for files without a name). */
 const EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/gif': 'gif',

@@ -12,7 +12,7 @@ import { videoFrame } from './video-frame.ts';
 import type { Actor } from '../auth/actor.ts';
 import { phoneAccessToken } from '../phone/phone.ts';
 import { downloadMedia, GraphApiError, MediaGoneError, MediaTooLargeError, MediaUrlExpiredError, resolveMedia, type ResolvedMedia } from '../whatsapp/cloud/graph-client.ts';
-import { acceptsSniffed, checksumMatches, extensionFor, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, THUMBNAIL, thumbnailKey, type MediaMessageType } from './media.rules.ts';
+import { acceptsSniffed, checksumMatches, downloadNameOf, extensionFor, isMediaMessageType, MEDIA_LIMITS, MEDIA_WORDS, mediaKey, THUMBNAIL, thumbnailKey, type MediaMessageType } from './media.rules.ts';
 import type { MediaStatus, MediaUrlResponse } from './media.schemas.ts';
 import { RETRY, retryOnConflict } from '../db/retry.ts';
 
@@ -261,8 +261,9 @@ export async function mediaUrl(actor: Actor, chatId: string, uniqueId: string): 
     const blobs = await blobPort();
     expiresAt = Date.now() + MEDIA_URL_TTL_S * 1000;
     [url, thumbnailUrl] = await Promise.all([
-      blobs.url(media.path, { expiresInS: MEDIA_URL_TTL_S, ...(item.message_type === 'document' && filename ? { downloadAs: filename } : {}) }),
-      media.thumbnail ? blobs.url(media.thumbnail, { expiresInS: MEDIA_URL_TTL_S }) : Promise.resolve(null),
+      // issue 42 §4: every file is a download (attachment), never a page of whatever type it claims
+      blobs.url(media.path, { expiresInS: MEDIA_URL_TTL_S, downloadAs: downloadNameOf(media.filename, media.path) }),
+      media.thumbnail ? blobs.url(media.thumbnail, { expiresInS: MEDIA_URL_TTL_S, downloadAs: downloadNameOf(null, media.thumbnail) }) : Promise.resolve(null),
     ]);
   }
   return {

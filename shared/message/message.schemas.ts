@@ -157,8 +157,12 @@ export const SendMessageInput = z
   });
 export type SendMessageInput = z.infer<typeof SendMessageInput>;
 
-/** Does `s` decode as ElectroDB's cursor (base64url JSON object of key attributes with `pk` and `sk`)? Browser-safe (atob). */
-function looksLikeKeyCursor(s: string): boolean {
+/**
+ * Does `s` decode as ElectroDB's cursor (base64url JSON object of key attributes with `pk` and `sk`)?
+ * Browser-safe (atob). The one rule of a key cursor: PageCursor here, and shared/db/paging.ts
+ * checkKeyCursor before any Query starts at a client's cursor.
+ */
+export function looksLikeKeyCursor(s: string): boolean {
   if (!/^[A-Za-z0-9_-]+={0,2}$/.test(s)) return false;
   try {
     const b64 = s.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');

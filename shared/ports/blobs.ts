@@ -16,7 +16,10 @@ export interface Blob {
 export interface BlobUrlOptions {
   /** lifetime of the URL, seconds (S3 presigned URLs: 1 s .. 7 days) */
   expiresInS: number;
-  /** when set, the browser saves the file under this name (Content-Disposition: attachment) */
+  /**
+   * the name the browser saves the file under. Every URL is served with `Content-Disposition:
+   * attachment` (issue 42 §4: a customer's file is never shown as a page), named when this is set
+   */
   downloadAs?: string;
 }
 

@@ -1,6 +1,5 @@
 import { db } from '../db/service.ts';
-import { collectFiltered, keyCursor } from '../db/paging.ts';
-import { AppError } from '../errors.ts';
+import { badCursor, checkKeyCursor, collectFiltered, keyCursor } from '../db/paging.ts';
 import type { Actor } from '../auth/actor.ts';
 import { chatGuard, type ChatGuard } from '../access/guard.ts';
 import { searchPort } from '../ports/search.ts';
@@ -45,15 +44,28 @@ interface Cursor {
 export const SEARCH_CAP = 500;
 
 const encode = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+/**
+ * A cursor this list handed out, or a 400 on `query.cursor`: an object of only `p` (a priority
+ * 1..3), `c` (a key cursor, checkKeyCursor) and `o` (an offset), one of them at least.
+ */
 function decode(s: string | undefined): Cursor | undefined {
   if (!s) return undefined;
+  let c: Cursor;
   try {
-    const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Cursor;
-    if (typeof c !== 'object' || c === null || (c.c != null && typeof c.c !== 'string') || (c.o !== undefined && !Number.isInteger(c.o))) throw new Error('shape');
-    return c;
+    c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Cursor;
+    const keys = c && typeof c === 'object' && !Array.isArray(c) ? Object.keys(c) : [];
+    const ok =
+      keys.length > 0 &&
+      keys.every((k) => k === 'p' || k === 'c' || k === 'o') &&
+      (c.p === undefined || (Number.isInteger(c.p) && c.p >= 1 && c.p <= 3)) &&
+      (c.c == null || typeof c.c === 'string') &&
+      (c.o === undefined || (Number.isInteger(c.o) && c.o >= 0 && c.o <= SEARCH_CAP));
+    if (!ok) throw new Error('shape');
   } catch {
-    throw new AppError('validation', 'That page link is not valid. Reload the list.', { details: [{ field: 'query.cursor', reason: 'is not a cursor from this list' }] });
+    throw badCursor();
   }
+  checkKeyCursor(c.c);
+  return c;
 }
 
 /** Does a ticket pass the filters the chosen index did not apply? (applied after read; cheap; the same rule the web app applies to live tickets) */

@@ -187,8 +187,8 @@ export const ListTicketsQuery = z
     label: z.string().min(1).optional(),
     phone_id: z.string().min(1).optional(),
     /** due date range, epoch ms, inclusive */
-    due_from: z.coerce.number({ invalid_type_error: 'must be epoch ms' }).int().optional(),
-    due_to: z.coerce.number({ invalid_type_error: 'must be epoch ms' }).int().optional(),
+    due_from: z.coerce.number({ invalid_type_error: 'must be epoch ms' }).int('must be a whole number').min(0, 'must not be negative').optional(),
+    due_to: z.coerce.number({ invalid_type_error: 'must be epoch ms' }).int('must be a whole number').min(0, 'must not be negative').optional(),
     /** subject contains (case-insensitive) */
     q: z.string().trim().max(100, 'must be at most 100 characters').optional(),
     sort: z.enum(TICKET_SORTS, { errorMap: () => ({ message: `must be one of ${TICKET_SORTS.join(', ')}` }) }).default('created_desc'),

@@ -45,6 +45,14 @@ describe('CSV import job', () => {
     }
     const bad = await rt.orgCall<{ error: { details: unknown } }>(admin, 'PUT', `/contacts/imports/${job.job_id}/chunks/0`, { rows: [{ phone: '+1 415' }] });
     expect(bad.status).toBe(400);
+    // issue 42 §4: a chunk over DynamoDB's 400 KB item limit (under the 1 MiB body limit) is a 400 naming its rows, not a 500
+    const heavy = p.rows.slice(IMPORT_CHUNK, 2 * IMPORT_CHUNK).map((r) => ({ ...r, notes: 'n'.repeat(450) }));
+    const tooBig = await rt.orgCall<{ error: { code: string; details: Array<{ field: string; reason: string }> } }>(admin, 'PUT', `/contacts/imports/${job.job_id}/chunks/1`, { rows: heavy });
+    expect(tooBig.status, JSON.stringify(tooBig.body)).toBe(400);
+    expect(tooBig.body.error.details).toEqual([{ field: 'rows', reason: expect.stringMatching(/^rows 1001–2000 are \d+ KB together/) }]);
+    // the chunk uploaded before is still there (the refused one replaced nothing)
+    const resent = await rt.orgCall(admin, 'PUT', `/contacts/imports/${job.job_id}/chunks/1`, { rows: p.rows.slice(IMPORT_CHUNK, 2 * IMPORT_CHUNK) });
+    expect(resent.status).toBe(200);
     const started = await rt.orgCall<{ import: ContactImport }>(admin, 'POST', `/contacts/imports/${job.job_id}/start`);
     expect(started.status).toBe(202);
     expect(started.body.import.status).toBe('running');

@@ -3,19 +3,34 @@ import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { eventually } from '../factories/wait.ts';
 import { db } from '../../shared/db/service.ts';
 import { seedSampleData } from '../../scripts/local/seed-sample.ts';
+import { GraphStandIn } from '../../scripts/local/graph-standin.ts';
+import { serveGraphStandIn, type ServedGraph } from '../factories/graph-standin.ts';
 
 /**
  * The demo workspace's sample data (issue 22 item 6): seeded through the use cases, a new user sees
  * chats with messages both ways, tickets, tasks and contacts through the API; a second run adds nothing.
+ * Issue 42 §4: the sample replies never leave the machine. WHATSAPP_GRAPH_URL points at a recorder
+ * (a Graph stand-in on its own port, as a real Graph API would be): the seed stores its replies as
+ * delivered and sends nothing there.
  */
 let rt: TestRuntime;
 let admin: string;
+let recorder: GraphStandIn;
+let served: ServedGraph;
+const savedEnv = { ...process.env };
 
 beforeAll(async () => {
+  recorder = new GraphStandIn();
+  served = await serveGraphStandIn(() => recorder);
+  process.env.WHATSAPP_GRAPH_URL = served.url;
   rt = await startTestRuntime();
   admin = await rt.signIn(rt.adminEmail);
 }, 180_000);
-afterAll(async () => rt?.cleanup());
+afterAll(async () => {
+  await rt?.cleanup();
+  await served?.close();
+  process.env = savedEnv;
+});
 
 const who = async (email: string) => ({ email, user_id: (await db().entities.member.get({ org_id: rt.orgId, email }).go()).data!.user_id! });
 
@@ -29,16 +44,17 @@ describe('demo sample data', () => {
     const ids = chats.body.chats.map((c) => c.chat_id);
     expect(ids).toEqual(expect.arrayContaining(['919820011122@c.us', '5511987654321@c.us', '14155550134@c.us', '919987654321@c.us']));
 
-    const msgs = await rt.orgCall<{ messages: Array<{ from_me: boolean; body?: string; ack?: number }> }>(admin, 'GET', '/chats/919820011122@c.us/messages');
+    const msgs = await rt.orgCall<{ messages: Array<{ from_me: boolean; body?: string; ack?: number; message_id?: string }> }>(admin, 'GET', '/chats/919820011122@c.us/messages');
     expect(msgs.body.messages.filter((m) => !m.from_me)).toHaveLength(2);
     expect(msgs.body.messages.filter((m) => m.from_me).map((m) => m.body)).toEqual([expect.stringContaining('checking with the courier')]);
-    // the reply went out through the outbound queue to the Graph stand-in
-    await eventually(async () => rt.graph.sent.some((x) => JSON.stringify(x).includes('checking with the courier')), 10_000, 'the reply at the Graph stand-in');
+    // issue 42 §4: stored as delivered (two ticks), not queued for WhatsApp
+    expect(msgs.body.messages.filter((m) => m.from_me).map((m) => m.ack)).toEqual([2]);
 
     // issue 41: the username customer without a number, answered by BSUID (`recipient`)
     const sofia = chats.body.chats.find((c) => c.chat_id.startsWith('cht_'));
     expect(sofia).toMatchObject({ chat_name: 'Sofía Ruiz', identity: { username: '@sofia.ruiz' } });
-    await eventually(async () => rt.graph.sent.some((x) => (x.body as { recipient?: string }).recipient === 'ES.17730000000000000042'), 10_000, 'the reply by recipient');
+    const sofiaMsgs = await rt.orgCall<{ messages: Array<{ from_me: boolean; ack?: number }> }>(admin, 'GET', `/chats/${encodeURIComponent(sofia!.chat_id)}/messages`);
+    expect(sofiaMsgs.body.messages.filter((m) => m.from_me).map((m) => m.ack)).toEqual([2]);
 
     const tickets = await rt.orgCall<{ tickets: Array<{ subject: string }> }>(admin, 'GET', '/tickets');
     expect(tickets.body.tickets.map((t) => t.subject)).toEqual(expect.arrayContaining(['Order #4821 not delivered', 'Refund a duplicate charge']));
@@ -50,5 +66,19 @@ describe('demo sample data', () => {
     // idempotent: a second start seeds nothing more
     expect(await seedSampleData(input)).toBe(false);
     expect((await db().entities.task.query.byId({ org_id: rt.orgId }).go({ pages: 'all' })).data).toHaveLength(tasks.length);
+
+    // issue 42 §4: nothing of the seed reached the configured Graph API. A probe sent afterwards in
+    // the same chats (same queue groups, so behind anything the seed could have queued) arrives
+    // there, and it is all that arrived.
+    // the one in Maya's chat quotes the seeded reply: a delivered sample message is found by its wamid like a sent one
+    const seededReply = msgs.body.messages.find((m) => m.from_me)!.message_id;
+    expect(seededReply).toMatch(/^wamid\./);
+    for (const [chatId, quoted] of [['919820011122@c.us', seededReply], [sofia!.chat_id, undefined]] as const) {
+      const probe = await rt.orgCall(admin, 'POST', `/chats/${encodeURIComponent(chatId)}/messages`, { body: `probe ${chatId}`, ...(quoted ? { quoted_message_id: quoted } : {}) });
+      expect(probe.status, JSON.stringify(probe.body)).toBe(201);
+    }
+    await eventually(async () => recorder.sent.filter((x) => JSON.stringify(x.body).includes('probe ')).length === 2, 15_000, 'both probes at the recorder');
+    expect(recorder.sent.map((x) => JSON.stringify(x.body))).toEqual([expect.stringContaining('probe '), expect.stringContaining('probe ')]);
+    expect(rt.graph.sent).toHaveLength(0);
   });
 });

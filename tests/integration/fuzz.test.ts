@@ -4,6 +4,8 @@ import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { seedIsolationWorld, type IsolationWorld } from '../factories/isolation-world.ts';
 import { HTTP_ROUTES, type HttpRoute } from '../../functions/routes.ts';
 import { signBody } from '../../shared/whatsapp/cloud/signature.ts';
+import { routeQueries, type RouteQuery } from '../factories/route-queries.ts';
+import { API_SCOPES } from '../../shared/apikey/api-key.rules.ts';
 
 /**
  * Property-based fuzzing of every route of functions/routes.ts (issue 11 part 3) with fast-check:
@@ -418,3 +420,116 @@ const BODYLESS_WRITES = new Set([
   'POST /api/orgs/{org_id}/contacts/imports/{job_id}/start',
   'POST /api/orgs/{org_id}/contacts/imports/{job_id}/undo',
 ]);
+
+/* ---- every query parameter of every list route (issue 42 §3, §4) ------------------------- */
+
+/** Cursors no list handed out: garbage, broken base64/JSON, and well-formed keys of another partition. */
+const BAD_CURSORS = [
+  'zzz',
+  '!!x',
+  '====',
+  'eyJ',
+  '%zz',
+  b64url('{'),
+  b64url('1'),
+  b64url('"str"'),
+  b64url('[]'),
+  b64url('{"__proto__":{"x":1}}'),
+  b64url('{"pk":"x","sk":"y"}'),
+  b64url('{"pk":"$chorus#org_id_someone_else","sk":"$x"}'),
+  b64url(JSON.stringify({ pk: 1, sk: { $gt: '' } })),
+  'x'.repeat(700),
+];
+/** Hostile values of every other query parameter (sent one parameter at a time, with the route's defaults). */
+const BAD_VALUES = ['', ' ', 'zzz', '-1', '0', '1e309', '9'.repeat(400), 'NaN', '__proto__', 'constructor', '%zz', '%E0%A4%A', '\u0000', '<script>', '{"$ne":null}', '[]', 'a,b,c', 'x'.repeat(700), '😀'.repeat(20), '2026-02-30T25:61:00Z'];
+
+describe('every query parameter of every list route (issue 42): no 5xx, a bad cursor is a 400 on query.cursor', () => {
+  let queries: RouteQuery[];
+  let unresolved: string[];
+  let apiKey: string;
+  const extra: Record<string, string> = {};
+  /** requests sent by this block, and (route, parameter) pairs covered */
+  const covered = { requests: 0, routes: 0, params: 0, cursorRoutes: 0 };
+
+  beforeAll(async () => {
+    ({ routes: queries, unresolved } = await routeQueries());
+    // a key for /v1 (every scope, the highest rate), a broadcast and a webhook endpoint for their lists
+    const created = async <T>(path: string, body: unknown, pick: (b: T) => string | undefined) => {
+      const r = await rt.orgCall<T>(w.admin, 'POST', path, body);
+      const v = r.status < 300 ? pick(r.body) : undefined;
+      if (!v) throw new Error(`POST ${path} for the list fuzz: ${r.status} ${JSON.stringify(r.body)}`);
+      return v;
+    };
+    apiKey = await created<{ token: string }>('/api-keys', { name: 'fuzz lists', scopes: API_SCOPES, rate_limit: 6000 }, (b) => b.token);
+    const broadcast = { ...VALID_BODIES['POST /api/orgs/{org_id}/broadcasts']!(w), audience: { kind: 'chats', chat_ids: [w.chatO] } };
+    extra.broadcast_id = await created<{ broadcast: { broadcast_id: string } }>('/broadcasts', broadcast, (b) => b.broadcast?.broadcast_id);
+    extra.endpoint_id = await created<{ endpoint: { endpoint_id: string } }>('/webhooks', VALID_BODIES['POST /api/orgs/{org_id}/webhooks']!(w), (b) => b.endpoint?.endpoint_id);
+    extra.event = 'ticket.created';
+  }, 60_000);
+
+  afterAll(() => {
+    console.log(`fuzz lists: ${covered.requests} requests over ${covered.routes} GET routes, ${covered.params} (route, query parameter) pairs, cursor on ${covered.cursorRoutes} routes`);
+  });
+
+  const pathOf = (route: HttpRoute) => {
+    const d: Record<string, string> = { ...defaultsOf(w), ...extra };
+    return route.path.replace(/\{(\w+)\}/g, (_, n: string) => encodeURIComponent(d[n] ?? 'x'));
+  };
+  const get = async (route: HttpRoute, qs: string): Promise<{ status: number; text: string }> => {
+    const auth = route.auth === 'apikey' ? apiKey : w.admin;
+    for (let attempt = 0; ; attempt++) {
+      covered.requests++;
+      const res = await fetch(`${rt.url}${pathOf(route)}${qs ? `?${qs}` : ''}`, { headers: auth ? { authorization: `Bearer ${auth}` } : {} });
+      const text = await res.text();
+      // the key's rate limit is not what is fuzzed here: wait as long as the answer says, then ask again
+      const retryAfterS = Number(res.headers.get('retry-after'));
+      if (res.status !== 429 || attempt === 5 || !(retryAfterS >= 0)) return { status: res.status, text };
+      await new Promise((r) => setTimeout(r, Math.min(retryAfterS, 5) * 1000 + 50));
+    }
+  };
+
+  it('finds the query schema of every GET route', () => {
+    expect(unresolved).toEqual([]);
+    expect(queries.length).toBe(HTTP_ROUTES.filter((r) => r.method === 'GET').length);
+    expect(apiKey, 'an API key for /v1').toMatch(/^chk_/);
+  });
+
+  it('every parameter of every GET route, one at a time: no 5xx, 4xx in the error shape', async () => {
+    const problems: string[] = [];
+    for (const { route, keys } of queries) {
+      covered.routes++;
+      // parameters the schema does not know are sent too: they must be ignored or refused, never a 500
+      for (const k of [...keys, ...(keys.includes('cursor') ? [] : ['cursor']), 'junk_param']) {
+        covered.params += keys.includes(k) ? 1 : 0;
+        const values = k === 'cursor' ? BAD_CURSORS : BAD_VALUES;
+        const one = async (v: string) => {
+          const raw = v.startsWith('%') ? v : encodeURIComponent(v);
+          const { status, text } = await get(route, `${encodeURIComponent(k)}=${raw}`);
+          // MCP answers in JSON-RPC (a GET: 405 with a JSON-RPC error), not in the API's error shape
+          const problem = route.path === '/mcp' ? (status >= 500 ? `status ${status}` : undefined) : check(status, text);
+          if (problem) problems.push(`GET ${route.path}?${k}=${raw.slice(0, 60)}: ${problem}`);
+        };
+        // a key's requests one at a time (its token bucket), the rest a parameter's values at once
+        if (route.auth === 'apikey') for (const v of values) await one(v);
+        else await Promise.all(values.map(one));
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('a bad cursor is a 400 with field query.cursor and a reason, on every list that takes one', async () => {
+    const problems: string[] = [];
+    for (const { route, keys } of queries.filter((q) => q.keys.includes('cursor'))) {
+      covered.cursorRoutes++;
+      for (const c of BAD_CURSORS) {
+        const raw = c.startsWith('%') ? c : encodeURIComponent(c);
+        const { status, text } = await get(route, `cursor=${raw}`);
+        const details = (JSON.parse(text || '{}') as { error?: { details?: Array<{ field?: string; reason?: string }> } }).error?.details ?? [];
+        const field = details.find((d) => d.field === 'query.cursor' || d.field === 'cursor');
+        if (status !== 400 || !field?.reason) problems.push(`GET ${route.path}?cursor=${raw.slice(0, 40)}: ${status} ${text.slice(0, 160)}`);
+      }
+      expect(keys).toContain('cursor');
+    }
+    expect(problems).toEqual([]);
+  });
+});

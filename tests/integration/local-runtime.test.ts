@@ -2,12 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { networkInterfaces } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { IncomingMessage } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { decodeProtectedHeader, importJWK, SignJWT, type JWK } from 'jose';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
-import { isDevRoute, isLocalRequest } from '../../scripts/local/gateway.ts';
+import { isDevRoute, isDevRouteHost, isLocalRequest } from '../../scripts/local/gateway.ts';
 import { db } from '../../shared/db/service.ts';
 
 /**
@@ -55,6 +55,19 @@ function wsStatus(token: string): Promise<number> {
     });
     ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     ws.on('error', reject);
+  });
+}
+
+/** A request from this machine with the Host header a DNS-rebinding page would send (fetch always sends the URL's). */
+function withHost(method: string, path: string, host: string, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: rt.port, method, path, headers: { host, 'content-type': 'application/json', ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
   });
 }
 
@@ -108,6 +121,47 @@ describe('development routes', () => {
     expect(await verify.text()).toBe('42');
     const cfg = (await (await fetch(`${base}/config.json`, { headers: TUNNEL })).json()) as { localOutboxUrl?: string };
     expect(cfg.localOutboxUrl).toBeUndefined();
+  });
+
+  it('DNS rebinding (issue 42 §4): Host evil.example gets 403 on /_local/outbox and /cognito; a loopback Host works', async () => {
+    const code = await withHost('GET', '/_local/outbox?format=json', `evil.example:${rt.port}`);
+    expect(code.status).toBe(403);
+    expect(code.text).not.toMatch(/token|"to"/i);
+    expect((await withHost('GET', '/_local/outbox?format=json', 'evil.example')).status).toBe(403);
+    expect((await withHost('GET', '/_local/outbox?format=json', `localhost:${rt.port + 1}`)).status).toBe(403);
+    const target = JSON.stringify({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: rt.clientId, AuthParameters: { USERNAME: rt.adminEmail, PASSWORD: 'x' } });
+    const cognito = await withHost('POST', '/cognito/', `evil.example:${rt.port}`, target);
+    expect(cognito.status).toBe(403);
+    expect(cognito.text).not.toMatch(/IdToken|AccessToken/);
+    for (const host of [`localhost:${rt.port}`, `127.0.0.1:${rt.port}`, `[::1]:${rt.port}`, `LOCALHOST:${rt.port}`]) {
+      expect((await withHost('GET', '/_local/outbox?format=json', host)).status, host).toBe(200);
+      expect((await withHost('POST', '/cognito/', host, target)).status, host).not.toBe(403);
+    }
+    const cfg = JSON.parse((await withHost('GET', '/config.json', `evil.example:${rt.port}`)).text) as { localOutboxUrl?: string };
+    expect(cfg.localOutboxUrl).toBeUndefined();
+  });
+
+  it.each(devPaths)('%s %s with a rebinding Host is a 403', async (method, path) => {
+    const r = await withHost(method, path, `rebind.evil.example:${rt.port}`, method === 'POST' ? '{}' : undefined);
+    expect(r.status).toBe(403);
+  });
+
+  it('isDevRouteHost: loopback names and the listening address, with the runtime port', () => {
+    expect(isDevRouteHost('localhost:3000', 3000)).toBe(true);
+    expect(isDevRouteHost('127.0.0.1:3000', 3000)).toBe(true);
+    expect(isDevRouteHost('[::1]:3000', 3000)).toBe(true);
+    expect(isDevRouteHost('localhost', 80)).toBe(true);
+    expect(isDevRouteHost('192.168.1.10:3000', 3000, '192.168.1.10')).toBe(true);
+    expect(isDevRouteHost('localhost', 3000)).toBe(false);
+    expect(isDevRouteHost('localhost:3001', 3000)).toBe(false);
+    expect(isDevRouteHost('evil.example:3000', 3000)).toBe(false);
+    expect(isDevRouteHost('localhost.evil.example:3000', 3000)).toBe(false);
+    expect(isDevRouteHost('127.0.0.1.nip.io:3000', 3000)).toBe(false);
+    expect(isDevRouteHost('192.168.1.10:3000', 3000)).toBe(false);
+    expect(isDevRouteHost('192.168.1.10:3000', 3000, '0.0.0.0')).toBe(false);
+    expect(isDevRouteHost('localhost:3000@evil.example', 3000)).toBe(false);
+    expect(isDevRouteHost(undefined, 3000)).toBe(false);
+    expect(isDevRouteHost('', 3000)).toBe(false);
   });
 
   it('isLocalRequest: loopback without forwarding headers only', () => {

@@ -161,6 +161,29 @@ describe('inbound media', () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(pdf)).toBe(true);
   });
 
+  it('serves every inbound file as an attachment with nosniff: an html document without a name, an image, its thumbnail (issue 42 §4)', async () => {
+    const html = Buffer.from('<!doctype html><html><body><script>alert(document.domain)</script></body></html>');
+    rt.graph.addMedia('doc-html', html, 'text/html');
+    const doc = await receive('document', { id: 'doc-html', mime_type: 'text/html' });
+    expect(doc.message.media).toMatchObject({ status: 'stored' });
+    const { body } = await mediaOf(doc.chatId, doc.message.unique_id);
+    const file = await fetch(`${rt.url}${body.url}`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="[A-Za-z0-9._-]+"/);
+
+    const bytes = await jpeg(300, 200);
+    rt.graph.addMedia('img-attach', bytes, 'image/jpeg');
+    const image = await receive('image', { id: 'img-attach' });
+    const urls = (await mediaOf(image.chatId, image.message.unique_id)).body;
+    for (const u of [urls.url, urls.thumbnail_url]) {
+      const r = await fetch(`${rt.url}${u}`);
+      expect(r.status).toBe(200);
+      expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="[A-Za-z0-9._-]+\.jpg"/);
+    }
+  });
+
   it('answers 404 for another org, another chat, or a message without a file', async () => {
     const bytes = await jpeg(50, 50);
     rt.graph.addMedia('img-private', bytes, 'image/jpeg');

@@ -1,6 +1,7 @@
 import { log } from '../../log.ts';
 import { BAILEYS_INBOUND_EVENTS } from './connector.ts';
 import { useDynamoAuthState } from './auth-state.ts';
+import { downloadWaWebMedia, type BaileysMedia } from './media-fetch.ts';
 import type { SessionEvent, SessionSocket, SocketFactory } from './session-worker.ts';
 import type { WaWebPhone } from './ingest-web.ts';
 
@@ -102,8 +103,11 @@ export function baileysSocketFactory(): SocketFactory {
       groupSettingUpdate: async (jid, setting) => void (await (sock.groupSettingUpdate as unknown as (j: string, s: string) => Promise<void>)(jid, setting)),
       updateProfilePicture: async (jid, bytes) => void (await (sock.updateProfilePicture as unknown as (j: string, c: Buffer) => Promise<void>)(jid, Buffer.from(bytes))),
       me: () => sock.user?.id,
-      downloadMedia: async (raw) =>
-        (await B.downloadMediaMessage(raw as never, 'buffer', {}, { logger: logger as never, reuploadRequest: (sock as unknown as { updateMediaMessage: never }).updateMediaMessage })) as Uint8Array,
+      // not B.downloadMediaMessage: it fetches whatever `url` the sender wrote, of any size (issue 42 §4)
+      downloadMedia: (raw) =>
+        downloadWaWebMedia(B as unknown as BaileysMedia, raw as never, {
+          reupload: (m) => (sock as unknown as { updateMediaMessage: (m: unknown) => Promise<never> }).updateMediaMessage(m),
+        }),
       onEvent: (l) => void listeners.push(l),
       close: async () => {
         closed = true;

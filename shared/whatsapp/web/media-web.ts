@@ -3,7 +3,8 @@ import { commitWithEvents, type TxItem } from '../../db/transaction.ts';
 import { toMessageWire } from '../../inbox/wire.ts';
 import { checkAndStoreMedia, type StoredMedia } from '../../media/media.ts';
 import { recordMediaItemSafely } from '../../media/media-library.ts';
-import { isMediaMessageType, type MediaMessageType } from '../../media/media.rules.ts';
+import { isMediaMessageType, MEDIA_WORDS, type MediaMessageType } from '../../media/media.rules.ts';
+import { MediaTooLargeError } from '../cloud/graph-client.ts';
 import { log } from '../../log.ts';
 import type { WaWebPhone } from './ingest-web.ts';
 import { RETRY, retryOnConflict } from '../../db/retry.ts';
@@ -43,7 +44,7 @@ export async function storeWaWebMedia(phone: WaWebPhone, messageId: string, down
     next = await check(key, type, media, bytes);
   } catch (e) {
     log('warn', 'wa_web.media_download_failed', { phone_id: phone.phone_id, message_id: messageId, error: String((e as Error)?.message ?? e) });
-    next = { ...media, status: 'failed', error: DOWNLOAD_FAILED };
+    next = { ...media, status: 'failed', error: e instanceof MediaTooLargeError ? MEDIA_WORDS.tooLarge(type) : DOWNLOAD_FAILED };
   }
   return retryOnConflict(`message ${key.unique_id} (media)`, async () => {
     const current = (await db().entities.message.get(key).go()).data;
