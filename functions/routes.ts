@@ -4,6 +4,8 @@
  * gateway (scripts/local/gateway.ts) and the CDK api stack, so the two cannot drift.
  * Paths use API Gateway v2 syntax (`{param}`).
  */
+import type { Use } from '../shared/plan/entitlements.rules.ts';
+
 export interface HttpRoute {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
@@ -14,15 +16,28 @@ export interface HttpRoute {
    * (functions/lib/api-key.ts `apiHandler`): API Gateway attaches no authorizer, like 'none'
    */
   auth: 'jwt' | 'none' | 'apikey';
+  /**
+   * What the route does, for the one entitlement gate (issue 42, shared/plan/entitlements.rules.ts
+   * `entitlement`), enforced once by functions/lib/http.ts (web API), functions/lib/api-key.ts
+   * (`/v1`) and functions/http/mcp/mcp.ts. Omitted: GET reads, every other method writes
+   * ({@link routeUse}). Explicit where it matters: `open` for signing in, one's own profile, the plan
+   * and billing (a blocked org must be able to pay) and for taking access away (removing a member,
+   * revoking an API key, deleting a webhook); `export` for data downloads; a plan feature for what
+   * Starter lacks (spec §9).
+   */
+  use?: Use;
 }
 
+/** The use of a route: its declared `use`, else `read` for GET and `write` for any other method. */
+export const routeUse = (r: Pick<HttpRoute, 'method' | 'use'>): Use => r.use ?? (r.method === 'GET' ? 'read' : 'write');
+
 export const HTTP_ROUTES: HttpRoute[] = [
-  { method: 'GET', path: '/api/me', handler: 'functions/http/me/get-me.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/me/preferences', handler: 'functions/http/me/get-preferences.ts#handler', auth: 'jwt' },
-  { method: 'PUT', path: '/api/me/preferences', handler: 'functions/http/me/update-preferences.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/me/password', handler: 'functions/http/me/get-password.ts#handler', auth: 'jwt' },
-  { method: 'PUT', path: '/api/me/password', handler: 'functions/http/me/set-password.ts#handler', auth: 'jwt' },
-  { method: 'PUT', path: '/api/orgs/{org_id}/me/status', handler: 'functions/http/members/update-my-status.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/me', handler: 'functions/http/me/get-me.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'GET', path: '/api/me/preferences', handler: 'functions/http/me/get-preferences.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'PUT', path: '/api/me/preferences', handler: 'functions/http/me/update-preferences.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'GET', path: '/api/me/password', handler: 'functions/http/me/get-password.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'PUT', path: '/api/me/password', handler: 'functions/http/me/set-password.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/me/status', handler: 'functions/http/members/update-my-status.ts#handler', auth: 'jwt', use: 'open' },
   { method: 'GET', path: '/api/orgs/{org_id}/chats', handler: 'functions/http/chats/list-chats.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}', handler: 'functions/http/chats/get-chat.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/chats/counts', handler: 'functions/http/chats/chat-counts.ts#handler', auth: 'jwt' },
@@ -66,7 +81,7 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/settings/tickets', handler: 'functions/http/tickets/get-ticket-settings.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/settings/tickets', handler: 'functions/http/tickets/update-ticket-settings.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/members', handler: 'functions/http/members/list-members.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs', handler: 'functions/http/orgs/create-org.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs', handler: 'functions/http/orgs/create-org.ts#handler', auth: 'jwt', use: 'open' },
   { method: 'GET', path: '/api/orgs/{org_id}/settings/permissions', handler: 'functions/http/orgs/get-permission-settings.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/settings/permissions', handler: 'functions/http/orgs/update-permission-settings.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/phones', handler: 'functions/http/phones/list-phones.ts#handler', auth: 'jwt' },
@@ -77,9 +92,9 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/team', handler: 'functions/http/team/list-team.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/team/invites', handler: 'functions/http/team/invite-member.ts#handler', auth: 'jwt' },
   { method: 'PATCH', path: '/api/orgs/{org_id}/team/{email}', handler: 'functions/http/team/update-member.ts#handler', auth: 'jwt' },
-  { method: 'DELETE', path: '/api/orgs/{org_id}/team/{email}', handler: 'functions/http/team/remove-member.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/invites/{invite_org_id}/join', handler: 'functions/http/invites/join-invite.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/invites/{invite_org_id}/decline', handler: 'functions/http/invites/decline-invite.ts#handler', auth: 'jwt' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/team/{email}', handler: 'functions/http/team/remove-member.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'POST', path: '/api/invites/{invite_org_id}/join', handler: 'functions/http/invites/join-invite.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'POST', path: '/api/invites/{invite_org_id}/decline', handler: 'functions/http/invites/decline-invite.ts#handler', auth: 'jwt', use: 'open' },
   { method: 'GET', path: '/api/orgs/{org_id}/tasks', handler: 'functions/http/tasks/list-tasks.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/tasks', handler: 'functions/http/tasks/create-task.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/tasks/bulk', handler: 'functions/http/tasks/bulk-update-tasks.ts#handler', auth: 'jwt' },
@@ -93,75 +108,75 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'POST', path: '/api/orgs/{org_id}/chats/{chat_id}/notes', handler: 'functions/http/notes/create-note.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/chats/{chat_id}/notes/{unique_id}', handler: 'functions/http/notes/delete-note.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/notifications', handler: 'functions/http/notifications/list-notifications.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/notifications/read', handler: 'functions/http/notifications/mark-notifications-read.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/notifications/read', handler: 'functions/http/notifications/mark-notifications-read.ts#handler', auth: 'jwt', use: 'read' },
   { method: 'POST', path: '/api/orgs/{org_id}/chats/bulk-jobs', handler: 'functions/http/bulk/create-bulk-job.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/chats/bulk-jobs/{job_id}', handler: 'functions/http/bulk/get-bulk-job.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/chats/bulk-jobs/{job_id}/undo', handler: 'functions/http/bulk/undo-bulk-job.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/chats/export.csv', handler: 'functions/http/bulk/export-chats.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/verify-webhook.ts#handler', auth: 'none' },
-  { method: 'POST', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler', auth: 'none' },
-  { method: 'POST', path: '/api/auth/otp/prepare', handler: 'functions/http/auth/prepare-otp.ts#handler', auth: 'none' },
+  { method: 'GET', path: '/api/orgs/{org_id}/chats/export.csv', handler: 'functions/http/bulk/export-chats.ts#handler', auth: 'jwt', use: 'export' },
+  { method: 'GET', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/verify-webhook.ts#handler', auth: 'none', use: 'open' },
+  { method: 'POST', path: '/webhooks/whatsapp', handler: 'functions/channels/whatsapp-cloud/receive-webhook.ts#handler', auth: 'none', use: 'open' },
+  { method: 'POST', path: '/api/auth/otp/prepare', handler: 'functions/http/auth/prepare-otp.ts#handler', auth: 'none', use: 'open' },
   // --- issue 21: web push (spec §7 private/notifications/…, the org as a path segment) ---
   { method: 'GET', path: '/api/orgs/{org_id}/notifications/vapid-public-key', handler: 'functions/http/notifications/get-vapid-public-key.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/notifications/subscribe', handler: 'functions/http/notifications/subscribe-device.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/notifications/unsubscribe', handler: 'functions/http/notifications/unsubscribe-device.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/notifications/unsubscribe-all-for-device', handler: 'functions/http/notifications/unsubscribe-all-for-device.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/notifications/test', handler: 'functions/http/notifications/send-test-push.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/notifications/subscribe', handler: 'functions/http/notifications/subscribe-device.ts#handler', auth: 'jwt', use: 'read' },
+  { method: 'POST', path: '/api/orgs/{org_id}/notifications/unsubscribe', handler: 'functions/http/notifications/unsubscribe-device.ts#handler', auth: 'jwt', use: 'read' },
+  { method: 'POST', path: '/api/orgs/{org_id}/notifications/unsubscribe-all-for-device', handler: 'functions/http/notifications/unsubscribe-all-for-device.ts#handler', auth: 'jwt', use: 'read' },
+  { method: 'POST', path: '/api/orgs/{org_id}/notifications/test', handler: 'functions/http/notifications/send-test-push.ts#handler', auth: 'jwt', use: 'read' },
   // --- issue 20: API keys (admin), the public REST API /v1 and the MCP server ---
-  { method: 'GET', path: '/api/orgs/{org_id}/api-keys', handler: 'functions/http/api-keys/list-api-keys.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/api-keys', handler: 'functions/http/api-keys/create-api-key.ts#handler', auth: 'jwt' },
-  { method: 'DELETE', path: '/api/orgs/{org_id}/api-keys/{key_id}', handler: 'functions/http/api-keys/revoke-api-key.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/api-keys/logs', handler: 'functions/http/api-keys/list-api-logs.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/v1/openapi.json', handler: 'functions/http/v1/openapi.ts#handler', auth: 'none' },
-  { method: 'GET', path: '/v1/orgs/{org_id}/chats', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'GET', path: '/v1/orgs/{org_id}/chats/{chat_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'POST', path: '/v1/orgs/{org_id}/chats/assign', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'POST', path: '/v1/orgs/{org_id}/chats/labels', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'POST', path: '/v1/orgs/{org_id}/chats/close', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'POST', path: '/v1/orgs/{org_id}/chats/snooze', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'GET', path: '/v1/orgs/{org_id}/chats/{chat_id}/messages', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'POST', path: '/v1/orgs/{org_id}/chats/{chat_id}/messages', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'GET', path: '/v1/orgs/{org_id}/tickets', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'POST', path: '/v1/orgs/{org_id}/tickets', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'GET', path: '/v1/orgs/{org_id}/tickets/{ticket_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'PATCH', path: '/v1/orgs/{org_id}/tickets/{ticket_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'GET', path: '/v1/orgs/{org_id}/tasks', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'POST', path: '/v1/orgs/{org_id}/tasks', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'PUT', path: '/v1/orgs/{org_id}/tasks/{task_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'GET', path: '/v1/orgs/{org_id}/contacts', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'GET', path: '/v1/orgs/{org_id}/search', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'POST', path: '/v1/orgs/{org_id}/hooks', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'DELETE', path: '/v1/orgs/{org_id}/hooks/{endpoint_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'GET', path: '/v1/orgs/{org_id}/hooks/samples/{event}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey' },
-  { method: 'POST', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey' },
-  { method: 'GET', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey' },
-  { method: 'DELETE', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey' },
+  { method: 'GET', path: '/api/orgs/{org_id}/api-keys', handler: 'functions/http/api-keys/list-api-keys.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/api/orgs/{org_id}/api-keys', handler: 'functions/http/api-keys/create-api-key.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/api-keys/{key_id}', handler: 'functions/http/api-keys/revoke-api-key.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'GET', path: '/api/orgs/{org_id}/api-keys/logs', handler: 'functions/http/api-keys/list-api-logs.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/v1/openapi.json', handler: 'functions/http/v1/openapi.ts#handler', auth: 'none', use: 'open' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/chats', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/chats/{chat_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/chats/assign', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/chats/labels', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/chats/close', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/chats/snooze', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/chats/{chat_id}/messages', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/chats/{chat_id}/messages', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/tickets', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/tickets', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/tickets/{ticket_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'PATCH', path: '/v1/orgs/{org_id}/tickets/{ticket_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/tasks', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/tasks', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'PUT', path: '/v1/orgs/{org_id}/tasks/{task_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/contacts', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/search', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/v1/orgs/{org_id}/hooks', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'DELETE', path: '/v1/orgs/{org_id}/hooks/{endpoint_id}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/v1/orgs/{org_id}/hooks/samples/{event}', handler: 'functions/http/v1/router.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
+  { method: 'DELETE', path: '/mcp', handler: 'functions/http/mcp/mcp.ts#handler', auth: 'apikey', use: 'custom_api_webhooks' },
   // --- end issue 20 ---
   // --- issue 20: outbound webhooks, Zapier / Pabbly REST hooks, Slack (admins only; JWT) ---
-  { method: 'GET', path: '/api/orgs/{org_id}/webhooks', handler: 'functions/http/webhooks/list-endpoints.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/webhooks', handler: 'functions/http/webhooks/create-endpoint.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/webhooks/events', handler: 'functions/http/webhooks/event-catalogue.ts#handler', auth: 'jwt' },
-  { method: 'PATCH', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}', handler: 'functions/http/webhooks/update-endpoint.ts#handler', auth: 'jwt' },
-  { method: 'DELETE', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}', handler: 'functions/http/webhooks/delete-endpoint.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/rotate-secret', handler: 'functions/http/webhooks/rotate-secret.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/test', handler: 'functions/http/webhooks/send-test.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/deliveries', handler: 'functions/http/webhooks/list-deliveries.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/deliveries/{delivery_id}/replay', handler: 'functions/http/webhooks/replay-delivery.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/hooks', handler: 'functions/http/webhooks/subscribe-hook.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/hooks/samples/{event}', handler: 'functions/http/webhooks/hook-samples.ts#handler', auth: 'jwt' },
-  { method: 'DELETE', path: '/api/orgs/{org_id}/hooks/{endpoint_id}', handler: 'functions/http/webhooks/unsubscribe-hook.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/get-slack.ts#handler', auth: 'jwt' },
-  { method: 'PUT', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/put-slack.ts#handler', auth: 'jwt' },
-  { method: 'DELETE', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/delete-slack.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/webhooks', handler: 'functions/http/webhooks/list-endpoints.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/api/orgs/{org_id}/webhooks', handler: 'functions/http/webhooks/create-endpoint.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/api/orgs/{org_id}/webhooks/events', handler: 'functions/http/webhooks/event-catalogue.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'PATCH', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}', handler: 'functions/http/webhooks/update-endpoint.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}', handler: 'functions/http/webhooks/delete-endpoint.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'POST', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/rotate-secret', handler: 'functions/http/webhooks/rotate-secret.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/test', handler: 'functions/http/webhooks/send-test.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/deliveries', handler: 'functions/http/webhooks/list-deliveries.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/api/orgs/{org_id}/webhooks/{endpoint_id}/deliveries/{delivery_id}/replay', handler: 'functions/http/webhooks/replay-delivery.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'POST', path: '/api/orgs/{org_id}/hooks', handler: 'functions/http/webhooks/subscribe-hook.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'GET', path: '/api/orgs/{org_id}/hooks/samples/{event}', handler: 'functions/http/webhooks/hook-samples.ts#handler', auth: 'jwt', use: 'custom_api_webhooks' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/hooks/{endpoint_id}', handler: 'functions/http/webhooks/unsubscribe-hook.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'GET', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/get-slack.ts#handler', auth: 'jwt', use: 'integrations' },
+  { method: 'PUT', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/put-slack.ts#handler', auth: 'jwt', use: 'integrations' },
+  { method: 'DELETE', path: '/api/orgs/{org_id}/integrations/slack', handler: 'functions/http/webhooks/delete-slack.ts#handler', auth: 'jwt', use: 'open' },
   // --- end issue 20 webhooks ---
   // --- search (issue 14) ---
   { method: 'GET', path: '/api/orgs/{org_id}/search', handler: 'functions/http/search/search.ts#handler', auth: 'jwt' },
   // --- issue 22: plans, billing, trial, incidents, organization settings ---
-  { method: 'GET', path: '/api/orgs/{org_id}/plan', handler: 'functions/http/plans/get-plan.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/plan/checkout', handler: 'functions/http/plans/start-checkout.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/plan/trial-extension', handler: 'functions/http/plans/request-trial-extension.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/incident', handler: 'functions/http/plans/get-incident.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/webhooks/billing', handler: 'functions/channels/billing/receive-billing-webhook.ts#handler', auth: 'none' },
+  { method: 'GET', path: '/api/orgs/{org_id}/plan', handler: 'functions/http/plans/get-plan.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'POST', path: '/api/orgs/{org_id}/plan/checkout', handler: 'functions/http/plans/start-checkout.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'POST', path: '/api/orgs/{org_id}/plan/trial-extension', handler: 'functions/http/plans/request-trial-extension.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'GET', path: '/api/incident', handler: 'functions/http/plans/get-incident.ts#handler', auth: 'jwt', use: 'open' },
+  { method: 'POST', path: '/webhooks/billing', handler: 'functions/channels/billing/receive-billing-webhook.ts#handler', auth: 'none', use: 'open' },
   // issue 22 (plans2): organization settings general, config, library (members read, admins write)
   { method: 'GET', path: '/api/orgs/{org_id}/settings/general', handler: 'functions/http/orgs/get-general-settings.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/settings/general', handler: 'functions/http/orgs/update-general-settings.ts#handler', auth: 'jwt' },
@@ -177,7 +192,7 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'DELETE', path: '/api/orgs/{org_id}/ai/faqs/{faq_id}', handler: 'functions/http/ai/delete-faq.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/ai/settings', handler: 'functions/http/ai/get-settings.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/ai/settings', handler: 'functions/http/ai/update-settings.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/ai/test', handler: 'functions/http/ai/test-answer.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/ai/test', handler: 'functions/http/ai/test-answer.ts#handler', auth: 'jwt', use: 'ai_autoresponder' },
   { method: 'GET', path: '/api/orgs/{org_id}/ai/decisions', handler: 'functions/http/ai/list-decisions.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/chats/{chat_id}/ai', handler: 'functions/http/ai/set-chat-ai.ts#handler', auth: 'jwt' },
   // issue 18 (part 2): FAQ pair attachments (spec §7 upload under {org_id}/ai_assets/{context_id}/)
@@ -186,13 +201,13 @@ export const HTTP_ROUTES: HttpRoute[] = [
   // --- issue 19: dashboard, analytics and the audit log ---
   { method: 'GET', path: '/api/orgs/{org_id}/dashboard', handler: 'functions/http/analytics/get-dashboard.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/analytics', handler: 'functions/http/analytics/get-analytics.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/analytics/export.csv', handler: 'functions/http/analytics/export-analytics.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/analytics/export.csv', handler: 'functions/http/analytics/export-analytics.ts#handler', auth: 'jwt', use: 'export' },
   { method: 'GET', path: '/api/orgs/{org_id}/logs/audit', handler: 'functions/http/logs/list-audit-log.ts#handler', auth: 'jwt' },
   // signed WhatsApp webhooks no schema accepted (dead letters of the webhook, kept with their reason)
   { method: 'GET', path: '/api/orgs/{org_id}/logs/webhook-rejections', handler: 'functions/http/logs/list-webhook-rejections.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/logs/webhook-rejections/{rejection_id}', handler: 'functions/http/logs/get-webhook-rejection.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/analytics/groups', handler: 'functions/http/analytics/get-analytics-groups.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/analytics/breakdown', handler: 'functions/http/analytics/get-analytics-breakdown.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/analytics/groups', handler: 'functions/http/analytics/get-analytics-groups.ts#handler', auth: 'jwt', use: 'advanced_analytics' },
+  { method: 'GET', path: '/api/orgs/{org_id}/analytics/breakdown', handler: 'functions/http/analytics/get-analytics-breakdown.ts#handler', auth: 'jwt', use: 'advanced_analytics' },
   // --- end issue 19 ---
   // --- issue 15: contacts, custom properties, quick replies ---
   { method: 'GET', path: '/api/orgs/{org_id}/contacts', handler: 'functions/http/contacts/list-contacts.ts#handler', auth: 'jwt' },
@@ -208,18 +223,18 @@ export const HTTP_ROUTES: HttpRoute[] = [
   // --- end issue 15 ---
   // --- issue 17: automation rules, their log, and a chat's pending follow-ups ---
   { method: 'GET', path: '/api/orgs/{org_id}/rules', handler: 'functions/http/rules/list-rules.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/rules', handler: 'functions/http/rules/create-rule.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/rules', handler: 'functions/http/rules/create-rule.ts#handler', auth: 'jwt', use: 'rules_engine' },
   { method: 'GET', path: '/api/orgs/{org_id}/rules/{rule_id}', handler: 'functions/http/rules/get-rule.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/rules/{rule_id}', handler: 'functions/http/rules/update-rule.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/rules/{rule_id}', handler: 'functions/http/rules/delete-rule.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/rules/{rule_id}/dry-run', handler: 'functions/http/rules/dry-run-rule.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/rules/{rule_id}/dry-run', handler: 'functions/http/rules/dry-run-rule.ts#handler', auth: 'jwt', use: 'rules_engine' },
   { method: 'GET', path: '/api/orgs/{org_id}/logs/rules', handler: 'functions/http/rules/list-rule-logs.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/chats/{chat_id}/rule-pending', handler: 'functions/http/rules/list-chat-pending.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/chats/{chat_id}/rule-pending/{key}', handler: 'functions/http/rules/cancel-chat-pending.ts#handler', auth: 'jwt' },
   // --- end issue 17 ---
   // --- issue 17 §6: SLA policies and the breach report ---
   { method: 'GET', path: '/api/orgs/{org_id}/sla-policies', handler: 'functions/http/sla/list-sla-policies.ts#handler', auth: 'jwt' },
-  { method: 'POST', path: '/api/orgs/{org_id}/sla-policies', handler: 'functions/http/sla/create-sla-policy.ts#handler', auth: 'jwt' },
+  { method: 'POST', path: '/api/orgs/{org_id}/sla-policies', handler: 'functions/http/sla/create-sla-policy.ts#handler', auth: 'jwt', use: 'rules_engine' },
   { method: 'PUT', path: '/api/orgs/{org_id}/sla-policies/{policy_id}', handler: 'functions/http/sla/update-sla-policy.ts#handler', auth: 'jwt' },
   { method: 'DELETE', path: '/api/orgs/{org_id}/sla-policies/{policy_id}', handler: 'functions/http/sla/delete-sla-policy.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/logs/sla', handler: 'functions/http/sla/list-sla-breaches.ts#handler', auth: 'jwt' },
@@ -242,7 +257,7 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'POST', path: '/api/orgs/{org_id}/contacts/{contact_id}/merge', handler: 'functions/http/contacts/merge-contact.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/contacts/{contact_id}/unmerge', handler: 'functions/http/contacts/unmerge-contact.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/contacts/{contact_id}/merges', handler: 'functions/http/contacts/list-contact-merges.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/contacts/export.csv', handler: 'functions/http/contacts/export-contacts.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/contacts/export.csv', handler: 'functions/http/contacts/export-contacts.ts#handler', auth: 'jwt', use: 'export' },
   { method: 'POST', path: '/api/orgs/{org_id}/contacts/imports', handler: 'functions/http/contact-imports/create-import.ts#handler', auth: 'jwt' },
   { method: 'PUT', path: '/api/orgs/{org_id}/contacts/imports/{job_id}/chunks/{seq}', handler: 'functions/http/contact-imports/put-import-chunk.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/contacts/imports/{job_id}/start', handler: 'functions/http/contact-imports/start-import.ts#handler', auth: 'jwt' },
@@ -258,7 +273,7 @@ export const HTTP_ROUTES: HttpRoute[] = [
   { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}', handler: 'functions/http/broadcasts/get-broadcast.ts#handler', auth: 'jwt' },
   { method: 'POST', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}/actions', handler: 'functions/http/broadcasts/control-broadcast.ts#handler', auth: 'jwt' },
   { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients', handler: 'functions/http/broadcasts/list-recipients.ts#handler', auth: 'jwt' },
-  { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients.csv', handler: 'functions/http/broadcasts/export-recipients.ts#handler', auth: 'jwt' },
+  { method: 'GET', path: '/api/orgs/{org_id}/broadcasts/{broadcast_id}/recipients.csv', handler: 'functions/http/broadcasts/export-recipients.ts#handler', auth: 'jwt', use: 'export' },
   // --- end issue 16 ---
   // --- issue 15 (groups): group templates and "Create group" on a WhatsApp Web number ---
   { method: 'GET', path: '/api/orgs/{org_id}/group-templates', handler: 'functions/http/group-templates/list-group-templates.ts#handler', auth: 'jwt' },
@@ -271,9 +286,19 @@ export const HTTP_ROUTES: HttpRoute[] = [
   // --- end issue 15 (groups) ---
 ];
 
-/** WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`). */
+/**
+ * WebSocket API routes (route key -> handler). `$connect` checks the JWT itself (`?token=`).
+ * The entitlement gate (issue 42): the socket is a read: it delivers the org's events, and clients
+ * send only typing and session frames (functions/ws/default.ts), which reach no customer and change
+ * no data, so a blocked org keeps it (reading stays possible after an end). Nothing is sent to
+ * WhatsApp over the socket; every send goes through an HTTP route (gated by its `use`) or a
+ * consumer, and all of them through the outbound chokepoint (functions/consumers/whatsapp-outbound.ts).
+ */
 export const WS_ROUTES: Record<'$connect' | '$disconnect' | '$default', string> = {
   $connect: 'functions/ws/connect.ts#handler',
   $disconnect: 'functions/ws/disconnect.ts#handler',
   $default: 'functions/ws/default.ts#handler',
 };
+
+/** `METHOD path` (API Gateway's routeKey) -> the route's use (see {@link routeUse}). */
+export const ROUTE_USES: ReadonlyMap<string, Use> = new Map(HTTP_ROUTES.map((r) => [`${r.method} ${r.path}`, routeUse(r)]));

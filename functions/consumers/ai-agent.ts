@@ -4,11 +4,14 @@ import { onCustomerMessage, onTeamMessage } from '../../shared/ai/agent.ts';
 import { log } from '../../shared/log.ts';
 import { aiAgentEnabled } from '../../shared/ai/faq.ts';
 import type { SQSRecord } from 'aws-lambda';
+import { entitledOrLog } from '../lib/entitled.ts';
 
 /**
  * ai-agent consumer (issue 18): `message.received` -> the agent takes the customer's message up
  * (idempotent per message: the decision row is the claim); `message.sent` by a member -> the agent
  * pauses on that chat. Redelivery is harmless (receipts, and the claim).
+ * Issue 42: a customer's message is taken up only while the org may use the AI autoresponder
+ * (entitlements.rules.ts: the plan has it and the subscription or trial has not ended; logged otherwise).
  */
 type AgentEvent = { 'detail-type': string; detail: { properties: Parameters<typeof onCustomerMessage>[0] } };
 const eventOf = (record: SQSRecord) => parseEventRecord(record, 'ai-agent') as unknown as AgentEvent;
@@ -19,6 +22,7 @@ export const handler = sqsHandler(
     const { detail, 'detail-type': type } = eventOf(record);
     const props = detail.properties;
     if (type === 'message.received') {
+      if (!(await entitledOrLog(props.org_id, 'ai_autoresponder', 'ai.customer_message', { chat_id: props.message.chat_id, unique_id: props.message.unique_id }))) return;
       const outcome = await onCustomerMessage(props);
       log('debug', 'ai.customer_message', { chat_id: props.message.chat_id, unique_id: props.message.unique_id, outcome });
     } else if (type === 'message.sent') await onTeamMessage(props);

@@ -2,11 +2,18 @@ import { z } from 'zod';
 import { sqsHandler } from '../lib/sqs.ts';
 import { parseCommandRecord } from '../lib/records.ts';
 import { prepareReply } from '../../shared/ai/agent.ts';
+import { entitledOrLog } from '../lib/entitled.ts';
 
 /** A delayed AI reply put on the ai-replies queue by the scheduler (shared/ai/agent.ts onCustomerMessage). */
 const Command = z.object({ org_id: z.string(), chat_id: z.string(), unique_id: z.string() });
 
-/** ai-replies consumer: prepares and sends the reply unless the chat was taken over (prepareReply). */
+/**
+ * ai-replies consumer: prepares and sends the reply unless the chat was taken over (prepareReply).
+ * Issue 42: not when the org may no longer use the AI autoresponder (plan, ended subscription or
+ * trial; logged with the reason); a reply already queued is stopped at the outbound chokepoint.
+ */
 export const handler = sqsHandler('ai-replies', async (record) => {
-  await prepareReply(parseCommandRecord(record, Command));
+  const cmd = parseCommandRecord(record, Command);
+  if (!(await entitledOrLog(cmd.org_id, 'ai_autoresponder', 'ai.reply', { chat_id: cmd.chat_id, unique_id: cmd.unique_id }))) return;
+  await prepareReply(cmd);
 });

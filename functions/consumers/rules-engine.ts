@@ -3,6 +3,7 @@ import { ruleEventRelevant, ruleEventReplayHarmless } from '../../shared/rules/r
 import { parseEventRecord } from '../lib/records.ts';
 import { flushRuleWrites, handleRuleEvent, newRuleWrites, type BusEvent } from '../../shared/rules/engine.ts';
 import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
+import { entitledOrLog } from '../lib/entitled.ts';
 
 /**
  * rules-engine consumer (issue 17): evaluates the org's automation rules on each subscribed bus
@@ -22,6 +23,8 @@ import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
  * Events of an org without rules or SLA policies are skipped before any table call (relevance.ts
  * ruleEventRelevant), and an event that changed nothing but a dry-run sample is answered NOOP
  * (an in-process receipt only).
+ * Issue 42: events of an org that may not use the rules engine now (Starter, spec §9; an ended
+ * subscription or trial) are not evaluated (logged with the reason, `plan.refused`).
  */
 export const handler = sqsBatchHandler('rules-engine', async (records) => {
   const writes = newRuleWrites({ joins: true });
@@ -37,6 +40,18 @@ export const handler = sqsBatchHandler('rules-engine', async (records) => {
       } catch (e) {
         joins.leave();
         throw e;
+      }
+      // the plan (issue 42); a failed read leaves the round too, like a bad record
+      let entitled: boolean;
+      try {
+        entitled = await entitledOrLog(String(ev.detail.properties.org_id ?? ''), 'rules_engine', 'rules.event', { event: ev['detail-type'] });
+      } catch (e) {
+        joins.leave();
+        throw e;
+      }
+      if (!entitled) {
+        joins.leave();
+        return NOOP;
       }
       const delivery = { sentAt: Number(record.attributes?.SentTimestamp) || undefined, receivedAt: Number(record.attributes?.ApproximateFirstReceiveTimestamp) || undefined };
       const [acted, slaActed] = await Promise.all([handleRuleEvent(ev, delivery, writes).finally(() => joins.leave()), handleSlaEvent(ev)]);

@@ -7,7 +7,8 @@ import { chatGuard, type ChatGuard } from '../../shared/access/guard.ts';
 import type { Actor } from '../../shared/auth/actor.ts';
 import { apiActor, logApiRequest, resolveApiKey, takeToken, type ApiKeyPrincipal } from '../../shared/apikey/api-key.ts';
 import { hasScope, type ApiScope } from '../../shared/apikey/api-key.rules.ts';
-import { bodyLimit, chatAccess, errorHandler, json, MAX_BODY_BYTES, observability, validateInput, withRequestLog } from './http.ts';
+import { bodyLimit, chatAccess, errorHandler, json, MAX_BODY_BYTES, observability, useOfEvent, validateInput, withRequestLog } from './http.ts';
+import { requireUse } from '../../shared/plan/gate.ts';
 
 /**
  * API-key authentication of the public API (`/v1/…`) and the MCP server (`/mcp`), issue 20.
@@ -20,7 +21,9 @@ import { bodyLimit, chatAccess, errorHandler, json, MAX_BODY_BYTES, observabilit
  * working at once).
  *
  * Order: error handler -> body limit (413) -> apiKeyAuth (401 bad key, 429 + Retry-After, then 404
- * for another org's `{org_id}`, then 403 missing scope) -> zod (400) -> the
+ * for another org's `{org_id}`, then 403 missing scope) -> the entitlement gate of the route's `use`
+ * (issue 42: `/v1` is Custom API and webhooks, spec §9; 402 subscription_ended / trial_ended, 403
+ * plan_feature; apiEntitlement) -> zod (400) -> the
  * access guard (shared/access/guard.ts; the API actor is org-level and sees every chat of its org)
  * -> the use case. Every request that named a valid key is logged (route, status, latency, key).
  */
@@ -84,6 +87,20 @@ const decodeURIComponentSafe = (v: string) => {
     return v;
   }
 };
+
+/**
+ * The one entitlement gate (shared/plan/entitlements.rules.ts `entitlement`) for the key's org and
+ * the route's use (functions/routes.ts; every `/v1` route is `custom_api_webhooks`).
+ * @throws AppError 402 subscription_ended | trial_ended; 403 plan_feature
+ */
+export const apiEntitlement = (): Mw => ({
+  name: 'api-entitlement',
+  before: async (request) => {
+    const use = useOfEvent(request.event);
+    if (use === 'open' || use === 'read') return;
+    await requireUse(request.context.chorus.apiKey!.org_id, use);
+  },
+});
 
 /** Sets the org actor again after validateInput (which reads `org_id` from the path). */
 const keepActor = (): Mw => ({
@@ -157,6 +174,7 @@ export function apiHandler<PS extends ZodTypeAny | undefined = undefined, QS ext
     .use(errorHandler() as unknown as Mw)
     .use(bodyLimit(MAX_BODY_BYTES) as unknown as Mw)
     .use(apiKeyAuth({ scope: spec.scope }))
+    .use(apiEntitlement())
     .use(validateInput(spec) as unknown as Mw)
     .use(keepActor())
     .use(chatAccess(spec.perChat) as unknown as Mw)

@@ -10,6 +10,9 @@ import { addLogContext, log, withLogContext } from '../../shared/log.ts';
 import { observability } from './powertools.ts';
 import { chatGuard, type ChatGuard } from '../../shared/access/guard.ts';
 import { openChatIdsIn, sealChatIdsIn } from '../../shared/chat/chat-id-seal.ts';
+import { entitlementError, orgEntitlement } from '../../shared/plan/gate.ts';
+import type { Use } from '../../shared/plan/entitlements.rules.ts';
+import { ROUTE_USES, routeUse } from '../routes.ts';
 
 export { observability };
 
@@ -17,6 +20,8 @@ export { observability };
  * The one HTTP handler wrapper, composed from small middy middlewares (house style):
  *   error handler (registered first, so its onError runs last)
  *   -> body size limit (413) -> JWT claims from API Gateway's authorizer (401)
+ *   -> the entitlement gate of the route's `use` (functions/routes.ts; 402 subscription_ended /
+ *      trial_ended, 403 plan_feature; a refusal is told to members of the org only, others get 404)
  *   -> zod validation of path, query and body (400 with `[{ field, reason }]`)
  *   -> org membership of `{org_id}` (404, the same as a missing org)
  *   -> per-chat access of every chat the request names, wherever it names it (403; the guard,
@@ -118,6 +123,45 @@ export const jwtClaims = (): Mw => ({
     if (!claims) throw new AppError('auth.missing_token', 'Sign in to continue.', { status: 401 });
     // the account's own email (bound to its Cognito sub), not whatever the email claim says now
     request.context.chorus.claims = await resolveIdentity(claimsFrom(claims));
+  },
+});
+
+/** The use of the request's route (functions/routes.ts `use`; by routeKey, else by method). */
+export function useOfEvent(event: Pick<Event, 'routeKey' | 'requestContext'>): Use {
+  const declared = event.routeKey ? ROUTE_USES.get(event.routeKey) : undefined;
+  if (declared) return declared;
+  const method = (event.routeKey?.split(' ')[0] ?? event.requestContext?.http?.method ?? 'GET').toUpperCase();
+  return routeUse({ method: method as 'GET' });
+}
+
+const decodeSafe = (v: string): string => {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
+};
+
+/**
+ * The one entitlement gate of the web API (issue 42): the org's plan and subscription must allow the
+ * route's use (shared/plan/entitlements.rules.ts `entitlement`, the org's plan state cached 5 s and
+ * forgotten by a billing event in this process). Runs before validation, so a blocked org is told
+ * why whatever it sent; a refusal is given only to members of the org (membership is checked first:
+ * anyone else gets the 404 of a missing org). Routes without an `{org_id}` are not gated.
+ * @throws AppError 402 subscription_ended | trial_ended; 403 plan_feature; 404 organization.not_found
+ */
+export const entitlementGate = (): Mw => ({
+  name: 'entitlement-gate',
+  before: async (request) => {
+    const raw = request.event.pathParameters?.org_id;
+    if (!raw) return;
+    const use = useOfEvent(request.event);
+    if (use === 'open' || use === 'read') return;
+    const orgId = decodeSafe(raw);
+    const d = await orgEntitlement(orgId, use);
+    if (d.allowed) return;
+    await resolveActor(request.context.chorus.claims!, orgId);
+    throw entitlementError(d);
   },
 });
 
@@ -247,6 +291,7 @@ const authenticated = (spec: Spec) =>
     .use(errorHandler())
     .use(bodyLimit(MAX_BODY_BYTES))
     .use(jwtClaims())
+    .use(entitlementGate())
     .use(validateInput(spec))
     .use(orgActor())
     .use(chatAccess(spec.perChat));

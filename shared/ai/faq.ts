@@ -212,7 +212,7 @@ export function forgetAiSettings(orgId?: string): void {
  * PUT /ai/settings (the whole settings object). Turning the agent on (`enabled`; per-number switches only narrow it)
  * needs the plan's AI autoresponder (spec §9: Starter lacks it); turning it off, or saving other
  * settings while it stays off, is always allowed.
- * @throws AppError 403 ai.forbidden; 403 plan.feature_unavailable (details plan: ai_autoresponder)
+ * @throws AppError 403 ai.forbidden; 403 plan_feature (details plan: ai_autoresponder)
  */
 export async function updateAiSettings(actor: Actor, input: AiSettings): Promise<AiSettings> {
   assertAiAdmin(actor);

@@ -362,7 +362,7 @@ export async function readAnalytics(actor: Actor, from: string, to: string, opts
 /**
  * Per member, number and label over [from, to] (advanced analytics, spec §9): each dimension read as
  * whole months + whole weeks + odd days (planRange), so 30 days read ~12 rows per member, not 30.
- * @throws AppError 400 as readAnalytics; 403 analytics.forbidden; 403 plan.feature_unavailable
+ * @throws AppError 400 as readAnalytics; 403 analytics.forbidden; 403 plan_feature
  */
 export async function readAnalyticsBreakdown(actor: Actor, from: string, to: string): Promise<AnalyticsBreakdown> {
   await assertAnalyticsAccess(actor);
@@ -383,7 +383,7 @@ export async function readAnalyticsBreakdown(actor: Actor, from: string, to: str
  * The most active group chats of [from, to] (at most 20) with their most active senders (at most
  * 5 each): roll-up Queries of the group and group-sender rows. Advanced analytics (spec §9). Group
  * chats the actor may not see (`visibleChatIds`: the guard's, spec §6 chat_access) are left out.
- * @throws AppError 400 as readAnalytics; 403 analytics.forbidden; 403 plan.feature_unavailable
+ * @throws AppError 400 as readAnalytics; 403 analytics.forbidden; 403 plan_feature
  */
 export async function readGroupAnalytics(actor: Actor, from: string, to: string, visibleChatIds: (ids: string[]) => Promise<Set<string>>): Promise<AnalyticsGroups> {
   await assertAnalyticsAccess(actor);

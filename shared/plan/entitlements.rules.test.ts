@@ -65,8 +65,8 @@ describe('features per tier (spec §9)', () => {
     expect(missingFeatures('pro')).toEqual(['custom_billing', 'contracts', 'priority_support', 'account_manager']);
   });
   it('a trial has Pro features; an unknown plan reads as Starter', () => {
-    expect(effectivePlanId(trial(5 * D))).toBe('pro');
-    expect(hasFeature(trial(5 * D), 'rules_engine')).toBe(true);
+    expect(effectivePlanId(trial(5 * D), NOW)).toBe('pro');
+    expect(hasFeature(trial(5 * D), 'rules_engine', NOW)).toBe(true);
     expect(effectivePlanId({ subscription_status: 'active', org_plan: { plan_id: 'gold' } })).toBe('starter');
   });
 });

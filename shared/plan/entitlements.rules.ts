@@ -7,7 +7,7 @@
  * pages) both call it; the broadcast and rules features read `broadcastCredits` and `ruleLimit`.
  * Browser-safe: no I/O.
  */
-import { BROADCAST_CREDITS_PER_LICENCE, PLANS, RULES_PER_LICENCE, TRIAL, isPlanId, type Feature, type PlanDef, type PlanId } from './catalog.rules.ts';
+import { BROADCAST_CREDITS_PER_LICENCE, FEATURES, FEATURE_LABELS, PLAN_IDS, PLANS, RULES_PER_LICENCE, TRIAL, isPlanId, type Feature, type PlanDef, type PlanId } from './catalog.rules.ts';
 
 /** Subscription states (issue 22); they move only through verified provider events ({@link applyBillingEvent}). */
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'ended'] as const;
@@ -42,21 +42,33 @@ export function subscriptionStatus(org: OrgPlanState): SubscriptionStatus {
   return org.is_free_trial && org.trial_ends_at ? 'trialing' : 'active';
 }
 
-export const onTrial = (org: OrgPlanState): boolean => subscriptionStatus(org) === 'trialing';
+/** A trial org (status `trialing`), whether or not its trial has ended: the trial banner and the trial-ended screen. */
+export const isTrialOrg = (org: OrgPlanState): boolean => subscriptionStatus(org) === 'trialing';
 
-/** The tier whose features apply: the trial's (Pro) while trialing, else `org_plan.plan_id` (Starter when unknown). */
-export function effectivePlanId(org: OrgPlanState): PlanId {
-  if (onTrial(org)) return TRIAL.plan_id;
+/**
+ * On a running free trial: status `trialing` and `trial_ends_at` (epoch ms) still ahead of `nowMs`
+ * (issue 42: an expired trial is no longer a trial; it keeps none of the trial's features). A
+ * trialing row without a recorded end counts as running (rows from before issue 22).
+ */
+export const onTrial = (org: OrgPlanState, nowMs: number = Date.now()): boolean => isTrialOrg(org) && !(typeof org.trial_ends_at === 'number' && org.trial_ends_at > 0 && org.trial_ends_at <= nowMs);
+
+/**
+ * The tier whose features apply: the trial's (Pro) while the trial runs, else `org_plan.plan_id`
+ * (Starter when unknown). An expired trial is Starter unless a plan was bought (issue 42).
+ * @param nowMs epoch ms (the trial end is compared with it)
+ */
+export function effectivePlanId(org: OrgPlanState, nowMs: number = Date.now()): PlanId {
+  if (onTrial(org, nowMs)) return TRIAL.plan_id;
   const id = org.org_plan?.plan_id;
   if (isPlanId(id)) return id;
   return org.is_enterprise ? 'enterprise' : 'starter';
 }
 
-export const effectivePlan = (org: OrgPlanState): PlanDef => PLANS[effectivePlanId(org)];
+export const effectivePlan = (org: OrgPlanState, nowMs: number = Date.now()): PlanDef => PLANS[effectivePlanId(org, nowMs)];
 
-/** Does the org's tier include the feature (spec §9: Starter lacks rule-based ticketing, … custom API/webhooks)? */
-export function hasFeature(org: OrgPlanState, feature: Feature): boolean {
-  return effectivePlan(org).features.includes(feature);
+/** Does the org's tier include the feature (spec §9: Starter lacks rule-based ticketing, … custom API/webhooks)? `nowMs` epoch ms. */
+export function hasFeature(org: OrgPlanState, feature: Feature, nowMs: number = Date.now()): boolean {
+  return effectivePlan(org, nowMs).features.includes(feature);
 }
 
 /** Features the tier lacks (for upgrade prompts). */
@@ -66,25 +78,25 @@ const nonNeg = (n: number | null | undefined): number => (typeof n === 'number' 
 
 /** Paid licences (users); the plan's included users when none are recorded; the trial's allowance while trialing. */
 export function licences(org: OrgPlanState): number {
-  if (onTrial(org)) return TRIAL.users;
+  if (isTrialOrg(org)) return TRIAL.users;
   return nonNeg(org.licences) || effectivePlan(org).users;
 }
 
 /** Most members (active and invited) the org may have: licences plus user add-ons (spec §9). */
 export function memberLimit(org: OrgPlanState): number {
-  if (onTrial(org)) return TRIAL.users;
+  if (isTrialOrg(org)) return TRIAL.users;
   return licences(org) + (effectivePlan(org).addons.users ? nonNeg(org.addons?.users) : 0);
 }
 
 /** Most phones the org may connect: the plan's phones plus phone add-ons (spec §9; Starter has none). */
 export function phoneLimit(org: OrgPlanState): number {
-  if (onTrial(org)) return TRIAL.phones;
+  if (isTrialOrg(org)) return TRIAL.phones;
   const plan = effectivePlan(org);
   return plan.phones + (plan.addons.phones ? nonNeg(org.addons?.phones) : 0);
 }
 
-/** spec §9: 3,000 bulk-message credits per licence per month. */
-export const broadcastCredits = (org: OrgPlanState): number => BROADCAST_CREDITS_PER_LICENCE * licences(org);
+/** spec §9: 3,000 bulk-message credits per licence per month; none once the subscription or trial has ended (issue 42). `nowMs` epoch ms. */
+export const broadcastCredits = (org: OrgPlanState, nowMs: number = Date.now()): number => (endOf(org, nowMs) ? 0 : BROADCAST_CREDITS_PER_LICENCE * licences(org));
 
 /** spec §9: 2 automation rules per licence on Pro and Enterprise; none on Starter (no rules engine). */
 export const ruleLimit = (org: OrgPlanState): number => (hasFeature(org, 'rules_engine') ? RULES_PER_LICENCE * licences(org) : 0);
@@ -120,7 +132,7 @@ export function canAddMember(org: OrgPlanState, count: number): LimitCheck {
 export type BlockingScreen = 'trial_ended' | 'enterprise_ended' | 'inactive';
 
 /** Is the (expired) trial over? */
-export const trialEnded = (org: OrgPlanState, nowMs: number): boolean => onTrial(org) && !!org.trial_ends_at && org.trial_ends_at <= nowMs;
+export const trialEnded = (org: OrgPlanState, nowMs: number): boolean => isTrialOrg(org) && !!org.trial_ends_at && org.trial_ends_at <= nowMs;
 
 /**
  * Which subscription-ended screen blocks the app (spec §4), or null:
@@ -159,7 +171,7 @@ export const showOverdueBanner = (org: OrgPlanState): boolean => subscriptionSta
  * @returns null when the org is not on a trial
  */
 export function trialBannerText(org: OrgPlanState, nowMs: number): string | null {
-  if (!onTrial(org)) return null;
+  if (!isTrialOrg(org)) return null;
   const left = (org.trial_ends_at ?? 0) - nowMs;
   if (left <= 0) return 'Your trial has ended';
   if (left < DAY_MS) {
@@ -178,6 +190,102 @@ export const allPhonesDisconnected = (phones: ReadonlyArray<{ is_ready?: boolean
   const connectedOnce = phones.filter((p) => !!p.first_connected_at);
   return connectedOnce.length > 0 && connectedOnce.every((p) => !p.is_ready);
 };
+
+// ---------------------------------------------------------------- the entitlement gate (issue 42)
+
+/**
+ * What a request or an automated actor is about to do, as the one gate ({@link entitlement}) sees it:
+ * - `read`: look at the org's data (changes nothing, sends nothing);
+ * - `write`: act: send to a customer, or change the org's data;
+ * - `export`: download the org's data as a file (CSV of contacts, chats, recipients, analytics);
+ * - `open`: never refused: paying and the plan pages, signing in, one's own profile and presence,
+ *   creating or joining a workspace (a blocked org must be able to pay and sign in), and taking
+ *   access away (removing a member, revoking an API key, deleting a webhook);
+ * - a plan {@link Feature}: use that feature (spec §9), e.g. `custom_api_webhooks` for API keys,
+ *   webhooks, `/v1` and MCP.
+ */
+export type Use = 'read' | 'write' | 'export' | 'open' | Feature;
+/** Every use (the route registry's `use` must be one of them: functions/routes.test.ts). */
+export const USES: readonly Use[] = ['read', 'write', 'export', 'open', ...FEATURES];
+/** Is `v` a {@link Use}? */
+export const isUse = (v: unknown): v is Use => typeof v === 'string' && (USES as readonly string[]).includes(v);
+
+/** Why a use is refused: the subscription ended (canceled/ended, or an enterprise period passed), the free trial ended, or the plan lacks the feature. */
+export type RefusalCode = 'subscription_ended' | 'trial_ended' | 'plan_feature';
+
+/** The gate's answer. A refusal carries the HTTP status (402 pay to go on; 403 the plan lacks it), the plan that would allow it and a message in plain words. */
+export type Entitlement =
+  | { allowed: true }
+  | { allowed: false; status: 402 | 403; code: RefusalCode; plan_needed: PlanId; feature: Feature | null; message: string };
+
+/**
+ * Has the org's service ended, and how (spec §4 Subscription: the trial-ended, enterprise-ended and
+ * inactive screens; the same as {@link blockingScreen})? null while it runs (past_due included: the
+ * overdue banner only). `nowMs` epoch ms.
+ */
+export function endOf(org: OrgPlanState, nowMs: number): 'trial_ended' | 'subscription_ended' | null {
+  const screen = blockingScreen(org, nowMs);
+  if (!screen) return null;
+  return screen === 'trial_ended' ? 'trial_ended' : 'subscription_ended';
+}
+
+/** The lowest tier that includes the feature (spec §9 ranks). */
+export const planWith = (feature: Feature): PlanId => PLAN_IDS.find((id) => PLANS[id].features.includes(feature)) ?? 'enterprise';
+
+/** The plan a reactivation needs: the org's own paid tier (Starter when it had none), Enterprise for an enterprise org. */
+function planToRenew(org: OrgPlanState): PlanId {
+  const id = org.org_plan?.plan_id;
+  if (isPlanId(id)) return id;
+  return org.is_enterprise ? 'enterprise' : 'starter';
+}
+
+/** The messages of refusals, in plain words (the web app shows them as is; its screens have their own i18n text). */
+export const ENTITLEMENT_MESSAGES = {
+  trial_ended: 'Your free trial has ended. Choose a plan on Settings > Plans and Usage to keep using this workspace. Your data is kept and you can still read and export it.',
+  subscription_ended: 'Your subscription has ended. Renew it on Settings > Plans and Usage to keep using this workspace. Your data is kept and you can still read and export it.',
+  plan_feature: (feature: Feature, plan: PlanId) => `${FEATURE_LABELS[feature]} is not included in your plan. Upgrade to ${PLANS[plan].name} on Settings > Plans and Usage.`,
+} as const;
+
+/**
+ * The one entitlement decision (issue 42), for every route of the registry (functions/routes.ts
+ * `use`), the public API and MCP, and every consumer that acts. Pure: the org's plan fields and the time.
+ *
+ * Rules:
+ * - `open` and `read` are always allowed: reading one's own data stays possible after an end,
+ *   nothing is deleted (spec §4: the subscription-ended screens block the app, they do not remove it);
+ * - an expired trial (`trial_ends_at` ≤ now) has none of the trial's (Pro's) features and may not
+ *   act: 402 `trial_ended`; a canceled or ended subscription, or an enterprise org past
+ *   `current_period_end` (epoch s), may not act: 402 `subscription_ended` (spec §4 Subscription);
+ *   `past_due` still works (the overdue banner only);
+ * - `export`: while the service runs, the tier needs `exports` (spec §9: Starter lacks exports):
+ *   403 `plan_feature`; after an end, what the org could export before (the trial's or its plan's
+ *   tier) it still may: its data stays its own;
+ * - a feature: the service must run (else 402 as above) and the tier include it (spec §9; trial = Pro;
+ *   catalog.rules.ts), else 403 `plan_feature` with the lowest plan that has it.
+ * @param nowMs epoch ms
+ */
+export function entitlement(org: OrgPlanState, nowMs: number, use: Use): Entitlement {
+  if (use === 'open' || use === 'read') return { allowed: true };
+  const end = endOf(org, nowMs);
+  if (use === 'export') {
+    // after an end: the tier the org had (the trial's when it never paid)
+    const had = end === 'trial_ended' || (end && org.is_free_trial && !isPlanId(org.org_plan?.plan_id)) ? TRIAL.plan_id : end ? planToRenew(org) : effectivePlanId(org, nowMs);
+    return PLANS[had].features.includes('exports') ? { allowed: true } : refuse('plan_feature', 'exports', planWith('exports'));
+  }
+  const feature: Feature | null = use === 'write' ? null : use;
+  if (end === 'trial_ended') return refuse('trial_ended', feature, feature ? planWith(feature) : 'starter');
+  if (end) {
+    const renew = planToRenew(org);
+    return refuse('subscription_ended', feature, feature && !PLANS[renew].features.includes(feature) ? planWith(feature) : renew);
+  }
+  if (feature && !hasFeature(org, feature, nowMs)) return refuse('plan_feature', feature, planWith(feature));
+  return { allowed: true };
+}
+
+function refuse(code: RefusalCode, feature: Feature | null, plan_needed: PlanId): Entitlement {
+  const message = code === 'plan_feature' ? ENTITLEMENT_MESSAGES.plan_feature(feature!, plan_needed) : ENTITLEMENT_MESSAGES[code];
+  return { allowed: false, status: code === 'plan_feature' ? 403 : 402, code, plan_needed, feature, message };
+}
 
 // ---------------------------------------------------------------- maintenance and incidents (spec §4, §7)
 

@@ -20,13 +20,13 @@ import type { ListRuleLogsQuery, Rule, RuleInput, RuleLog, UpdateRuleInput, Acti
  * Rules CRUD, version history and the log (issue 17 §4, §7, §8, §9). Access: admins, or members
  * when `member_permissions.rules` allows (spec §2/§6, shared/org/permissions.rules.ts).
  * Plans (spec §9): Starter lacks the rules engine — creating or enabling a rule there is refused
- * with 403 `plan.feature_unavailable` (shared/plan/gate.ts); reading, editing a disabled rule,
+ * with 403 `plan_feature` (shared/plan/gate.ts); reading, editing a disabled rule,
  * disabling and deleting stay allowed so an org that downgraded can tidy up.
  * Owners (issue 42 §1): whoever creates a rule, changes its trigger, conditions or actions, or turns
  * a paused rule back on becomes its owner; the rule acts with that person's rights (engine.ts
  * ruleActor), and a member's rule may not call a webhook (owner.rules.ts MEMBER_RULE_ACTIONS).
  * @throws AppError 403 rules.forbidden; 403 rules.action_forbidden `{ field: 'actions.<i>.type', reason }`;
- *   403 plan.feature_unavailable; 404 rule.not_found (also another org's ids: every key
+ *   403 plan_feature; 404 rule.not_found (also another org's ids: every key
  *   carries the actor's org_id); 409 rules.limit when the plan's rule count is reached; 400
  *   validation.failed with `{ field, reason }` for a template that does not parse or an unknown label/member.
  */
@@ -281,7 +281,7 @@ export function changeNeedsRulesEngine(currentlyEnabled: boolean, input: { enabl
 
 /**
  * POST /rules.
- * @throws 403 plan.feature_unavailable on a plan without the rules engine (Starter);
+ * @throws 403 plan_feature on a plan without the rules engine (Starter);
  *   409 rules.limit past the plan's `ruleLimit` (2 per licence, spec §9).
  */
 export async function createRule(actor: Actor, input: RuleInput): Promise<Rule> {

@@ -11,9 +11,9 @@ import type { ListSlaBreachesQuery, SlaBreach, SlaPolicy, SlaPolicyInput, Update
 /**
  * SLA policies CRUD and the breach report (issue 17 §6). Access like the rules (spec §2: admins,
  * or members when `member_permissions.rules` allows). Plans (spec §9): SLA policies are part of
- * the rules engine — creating or enabling one on Starter is 403 `plan.feature_unavailable`;
+ * the rules engine — creating or enabling one on Starter is 403 `plan_feature`;
  * reading, disabling and deleting stay allowed.
- * @throws AppError 403 rules.forbidden; 403 plan.feature_unavailable; 404 sla_policy.not_found
+ * @throws AppError 403 rules.forbidden; 403 plan_feature; 404 sla_policy.not_found
  *   (also another org's id: every key carries the actor's org_id); 400 validation.failed with
  *   `{ field, reason }` for an unknown label / member / number in the scope or the actions;
  *   409 sla.limit past SLA_POLICY_LIMIT policies.

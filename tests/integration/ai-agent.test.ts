@@ -329,7 +329,7 @@ describe('plan gate (spec §9: Starter lacks the AI autoresponder)', () => {
     try {
       const on = await rt.orgCall<ApiError>(admin, 'PUT', '/ai/settings', { enabled: true });
       expect(on.status).toBe(403);
-      expect(on.body.error).toMatchObject({ code: 'plan.feature_unavailable', details: [{ field: 'plan', reason: 'ai_autoresponder' }] });
+      expect(on.body.error).toMatchObject({ code: 'plan_feature', details: [{ field: 'plan', reason: 'ai_autoresponder', plan_needed: 'pro' }] });
       // turning it off stays allowed
       expect((await rt.orgCall(admin, 'PUT', '/ai/settings', { enabled: false })).status).toBe(200);
       // settings saved while on Pro stay, but the agent is silent on Starter

@@ -197,7 +197,7 @@ describe('analytics:rebuild', () => {
 });
 
 describe('plans (spec §9: Starter lacks advanced analytics and exports)', () => {
-  it('a Starter org gets the basic figures only, and 403 plan.feature_unavailable on groups and the CSV export', async () => {
+  it('a Starter org gets the basic figures only, and 403 plan_feature on groups and the CSV export', async () => {
     const before = (await db().entities.organization.get({ org_id: rt.orgId }).go()).data as Record<string, unknown>;
     await db()
       .entities.organization.patch({ org_id: rt.orgId })
@@ -212,7 +212,7 @@ describe('plans (spec §9: Starter lacks advanced analytics and exports)', () =>
       for (const path of [`/analytics/breakdown?from=${today()}&to=${today()}`, `/analytics/groups?from=${today()}&to=${today()}`, `/analytics/export.csv?from=${today()}&to=${today()}`]) {
         const res = await rt.orgCall<{ error: { code: string; details: unknown } }>(admin, 'GET', path);
         expect(res.status).toBe(403);
-        expect(res.body.error.code).toBe('plan.feature_unavailable');
+        expect(res.body.error.code).toBe('plan_feature');
       }
     } finally {
       await db()

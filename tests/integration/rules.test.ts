@@ -331,7 +331,7 @@ describe('business hours (the org clock)', () => {
 });
 
 describe('plan gate (spec §9: Starter lacks the rules engine)', () => {
-  it('a Starter org gets 403 plan.feature_unavailable on create and enable; its rules do not run; disabling stays allowed', async () => {
+  it('a Starter org gets 403 plan_feature on create and enable; its rules do not run; disabling stays allowed', async () => {
     const kept = await call<{ rule: Rule }>(admin, 'POST', '/rules', { name: 'Kept from Pro', trigger: { type: 'message.received' }, actions: [{ type: 'private_note', body: 'starter-gate' }] });
     expect(kept.status).toBe(201);
     const listed = await call<{ limit: number; per_licence: number }>(admin, 'GET', '/rules');
@@ -341,7 +341,7 @@ describe('plan gate (spec §9: Starter lacks the rules engine)', () => {
     expect((await call<{ limit: number }>(admin, 'GET', '/rules')).body.limit).toBe(0);
     const created = await call<ApiError>(admin, 'POST', '/rules', { name: 'On Starter', trigger: { type: 'message.received' }, actions: [{ type: 'close' }] });
     expect(created.status).toBe(403);
-    expect(created.body.error).toMatchObject({ code: 'plan.feature_unavailable', message: 'Rules engine is not included in your plan. Upgrade on Settings › Plans.', details: [{ field: 'plan', reason: 'rules_engine' }] });
+    expect(created.body.error).toMatchObject({ code: 'plan_feature', message: 'Rules engine is not included in your plan. Upgrade to Pro on Settings > Plans and Usage.', details: [{ field: 'plan', reason: 'rules_engine', plan_needed: 'pro' }] });
 
     // the consumer skips the org: an inbound message leaves no evaluation and no note
     const before = (await messagesOf(CHAT)).length;
@@ -355,7 +355,7 @@ describe('plan gate (spec §9: Starter lacks the rules engine)', () => {
     expect((await call(admin, 'PUT', `/rules/${kept.body.rule.rule_id}`, { enabled: false })).status).toBe(200);
     const enable = await call<ApiError>(admin, 'PUT', `/rules/${kept.body.rule.rule_id}`, { enabled: true });
     expect(enable.status).toBe(403);
-    expect(enable.body.error.code).toBe('plan.feature_unavailable');
+    expect(enable.body.error.code).toBe('plan_feature');
 
     // back on Pro the rule can be enabled again
     await setPlan('pro', 1);

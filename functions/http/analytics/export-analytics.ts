@@ -7,7 +7,7 @@ import { analyticsCsv, readAnalytics, readAnalyticsBreakdown } from '../../../sh
 /**
  * GET /api/orgs/{org_id}/analytics/export.csv?from&to -> text/csv (totals, previous period, days,
  * members, numbers, labels); same access as GET /analytics, and the plan's `exports` feature
- * (403 plan.feature_unavailable on Starter, spec §9).
+ * (403 plan_feature on Starter, spec §9).
  */
 export const handler = httpFileHandler({ params: OrgParams, query: AnalyticsQuery }, async ({ actor, query }) => {
   const report = await readAnalytics(actor, query.from, query.to);

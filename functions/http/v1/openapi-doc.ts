@@ -21,7 +21,8 @@ const ErrorBody = z.object({
 const ERRORS: Record<number, string> = {
   400: 'Invalid input: `details` lists `{ field, reason }`',
   401: 'Missing, unknown or revoked API key',
-  403: 'The key lacks the scope this route needs',
+  402: 'The workspace\'s subscription or free trial has ended (`subscription_ended`, `trial_ended`): renew on Settings > Plans and Usage',
+  403: 'The key lacks the scope this route needs (`api_key.scope_missing`), or the plan lacks the API (`plan_feature`: Starter)',
   404: 'Not found (also another organization)',
   429: 'Rate limited: retry after the `Retry-After` seconds',
 };

@@ -60,6 +60,19 @@ export function setUnauthorizedHandler(fn: () => void): void {
   onUnauthorized = fn;
 }
 
+/** Refusals of the server's entitlement gate (issue 42, shared/plan/entitlements.rules.ts): the subscription or trial ended (402), the plan lacks a feature (403). */
+export const ENTITLEMENT_CODES = ['subscription_ended', 'trial_ended', 'plan_feature'] as const;
+export type EntitlementCode = (typeof ENTITLEMENT_CODES)[number];
+/** Is `e` a refusal of the entitlement gate (402/403 with one of {@link ENTITLEMENT_CODES})? */
+export const isEntitlementError = (e: unknown): e is ApiError & { code: EntitlementCode } => e instanceof ApiError && (ENTITLEMENT_CODES as readonly string[]).includes(e.code);
+
+let onEntitlement: (e: ApiError & { code: EntitlementCode }) => void = () => undefined;
+
+/** Register what happens when the API refuses a call for the plan or an ended subscription (the lifecycle layer shows the matching screen or upgrade prompt). */
+export function setEntitlementHandler(fn: (e: ApiError & { code: EntitlementCode }) => void): void {
+  onEntitlement = fn;
+}
+
 /** Error message for the user from anything thrown by this module. */
 export function errorMessage(e: unknown): string {
   if (e instanceof Error && e.message) return e.message;
@@ -101,7 +114,9 @@ async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', p
   }
   if (!res.ok) {
     const err = (json as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
-    throw new ApiError(res.status, err?.code ?? `http_${res.status}`, err?.message ?? `The server answered HTTP ${res.status}. Please try again.`, err?.details);
+    const e = new ApiError(res.status, err?.code ?? `http_${res.status}`, err?.message ?? `The server answered HTTP ${res.status}. Please try again.`, err?.details);
+    if (isEntitlementError(e)) onEntitlement(e);
+    throw e;
   }
   if (json === null) throw new ApiError(res.status, 'bad_response', 'The server sent an unreadable answer. Please try again.');
   return json as T;

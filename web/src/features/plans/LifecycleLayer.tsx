@@ -10,16 +10,22 @@
  * - in the sidebar (a slot above its footer): the trial banner with the extension request dialog,
  *   the old-build icon (web/dist/version.json written at build time) and What's New;
  * - Getting Started with the onboarding cards on desktop until a first phone is connected (the
- *   spec §2 mobile message on phones).
+ *   spec §2 mobile message on phones);
+ * - the server's refusals (issue 42, lib/api.ts setEntitlementHandler): `subscription_ended` and
+ *   `trial_ended` reload GET /plan, so the matching blocking screen above shows; `plan_feature`
+ *   opens the upgrade prompt naming the feature (the same words as PlanGate).
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
 import { blockingScreen, maintenanceState, screenBlocksPath, showOverdueBanner, trialBannerText, type OrgPlanState } from '#shared/plan/entitlements.rules.ts';
 import type { PlanView } from '#shared/plan/plan.schemas.ts';
+import { FEATURE_LABELS, FEATURES, PLANS, isPlanId, type Feature } from '#shared/plan/catalog.rules.ts';
 import { useSession } from '../../app/session.tsx';
+import { setEntitlementHandler } from '../../lib/api.ts';
 import { PHONE_QUERY, useMediaQuery } from '../../lib/useMediaQuery.ts';
-import { useIncident, usePlan } from './api.ts';
+import { planKeys, useIncident, usePlan } from './api.ts';
 import { link } from './links.ts';
 import changelog from './changelog.json';
 import './plans.css';
@@ -113,6 +119,18 @@ export function LifecycleLayer() {
   const [gsHidden, setGsHidden] = useState(() => stored(`${GETTING_STARTED_KEY}:${org.org_id}`) === '1');
   const [slot, setSlot] = useState<HTMLElement | null>(null);
   useEffect(() => setSlot(document.getElementById('sidebar-plan-slot')), []);
+  const qc = useQueryClient();
+  const [upgrade, setUpgrade] = useState<{ feature: Feature | null; plan: string } | null>(null);
+  // the server refused for the plan or an ended subscription: show the matching screen or prompt
+  useEffect(() => {
+    setEntitlementHandler((e) => {
+      if (e.code !== 'plan_feature') return void qc.invalidateQueries({ queryKey: planKeys.plan(org.org_id) });
+      const d = (Array.isArray(e.details) ? e.details[0] : null) as { reason?: string; plan_needed?: string } | null;
+      const feature = (FEATURES as readonly string[]).includes(d?.reason ?? '') ? (d!.reason as Feature) : null;
+      setUpgrade({ feature, plan: isPlanId(d?.plan_needed) ? PLANS[d.plan_needed].name : PLANS.pro.name });
+    });
+    return () => setEntitlementHandler(() => undefined);
+  }, [qc, org.org_id]);
 
   const now = Date.now();
   const state = plan ? toPlanState(plan) : null;
@@ -226,6 +244,24 @@ export function LifecycleLayer() {
             setDismissedIncident(maint.id);
           }}
         >
+          ×
+        </button>
+      </div>,
+    );
+
+  // a refused paid feature (plan_feature from the API): the upgrade prompt, as PlanGate words it
+  if (upgrade && !blocking)
+    banners.push(
+      <div key="upgrade" className="lc-banner lc-caution" role="alert" data-testid="upgrade-prompt">
+        <span>
+          {upgrade.feature ? FEATURE_LABELS[upgrade.feature] : 'This'} is not included in your plan. {admin ? `Upgrade to ${upgrade.plan} to use it.` : 'Ask an admin to upgrade the plan.'}
+        </span>
+        {admin && (
+          <Link className="btn btn-small" to="/settings/plans/select" onClick={() => setUpgrade(null)} data-testid="upgrade-prompt-plans">
+            See plans
+          </Link>
+        )}
+        <button type="button" className="icon-btn" aria-label="Dismiss" onClick={() => setUpgrade(null)}>
           ×
         </button>
       </div>,

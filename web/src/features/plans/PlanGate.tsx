@@ -1,7 +1,8 @@
 /**
  * Plan gates in the web app (spec §9: what Starter lacks), from the same entitlement data the API
  * enforces (`GET /plan` → `features`, shared/plan/entitlements.rules.ts). The API refuses the same
- * calls with 403 `plan.feature_unavailable` (shared/plan/gate.ts).
+ * calls with 403 `plan_feature` (shared/plan/gate.ts, issue 42); lib/api.ts hands such refusals to
+ * the lifecycle layer's upgrade prompt.
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';

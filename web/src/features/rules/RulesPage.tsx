@@ -4,7 +4,7 @@
  * last 100 matching events, the version history, and the Rules log (each evaluation: trigger,
  * matched or why not, each action's outcome and timing; filter by rule, chat and outcome).
  * Desktop only (web/src/app/shell/nav.ts MOBILE_UNAVAILABLE). Plans (spec §9): Starter lacks the
- * rules engine, so the page is wrapped in `PlanGate` (the API refuses with plan.feature_unavailable).
+ * rules engine, so the page is wrapped in `PlanGate` (the API refuses with plan_feature).
  */
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
