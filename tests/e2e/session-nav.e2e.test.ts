@@ -204,8 +204,10 @@ describe('sign-out and session expiry', () => {
 
   it('expired ID and access tokens are refreshed with the refresh token (Amplify GetTokensFromRefreshToken) and the person stays signed in', async () => {
     const page = await signIn(browser, rt, rt.adminEmail);
+    // listen first: the open app may itself notice the expired tokens (any API call asks Amplify for
+    // a session) and refresh before the reload, which is the same behaviour under test
+    const refreshed = page.waitForResponse((r) => r.request().headers()['x-amz-target'] === 'AWSCognitoIdentityProviderService.GetTokensFromRefreshToken', { timeout: 30_000 });
     await expireTokens(page, { refreshToo: false });
-    const refreshed = page.waitForResponse((r) => r.request().headers()['x-amz-target'] === 'AWSCognitoIdentityProviderService.GetTokensFromRefreshToken', { timeout: 20_000 });
     await page.reload();
     expect((await refreshed).status()).toBe(200);
     await page.getByTestId('chat-list').waitFor({ timeout: 20_000 });
