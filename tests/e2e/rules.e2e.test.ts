@@ -106,6 +106,7 @@ describe('/rules in the browser', () => {
     await card.getByTestId('rule-paused').waitFor();
     expect(await card.getByTestId('rule-paused').textContent()).toMatch(/gone@test\.chorus is no longer a member of this workspace/);
     expect(await card.getByTestId('rule-enabled').isChecked()).toBe(false);
+    await page.screenshot({ path: join(SHOTS, 'rules-paused-desktop.png') });
     await card.getByTestId('rule-edit').click();
     const box = page.getByTestId('rule-editor').getByTestId('rule-allow-after-automation');
     expect(await box.isChecked()).toBe(false);
