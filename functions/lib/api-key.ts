@@ -7,7 +7,7 @@ import { chatGuard, type ChatGuard } from '../../shared/access/guard.ts';
 import type { Actor } from '../../shared/auth/actor.ts';
 import { apiActor, logApiRequest, resolveApiKey, takeToken, type ApiKeyPrincipal } from '../../shared/apikey/api-key.ts';
 import { hasScope, type ApiScope } from '../../shared/apikey/api-key.rules.ts';
-import { bodyLimit, chatAccess, errorHandler, json, MAX_BODY_BYTES, observability, useOfEvent, validateInput, withRequestLog } from './http.ts';
+import { bodyLimit, chatAccess, decodeSafe, errorHandler, json, MAX_BODY_BYTES, observability, useOfEvent, validateInput, withRequestLog } from './http.ts';
 import { requireUse } from '../../shared/plan/gate.ts';
 
 /**
@@ -71,7 +71,7 @@ export const apiKeyAuth = (opts: { scope: ApiScope | null }): Mw => ({
     addLogContext({ org_id: principal.org_id, api_key_id: principal.key_id });
     // another org first (404, whatever the scopes), then the scope (403)
     const pathOrg = request.event.pathParameters?.org_id;
-    if (pathOrg !== undefined && decodeURIComponentSafe(pathOrg) !== principal.org_id) {
+    if (pathOrg !== undefined && decodeSafe(pathOrg) !== principal.org_id) {
       throw new AppError('organization.not_found', 'That workspace does not exist or you are not a member of it.', { status: 404 });
     }
     if (opts.scope && !hasScope(principal.scopes, opts.scope)) throw scopeMissing(opts.scope);
@@ -79,14 +79,6 @@ export const apiKeyAuth = (opts: { scope: ApiScope | null }): Mw => ({
     c.orgId = principal.org_id;
   },
 });
-
-const decodeURIComponentSafe = (v: string) => {
-  try {
-    return decodeURIComponent(v);
-  } catch {
-    return v;
-  }
-};
 
 /**
  * The one entitlement gate (shared/plan/entitlements.rules.ts `entitlement`) for the key's org and

@@ -134,7 +134,8 @@ export function useOfEvent(event: Pick<Event, 'routeKey' | 'requestContext'>): U
   return routeUse({ method: method as 'GET' });
 }
 
-const decodeSafe = (v: string): string => {
+/** decodeURIComponent, or the input as is when it is not valid percent-encoding (a path parameter). */
+export const decodeSafe = (v: string): string => {
   try {
     return decodeURIComponent(v);
   } catch {
