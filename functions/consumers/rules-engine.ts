@@ -1,9 +1,9 @@
 import { NOOP, sqsBatchHandler } from '../lib/sqs.ts';
 import { ruleEventRelevant, ruleEventReplayHarmless } from '../../shared/rules/relevance.ts';
 import { parseEventRecord } from '../lib/records.ts';
-import { flushRuleWrites, handleRuleEvent, newRuleWrites, type BusEvent } from '../../shared/rules/engine.ts';
+import { flushRuleWrites, handleRuleEvent, logRefusedRuleEvent, newRuleWrites, type BusEvent } from '../../shared/rules/engine.ts';
 import { handleSlaEvent } from '../../shared/sla/sla-engine.ts';
-import { entitledOrLog } from '../lib/entitled.ts';
+import { entitlementRefusal, type Refusal } from '../lib/entitled.ts';
 
 /**
  * rules-engine consumer (issue 17): evaluates the org's automation rules on each subscribed bus
@@ -24,7 +24,9 @@ import { entitledOrLog } from '../lib/entitled.ts';
  * ruleEventRelevant), and an event that changed nothing but a dry-run sample is answered NOOP
  * (an in-process receipt only).
  * Issue 42: events of an org that may not use the rules engine now (Starter, spec §9; an ended
- * subscription or trial) are not evaluated (logged with the reason, `plan.refused`).
+ * subscription or trial) are not evaluated: logged with the reason (`plan.refused`), and one row
+ * per event in the rules log (the /rules Log tab) naming the rules not evaluated and the code
+ * (engine.ts logRefusedRuleEvent: the cached rules only, written with the batch's other rows).
  */
 export const handler = sqsBatchHandler('rules-engine', async (records) => {
   const writes = newRuleWrites({ joins: true });
@@ -42,14 +44,15 @@ export const handler = sqsBatchHandler('rules-engine', async (records) => {
         throw e;
       }
       // the plan (issue 42); a failed read leaves the round too, like a bad record
-      let entitled: boolean;
+      let refusal: Refusal | null;
       try {
-        entitled = await entitledOrLog(String(ev.detail.properties.org_id ?? ''), 'rules_engine', 'rules.event', { event: ev['detail-type'] });
+        refusal = await entitlementRefusal(String(ev.detail.properties.org_id ?? ''), 'rules_engine', 'rules.event', { event: ev['detail-type'] });
+        if (refusal) await logRefusedRuleEvent(ev, refusal, writes);
       } catch (e) {
         joins.leave();
         throw e;
       }
-      if (!entitled) {
+      if (refusal) {
         joins.leave();
         return NOOP;
       }

@@ -95,6 +95,45 @@ async function audit(orgId: string, chatId: string, message: Message, outcome: '
     .go();
 }
 
+/** An end of the subscription or free trial: why the agent did not take a message up or send a reply (issue 42 §2). */
+export type AiEndedReason = 'subscription_ended' | 'trial_ended';
+
+/**
+ * Record in the AI decisions log (/logs' AI tab) that the entitlement gate refused a customer's
+ * message because the subscription or trial ended (issue 42 §2): a 'skipped' decision with the
+ * code as its reason, where the admin looks. One conditional write, no read; a decision already
+ * there (a redelivery) is kept.
+ * @param now epoch ms
+ */
+export async function recordEndedDecision(props: { org_id: string; message: Message }, reason: AiEndedReason, now = Date.now()): Promise<void> {
+  const { org_id: orgId, message } = props;
+  try {
+    await db()
+      .entities.aiDecision.create({ org_id: orgId, decision_id: message.unique_id, chat_id: message.chat_id, phone_id: message.phone_id, question: message.body ?? '', outcome: 'skipped', reason, created_at: now, decided_at: now, latency_ms: Math.max(0, now - message.timestamp), expires_at: Math.floor(now / 1000) + DECISION_TTL_S })
+      .go();
+  } catch (e) {
+    if (!/conditional|exists/i.test(String((e as Error).message))) throw e;
+  }
+}
+
+/**
+ * A reply that waited while the subscription or trial ended is not sent (issue 42 §2): its pending
+ * decision becomes 'cancelled' with the code as its reason (AI decisions log). One conditional
+ * write, no read; a decision no longer pending is left as it is.
+ * @param now epoch ms
+ */
+export async function cancelEndedReply(cmd: AiReplyCommand, reason: AiEndedReason, now = Date.now()): Promise<void> {
+  try {
+    await db()
+      .entities.aiDecision.patch({ org_id: cmd.org_id, decision_id: cmd.unique_id })
+      .set({ outcome: 'cancelled', reason, decided_at: now })
+      .where((a, { eq }) => eq(a.outcome, 'pending'))
+      .go();
+  } catch (e) {
+    if (!/conditional/i.test(String((e as Error).message))) throw e;
+  }
+}
+
 /**
  * `message.received`: take up a customer's message, once.
  * @returns what happened ('skipped:<reason>' | 'duplicate' | 'scheduled' | the prepareReply outcome), for logs and tests

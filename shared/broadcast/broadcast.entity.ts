@@ -30,6 +30,8 @@ export const BroadcastEntity = new Entity({
     started_at: { type: 'number' },
     finished_at: { type: 'number' },
     waiting_until: { type: 'number' },
+    /** why the engine paused it (issue 42): the month's credits ran out, or they read 0 because the subscription or trial ended; absent when a person paused it */
+    pause_reason: { type: ['out_of_credits', 'subscription_ended', 'trial_ended'] as const },
     step: { type: 'number', required: true, default: 0 },
     total: { type: 'number', required: true, default: 0 },
     sent_count: { type: 'number', required: true, default: 0 },

@@ -182,6 +182,10 @@ export const BroadcastStats = z.object({
 });
 export type BroadcastStats = z.infer<typeof BroadcastStats>;
 
+/** Why the engine paused a broadcast (issue 42): the month's credits ran out, or the subscription or free trial ended (credits then read 0). */
+export const BROADCAST_PAUSE_REASONS = ['out_of_credits', 'subscription_ended', 'trial_ended'] as const;
+export type BroadcastPauseReason = (typeof BROADCAST_PAUSE_REASONS)[number];
+
 export const Broadcast = z.object({
   broadcast_id: z.string(),
   name: z.string(),
@@ -198,6 +202,8 @@ export const Broadcast = z.object({
   finished_at: z.number().nullable(),
   /** epoch ms until which the engine waits (quiet hours, rate-limit backoff); null when not waiting */
   waiting_until: z.number().nullable(),
+  /** why a paused broadcast was paused by the engine; null when it is not paused or a person paused it */
+  pause_reason: z.enum(BROADCAST_PAUSE_REASONS).nullable(),
   stats: BroadcastStats,
 });
 export type Broadcast = z.infer<typeof Broadcast>;

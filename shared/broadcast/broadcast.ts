@@ -14,7 +14,7 @@ import { memberPermissionsOf, permissionGranted } from '../org/permissions.rules
 import { getOrgClock } from '../org/org-clock.ts';
 import { localTime } from '../org/business-hours.rules.ts';
 import { getOrgPlanState } from '../plan/gate.ts';
-import { broadcastCredits, licences } from '../plan/entitlements.rules.ts';
+import { broadcastCredits, entitlement, licences } from '../plan/entitlements.rules.ts';
 import { BROADCAST_CREDITS_PER_LICENCE } from '../plan/catalog.rules.ts';
 import { listChats } from '../chat/chat-list.ts';
 import { isServiceWindowOpen } from '../chat/chat.rules.ts';
@@ -40,6 +40,7 @@ import {
   MAX_RECIPIENTS,
   type Audience,
   type Broadcast,
+  type BroadcastPauseReason,
   type BroadcastPreview,
   type CreateBroadcastInput,
   type CreditUsage,
@@ -522,6 +523,7 @@ export function toBroadcast(row: JobRow): Broadcast {
     started_at: row.started_at ?? null,
     finished_at: row.finished_at ?? null,
     waiting_until: row.waiting_until ?? null,
+    pause_reason: row.status === 'paused' ? (row.pause_reason ?? null) : null,
     stats: {
       total: row.total,
       pending: Math.max(0, row.total - skipped - row.sent_count - row.failed_count),
@@ -635,6 +637,18 @@ export async function exportRecipientsCsv(actor: Actor, guard: ChatGuard, broadc
 }
 
 /**
+ * Why the engine pauses a broadcast that found no credit left (issue 42): after the subscription or
+ * the free trial ended the month's credits read 0 (entitlements.rules.ts broadcastCredits), and the
+ * broadcast says so rather than "out of credits". The org's plan state is the one the step's credit
+ * count was read with (5 s cache): no extra read.
+ * @param now epoch ms
+ */
+export async function pauseReasonOf(orgId: string, now: number): Promise<BroadcastPauseReason> {
+  const d = entitlement(await getOrgPlanState(orgId), now, 'write');
+  return !d.allowed && (d.code === 'subscription_ended' || d.code === 'trial_ended') ? d.code : 'out_of_credits';
+}
+
+/**
  * POST /broadcasts/{id}/actions `{ action }`: pause (the running step stops within a second), resume
  * (a new engine chain at step + 1; the old one stops at its next check), cancel (recipients not yet
  * claimed stay pending and are never sent).
@@ -654,6 +668,8 @@ export async function controlBroadcast(actor: Actor, broadcastId: string, action
     await db()
       .entities.broadcast.patch(key)
       .set({ status: next, step: seq, ...(action === 'cancel' ? { finished_at: now } : {}), ...(next === 'running' && !row.started_at ? { started_at: now } : {}) })
+      // a person paused, resumed or cancelled it: the engine's reason no longer applies
+      .remove(['pause_reason'])
       .where((a, { eq }) => `${eq(a.status, row.status)} AND ${eq(a.step, row.step)}`)
       .go();
   } catch (e) {
@@ -787,6 +803,9 @@ async function complete(job: JobRow, seq: number, now: number): Promise<void> {
  * it, 'no_credit' when the month's credits ran out
  */
 async function claim(job: JobRow, r: RecipientRow, limit: number, now: number): Promise<RecipientRow | 'taken' | 'no_credit'> {
+  // no credits at all (after an end they read 0): the usage condition below would let the month's
+  // first claim through when no usage row exists yet
+  if (limit <= 0) return 'no_credit';
   const msg_unique_id = ulid(now);
   const key = { org_id: r.org_id, broadcast_id: r.broadcast_id, rid: r.rid };
   const month = creditMonth(now);
@@ -1346,8 +1365,9 @@ export async function runBroadcastStep(cmd: BroadcastStepCommand, deps: EngineDe
       if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
       if (outOfCredits) {
         await settle();
-        await db().entities.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id }).set({ status: 'paused' }).where((a, { eq }) => eq(a.step, cmd.seq)).go().catch(() => undefined);
-        log('warn', 'broadcast.out_of_credits', { org_id: job.org_id, broadcast_id: job.broadcast_id });
+        const pause_reason = await pauseReasonOf(job.org_id, deps.now());
+        await db().entities.broadcast.patch({ org_id: job.org_id, broadcast_id: job.broadcast_id }).set({ status: 'paused', pause_reason }).where((a, { eq }) => eq(a.step, cmd.seq)).go().catch(() => undefined);
+        log('warn', 'broadcast.out_of_credits', { org_id: job.org_id, broadcast_id: job.broadcast_id, pause_reason });
         return;
       }
       if (failure) return settle();

@@ -16,6 +16,7 @@ import { orgRules, writeRuleLogs, writeRuleLogRows, pauseRule, ruleAutomationAct
 import { executeAction, actionSummary, JOINED_ACTIONS } from './actions.ts';
 import { JoinBatch, JoinedItemRejected, type TxItem, type TxJoin } from '../db/transaction.ts';
 import type { Action, ActionOutcome, RuleLog, TriggerType } from './rule.schemas.ts';
+import type { RefusalCode } from '../plan/entitlements.rules.ts';
 
 /**
  * The rules engine (issue 17 §1, §3, §4, §5): the rules consumer's use case. For each bus event:
@@ -582,6 +583,70 @@ export async function flushRuleWrites(w: RuleWrites): Promise<void> {
   await Promise.all([writeRuleLogRows(w.logs), writeDoneReceipts(w.doneReceipts), writeSamples(w.samples)]);
   const end = Date.now();
   for (const at of w.evaluatedAt) recordLogStat(end - at);
+}
+
+/** A refusal of the entitlement gate as the automation logs record it (shared/plan/entitlements.rules.ts `entitlement`). */
+export interface PlanRefusal {
+  code: RefusalCode;
+  /** the gate's message in plain words (what to do next) */
+  message: string;
+}
+
+/** The reasons of a log row the gate refused (issue 42 §2): `plan.refused: <code>` first, then the message. */
+export const planRefusedReasons = (r: PlanRefusal): string[] => [`plan.refused: ${r.code}`, r.message];
+
+/**
+ * Record in the rules log that the entitlement gate refused an event (issue 42 §2: a subscription
+ * or trial that ended stops the rules engine, and the admin sees it on the /rules Log tab, not only
+ * in the process log). One row per event, not one per rule: the rule id is the rule's when one rule
+ * would have been evaluated, else `*` with the rules named in the reasons (like collapseNotMatched's
+ * summary row). Nothing when no enabled rule has a trigger the event fires. Reads only the org's
+ * rules from the per-process cache (orgRules, as the relevance gate does); the row is queued on
+ * `writes` (the batch's one flush). Its id is made from the event, so a redelivery rewrites it.
+ * @returns whether a row was queued
+ */
+export async function logRefusedRuleEvent(e: BusEvent, refusal: PlanRefusal, writes: RuleWrites): Promise<boolean> {
+  const orgId = e.detail.properties.org_id as string | undefined;
+  if (!orgId) return false;
+  const fired = triggersOf(e);
+  if (!fired.length) return false;
+  const { byTrigger } = ruleIndex(await orgRules(orgId));
+  const rules = [...new Set(fired.flatMap((f) => (byTrigger.get(f.trigger) ?? []).filter((rule) => f.trigger !== 'contact.property_changed' || !rule.trigger.property_id || rule.trigger.property_id === f.subject)))];
+  if (!rules.length) return false;
+  const meta = e.detail.metadata;
+  const occurredAt = meta.occurred_at ? Date.parse(meta.occurred_at) : null;
+  const one = rules.length === 1 ? rules[0]! : null;
+  const at = Date.now();
+  const reasons = [...planRefusedReasons(refusal), ...(one ? [] : rules.map((r) => `not evaluated: ${r.name}`))].slice(0, 25);
+  writes.logs.push({
+    orgId,
+    log: {
+      log_id: occurredAt ? keyedUlid(occurredAt, `${meta.id}|plan.refused`) : fastUlid(at),
+      rule_id: one ? one.rule_id : '*',
+      rule_name: one ? one.name : `${rules.length} rules`,
+      rule_version: one ? one.version : 0,
+      trigger: fired[0]!.trigger,
+      event_id: meta.id,
+      chat_id: chatIdOf(e),
+      outcome: 'skipped',
+      reasons,
+      actions: [],
+      at,
+      latency_ms: occurredAt ? Math.max(0, at - occurredAt) : null,
+    },
+  });
+  return true;
+}
+
+/**
+ * Record in the rules log that the entitlement gate refused a rule's wake-up (a delayed action, a
+ * follow-up step, a 'no reply' timer; issue 42 §2). The rule's name from the per-process cache;
+ * nothing when the rule is gone.
+ */
+export async function logRefusedRuleWakeup(w: RuleWakeup, refusal: PlanRefusal): Promise<void> {
+  const rule = (await orgRules(w.org_id)).find((r) => r.rule_id === w.rule_id);
+  if (!rule) return;
+  await writeRuleLogs(w.org_id, [logRow(rule, w.trigger, w.event_id, w.chat_id, 'skipped', planRefusedReasons(refusal), [], null)]);
 }
 
 /**

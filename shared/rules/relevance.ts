@@ -1,4 +1,5 @@
-import { orgHasFeature } from '../plan/gate.ts';
+import { getOrgPlanState } from '../plan/gate.ts';
+import { entitlement } from '../plan/entitlements.rules.ts';
 import { orgSlaPolicies } from '../sla/sla.ts';
 import { slaEventOf } from '../sla/sla-engine.ts';
 import { rulesArmTimers, sampleTokenLeft, type BusEvent } from './engine.ts';
@@ -8,7 +9,9 @@ import { triggersOf } from './triggers.rules.ts';
 /**
  * Is a bus event worth the rules consumer's time: its consumer receipts (a BatchGet and a
  * BatchWrite per batch) and its reads? The consumer's `relevant` gate (functions/lib/sqs.ts). True when
- * the event fires a trigger or moves an SLA clock, the org's plan has the rules engine (cached 5 s), and
+ * the event fires a trigger or moves an SLA clock, the org's plan has the rules engine or its
+ * subscription or trial ended (the consumer then writes the refusal to the rules log, issue 42 §2;
+ * Starter's rules stay silent; plan state cached 5 s), and
  * - the org has any rule, enabled or not (a disabled rule's pending delayed actions still end on a reply), or any SLA policy
  *   (both lists cached about 2 s: the staleness the engine itself reads them with), or the chat carries an SLA clock; or
  * - it is a message event that would be kept as a dry-run sample (a token is left; taken later by handleRuleEvent),
@@ -24,7 +27,8 @@ export async function ruleEventRelevant(e: BusEvent): Promise<boolean> {
   const fired = triggersOf(e);
   const sla = slaEventOf(e);
   if (!fired.length && !sla) return false;
-  if (!(await orgHasFeature(orgId, 'rules_engine'))) return false;
+  const gate = entitlement(await getOrgPlanState(orgId), Date.now(), 'rules_engine');
+  if (!gate.allowed && gate.code === 'plan_feature') return false;
   if (sla && (props.chat as { sla?: unknown } | undefined)?.sla) return true;
   const [rules, policies] = await Promise.all([orgRules(orgId), orgSlaPolicies(orgId)]);
   if (rules.length || policies.length) return true;

@@ -8,12 +8,12 @@ import { updateChatRow, type ChatRow } from '../chat/chat-write.ts';
 import { toChatWire } from '../inbox/wire.ts';
 import { applyAnalyticsInput } from '../analytics/analytics.ts';
 import { chatFactsOf } from '../analytics/analytics-events.ts';
-import { AUTOMATION_EMAIL, buildContext, runActions, RULE_ACTIONS_QUEUE, type BusEvent, type RuleRow } from '../rules/engine.ts';
-import { automationActor, viewerOf } from '../access/guard.ts';
+import { buildContext, planRefusedReasons, runActions, RULE_ACTIONS_QUEUE, type BusEvent, type PlanRefusal, type RuleRow } from '../rules/engine.ts';
+import { viewerOf } from '../access/guard.ts';
 import { canSeeChat, type Viewer } from '../chat/chat-access.rules.ts';
 import { writeRuleLogs } from '../rules/rules.ts';
 import type { Action, ActionOutcome, RuleLog, TriggerType } from '../rules/rule.schemas.ts';
-import { orgSlaPolicies, SLA_BREACH_TTL_DAYS, type SlaPolicyRow } from './sla.ts';
+import { orgSlaPolicies, pauseSlaPolicy, slaAutomationActor, SLA_BREACH_TTL_DAYS, type SlaPolicyRow } from './sla.ts';
 import { policyFor, slaTransition, SLA_TARGET_LABEL, type ChatSla, type SlaEvent, type SlaTimer } from './sla.rules.ts';
 import type { SlaTarget } from './sla.schemas.ts';
 
@@ -97,8 +97,8 @@ export async function handleSlaEvent(e: BusEvent): Promise<boolean> {
   if (!policies.length && !snap.sla) return false;
   if (!(await orgHasFeature(orgId, 'rules_engine'))) return false;
   const clock = await getOrgClock(orgId);
-  const viewers = await policyViewers(orgId, policies);
-  // a new clock only under a policy whose owner may see the chat (issue 42 §1)
+  const viewers = await policyViewers(orgId, policies, { eventId: e.detail.metadata.id, chatId, trigger: e['detail-type'] as TriggerType });
+  // a new clock only under a policy whose owner may see the chat (issue 42 §1); a paused policy's clock stops like a disabled one's
   const usable = (row: Record<string, unknown>) => policies.filter((x) => {
     const v = viewers.get(x.policy_id);
     return !!v && canSeeChat(row as { chat_access?: Record<string, boolean> | null }, v);
@@ -110,7 +110,7 @@ export async function handleSlaEvent(e: BusEvent): Promise<boolean> {
     (row) => {
       const sla = (row.sla as ChatSla | null | undefined) ?? null;
       const active = sla && !sla.ended_at ? sla : null;
-      const policy = active ? (policies.find((x) => x.policy_id === active.policy_id) ?? null) : policyFor(usable(row as Record<string, unknown>), row as { label_ids?: string[]; phone_id?: string });
+      const policy = active ? (policies.find((x) => x.policy_id === active.policy_id && viewers.get(x.policy_id)) ?? null) : policyFor(usable(row as Record<string, unknown>), row as { label_ids?: string[]; phone_id?: string });
       result = slaTransition(sla, ev, policy, clock);
       return result.sla ? ({ ...row, sla: result.sla } as ChatRow) : null;
     },
@@ -152,19 +152,49 @@ function policyRule(policy: SlaPolicyRow, actions: Action[]): RuleRow {
 }
 
 /**
- * Who each policy acts for (issue 42 §1), by policy id: the owner as the access guard sees them
- * (null: the owner may not act now — removed, demoted, lost the rules permission). A policy starts
- * clocks only on chats its owner may see.
+ * The SLA log row (the rules log, rule id `sla:<policy>`) of a policy paused because its owner lost
+ * the rights it acts with (issue 42 §1): what the /rules Log tab shows next to the SLA tab's reason.
  */
-async function policyViewers(orgId: string, policies: SlaPolicyRow[]): Promise<Map<string, Viewer | null>> {
+function pausedLogRow(policy: SlaPolicyRow, problem: string, at: { eventId: string; chatId: string | null; trigger: TriggerType }, now: number): RuleLog {
+  return { log_id: ulid(now), rule_id: `sla:${policy.policy_id}`, rule_name: `SLA: ${policy.name}`, rule_version: 1, trigger: at.trigger, event_id: at.eventId, chat_id: at.chatId, outcome: 'skipped', reasons: [`policy paused: ${problem}`], actions: [], at: now, latency_ms: null };
+}
+
+/**
+ * Pause a policy whose owner may no longer act (sla.ts pauseSlaPolicy) and, when this call paused
+ * it, say so in the SLA log (once: a process that finds it already paused writes nothing).
+ */
+async function pauseWithLog(policy: SlaPolicyRow, problem: string, at: { eventId: string; chatId: string | null; trigger: TriggerType }, now = Date.now()): Promise<void> {
+  if (await pauseSlaPolicy(policy, problem, now)) await writeRuleLogs(policy.org_id, [pausedLogRow(policy, problem, at, now)]);
+}
+
+/**
+ * Who each policy acts for (issue 42 §1), by policy id: the owner as the access guard sees them
+ * (null: the owner may not act now — removed, demoted, lost the rules permission; the policy is
+ * then paused with the reason, like a rule). A policy starts clocks only on chats its owner may see.
+ */
+async function policyViewers(orgId: string, policies: SlaPolicyRow[], at: { eventId: string; chatId: string | null; trigger: TriggerType }): Promise<Map<string, Viewer | null>> {
   const out = new Map<string, Viewer | null>();
   await Promise.all(
     policies.map(async (p) => {
-      const { actor } = await automationActor(orgId, { owner: p.owner ?? p.created_by, owner_role: p.owner_role, action_types: [...(p.near_breach_actions as Action[]), ...(p.breach_actions as Action[])].map((a) => a.type), email: AUTOMATION_EMAIL, user_id: `sla:${p.policy_id}` });
+      const { actor, problem } = await slaAutomationActor(p);
+      if (problem) await pauseWithLog(p, problem, at);
       out.set(p.policy_id, actor ? viewerOf(actor) : null);
     }),
   );
   return out;
+}
+
+/**
+ * Record in the SLA log (the rules log, rule id `sla:<policy>`) that the entitlement gate refused a
+ * near-breach or breach wake-up (issue 42 §2: after an end nothing is recorded or run). The
+ * policy's name from the per-process cache; nothing when the policy is gone.
+ * @param now epoch ms
+ */
+export async function logRefusedSlaWakeup(w: SlaWakeup, refusal: PlanRefusal, now = Date.now()): Promise<void> {
+  const policy = (await orgSlaPolicies(w.org_id)).find((p) => p.policy_id === w.policy_id);
+  if (!policy) return;
+  const row: RuleLog = { log_id: ulid(now), rule_id: `sla:${policy.policy_id}`, rule_name: `SLA: ${policy.name}`, rule_version: 1, trigger: (w.phase === 'near' ? 'sla.near_breach' : 'sla.breach') as TriggerType, event_id: `sla#${breachKey(w)}#${w.phase}`, chat_id: w.chat_id, outcome: 'skipped', reasons: planRefusedReasons(refusal), actions: [], at: now, latency_ms: null };
+  await writeRuleLogs(w.org_id, [row]);
 }
 
 /**
@@ -185,6 +215,9 @@ export async function handleSlaWakeup(w: SlaWakeup, now = Date.now()): Promise<v
   if (!policy) return log('info', 'sla.wakeup_no_policy', { chat_id: w.chat_id, policy_id: sla.policy_id });
   const key = breachKey(w);
   const eventId = `sla#${key}#${w.phase}`;
+  // issue 42 §1: an owner who lost the rights the policy acts with pauses it (nothing is recorded or run)
+  const { problem } = await slaAutomationActor(policy);
+  if (problem) return pauseWithLog(policy, problem, { eventId, chatId: w.chat_id, trigger: (w.phase === 'near' ? 'sla.near_breach' : 'sla.breach') as TriggerType }, now);
   if (w.phase === 'breach') {
     // the report row and the analytics count first (both idempotent by the clock's identity), then actions, then the chat's mark
     await db()

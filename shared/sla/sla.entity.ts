@@ -28,6 +28,9 @@ export const SlaPolicyEntity = new Entity({
     owner: { type: 'string' },
     /** the owner's role when they took ownership */
     owner_role: { type: ['admin', 'member'] as const },
+    /** issue 42 §1: why the policy was switched off for its owner (owner.rules.ts ownerProblem), and when (epoch ms); removed when it is turned on again */
+    paused_reason: { type: 'string' },
+    paused_at: { type: 'number' },
   },
   indexes: {
     byOrg: { pk: { field: 'pk', composite: ['org_id'] }, sk: { field: 'sk', composite: ['policy_id'] } },

@@ -55,6 +55,12 @@ export interface SlaPolicy extends SlaPolicyInput {
   created_at: number;
   updated_by: string;
   updated_at: number;
+  /** whose rights the policy acts with (issue 42 §1): who last saved it, other than switching it off */
+  owner: string;
+  /** why the policy was switched off for its owner (issue 42 §1: the owner lost the rights it acts with); null: not paused */
+  paused_reason: string | null;
+  /** epoch ms it was paused; null: not paused */
+  paused_at: number | null;
 }
 
 export const SlaPolicyParams = z.object({ org_id: z.string().min(1), policy_id: z.string().min(1).max(100) });

@@ -2,9 +2,10 @@ import { ulid } from 'ulid';
 import { db } from '../db/service.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { Actor } from '../auth/actor.ts';
-import type { ChatGuard } from '../access/guard.ts';
+import { automationActor, type ChatGuard } from '../access/guard.ts';
+import { log } from '../log.ts';
 import { requireFeature } from '../plan/gate.ts';
-import { assertActionsAllowed, assertRulesAccess, checkRefs, maskText } from '../rules/rules.ts';
+import { assertActionsAllowed, assertRulesAccess, checkRefs, maskText, RULE_AUTOMATION_EMAIL } from '../rules/rules.ts';
 import type { Action } from '../rules/rule.schemas.ts';
 import type { ListSlaBreachesQuery, SlaBreach, SlaPolicy, SlaPolicyInput, UpdateSlaPolicyInput } from './sla.schemas.ts';
 
@@ -23,9 +24,16 @@ import type { ListSlaBreachesQuery, SlaBreach, SlaPolicy, SlaPolicyInput, Update
 export const SLA_POLICY_LIMIT = 20;
 export const SLA_BREACH_TTL_DAYS = 90;
 
-/** A stored policy; `owner` / `owner_role` (issue 42 §1) are absent on rows made before owners (owner: `created_by`). */
-export type SlaPolicyRow = SlaPolicy & { org_id: string; owner?: string; owner_role?: 'admin' | 'member' };
+/**
+ * A stored policy; `owner` / `owner_role` (issue 42 §1) are absent on rows made before owners
+ * (owner: `created_by`), `paused_reason` / `paused_at` on policies that were never paused.
+ */
+export type SlaPolicyRow = Omit<SlaPolicy, 'owner' | 'paused_reason' | 'paused_at'> & { org_id: string; owner?: string; owner_role?: 'admin' | 'member'; paused_reason?: string; paused_at?: number };
 
+/** Whose rights a stored policy acts with (issue 42 §1): its `owner`, else (older rows) its creator. */
+export const slaPolicyOwner = (r: Pick<SlaPolicyRow, 'owner' | 'created_by'>): string => r.owner ?? r.created_by;
+
+/** The API shape of a policy. */
 export function policyView(r: SlaPolicyRow): SlaPolicy {
   return {
     policy_id: r.policy_id,
@@ -41,7 +49,63 @@ export function policyView(r: SlaPolicyRow): SlaPolicy {
     created_at: r.created_at,
     updated_by: r.updated_by,
     updated_at: r.updated_at,
+    owner: slaPolicyOwner(r),
+    paused_reason: r.paused_reason ?? null,
+    paused_at: r.paused_at ?? null,
   };
+}
+
+/**
+ * The actor a policy's actions act as now (its owner's rights), or why it may not act: the rules'
+ * check (shared/access/guard.ts automationActor over owner.rules.ts ownerProblem) with the policy's
+ * near-breach and breach action types.
+ */
+export function slaAutomationActor(p: SlaPolicyRow): ReturnType<typeof automationActor> {
+  const types = [...((p.near_breach_actions ?? []) as Action[]), ...((p.breach_actions ?? []) as Action[])].map((a) => a.type);
+  return automationActor(p.org_id, { owner: slaPolicyOwner(p), owner_role: p.owner_role, action_types: types, email: RULE_AUTOMATION_EMAIL, user_id: `sla:${p.policy_id}` });
+}
+
+/**
+ * Pause a policy whose owner lost the rights it acts with (issue 42 §1, like rules.ts pauseRule):
+ * switched off with the reason and time shown on the SLA tab of /rules. Conditional on the row
+ * still being on and unchanged since it was read (`updated_at`, the policy's version), so a
+ * concurrent save wins and a second process pausing the same policy writes nothing. Never throws.
+ * @param now epoch ms
+ * @returns whether this call paused it (false: already paused or changed meanwhile, or the write failed)
+ */
+export async function pauseSlaPolicy(p: SlaPolicyRow, reason: string, now = Date.now()): Promise<boolean> {
+  let paused = false;
+  try {
+    await db()
+      .entities.slaPolicy.patch({ org_id: p.org_id, policy_id: p.policy_id })
+      .set({ enabled: false, paused_reason: reason.slice(0, 500), paused_at: now })
+      .where((a, op) => `${op.eq(a.enabled, true)} AND ${op.eq(a.updated_at, p.updated_at)}`)
+      .go();
+    paused = true;
+    log('info', 'sla.paused', { org_id: p.org_id, policy_id: p.policy_id, reason });
+  } catch (e) {
+    if (!/conditional/i.test(String((e as Error).message))) log('warn', 'sla.pause_failed', { org_id: p.org_id, policy_id: p.policy_id, error: String(e) });
+  }
+  forgetSlaPolicies(p.org_id);
+  return paused;
+}
+
+/**
+ * Pause every enabled policy of the org whose owner may no longer act (slaAutomationActor). Run
+ * where policies are listed and by the SLA engine at run time (sla-engine.ts), as the rules do
+ * (rules.ts pauseOrphanedRules): every way an owner loses rights is covered without hooks.
+ * @returns the policies as they are now (paused ones switched off, with the reason)
+ */
+export async function pauseOrphanedSlaPolicies(policies: SlaPolicyRow[], now = Date.now()): Promise<SlaPolicyRow[]> {
+  return Promise.all(
+    policies.map(async (p) => {
+      if (!p.enabled) return p;
+      const { problem } = await slaAutomationActor(p);
+      if (!problem) return p;
+      await pauseSlaPolicy(p, problem, now);
+      return { ...p, enabled: false, paused_reason: problem, paused_at: now };
+    }),
+  );
 }
 
 // --- an org's policies, cached per process for the engine (2 s, single flight) ---
@@ -117,9 +181,10 @@ const toItem = (r: SlaPolicyRow) => {
   return { ...rest, ...(near_breach_percent != null ? { near_breach_percent } : {}) };
 };
 
+/** GET /sla-policies: oldest first; policies whose owner lost the rights they act with are paused first (pauseOrphanedSlaPolicies), so the list says why. */
 export async function listSlaPolicies(actor: Actor): Promise<SlaPolicy[]> {
   await assertRulesAccess(actor);
-  return (await orgSlaPolicies(actor.org_id, true)).sort((a, b) => a.created_at - b.created_at).map(policyView);
+  return (await pauseOrphanedSlaPolicies(await orgSlaPolicies(actor.org_id, true))).sort((a, b) => a.created_at - b.created_at).map(policyView);
 }
 
 export async function createSlaPolicy(actor: Actor, input: SlaPolicyInput): Promise<SlaPolicy> {
@@ -148,6 +213,11 @@ export async function updateSlaPolicy(actor: Actor, policyId: string, input: Upd
   }
   await checkPolicyRefs(actor.org_id, input);
   const row: SlaPolicyRow = { ...cur, ...input, updated_by: actor.email, updated_at: Date.now(), ...(takesOwnership ? { owner: actor.email, owner_role: actor.role } : {}) };
+  // turned on again (by its new owner): no longer paused
+  if (row.enabled) {
+    delete row.paused_reason;
+    delete row.paused_at;
+  }
   await db().entities.slaPolicy.put(toItem(row) as never).go();
   forgetSlaPolicies(actor.org_id);
   return policyView(row);

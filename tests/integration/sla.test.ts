@@ -12,6 +12,8 @@ import type { AnalyticsReport } from '../../shared/analytics/analytics.schemas.t
 import type { RuleWakeup } from '../../shared/rules/engine.ts';
 import { getOrgClock } from '../../shared/org/org-clock.ts';
 import { dueAfter } from '../../shared/rules/business-time.rules.ts';
+import { db } from '../../shared/db/service.ts';
+import { forgetSlaPolicies } from '../../shared/sla/sla.ts';
 
 /**
  * SLA policies end to end (issue 17 §6) against the local runtime: CRUD with field + reason
@@ -236,5 +238,56 @@ describe('delayed rule actions in business minutes (issue 17 §3)', () => {
     expect(Math.abs(cmd.at - expected)).toBeLessThan(2_000);
     const pending = (await call<{ pending: Array<{ summary: string }> }>('GET', `/chats/${enc('15550008888@c.us')}/rule-pending`)).body.pending;
     expect(pending[0].summary).toContain('in 90 business min');
+  });
+});
+
+describe('an SLA policy whose owner lost the rights it acts with is paused with the reason (issue 42 §1)', () => {
+  const logsOf = async (policyId: string) => (await call<{ logs: RuleLog[] }>('GET', `/logs/rules?rule_id=${enc(`sla:${policyId}`)}`)).body.logs;
+  const policiesNow = async () => (await call<{ policies: SlaPolicy[] }>('GET', '/sla-policies')).body.policies;
+
+  it('at run time: a customer message pauses a removed member’s policy (the SLA log says why) and starts no clock under it; /rules shows the reason', async () => {
+    // Arrange: a policy whose owner is no longer a member of the workspace (stored as the owner left it)
+    const now = Date.now();
+    const policy_id = 'sla_planted_gone_owner';
+    await db()
+      .entities.slaPolicy.create({ org_id: rt.orgId, policy_id, name: 'Gone owner', enabled: true, scope: { label_ids: [], phone_ids: [] }, targets: { first_response_minutes: 30 }, business_hours: false, near_breach_percent: 50, near_breach_actions: [], breach_actions: [{ type: 'add_label', label_id: breachLabel }], created_by: 'gone@example.com', created_at: now, updated_by: 'gone@example.com', updated_at: now, owner: 'gone@example.com', owner_role: 'member' } as never)
+      .go();
+    forgetSlaPolicies(rt.orgId);
+    // Act
+    await rt.postWebhook(inboundText(rt.phone, '15550006666', 'Anyone there?', { name: 'Gus' }));
+    // Assert: paused by the engine (its log row), before anyone read the list
+    const log = await eventually(async () => (await logsOf(policy_id)).find((l) => l.outcome === 'skipped') ?? null, 20_000, 'the pause in the SLA log');
+    expect(log.reasons[0]).toMatch(/^policy paused: its owner gone@example.com is no longer a member/);
+    expect(log.rule_name).toBe('SLA: Gone owner');
+    const p = (await policiesNow()).find((x) => x.policy_id === policy_id)!;
+    expect(p).toMatchObject({ enabled: false, owner: 'gone@example.com', paused_reason: 'its owner gone@example.com is no longer a member of this workspace' });
+    expect(p.paused_at).toBeGreaterThanOrEqual(now);
+    await rt.idle();
+    expect((await call<{ chat: Chat }>('GET', `/chats/${enc('15550006666@c.us')}`)).body.chat.sla?.first_response ?? null).toBeNull();
+    // paused once: the next message writes no second row
+    await rt.postWebhook(inboundText(rt.phone, '15550006666', 'Hello?', { name: 'Gus' }));
+    await rt.idle();
+    expect((await logsOf(policy_id)).filter((l) => l.outcome === 'skipped')).toHaveLength(1);
+  });
+
+  it('on a wake-up: a clock armed while the owner could act breaches into a pause, not into actions or a breach row; turning it on again clears the reason', async () => {
+    // Arrange: an admin's policy starts a clock, then its owner (as stored) is demoted
+    const created = await call<{ policy: SlaPolicy }>('POST', '/sla-policies', { name: 'Demoted owner', targets: { first_response_minutes: 30 }, business_hours: false, near_breach_percent: null, breach_actions: [{ type: 'add_label', label_id: breachLabel }] });
+    const policyId = created.body.policy.policy_id;
+    await rt.postWebhook(inboundText(rt.phone, '15550005555', 'My order?', { name: 'Dora' }));
+    await eventually(async () => wakeups().find((x) => x.w.chat_id === '15550005555@c.us' && x.w.phase === 'breach' && x.w.policy_id === policyId) ?? null, 20_000, 'the breach wake-up is armed');
+    await db().entities.slaPolicy.patch({ org_id: rt.orgId, policy_id: policyId }).set({ owner: rt.memberEmail, owner_role: 'admin' }).go();
+    forgetSlaPolicies(rt.orgId);
+    const before = (await breaches()).length;
+    // Act
+    await fire((w) => w.chat_id === '15550005555@c.us' && w.phase === 'breach');
+    // Assert
+    const log = await eventually(async () => (await logsOf(policyId)).find((l) => l.outcome === 'skipped') ?? null, 10_000, 'the pause in the SLA log');
+    expect(log.reasons[0]).toBe(`policy paused: its owner ${rt.memberEmail} is no longer an admin`);
+    expect((await breaches()).length).toBe(before);
+    expect((await call<{ chat: Chat }>('GET', `/chats/${enc('15550005555@c.us')}`)).body.chat.label_ids ?? []).not.toContain(breachLabel);
+    expect((await policiesNow()).find((x) => x.policy_id === policyId)).toMatchObject({ enabled: false, paused_reason: `its owner ${rt.memberEmail} is no longer an admin` });
+    const resumed = await call<{ policy: SlaPolicy }>('PUT', `/sla-policies/${policyId}`, { enabled: true });
+    expect(resumed.body.policy).toMatchObject({ enabled: true, owner: rt.adminEmail, paused_reason: null, paused_at: null });
   });
 });

@@ -8,7 +8,7 @@
  * still folds to one column on narrow windows.
  */
 import { Suspense, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Papa from 'papaparse';
 import { api, errorMessage, fieldErrors } from '../../lib/api.ts';
@@ -23,6 +23,7 @@ import { propertiesApi, propertyKeys } from '../contacts/index.ts';
 import { checkFile, fileSize, UploadCancelled } from '../chats/index.ts';
 import { MEDIA_LIMITS, OUTBOUND_ACCEPT } from '#shared/media/media.rules.ts';
 import { broadcastKeys, broadcastsApi, type AudienceInput, type ContentInput, type Broadcast, type BroadcastPreview, type RecipientFilter } from './api.ts';
+import { PLANS_PATH, pauseReasonText } from './pause-reason.ts';
 import './broadcast.css';
 
 const STATUS_LABEL: Record<Broadcast['status'], string> = { scheduled: 'Scheduled', running: 'Sending', paused: 'Paused', completed: 'Completed', cancelled: 'Cancelled' };
@@ -680,6 +681,11 @@ function BroadcastDetail({ orgId, id, onBack }: { orgId: string; id: string; onB
         </div>
       </div>
       <Progress b={b} />
+      {b.status === 'paused' && pauseReasonText(b.pause_reason) && (
+        <p className="broadcast-paused" role="status" data-testid="broadcast-pause-reason">
+          {pauseReasonText(b.pause_reason)} <Link to={PLANS_PATH}>Settings › Plans</Link>.
+        </p>
+      )}
       <p className="muted">
         {b.status === 'scheduled' ? `Starts ${fmt(b.send_at)}` : `Started ${fmt(b.started_at)}`}
         {b.finished_at ? ` · finished ${fmt(b.finished_at)}` : ''}

@@ -20,7 +20,7 @@ import { RULE_OUTCOMES } from '#shared/rules/rule.schemas.ts';
 import { PlanGate } from '../plans/index.ts';
 import { propertiesApi, propertyKeys } from '../contacts/index.ts';
 import { RuleEditor, emptyDraft, type Draft } from './RuleEditor.tsx';
-import { ruleSentence, triggerText } from './sentence.ts';
+import { pausedText, ruleSentence, triggerText } from './sentence.ts';
 import { ruleKeys, rulesApi, type DryRun, type LogFilter, type Rule } from './api.ts';
 import { SlaTab } from './SlaTab.tsx';
 import './rules.css';
@@ -193,7 +193,7 @@ function RuleCard({ orgId, rule: r, sentence, onEdit, onToggle, onDelete, onShow
       </p>
       {r.paused_reason && (
         <p className="rule-paused" role="status" data-testid="rule-paused">
-          Paused{r.paused_at ? ` ${new Date(r.paused_at).toLocaleString()}` : ''}: {r.paused_reason}. Turn it on again to make it act with your rights.
+          {pausedText(r)}
         </p>
       )}
       {panel === 'dry' && <DryRunPanel state={dry} onClose={() => setPanel('none')} />}

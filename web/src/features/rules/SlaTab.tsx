@@ -15,6 +15,7 @@ import { SLA_TARGETS, type SlaTarget } from '#shared/sla/sla.schemas.ts';
 import { SLA_TARGET_LABEL } from '#shared/sla/sla.rules.ts';
 import type { Action } from '#shared/rules/rule.schemas.ts';
 import { slaApi, slaKeys, type SlaBreach, type SlaPolicy, type SlaPolicyInput } from './api.ts';
+import { pausedText } from './sentence.ts';
 
 type Labels = Array<{ label_id: string; name: string }>;
 
@@ -260,6 +261,11 @@ export function SlaTab({ orgId, labels, labelName }: { orgId: string; labels: La
               </div>
             </div>
             <p className="rule-sentence">{slaSentence(p, labelName)}</p>
+            {p.paused_reason && (
+              <p className="rule-paused" role="status" data-testid="sla-paused">
+                {pausedText(p)}
+              </p>
+            )}
           </li>
         ))}
       </ul>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ruleSentence } from './sentence.ts';
+import { pausedText, ruleSentence } from './sentence.ts';
 
 describe('ruleSentence', () => {
   it('reads like a sentence, with label names', () => {
@@ -13,5 +13,14 @@ describe('ruleSentence', () => {
       (id) => names[id] ?? id,
     );
     expect(s).toBe('When a message is received and the chat labels contains “VIP” and (the message text contains “refund” or it is business hours is “false”), assign to ana@example.com, then add label VIP after 5 min.');
+  });
+});
+
+describe('pausedText (issue 42 §1: a rule or SLA policy paused for its owner)', () => {
+  it('says why and since when a paused rule or policy is off, nothing for one that is not paused', () => {
+    expect(pausedText({ paused_reason: 'its owner m@example.com is no longer a member of this workspace', paused_at: 1 }, () => '29/11/2026, 12:00')).toBe(
+      'Paused 29/11/2026, 12:00: its owner m@example.com is no longer a member of this workspace. Turn it on again to make it act with your rights.',
+    );
+    expect(pausedText({ paused_reason: null, paused_at: null })).toBeNull();
   });
 });

@@ -134,3 +134,12 @@ export function ruleSentence(r: { trigger: Trigger; conditions: Conditions; acti
   const cond = conditionsText(r.conditions, labelName);
   return `When ${triggerText(r.trigger)}${cond ? ` and ${cond}` : ''}, ${r.actions.map((a) => actionText(a, labelName)).join(', then ')}.`;
 }
+
+/**
+ * Why a paused rule or SLA policy is off, in words (issue 42 §1: its owner lost the rights it acts
+ * with), for the card on /rules; null when it is not paused. `paused_at` epoch ms.
+ */
+export function pausedText(p: { paused_reason?: string | null; paused_at?: number | null }, when: (at: number) => string = (at) => new Date(at).toLocaleString()): string | null {
+  if (!p.paused_reason) return null;
+  return `Paused${p.paused_at ? ` ${when(p.paused_at)}` : ''}: ${p.paused_reason}. Turn it on again to make it act with your rights.`;
+}
