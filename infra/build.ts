@@ -52,6 +52,9 @@
  *                             (e.g. 'Chorus <no-reply@example.com>'; default '' = those emails fail with 503)
  *   appUrl                    REQUIRED: the web app's address for links in emails (invitations, sign-in codes),
  *                             e.g. 'https://app.example.com'; never taken from a request's Origin
+ *   helpLinks                 JSON object of the web app's Help links by key (shared/me.schemas.ts
+ *                             HELP_LINK_KEYS: status, documentation, contact, …), written to config.json;
+ *                             a key without a target is not shown (default: none)
  * An empty WhatsApp value leaves the variable unset, so the handler sees shared/config.ts's default.
  */
 import * as fs from 'node:fs';
@@ -94,6 +97,8 @@ export interface ChorusAppProps {
   readonly corsOrigins?: string[];
   /** SES sender and the app's address (sign-in codes, invitations) @default unset */
   readonly mail?: Partial<MailSettings>;
+  /** issue 49 item 10: the web app's Help links by key (config.json `links`) @default none shown */
+  readonly helpLinks?: Record<string, string>;
   /** OpenSearch domain size (instance type, data nodes, volume) @default one t3.small.search, 10 GiB */
   readonly search?: Pick<SearchStackProps, 'instanceType' | 'dataNodes' | 'volumeGiB'>;
   /** run cdk-nag's AwsSolutions checks at synthesis (infra/nag.ts) @default true */
@@ -262,6 +267,7 @@ export function buildApp(app: Construct, props: ChorusAppProps = {}): ChorusStac
     userPoolId: auth.userPool.userPoolId,
     userPoolClientId: auth.userPoolClient.userPoolClientId,
     oauth: auth.oauthDomain ? { domain: auth.oauthDomain, redirectSignIn: callbackUrls, redirectSignOut: logoutUrls } : undefined,
+    links: props.helpLinks,
   });
 
   Tags.of(app).add('project', 'chorus');
@@ -355,10 +361,27 @@ export function propsFromContext(app: Construct): ChorusAppProps {
     oauthLogoutUrls: list('oauthLogoutUrls'),
     corsOrigins: list('corsOrigins'),
     mail: { from: str('mailFrom') ?? '', appUrl },
+    helpLinks: helpLinksFrom(app.node.tryGetContext('helpLinks')),
     search: {
       instanceType: str('searchInstanceType') || undefined,
       dataNodes: int('searchDataNodes'),
       volumeGiB: int('searchVolumeGiB'),
     },
   };
+}
+
+/** The `helpLinks` context: a JSON object (or its text) of string values; anything else fails synthesis. */
+function helpLinksFrom(value: unknown): Record<string, string> | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new Error(`Context helpLinks must be a JSON object such as '{"status":"https://status.example.org"}', got "${value}"`);
+    }
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || Object.values(parsed).some((v) => typeof v !== 'string'))
+    throw new Error('Context helpLinks must be a JSON object of link URLs by key');
+  return parsed as Record<string, string>;
 }

@@ -26,6 +26,24 @@ export const MeResponse = z.object({
 });
 export type MeResponse = z.infer<typeof MeResponse>;
 
+/**
+ * The help and support links of the web app (spec §2 help menu, the blocking screens; issue 49 item
+ * 10), by key. A deployment configures the ones it has; a link with no target is not shown (there
+ * are no built-in placeholders). The local runtime reads `CHORUS_LINK_<KEY>` (e.g.
+ * `CHORUS_LINK_STATUS`) and serves the repository's documentation at `/docs`; AWS takes
+ * `-c helpLinks='{"status":"https://…"}'`.
+ */
+export const HELP_LINK_KEYS = ['status', 'support', 'documentation', 'tutorial', 'contact', 'feature_request', 'best_practices', 'book_demo', 'chats_not_loading', 'app_slow', 'sales'] as const;
+export type HelpLinkKey = (typeof HELP_LINK_KEYS)[number];
+export const HelpLinksConfig = z.object(Object.fromEntries(HELP_LINK_KEYS.map((k) => [k, z.string().optional()])) as Record<HelpLinkKey, z.ZodOptional<z.ZodString>>);
+export type HelpLinksConfig = z.infer<typeof HelpLinksConfig>;
+
+/**
+ * Is `url` a link target the web app may show: http(s), mailto, or a path on the app's own
+ * origin (`/docs`)? Anything else (javascript:, data:, protocol-relative `//host`) is ignored.
+ */
+export const isHelpLinkTarget = (url: string): boolean => /^(https?:\/\/[^\s]+|mailto:[^\s]+|\/(?!\/)[^\s]*)$/i.test(url);
+
 /** Runtime configuration the web app reads from `/config.json` (CDK writes it at deploy; the local runtime serves it). */
 export const WebConfig = z.object({
   /** base URL of the HTTP API ('' = same origin) */
@@ -43,5 +61,7 @@ export const WebConfig = z.object({
   localOutboxUrl: z.string().optional(),
   /** 'local' | 'aws' */
   stage: z.string(),
+  /** help and support links ({@link HelpLinksConfig}); absent = none shown */
+  links: HelpLinksConfig.optional(),
 });
 export type WebConfig = z.infer<typeof WebConfig>;

@@ -27,6 +27,8 @@ export interface WebStackProps extends StackProps {
   readonly userPoolClientId: string;
   /** Cognito hosted UI (Google sign-in), when configured: written to config.json for Amplify's signInWithRedirect */
   readonly oauth?: { domain: string; redirectSignIn: string[]; redirectSignOut: string[] };
+  /** the Help links by key (config.json `links`, shared/me.schemas.ts HelpLinksConfig); absent = none shown */
+  readonly links?: Record<string, string>;
 }
 
 export class WebStack extends Stack {
@@ -89,6 +91,7 @@ export class WebStack extends Stack {
             userPoolId: props.userPoolId,
             userPoolClientId: props.userPoolClientId,
             ...(props.oauth ? { oauth: props.oauth } : {}),
+            ...(props.links ? { links: props.links } : {}),
             stage: 'aws',
           }),
         ],

@@ -8,6 +8,7 @@ import { HTTP_ROUTES, WS_ROUTES, type HttpRoute } from '../../functions/routes.t
 import { verifyIdToken } from '../../shared/auth/jwt.ts';
 import { isAppError } from '../../shared/errors.ts';
 import { loadHandler } from './handlers.ts';
+import { serveDocs } from './docs.ts';
 import type { GraphStandIn } from './graph-standin.ts';
 import type { WaWebStandIn } from './wa-web-standin.ts';
 import type { LocalBlobs } from './blobs.ts';
@@ -44,6 +45,8 @@ export interface GatewayOptions {
   /** serve the development routes to every client, not only this machine's (CHORUS_DEV_ROUTES=1) */
   devRoutesEverywhere?: boolean;
   webDist: string;
+  /** issue 49 item 10: the repository whose README.md and docs/*.md are served at `/docs` (the Help menu's Documentation) */
+  docsRoot?: string;
   /**
    * `host` is the request's Host header, so URLs work from any address the app was opened on;
    * `devRoutes` whether this client may use the development routes (the outbox link)
@@ -261,6 +264,7 @@ export class LocalGateway {
     if (path.startsWith('/media-upload/')) return this.opts.blobs.receive(req, res, path.slice('/media-upload/'.length), url.searchParams);
     const mgmt = /^\/_ws\/@connections\/([^/]+)$/.exec(path);
     if (mgmt) return this.management(req, res, decodeURIComponent(mgmt[1]));
+    if (this.opts.docsRoot && (path === '/docs' || path.startsWith('/docs/')) && (req.method === 'GET' || req.method === 'HEAD')) return serveDocs(res, this.opts.docsRoot, path);
     if (path === '/config.json') return send(res, 200, JSON.stringify(this.opts.webConfig(req.headers.host ?? `127.0.0.1:${this.opts.port}`, devRoutes)), { 'cache-control': 'no-store' });
     const method = (req.method ?? 'GET').toUpperCase();
     for (const c of compiled) {

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STANDIN_TEMPLATES, checkTemplateSend } from './graph-templates.ts';
+import { signBody } from '../../shared/whatsapp/cloud/signature.ts';
+import { bsuidFor } from '../../shared/whatsapp/cloud/bsuid-payloads.ts';
 
 /**
  * Local stand-in for the Graph API's send endpoint (`POST /{version}/{phone_number_id}/messages`),
@@ -45,6 +47,19 @@ import { STANDIN_TEMPLATES, checkTemplateSend } from './graph-templates.ts';
  * with `ledgerFile`, appended to that file before the answer is written and read back at start: a
  * stand-in inside the runtime process (npm start) dies with it, and must still know after the
  * restart what it accepted before (else the lookup would say "never sent" and the send go twice).
+ *
+ * Statuses (issue 49 item 3): with `statuses` (or `simulateStatuses`), every accepted send is
+ * followed, like on WhatsApp, by signed `statuses` webhooks `sent` → `delivered` → `read`, posted in
+ * that order to `statuses.url` (default 1, 2.5 and 5 s after the send), so a demo reply does not sit
+ * on "Pending". The bodies follow Meta's status webhook reference in the 2026 shape
+ * (tests/fixtures/whatsapp-cloud/14 and 23): `recipient_id` for a send to a number,
+ * `recipient_user_id` and `contacts[]` with the user id (made up from the number as `npm run simulate`
+ * does, shared/whatsapp/cloud/bsuid-payloads.ts) on every status, `biz_opaque_callback_data` echoed,
+ * `conversation` (`id`, `origin.type`, and `expiration_timestamp` 24 h on, on `sent` only) and
+ * `pricing` (`billable`, `pricing_model: 'PMP'`, `type`, `category`) on `sent` and `delivered`, none on
+ * `read`. A free-form reply is `service` / `free_customer_service` / not billable; a template send is
+ * billed in its template's category (`regular`). Off unless configured: tests that assert exact
+ * acks opt in (npm start turns it on; CHORUS_GRAPH_STATUSES=0 turns it off).
  */
 export interface SentRecord {
   at: number;
@@ -121,8 +136,36 @@ function addressee(body: unknown): string {
   return '';
 }
 
+/** Where and how the stand-in posts the statuses of accepted sends (see the class docstring). */
+export interface StatusWebhookOptions {
+  /** the webhook to POST to (the runtime's `/webhooks/whatsapp`) */
+  url: string;
+  /** signs each body (`X-Hub-Signature-256`), as Meta does with the app secret */
+  appSecret: string;
+  /** ms after the accepted send each status is posted @default { sent: 1000, delivered: 2500, read: 5000 } */
+  delaysMs?: { sent: number; delivered: number; read: number };
+  /** `metadata.display_phone_number` by phone_number_id (digits); unknown ids use the built-in numbers' */
+  displayNumbers?: Record<string, string>;
+  /** the WABA id of `entry[].id` @default the demo WABA */
+  wabaId?: string;
+  /** the timer (tests may inject one) @default setTimeout, unref'd */
+  setTimer?: (fn: () => void, ms: number) => () => void;
+}
+
+export const DEFAULT_STATUS_DELAYS_MS = { sent: 1_000, delivered: 2_500, read: 5_000 };
+
+/** The statuses posted for one accepted send, in order. */
+const STATUS_STEPS = ['sent', 'delivered', 'read'] as const;
+const CONVERSATION_S = 24 * 3600;
+
 export class GraphStandIn {
   readonly sent: SentRecord[] = [];
+  /** status webhooks posted (tests): wamid, status, the body, HTTP status of the answer (null: unreachable) */
+  readonly statusesPosted: Array<{ wamid: string; status: string; body: unknown; http: number | null }> = [];
+  private statusOpts: StatusWebhookOptions | null = null;
+  private statusTimers = new Set<() => void>();
+  /** conversation windows by phone_number_id + recipient (Meta: one id for 24 h) */
+  private conversations = new Map<string, { id: string; expires: number }>();
   /** wamids of accepted sends by their biz_opaque_callback_data (the send lookup) */
   private byCallbackData = new Map<string, string[]>();
   /**
@@ -131,7 +174,8 @@ export class GraphStandIn {
    * @param opts.ledgerFile where accepted sends (callback data -> wamid, one JSON line each) are kept
    *   across restarts for the send lookup
    */
-  constructor(private readonly opts: { keep?: number; ledgerFile?: string } = {}) {
+  constructor(private readonly opts: { keep?: number; ledgerFile?: string; statuses?: StatusWebhookOptions } = {}) {
+    this.statusOpts = opts.statuses ?? null;
     if (!opts.ledgerFile) return;
     let text = '';
     try {
@@ -184,6 +228,21 @@ export class GraphStandIn {
   /** Answer the next successful sends with these wamids (tests of statuses that arrive first). */
   nextWamids(...ids: string[]): void {
     this.presetWamids.push(...ids);
+  }
+
+  /**
+   * Post statuses after each accepted send from now on (`null`: stop; statuses already scheduled
+   * are cancelled). Tests opt in with short delays.
+   */
+  simulateStatuses(opts: StatusWebhookOptions | null): void {
+    if (!opts) this.stop();
+    this.statusOpts = opts;
+  }
+
+  /** Cancel the statuses not posted yet (the runtime stops). */
+  stop(): void {
+    for (const cancel of this.statusTimers) cancel();
+    this.statusTimers.clear();
   }
 
   /** Make the next sends fail with these Meta error codes, in order. */
@@ -278,6 +337,86 @@ export class GraphStandIn {
     res.writeHead(200, { 'content-type': 'application/json' });
     const contact = to ? { input: to, wa_id: to.replace(/^\+/, '') } : { input: recipient, user_id: recipient };
     res.end(JSON.stringify({ messaging_product: 'whatsapp', contacts: [contact], messages: [{ id: rec.wamid }] }));
+    if (this.statusOpts) this.scheduleStatuses(this.statusOpts, m[2], rec.wamid, parsed as Record<string, unknown>, to, recipient);
+  }
+
+  /** Post sent → delivered → read for an accepted send, each after its delay, one after the other. */
+  private scheduleStatuses(o: StatusWebhookOptions, phoneNumberId: string, wamid: string, body: Record<string, unknown>, to: string | undefined, recipient: string | undefined): void {
+    const delays = o.delaysMs ?? DEFAULT_STATUS_DELAYS_MS;
+    const setTimer =
+      o.setTimer ??
+      ((fn: () => void, ms: number) => {
+        const t = setTimeout(fn, ms);
+        t.unref();
+        return () => clearTimeout(t);
+      });
+    const step = (i: number, after: number) => {
+      if (i >= STATUS_STEPS.length) return;
+      const wait = Math.max(0, delays[STATUS_STEPS[i]] - after);
+      const cancel = setTimer(() => {
+        this.statusTimers.delete(cancel);
+        // posted in order: the next waits for this answer (Meta's order; the inbound queue keeps it per chat)
+        void this.postStatus(o, phoneNumberId, wamid, STATUS_STEPS[i], body, to, recipient).then(() => {
+          if (this.statusOpts === o) step(i + 1, delays[STATUS_STEPS[i]]);
+        });
+      }, wait);
+      this.statusTimers.add(cancel);
+    };
+    step(0, 0);
+  }
+
+  /** One signed `statuses` webhook, Meta's shape (class docstring). Failures are logged, not retried. */
+  private async postStatus(o: StatusWebhookOptions, phoneNumberId: string, wamid: string, status: (typeof STATUS_STEPS)[number], body: Record<string, unknown>, to: string | undefined, recipient: string | undefined): Promise<void> {
+    const now = Math.floor(Date.now() / 1000);
+    const group = body.recipient_type === 'group';
+    const number = to && !group ? to.replace(/^\+/, '') : undefined;
+    const userId = group ? undefined : (recipient ?? (number ? bsuidFor(`phone:${number}`, number) : undefined));
+    const tpl = body.type === 'template' ? (body.template as { name?: unknown; language?: { code?: unknown } } | undefined) : undefined;
+    const category = tpl ? String(this.templates.find((x) => x.name === tpl.name && x.language === tpl.language?.code)?.category ?? 'utility').toLowerCase() : 'service';
+    const key = `${phoneNumberId}:${to ?? recipient}`;
+    let conv = this.conversations.get(key);
+    if (!conv || conv.expires <= now) {
+      conv = { id: randomBytes(16).toString('hex'), expires: now + CONVERSATION_S };
+      this.conversations.set(key, conv);
+    }
+    const billed = status === 'sent' || status === 'delivered';
+    const value = {
+      messaging_product: 'whatsapp',
+      metadata: { display_phone_number: this.displayNumberOf(o, phoneNumberId), phone_number_id: phoneNumberId },
+      ...(userId ? { contacts: [{ ...(number ? { wa_id: number } : {}), user_id: userId }] } : {}),
+      statuses: [
+        {
+          id: wamid,
+          status,
+          timestamp: String(now),
+          ...(to ? { recipient_id: group ? to : number } : {}),
+          ...(group ? { recipient_type: 'group' } : {}),
+          ...(userId ? { recipient_user_id: userId } : {}),
+          ...(typeof body.biz_opaque_callback_data === 'string' ? { biz_opaque_callback_data: body.biz_opaque_callback_data } : {}),
+          ...(billed
+            ? {
+                conversation: { id: conv.id, ...(status === 'sent' ? { expiration_timestamp: String(conv.expires) } : {}), origin: { type: category } },
+                pricing: tpl ? { billable: true, pricing_model: 'PMP', type: 'regular', category } : { billable: false, pricing_model: 'PMP', type: 'free_customer_service', category: 'service' },
+              }
+            : {}),
+        },
+      ],
+    };
+    const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: o.wabaId ?? '102290129340398', changes: [{ value, field: 'messages' }] }] });
+    let http: number | null = null;
+    try {
+      const r = await fetch(o.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signBody(raw, o.appSecret) }, body: raw });
+      http = r.status;
+      await r.arrayBuffer();
+    } catch {
+      // the runtime is stopping: like a webhook Meta gave up on
+    }
+    this.statusesPosted.push({ wamid, status, body: JSON.parse(raw), http });
+    if (this.statusesPosted.length > 1000) this.statusesPosted.shift();
+  }
+
+  private displayNumberOf(o: StatusWebhookOptions, phoneNumberId: string): string {
+    return o.displayNumbers?.[phoneNumberId] ?? this.phoneNumbers.get(phoneNumberId)?.display_phone_number.replace(/\D/g, '') ?? '';
   }
 
   /** Whether a template send names one of the stand-in's AUTHENTICATION templates (by name and language). */
@@ -433,7 +572,7 @@ export class GraphStandIn {
       .join('');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><meta charset="utf-8"><title>Graph API stand-in</title><style>body{font:14px system-ui;margin:2rem}td,th{border-bottom:1px solid #ddd;padding:6px;vertical-align:top;text-align:left}pre{margin:0}</style>
-<h1>WhatsApp Graph API stand-in</h1><p>What Chorus sent to <code>POST /{version}/{phone_number_id}/messages</code> since the local runtime started (newest first). Send delivery statuses with <code>npm run simulate -- --status delivered --id &lt;wamid&gt;</code>.</p>
+<h1>WhatsApp Graph API stand-in</h1><p>What Chorus sent to <code>POST /{version}/{phone_number_id}/messages</code> since the local runtime started (newest first). ${this.statusOpts ? 'Each accepted send is followed by sent, delivered and read statuses a few seconds later (CHORUS_GRAPH_STATUSES=0 turns them off). ' : ''}Send a status yourself with <code>npm run simulate -- --status delivered --id &lt;wamid&gt;</code>.</p>
 <table><tr><th>at</th><th>phone_number_id</th><th>to / recipient</th><th>wamid / error</th><th>body</th></tr>${rows || '<tr><td colspan=5>Nothing sent yet.</td></tr>'}</table>`);
   }
 }

@@ -26,7 +26,7 @@ import { startCognito, ensurePool, ensureUser, LOCAL_ISSUER_DOMAIN } from './cog
 import { LaneGate, LocalQueue, readDeadLetters, recordErrors, type SqsHandler } from './queue.ts';
 import { setRecordFailureSink } from '../../functions/lib/sqs.ts';
 import { localBus } from './bus.ts';
-import { LocalGateway } from './gateway.ts';
+import { isLoopbackHost, LocalGateway } from './gateway.ts';
 import { generateTokenKey } from '../../shared/phone/token-crypto.ts';
 import { generateVapidKeys, resetVapidKeys } from '../../shared/push/vapid.ts';
 import { dataDirSecret, generateDemoPassword, randomKey, tokenSigningKey } from './secrets.ts';
@@ -39,6 +39,7 @@ import { retireDemoOrg, seedDemo } from './seed.ts';
 import { startLocalOutbox, type LocalOutbox } from './outbox.ts';
 import { startOutboxPoller, type OutboxPoller } from '../../events/outbox.ts';
 import { CustomAuthStandIn } from './cognito-auth.ts';
+import { localHelpLinks } from './docs.ts';
 import { setMailPort } from '../../shared/ports/mail.ts';
 import { setBillingPort } from '../../shared/plan/billing-port.ts';
 import { localBillingPort } from '../../shared/plan/billing-local.ts';
@@ -68,6 +69,31 @@ export interface RuntimeOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** issue 22: start on a fresh demo org (the old one is retired: its members and phones removed); `npm run demo:reset` */
   resetDemo?: boolean;
+  /**
+   * issue 49 item 3: the Graph stand-in follows each accepted send with signed sent → delivered →
+   * read status webhooks (graph-standin.ts), optionally with other delays (ms after the send).
+   * Default off (tests assert exact acks); `npm start` turns it on unless CHORUS_GRAPH_STATUSES=0.
+   */
+  graphStatuses?: boolean | { delaysMs: { sent: number; delivered: number; read: number } };
+  /**
+   * issue 49 item 8: allow outbound webhooks to a test receiver on this machine (http://127.0.0.1,
+   * http://localhost) while the runtime listens on loopback only; `npm start` asks for it.
+   * See {@link loopbackWebhooksSetting}.
+   */
+  localWebhookReceivers?: boolean;
+}
+
+/**
+ * The CHORUS_WEBHOOKS_ALLOW_LOOPBACK the runtime sets (undefined: leave it alone). An explicit
+ * setting always wins (0 keeps loopback refused). Otherwise loopback receivers are allowed only
+ * when asked for (npm start) AND Chorus listens on this machine only: then everyone who can use it
+ * can already reach this machine's loopback, so the webhook engine gives nobody a new reach. On
+ * HOST=0.0.0.0 (others on the network can sign in) it stays off, as the SSRF guard means it to;
+ * in AWS the policy ignores the variable altogether (shared/webhooks/policy.ts).
+ */
+export function loopbackWebhooksSetting(explicit: string | undefined, wanted: boolean, host: string): string | undefined {
+  if (explicit) return explicit;
+  return wanted && isLoopbackHost(host) ? '1' : undefined;
 }
 
 export interface Runtime {
@@ -244,6 +270,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       STRIPE_WEBHOOK_SECRET: billingSecret,
       INCIDENT_FILE: process.env.INCIDENT_FILE || join(dataDir, 'incident.json'),
     };
+    const loopbackWebhooks = loopbackWebhooksSetting(process.env.CHORUS_WEBHOOKS_ALLOW_LOOPBACK, !!opts.localWebhookReceivers, host);
+    if (loopbackWebhooks) env.CHORUS_WEBHOOKS_ALLOW_LOOPBACK = loopbackWebhooks;
     // The local dynamo endpoint must win over a LocalStack-wide AWS_ENDPOINT_URL for this runtime.
     delete process.env.AWS_ENDPOINT_URL;
     Object.assign(process.env, env);
@@ -395,12 +423,23 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await writeFile(stateFile, JSON.stringify({ ...state, userPoolId: pool.userPoolId, clientId: pool.clientId, orgId }, null, 2));
 
     // its send ledger (the send lookup) outlives a restart of this process, as Meta's would
+    const helpLinks = localHelpLinks();
     const graph = new GraphStandIn({ ledgerFile: join(dataDir, 'graph-sends.jsonl') });
+    if (opts.graphStatuses)
+      graph.simulateStatuses({
+        url: `http://${selfHost}:${opts.port}/webhooks/whatsapp`,
+        appSecret: env.WHATSAPP_APP_SECRET,
+        displayNumbers: { [env.WHATSAPP_PHONE_NUMBER_ID]: env.WHATSAPP_DISPLAY_PHONE_NUMBER.replace(/\D/g, '') },
+        wabaId: env.WHATSAPP_WABA_ID || DEMO_DEFAULTS.wabaId,
+        ...(typeof opts.graphStatuses === 'object' ? { delaysMs: opts.graphStatuses.delaysMs } : {}),
+      });
+    stops.push(async () => graph.stop());
     const gateway = new LocalGateway({
       port: opts.port,
       host,
       devRoutesEverywhere: process.env.CHORUS_DEV_ROUTES === '1',
       webDist: join(REPO_ROOT, 'web', 'dist'),
+      docsRoot: REPO_ROOT,
       cognitoEndpoint: cognito.endpoint,
       graph,
       waWeb,
@@ -420,6 +459,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         cognitoEndpoint: `http://${reqHost}/cognito`,
         ...(devRoutes ? { localOutboxUrl: '/_local/outbox' } : {}),
         stage: 'local',
+        // issue 49 item 10: the Help menu's links (the manual at /docs; CHORUS_LINK_<KEY> for the rest)
+        links: helpLinks,
       }),
     });
     await gateway.start();

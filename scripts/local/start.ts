@@ -29,7 +29,8 @@ async function seedDemoSample(rt: Awaited<ReturnType<typeof startRuntime>>): Pro
  * use it. Settings: PORT (3000), HOST (127.0.0.1: this machine only), CHORUS_DEV_ROUTES (1 = the
  * development routes for every client, not only this machine), CHORUS_DATA_DIR (.data),
  * CHORUS_DEMO_ADMIN_EMAIL, CHORUS_DEMO_MEMBER_EMAIL, CHORUS_DEMO_PASSWORD (default: generated once
- * per data dir, in `<data dir>/demo-password`), WHATSAPP_* (see README).
+ * per data dir, in `<data dir>/demo-password`), CHORUS_GRAPH_STATUSES (0 = the Graph stand-in sends no
+ * sent/delivered/read statuses after a reply; default on), WHATSAPP_* (see README).
  */
 async function main() {
   logStrayRejections('chorus');
@@ -38,7 +39,9 @@ async function main() {
   const dataDir = resolve(process.env.CHORUS_DATA_DIR || join(REPO_ROOT, '.data'));
   // issue 22: `npm run demo:reset` (CHORUS_DEMO_RESET=1) starts on a fresh demo org
   const resetDemo = process.env.CHORUS_DEMO_RESET === '1';
-  const rt = await startRuntime({ dataDir, port, resetDemo });
+  // issue 49 item 3: replies go sent → delivered → read like on WhatsApp (a real Graph URL sends its own)
+  // issue 49 item 8: webhooks to a test receiver on this machine, while Chorus listens on it only
+  const rt = await startRuntime({ dataDir, port, resetDemo, graphStatuses: process.env.CHORUS_GRAPH_STATUSES !== '0', localWebhookReceivers: true });
   // issue 22: the demo workspace's sample chats, tickets, tasks and contacts (once per demo org)
   await seedDemoSample(rt).catch((e: unknown) => console.error(`Could not seed the demo sample data: ${String((e as Error)?.stack ?? e)}`));
   const e = rt.env;
@@ -74,6 +77,7 @@ async function main() {
     `  Emails 'sent':     ${rt.url}/_local/outbox  (sign-in codes, invitations; ${devEverywhere ? 'EVERY client' : 'this machine only'})`,
     `  Data:              ${dataDir}`,
     `  WhatsApp webhook:  ${rt.url}/webhooks/whatsapp`,
+    `  Outbound webhooks: ${e.CHORUS_WEBHOOKS_ALLOW_LOOPBACK === '1' ? 'http://127.0.0.1 and http://localhost receivers allowed (this machine only)' : 'https only (CHORUS_WEBHOOKS_ALLOW_LOOPBACK=1 allows a receiver on this machine)'}`,
     `  WHATSAPP_APP_SECRET=${e.WHATSAPP_APP_SECRET === DEMO_DEFAULTS.appSecret ? `${e.WHATSAPP_APP_SECRET} (default)` : '(set)'}`,
     `  WHATSAPP_VERIFY_TOKEN=${e.WHATSAPP_VERIFY_TOKEN}`,
     `  WHATSAPP_ACCESS_TOKEN=${e.WHATSAPP_ACCESS_TOKEN === DEMO_DEFAULTS.accessToken ? `${e.WHATSAPP_ACCESS_TOKEN} (default)` : '(set)'}`,

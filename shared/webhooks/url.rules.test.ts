@@ -51,4 +51,17 @@ describe('webhook URL SSRF guard', () => {
     expect(endpointUrlProblem('http://10.0.0.5/hook', LOCAL)).toMatch(/private/);
     expect(endpointUrlProblem('http://169.254.169.254/', LOCAL)).toMatch(/linkLocal/);
   });
+
+  it('off AWS, a refused loopback URL names the switch that allows it (issue 49 item 8)', () => {
+    const here = { allowLoopback: false, loopbackSwitch: 'CHORUS_WEBHOOKS_ALLOW_LOOPBACK=1' };
+    for (const url of ['http://127.0.0.1:4567/hook', 'http://localhost:4567/hook', 'http://[::1]:4567/hook']) {
+      expect(endpointUrlProblem(url, here)).toMatch(/^must start with https:\/\/; .*start Chorus with CHORUS_WEBHOOKS_ALLOW_LOOPBACK=1$/);
+    }
+    expect(endpointUrlProblem('https://127.0.0.1/hook', here)).toMatch(/loopback.*CHORUS_WEBHOOKS_ALLOW_LOOPBACK=1/);
+    // not a loopback receiver: the switch would not help, so it is not named
+    expect(endpointUrlProblem('http://hooks.example.com/hook', here)).toBe('must start with https://');
+    expect(endpointUrlProblem('http://10.0.0.5/hook', here)).not.toMatch(/CHORUS_WEBHOOKS_ALLOW_LOOPBACK/);
+    // in AWS (no switch): the plain refusal
+    expect(endpointUrlProblem('http://127.0.0.1:4567/hook')).toBe('must start with https://');
+  });
 });

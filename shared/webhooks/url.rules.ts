@@ -25,7 +25,16 @@ import ipaddr from 'ipaddr.js';
 export interface UrlPolicy {
   /** local test receivers: http and loopback allowed (never in AWS) */
   allowLoopback: boolean;
+  /**
+   * off this machine's switch that would allow a loopback receiver (`CHORUS_WEBHOOKS_ALLOW_LOOPBACK=1`),
+   * named in the refusal of a loopback URL so a developer knows how to allow it; unset in AWS, where
+   * nothing allows it (issue 49 item 8)
+   */
+  loopbackSwitch?: string;
 }
+
+/** A loopback literal (127/8, ::1, ::ffff:127.x) or `localhost`. */
+const isLoopbackHost = (host: string): boolean => (ipaddr.isValid(host) ? forbiddenAddress(host) === 'loopback' : /^localhost$/i.test(host));
 
 export const STRICT_POLICY: UrlPolicy = { allowLoopback: false };
 
@@ -62,6 +71,10 @@ export function endpointUrlProblem(raw: string, policy: UrlPolicy = STRICT_POLIC
     return 'is not a valid URL';
   }
   if (raw.length > 2048) return 'is too long (at most 2048 characters)';
+  const host0 = u.hostname.replace(/^\[|\]$/g, '');
+  // a local test receiver refused only for want of the switch: say which switch allows it
+  if (!policy.allowLoopback && policy.loopbackSwitch && (u.protocol === 'http:' || u.protocol === 'https:') && isLoopbackHost(host0))
+    return `${u.protocol === 'http:' ? 'must start with https://' : 'points to a loopback address, which is not allowed'}; to send to a test receiver on this machine (http://127.0.0.1 or http://localhost), start Chorus with ${policy.loopbackSwitch}`;
   if (u.protocol !== 'https:' && !(policy.allowLoopback && u.protocol === 'http:')) return 'must start with https://';
   if (u.username || u.password) return 'must not contain a user name or password';
   const host = u.hostname.replace(/^\[|\]$/g, '');

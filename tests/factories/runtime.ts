@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startRuntime, type Runtime } from '../../scripts/local/runtime.ts';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../../scripts/local/runtime.ts';
 import { freePort } from '../../scripts/local/ports.ts';
 import { signBody } from '../../shared/whatsapp/cloud/signature.ts';
 import type { PhoneMeta } from '../../shared/whatsapp/cloud/payloads.ts';
@@ -38,12 +38,12 @@ export interface TestRuntime extends Runtime {
  * worker between asking the OS for it and listening on it (EADDRINUSE): startRuntime then stops
  * what it started, and this tries again on another port (up to 4 times).
  */
-async function startOnFreePort(): Promise<{ dir: string; port: number; rt: Runtime }> {
+async function startOnFreePort(extra: Pick<RuntimeOptions, 'graphStatuses'> = {}): Promise<{ dir: string; port: number; rt: Runtime }> {
   for (let attempt = 1; ; attempt++) {
     const dir = await mkdtemp(join(tmpdir(), 'chorus-test-'));
     const port = await freePort();
     try {
-      const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: true, demo: { adminEmail: 'admin@test.chorus', memberEmail: 'member@test.chorus' }, logLevel: 'silent' });
+      const rt = await startRuntime({ dataDir: dir, port, inMemoryTable: true, demo: { adminEmail: 'admin@test.chorus', memberEmail: 'member@test.chorus' }, logLevel: 'silent', ...extra });
       return { dir, port, rt };
     } catch (e) {
       await rm(dir, { recursive: true, force: true }).catch(() => undefined);
@@ -52,8 +52,12 @@ async function startOnFreePort(): Promise<{ dir: string; port: number; rt: Runti
   }
 }
 
-export async function startTestRuntime(): Promise<TestRuntime> {
-  const { dir, port, rt } = await startOnFreePort();
+/**
+ * @param opts.graphStatuses the Graph stand-in posts sent → delivered → read after each send
+ *   (off by default: most tests assert exact acks; scripts/local/runtime.ts)
+ */
+export async function startTestRuntime(opts: Pick<RuntimeOptions, 'graphStatuses'> = {}): Promise<TestRuntime> {
+  const { dir, port, rt } = await startOnFreePort(opts);
   const demo = rt.demo;
   const phone = { phone_number_id: rt.env.WHATSAPP_PHONE_NUMBER_ID, display_phone_number: rt.env.WHATSAPP_DISPLAY_PHONE_NUMBER };
   const base = `http://127.0.0.1:${port}`;

@@ -80,10 +80,11 @@ export function RequireAuth() {
   useEffect(() => {
     let cancelled = false;
     (async () => {
-      const token = await getIdToken();
-      if (cancelled) return;
-      if (!token) return setState({ kind: 'anonymous' });
       try {
+        // a throw (server unreachable, still signed in) shows the error screen with its retry, not the login page
+        const token = await getIdToken();
+        if (cancelled) return;
+        if (!token) return setState({ kind: 'anonymous' });
         const me = await api.me();
         if (cancelled) return;
         setOrgId(rememberedOrg(me.orgs)?.org_id ?? null);

@@ -80,7 +80,13 @@ export function errorMessage(e: unknown): string {
 }
 
 async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  const token = await getIdToken();
+  let token: string | null;
+  try {
+    token = await getIdToken();
+  } catch {
+    // signed in, but the token could not be refreshed now (server restarting, offline): not a sign-out
+    throw new ApiError(0, 'network', 'Could not reach the Chorus server. Check your connection and try again.');
+  }
   if (!token) {
     onUnauthorized();
     throw new ApiError(401, 'unauthorized', SESSION_EXPIRED_MESSAGE);

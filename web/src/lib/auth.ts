@@ -51,13 +51,41 @@ export function configureAuth(cfg: WebConfig): void {
   });
 }
 
-/** The current ID token (refreshed by Amplify when needed), or null when nobody is signed in. */
+/** What getIdToken throws when someone is signed in but no fresh token can be had now. */
+export const AUTH_UNREACHABLE_MESSAGE = 'Could not reach the Chorus server. Check your connection and try again.';
+
+/**
+ * The session is there but its tokens could not be refreshed now (the server is unreachable, e.g.
+ * `npm start` restarting, or answered with a passing error). Not a sign-out: try again later.
+ */
+export class AuthUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super(AUTH_UNREACHABLE_MESSAGE, { cause });
+    this.name = 'AuthUnavailableError';
+  }
+}
+
+/**
+ * Refresh errors after which Amplify has dropped the tokens (its TokenOrchestrator
+ * `isAuthenticationError`, aws-amplify 6.22): the session is over.
+ */
+const SESSION_OVER = /^(NotAuthorizedException|TokenRevokedException|UserNotFoundException|PasswordResetRequiredException|UserNotConfirmedException|RefreshTokenReuseException)/;
+
+/**
+ * The current ID token (refreshed by Amplify when needed), or null when nobody is signed in.
+ * Amplify keeps the tokens when a refresh fails for any reason but a definitive one (an expired
+ * or revoked refresh token: `NotAuthorizedException` & co., then it clears them and answers no
+ * tokens); that case throws {@link AuthUnavailableError} instead of answering null, so a server
+ * restart or a network blip never signs anyone out (issue 49 item 9).
+ * @throws AuthUnavailableError the tokens are kept but could not be refreshed now
+ */
 export async function getIdToken(forceRefresh = false): Promise<string | null> {
   try {
     const session = await fetchAuthSession({ forceRefresh });
     return session.tokens?.idToken?.toString() ?? null;
-  } catch {
-    return null;
+  } catch (e) {
+    if (SESSION_OVER.test((e as { name?: string } | null)?.name ?? '')) return null;
+    throw new AuthUnavailableError(e);
   }
 }
 

@@ -21,6 +21,7 @@ export interface RealtimeEvent {
 export interface RealtimeSocketOptions {
   wsUrl: string;
   orgId: string;
+  /** the ID token; null: nobody is signed in any more; a throw: none can be had now (retried) */
   getToken: (forceRefresh: boolean) => Promise<string | null>;
   onEvent: (event: RealtimeEvent) => void;
   onState: (state: SocketState) => void;
@@ -142,7 +143,15 @@ export class RealtimeSocket {
     if (this.stopped) return;
     this.setState('connecting');
     // after repeated failures the token may be the problem (the handshake does not tell us): refresh it
-    const token = await this.opts.getToken(this.attempt >= 3);
+    let token: string | null;
+    try {
+      token = await this.opts.getToken(this.attempt >= 3);
+    } catch {
+      // no fresh token now (the server is restarting or unreachable), but still signed in: try
+      // again later; only `null` (nobody signed in) ends the session (issue 49 item 9)
+      if (!this.stopped) this.scheduleReconnect();
+      return;
+    }
     if (this.stopped) return;
     if (!token) {
       this.setState('closed');

@@ -11,6 +11,7 @@ import { link } from './links.ts';
 export function ClearDataDialog({ kind, onClose }: { kind: 'chats' | 'slow'; onClose: () => void }) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
+  const guide = link(kind === 'chats' ? 'chats_not_loading' : 'app_slow');
   async function reset() {
     setBusy(true);
     try {
@@ -30,9 +31,11 @@ export function ClearDataDialog({ kind, onClose }: { kind: 'chats' | 'slow'; onC
             ? 'Clearing the data Chorus keeps in this browser usually fixes chats that do not load. You will need to sign in again; nothing on the server is lost.'
             : 'Clearing the data Chorus keeps in this browser makes it start fresh. You will need to sign in again; nothing on the server is lost.'}
         </p>
-        <a href={link(kind === 'chats' ? 'chats_not_loading' : 'app_slow')} target="_blank" rel="noreferrer">
-          Read the troubleshooting guide
-        </a>
+        {guide && (
+          <a href={guide} target="_blank" rel="noreferrer">
+            Read the troubleshooting guide
+          </a>
+        )}
         <div className="lc-actions">
           <button type="button" className="btn" onClick={onClose}>
             Cancel

@@ -1,7 +1,7 @@
 /**
  * The spec §2 help menu's links and troubleshooting items (issue 22), loaded when Help first opens
  * (app/shell/OrgSwitcher.tsx keeps Reload app and Refresh data inline). Links come from
- * configuration (features/plans/links.ts).
+ * configuration (features/plans/links.ts); one without a target is not listed.
  */
 import * as Menu from '@radix-ui/react-dropdown-menu';
 import { link } from './links.ts';
@@ -19,11 +19,17 @@ const HELP_LINKS = [
 export function HelpLinks({ onTroubleshoot }: { onTroubleshoot: (kind: 'chats' | 'slow') => void }) {
   return (
     <>
-      {HELP_LINKS.map(([key, label]) => (
-        <Menu.Item key={key} className="org-menu-item" onSelect={() => window.open(link(key), '_blank', 'noopener')} data-testid={`help-${key}`}>
-          {label}
-        </Menu.Item>
-      ))}
+      {HELP_LINKS.flatMap(([key, label]) => {
+        // a link this deployment has no target for is left out (issue 49 item 10)
+        const href = link(key);
+        return href
+          ? [
+              <Menu.Item key={key} className="org-menu-item" onSelect={() => window.open(href, '_blank', 'noopener')} data-testid={`help-${key}`}>
+                {label}
+              </Menu.Item>,
+            ]
+          : [];
+      })}
       <Menu.Item className="org-menu-item" onSelect={() => onTroubleshoot('chats')} data-testid="help-chats-not-loading">
         Chats not loading?
       </Menu.Item>

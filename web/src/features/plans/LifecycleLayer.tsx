@@ -145,9 +145,11 @@ export function LifecycleLayer() {
     blocking = (
       <FullScreen testId="maintenance-screen" title="Chorus is under maintenance">
         <p>We are upgrading Chorus for your workspace. Please check back in a little while.</p>
-        <a className="btn" href={link('status')} target="_blank" rel="noreferrer">
-          System status
-        </a>
+        {link('status') && (
+          <a className="btn" href={link('status')!} target="_blank" rel="noreferrer">
+            System status
+          </a>
+        )}
       </FullScreen>
     );
   else if (maint?.kind === 'down')
@@ -155,12 +157,16 @@ export function LifecycleLayer() {
       <FullScreen testId="service-down-screen" title="Service down">
         <p data-testid="service-down-message">{maint.message}</p>
         <div className="lc-actions">
-          <a className="btn btn-primary" href={link('support')} target="_blank" rel="noreferrer">
-            Contact support
-          </a>
-          <a className="btn" href={link('status')} target="_blank" rel="noreferrer">
-            System status
-          </a>
+          {link('support') && (
+            <a className="btn btn-primary" href={link('support')!} target="_blank" rel="noreferrer">
+              Contact support
+            </a>
+          )}
+          {link('status') && (
+            <a className="btn" href={link('status')!} target="_blank" rel="noreferrer">
+              System status
+            </a>
+          )}
         </div>
       </FullScreen>
     );
@@ -184,9 +190,11 @@ export function LifecycleLayer() {
         <FullScreen testId="enterprise-ended-screen" title="Your Enterprise subscription has ended">
           <p>Your contract period is over. Contact your account manager or our sales team to renew it.</p>
           <div className="lc-actions">
-            <a className="btn btn-primary" href={link('sales')}>
-              Contact sales
-            </a>
+            {link('sales') && (
+              <a className="btn btn-primary" href={link('sales')!}>
+                Contact sales
+              </a>
+            )}
             <button type="button" className="btn" onClick={() => navigate('/settings/plans')}>
               View plan
             </button>
@@ -231,9 +239,11 @@ export function LifecycleLayer() {
     banners.push(
       <div key="incident" className="lc-banner lc-info" role="status" data-testid="incident-banner">
         <span>{maint.message}</span>
-        <a href={link('status')} target="_blank" rel="noreferrer">
-          Status
-        </a>
+        {link('status') && (
+          <a href={link('status')!} target="_blank" rel="noreferrer">
+            Status
+          </a>
+        )}
         <button
           type="button"
           className="icon-btn"

@@ -97,9 +97,11 @@ export function SelectPlanPage() {
                   ))}
                 </ul>
                 {id === 'enterprise' ? (
-                  <a className="btn" href={link('sales')} data-testid="contact-sales">
-                    Contact sales
-                  </a>
+                  link('sales') && (
+                    <a className="btn" href={link('sales')!} data-testid="contact-sales">
+                      Contact sales
+                    </a>
+                  )
                 ) : (
                   <button type="button" className={`btn ${id === 'pro' ? 'btn-primary' : ''}`} disabled={busy !== null || current || org.role !== 'admin'} onClick={() => void choose(id)} data-testid={`choose-${id}`}>
                     {current ? 'Current plan' : busy === id ? 'Opening checkout…' : `Choose ${p.name}`}

@@ -1,29 +1,21 @@
 /**
  * The help menu's and blocking screens' links (spec §2 help menu; issue 22: 'links come from
- * configuration'): `/config.json` `links` overrides any of these defaults.
+ * configuration'; issue 49 item 10: no placeholder domains). Each comes from `/config.json`
+ * `links` (shared/me.schemas.ts HelpLinksConfig: the local runtime serves its documentation at
+ * `/docs`, a deployment configures the rest); a link with no target is not shown at all.
  */
+import { isHelpLinkTarget, type HelpLinkKey } from '#shared/me.schemas.ts';
 import { getConfig } from '../../lib/config.ts';
 
-export const DEFAULT_LINKS = {
-  status: 'https://status.chorus.example.com',
-  support: 'mailto:support@chorus.example.com',
-  documentation: 'https://docs.chorus.example.com',
-  tutorial: 'https://docs.chorus.example.com/tutorial',
-  contact: 'mailto:support@chorus.example.com',
-  feature_request: 'https://feedback.chorus.example.com',
-  best_practices: 'https://docs.chorus.example.com/best-practices',
-  book_demo: 'https://chorus.example.com/demo',
-  chats_not_loading: 'https://docs.chorus.example.com/troubleshooting/chats-not-loading',
-  app_slow: 'https://docs.chorus.example.com/troubleshooting/app-slow',
-  sales: 'mailto:sales@chorus.example.com',
-} as const;
-export type LinkKey = keyof typeof DEFAULT_LINKS;
+export type LinkKey = HelpLinkKey;
 
-export function link(key: LinkKey): string {
+/** The configured target of `key`, or null when this deployment has none (then hide the link). */
+export function link(key: LinkKey): string | null {
+  let url: string | undefined;
   try {
-    const c = getConfig() as unknown as { links?: Partial<Record<LinkKey, string>> };
-    return c.links?.[key] || DEFAULT_LINKS[key];
+    url = getConfig().links?.[key]?.trim();
   } catch {
-    return DEFAULT_LINKS[key];
+    return null;
   }
+  return url && isHelpLinkTarget(url) ? url : null;
 }

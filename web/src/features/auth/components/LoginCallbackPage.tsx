@@ -40,7 +40,7 @@ export function LoginCallbackPage() {
       else setFailure(`${SIGN_IN_FAILED_MESSAGE} The sign-in did not complete. Please try again.`);
     };
     const stop = Hub.listen('auth', ({ payload }) => {
-      if (payload.event === 'signInWithRedirect') void getIdToken().then(finish);
+      if (payload.event === 'signInWithRedirect') void getIdToken().catch(() => null).then(finish);
       if (payload.event === 'signInWithRedirect_failure') {
         done = true;
         const message = (payload.data as { error?: { message?: string } } | undefined)?.error?.message;
@@ -48,8 +48,8 @@ export function LoginCallbackPage() {
       }
     });
     // no code to exchange (or it was exchanged before this page mounted): decide from the session
-    if (!params.get('code')) void getIdToken().then(finish);
-    const timer = window.setTimeout(() => void getIdToken().then(finish), EXCHANGE_TIMEOUT_MS);
+    if (!params.get('code')) void getIdToken().catch(() => null).then(finish);
+    const timer = window.setTimeout(() => void getIdToken().catch(() => null).then(finish), EXCHANGE_TIMEOUT_MS);
     return () => {
       stop();
       window.clearTimeout(timer);

@@ -44,9 +44,12 @@ export function LoginPage() {
     clearLoginNotice();
     if (notice) return; // the session just expired: let the person sign in again
     let cancelled = false;
-    void getIdToken().then((token) => {
-      if (token && !cancelled) navigate('/chats', { replace: true });
-    });
+    void getIdToken().then(
+      (token) => {
+        if (token && !cancelled) navigate('/chats', { replace: true });
+      },
+      () => undefined, // the server is unreachable: stay on the login page
+    );
     return () => {
       cancelled = true;
     };
