@@ -134,8 +134,10 @@ export const ChatAccessInput = z.object({ chat_access: z.record(z.boolean()).ref
 /** Org chat label (spec §2 /settings/labels). */
 export const ChatLabel = z.object({ label_id: z.string(), name: z.string(), color: z.string(), usage_count: z.number().optional() });
 export type ChatLabel = z.infer<typeof ChatLabel>;
+/** Longest chat label name (characters). */
+export const LABEL_NAME_MAX = 50;
 export const ChatLabelInput = z.object({
-  name: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(50, 'must be at most 50 characters'),
+  name: z.string({ required_error: 'is required' }).trim().min(1, 'must not be empty').max(LABEL_NAME_MAX, `must be at most ${LABEL_NAME_MAX} characters`),
   color: z.string({ required_error: 'is required' }).regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1f7a8c'),
 });
 export const ChatLabelPatch = ChatLabelInput.partial().refine((v) => v.name !== undefined || v.color !== undefined, { message: 'give name or color', path: ['name'] });

@@ -42,6 +42,9 @@ export const MEMBER_SETTINGS_PAGES: ReadonlySet<string> = new Set(['phones', 'sc
 /**
  * Pages for admins only (issue 19): /logs, the organization's audit of admin actions and its API,
  * webhook, rules, broadcast and AI logs (the API answers members 403 on every logs route).
+ * Spec §2 lists /logs without a gate and §6 gates only analytics, broadcast, rules and contacts;
+ * kept admin-only on purpose (issue 49 §15): what it shows is the admins' own trail and the
+ * integrations' traffic, which Front and Chatwoot also keep to admins.
  */
 export const ADMIN_ONLY_PAGES: ReadonlySet<string> = new Set(['/logs']);
 

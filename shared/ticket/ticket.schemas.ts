@@ -93,9 +93,12 @@ export const TicketAuditEntry = z.object({
 });
 export type TicketAuditEntry = z.infer<typeof TicketAuditEntry>;
 
+/** Longest ticket label name (characters). */
+export const TICKET_LABEL_MAX = 50;
+
 export const TicketLabel = z.object({
   label_id: z.string(),
-  name: z.string().trim().min(1, 'is required').max(50, 'must be at most 50 characters'),
+  name: z.string().trim().min(1, 'is required').max(TICKET_LABEL_MAX, `must be at most ${TICKET_LABEL_MAX} characters`),
   /** CSS hex colour, e.g. #3b82f6 */
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #3b82f6'),
 });

@@ -84,6 +84,10 @@ describe('dashboard, analytics and logs in the browser', () => {
     // uPlot draws on a canvas in the lazy chunk
     await page.getByTestId('traffic-chart').locator('canvas').first().waitFor({ timeout: 15_000 });
     await page.getByTestId('hours-chart').locator('canvas').first().waitFor();
+    // issue 49 §1: "Today" is one day on the axis (it showed 01 Feb – 01 Aug)
+    const dayLabel = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', timeZone: 'UTC' });
+    await expect.poll(() => page.getByTestId('traffic-chart').getAttribute('data-x-ticks')).toBe(dayLabel.format(Date.parse(`${r.today}T00:00:00Z`)));
+    await shoot(page, 'analytics-today-desktop.png');
     const members = page.getByTestId('table-members');
     await expect.poll(async () => members.textContent()).toContain(rt.memberEmail);
     expect(await page.getByTestId('range-label').textContent()).toMatch(/^\d{2} [A-Z][a-z]{2} \d{2} – \d{2} [A-Z][a-z]{2} \d{2}$/);
@@ -93,6 +97,36 @@ describe('dashboard, analytics and logs in the browser', () => {
     expect(csv.split('\n')[0]).toContain('section,key,conversations_opened');
     await page.getByRole('button', { name: 'Last 30 days' }).click();
     await expect.poll(async () => page.getByTestId('kpi-messages_in').locator('.an-kpi-value').textContent(), { timeout: 15_000 }).toBe('2');
+    // issue 49 §1: the lines are drawn in the legend's colours (teal in, blue out), not the canvas's default grey
+    const traffic = page.getByTestId('traffic-chart');
+    await expect.poll(() => traffic.getAttribute('data-x-ticks')).toContain(dayLabel.format(Date.parse(`${r.today}T00:00:00Z`)));
+    const inked = await traffic.evaluate((el) => {
+      const probe = (name: string) => {
+        const s = document.createElement('span');
+        s.style.color = `var(${name})`;
+        el.appendChild(s);
+        const m = getComputedStyle(s).color.match(/\d+/g)!.map(Number);
+        s.remove();
+        return m;
+      };
+      const canvas = el.querySelector('canvas')!;
+      const px = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+      const count = ([r, g, b]: number[]) => {
+        let n = 0;
+        for (let i = 0; i < px.length; i += 4) if (px[i + 3]! > 200 && Math.abs(px[i]! - r!) + Math.abs(px[i + 1]! - g!) + Math.abs(px[i + 2]! - b!) < 60) n++;
+        return n;
+      };
+      return { accent: count(probe('--accent')), info: count(probe('--info')) };
+    });
+    expect(inked.accent).toBeGreaterThan(20);
+    expect(inked.info).toBeGreaterThan(20);
+    // hovering the last day shows its figures in the legend (they stayed "--")
+    const over = (await traffic.locator('.u-over').boundingBox())!;
+    await page.mouse.move(over.x + over.width - 4, over.y + over.height / 2);
+    const legend = traffic.locator('.u-legend .u-series');
+    await expect.poll(() => legend.nth(1).locator('.u-value').textContent()).toBe('2');
+    expect(await legend.nth(2).locator('.u-value').textContent()).toBe('1');
+    expect(await legend.nth(0).locator('.u-value').textContent()).toBe(dayLabel.format(Date.parse(`${r.today}T00:00:00Z`)));
     await shoot(page, 'analytics-desktop.png');
     await page.screenshot({ path: join(SHOTS, 'analytics-desktop-full.png'), fullPage: true });
     await page.context().close();

@@ -15,12 +15,13 @@ import { db } from '../../shared/db/service.ts';
 let rt: TestRuntime;
 let browser: Browser;
 let page: Page;
+let adminToken: string;
 const base = () => rt.url.replace('localhost', '127.0.0.1');
 const shot = (name: string, p: Page = page) => p.screenshot({ path: join(SHOTS, `org-settings-${name}.png`) });
 const orgRow = async () => (await db().entities.organization.get({ org_id: rt.orgId }).go()).data!;
 
 beforeAll(async () => {
-  ({ rt, browser } = await startE2E());
+  ({ rt, browser, adminToken } = await startE2E());
   page = await signIn(browser, rt, rt.adminEmail, DESKTOP);
 }, 180_000);
 afterAll(async () => stopE2E({ browser, rt }));
@@ -82,5 +83,62 @@ describe('settings/config and settings/library', () => {
       await member.getByTestId('restricted-page').waitFor();
     }
     await member.context().close();
+  });
+});
+
+describe('issue 49: the settings hub and overlong input', () => {
+  it('the hub marks no built page "not built yet" (§4)', async () => {
+    await page.goto(`${base()}/settings`);
+    await page.getByTestId('settings-page').waitFor();
+    for (const section of ['plans', 'general', 'config', 'library', 'labels', 'tickets']) {
+      const entry = page.locator(`[data-testid="settings-entry"][data-section="${section}"]`);
+      await entry.waitFor();
+      expect(await entry.textContent()).not.toContain('not built yet');
+    }
+    await shot('hub-desktop');
+  });
+
+  it('workspace and label names are counted and refused when too long, never cut (§7)', async () => {
+    // /settings/general: the workspace name (250)
+    await page.goto(`${base()}/settings/general`);
+    const name = page.getByTestId('general-org_name');
+    await name.waitFor();
+    await name.fill('n'.repeat(251));
+    expect(await name.inputValue()).toHaveLength(251);
+    expect(await page.getByTestId('general-org_name-count').textContent()).toBe('251/250');
+    expect(await page.getByTestId('general-org_name-count-error').textContent()).toBe('Name must be at most 250 characters');
+    await page.getByTestId('general-save').click();
+    // refused on save: the message stays, nothing is stored
+    expect(await page.getByTestId('general-org_name-count-error').textContent()).toBe('Name must be at most 250 characters');
+    expect(await toast(page, 'Settings saved').count()).toBe(0);
+    expect((await orgRow()).org_name).not.toHaveLength(251);
+    await shot('general-overlong-desktop');
+    // the server refuses it too: 400 with the field and the reason
+    const res = await rt.api(adminToken, `/api/orgs/${rt.orgId}/settings/general`, { method: 'PUT', json: { org_name: 'n'.repeat(251) } });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain('org_name');
+
+    // /settings/labels: a label name (50)
+    await page.goto(`${base()}/settings/labels`);
+    const label = page.getByTestId('label-name-input').first();
+    await label.waitFor();
+    await label.fill('L'.repeat(51));
+    expect(await label.inputValue()).toHaveLength(51);
+    expect(await page.getByTestId('label-name-count').first().textContent()).toBe('51/50');
+    await page.getByTestId('label-save').first().click();
+    expect(await page.getByTestId('label-name-count-error').first().textContent()).toBe('Name must be at most 50 characters');
+    expect(await toast(page, 'created').count()).toBe(0);
+    await shot('labels-overlong-desktop');
+
+    // /workspaces/new: a new workspace's name (250)
+    const phone = await signIn(browser, rt, rt.adminEmail, PHONE);
+    await phone.goto(`${base()}/workspaces/new`);
+    const orgName = phone.getByTestId('setup-org-name');
+    await orgName.waitFor();
+    await orgName.fill('w'.repeat(260));
+    expect(await orgName.inputValue()).toHaveLength(260);
+    expect(await phone.getByTestId('setup-org-name-count').textContent()).toBe('260/250');
+    await shot('workspace-overlong-phone', phone);
+    await phone.context().close();
   });
 });

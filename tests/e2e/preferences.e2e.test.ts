@@ -90,5 +90,15 @@ describe('preferences in the browser', () => {
     await page.goto(`${rt.url.replace('localhost', '127.0.0.1')}/settings/preferences`);
     await page.getByTestId('pref-left_sidebar_open').waitFor();
     await page.screenshot({ path: join(SHOTS, 'preferences-desktop.png') });
+
+    // issue 49 §11: this computer's Desktop notifications switch says what /settings/notifications says
+    // (off: the browser has not allowed notifications and the device is not registered), though the stored flag is on
+    expect((await (await rt.api(adminToken, '/api/me/preferences')).json()).preferences.notifications.enable_notifications).toBe(true);
+    const desktop = page.getByTestId('pref-enable_notifications');
+    await desktop.waitFor();
+    expect(await desktop.isChecked()).toBe(false);
+    await page.goto(`${rt.url.replace('localhost', '127.0.0.1')}/settings/notifications`);
+    await page.getByTestId('push-this-device').waitFor();
+    expect(await page.getByTestId('push-this-device').isChecked()).toBe(false);
   });
 });

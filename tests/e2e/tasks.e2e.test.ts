@@ -105,6 +105,12 @@ describe('tasks in the browser', () => {
     // the title is required
     await panel.getByTestId('task-title-input').fill('');
     expect(await panel.getByTestId('task-save').isDisabled()).toBe(true);
+    // issue 49 §7: an overlong title is kept, counted and refused (spec §9: at most 150), never cut
+    await panel.getByTestId('task-title-input').fill('x'.repeat(151));
+    expect(await panel.getByTestId('task-title-input').inputValue()).toHaveLength(151);
+    expect(await panel.getByTestId('task-title-count').textContent()).toBe('151/150');
+    expect(await panel.getByTestId('task-error-title').textContent()).toBe('Title must be at most 150 characters');
+    expect(await panel.getByTestId('task-save').isDisabled()).toBe(true);
     await panel.getByTestId('task-title-input').fill('Call Ada back about the invoice');
     expect(await panel.getByTestId('task-save').isDisabled()).toBe(false);
 

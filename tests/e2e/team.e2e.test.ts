@@ -133,6 +133,12 @@ describe('team, invites and permissions in the browser', () => {
     await member.getByTestId('contacts-page').waitFor();
     await member.goto(`${base()}/settings/team`);
     await member.getByTestId('restricted-page').waitFor();
+    // spec §2: only phones, scheduled, preferences and notifications are open to members (issue 49 §15)
+    for (const section of ['tickets', 'labels', 'templates']) {
+      await member.goto(`${base()}/settings/${section}`);
+      await member.getByTestId('restricted-page').waitFor();
+      expect(await member.getByTestId('restricted-page').textContent()).toContain(RESTRICTED_MESSAGE);
+    }
     await member.goto(`${base()}/settings/preferences`);
     await member.getByTestId('preferences-page').waitFor();
     expect(await member.getByTestId('invite-team').count()).toBe(0);
@@ -142,5 +148,13 @@ describe('team, invites and permissions in the browser', () => {
     await phone.getByTestId('restricted-page').waitFor();
     await phone.screenshot({ path: join(SHOTS, 'restricted-phone.png') });
     await Promise.all([admin.context().close(), member.context().close(), phone.context().close()]);
+    // the server refuses a member's writes there too
+    const memberToken = await rt.signIn(rt.memberEmail);
+    for (const [method, path, body] of [
+      ['PUT', '/settings/tickets', { labels: [], default_priority: 1, default_assignee: 'none' }],
+      ['POST', '/labels', { name: 'Nope', color: '#123456' }],
+      ['POST', '/templates/sync', {}],
+    ] as const)
+      expect((await rt.api(memberToken, `/api/orgs/${rt.orgId}${path}`, { method, json: body })).status).toBe(403);
   });
 });

@@ -4,10 +4,10 @@
  * /settings/preferences,
  * /workspaces/new, /media (the media library), /settings (the spec §2 menu groups), /phones (a
  * platform organization's phones), and every other sidebar section or settings page as an honest
- * "not built yet" page. Members denied a page by spec §6 see the Restricted page (PageGate);
- * /settings/tickets and /settings/labels are not gated yet (their pages show members a read-only
- * view). Paths the org may not open (layout/AppShell.tsx) and unknown paths fall back to /chats,
- * or /dashboard for a platform organization (shared/org/navigation.rules.ts).
+ * "not built yet" page. Members denied a page by spec §6 see the Restricted page (PageGate),
+ * including every settings page but phones, scheduled, preferences and notifications (spec §2).
+ * Paths the org may not open (layout/AppShell.tsx) and unknown paths fall back to /chats, or
+ * /dashboard for a platform organization (shared/org/navigation.rules.ts).
  */
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
@@ -109,8 +109,9 @@ function AppRoutes() {
         <Route element={<AppShell />}>
           <Route path="/chats/:chatId?" element={<ChatsPage />} />
           <Route path="/tickets" element={<TicketsPage />} />
-          <Route path="/settings/tickets" element={<TicketSettingsPage />} />
-          <Route path="/settings/labels" element={<LabelsPage />} />
+          {/* spec §2: only phones, scheduled, preferences and notifications are open to members (issue 49 §15) */}
+          <Route path="/settings/tickets" element={<PageGate title="Tickets"><TicketSettingsPage /></PageGate>} />
+          <Route path="/settings/labels" element={<PageGate title="Labels"><LabelsPage /></PageGate>} />
           <Route path="/media" element={<MediaPage />} />
           <Route path="/list" element={<ListPage />} />
           <Route path="/settings/permissions" element={<PageGate title="Permissions"><PermissionsPage /></PageGate>} />
@@ -146,8 +147,8 @@ function AppRoutes() {
           {/* issue 15: contacts (member_permissions.contacts), custom properties (admins) */}
           <Route path="/contacts" element={<PageGate title="Contacts"><ContactsPage /></PageGate>} />
           <Route path="/settings/properties" element={<PageGate title="Custom Properties"><PropertiesPage /></PageGate>} />
-          {/* issue 16 (part A): message templates of the Cloud API numbers (any member; admins sync) */}
-          <Route path="/settings/templates" element={<TemplatesPage />} />
+          {/* issue 16 (part A): message templates of the Cloud API numbers (admins; members: Restricted, spec §2 — they still pick templates in the composer) */}
+          <Route path="/settings/templates" element={<PageGate title="Templates"><TemplatesPage /></PageGate>} />
           {/* issue 16 (part A): scheduled messages (spec §2: open to members) */}
           <Route path="/settings/scheduled" element={<PageGate title="Scheduled"><ScheduledPage /></PageGate>} />
           {/* issue 15 (contacts3): quick replies (admins, by the settings gate) */}

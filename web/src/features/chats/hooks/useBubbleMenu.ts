@@ -9,7 +9,6 @@ import { useNavigate } from 'react-router-dom';
 import type { Ticket } from '#shared/ticket/ticket.schemas.ts';
 import type { Chat } from '#shared/chat/chat.schemas.ts';
 import type { Message } from '#shared/message/message.schemas.ts';
-import { MAX_TITLE } from '#shared/task/task.schemas.ts';
 import { previewText } from '../../../lib/format.ts';
 import { actionContext, allowedActions, type ActorInfo } from '../api/messageActions.ts';
 import { isLocal } from '../api/messages.ts';
@@ -102,7 +101,8 @@ export function useBubbleMenu({
       testId: 'message-menu-create-task',
       onSelect: () =>
         openNew({
-          title: (previewText(m) || '').split('\n')[0].trim().slice(0, MAX_TITLE),
+          // the whole first line: the editor counts it and refuses an overlong title (issue 49 §7), never cuts
+          title: (previewText(m) || '').split('\n')[0].trim(),
           associated: {
             id: m.unique_id,
             type: 'message',

@@ -4,6 +4,7 @@ import { DELETE_CONTACT_NOTE, type ContactView } from '#shared/contact/contact.s
 import { errorMessage, fieldErrors } from '../../../lib/api.ts';
 import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
 import { contactsApi } from '../api/contacts.ts';
+import { CharCount } from '../../../components/ui/CharCount.tsx';
 
 export function CreateContactDialog({ orgId, onClose, onCreated }: { orgId: string; onClose: () => void; onCreated: (c: ContactView) => void }) {
   const [phone, setPhone] = useState('');
@@ -33,7 +34,8 @@ export function CreateContactDialog({ orgId, onClose, onCreated }: { orgId: stri
         <p className="muted small">With the country code; numbers without one are read as Indian (+91).</p>
         <label className="field">
           <span>Name (optional)</span>
-          <input type="text" value={name} maxLength={250} onChange={(e) => setName(e.target.value)} data-testid="contact-create-name" />
+          <input type="text" value={name} onChange={(e) => setName(e.target.value)} data-testid="contact-create-name" />
+          <CharCount value={name} max={250} field="Name" testId="contact-create-name-count" />
         </label>
         <DialogFooter error={error} onCancel={onClose} submitLabel="Add contact" busyLabel="Adding…" busy={busy} disabled={busy || !phone.trim()} submitTestId="contact-create-submit" />
       </form>

@@ -20,6 +20,7 @@ import { contactKeys, contactsApi } from '../api/contacts.ts';
 import { DeleteContactDialog } from './ContactDialogs.tsx';
 import { MergeSection } from './MergeSection.tsx';
 import { PropertyFields, usePropertyDefs } from './PropertyFields.tsx';
+import { CharCount } from '../../../components/ui/CharCount.tsx';
 
 export function ContactPanel({ contactId, labels, onClose, onChanged }: { contactId: string; labels: ChatLabel[]; onClose: () => void; onChanged: () => void }) {
   const { org } = useSession();
@@ -145,7 +146,8 @@ export function ContactPanel({ contactId, labels, onClose, onChanged }: { contac
         <form className="contact-form" onSubmit={(e) => void save(e)}>
           <label className="field">
             <span>Name</span>
-            <input type="text" value={name} maxLength={250} placeholder={c.contact_name ?? 'Name'} onChange={(e) => setName(e.target.value)} data-testid="contact-edit-name" />
+            <input type="text" value={name} placeholder={c.contact_name ?? 'Name'} onChange={(e) => setName(e.target.value)} data-testid="contact-edit-name" />
+            <CharCount value={name} max={250} field="Name" testId="contact-edit-name-count" />
           </label>
           {labels.length > 0 && (
             <fieldset className="contact-labels">
@@ -161,7 +163,8 @@ export function ContactPanel({ contactId, labels, onClose, onChanged }: { contac
           <PropertyFields defs={defs} values={props} onChange={setProps} />
           <label className="field">
             <span>Notes</span>
-            <textarea value={notes} maxLength={5000} rows={4} onChange={(e) => setNotes(e.target.value)} data-testid="contact-edit-notes" />
+            <textarea value={notes} rows={4} onChange={(e) => setNotes(e.target.value)} data-testid="contact-edit-notes" />
+            <CharCount value={notes} max={5000} field="Notes" testId="contact-edit-notes-count" />
           </label>
           {error && (
             <p className="form-error" role="alert">

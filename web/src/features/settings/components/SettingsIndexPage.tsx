@@ -2,26 +2,15 @@
  * /settings: the settings menu of spec §2 in its groups (Plans and Usage; User; Organization;
  * Integrations), as shared/org/navigation.rules.ts `settingsMenu` gives them for the role: members
  * see only phones, scheduled, preferences and notifications. Entries whose page is not built yet
- * say so (their page is the not-built page).
+ * say so (their page is the not-built page); built-settings.ts lists the built ones.
  */
 import { Link } from 'react-router-dom';
 import { settingsMenu } from '#shared/org/navigation.rules.ts';
 import { useSession } from '../../../app/session.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
+import { BUILT_SETTINGS } from '../built-settings.ts';
 import './settingsIndex.css';
 
-/** Settings sections with a page of their own (the others show the not-built page). */
-export const BUILT_SETTINGS: ReadonlySet<string> = new Set(['preferences', 'phones', /* issue 16 */ 'scheduled', 'team', 'permissions', 'tickets', 'labels', 'notifications',
-  // issue 20
-  'integrations/all', 'integrations/browse', 'integrations/api', 'integrations/mcp',
-  'integrations/webhooks', 'integrations/zapier', 'integrations/pabbly', 'integrations/slack',
-  // issue 15
-  'properties',
-  // issue 15 (contacts3)
-  'replies',
-  // issue 15 (groups)
-  'group-templates',
-]);
 
 export function SettingsIndexPage() {
   const { org } = useSession();

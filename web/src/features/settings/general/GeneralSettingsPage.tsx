@@ -5,11 +5,13 @@
  * messages match its 400 reasons; Save sends only what changed.
  */
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { DISPLAY_LANGUAGES, UpdateGeneralSettingsInput, type GeneralSettings } from '#shared/org/org-settings.schemas.ts';
+import { DISPLAY_LANGUAGES, ORG_NAME_MAX, UpdateGeneralSettingsInput, type GeneralSettings } from '#shared/org/org-settings.schemas.ts';
 import { isTimeZone, WEEKDAYS, type Weekday, type WeeklyHours } from '#shared/org/business-hours.rules.ts';
 import { errorMessage } from '../../../lib/api.ts';
 import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
+import { CharCount } from '../../../components/ui/CharCount.tsx';
+import { lengthProblem } from '../../../lib/length.ts';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
 import { useOrgSettings, useSaveOrgSettings } from './api.ts';
@@ -100,8 +102,10 @@ export function GeneralSettingsPage() {
               <h2 id="gs-org">Organization</h2>
               <label className="field">
                 <span>Name</span>
-                <input value={draft.org_name} maxLength={250} onChange={(e) => setDraft({ ...draft, org_name: e.target.value })} data-testid="general-org_name" />
-                {err('org_name')}
+                <input value={draft.org_name} onChange={(e) => setDraft({ ...draft, org_name: e.target.value })} data-testid="general-org_name" />
+                {/* counted and refused on save (UpdateGeneralSettingsInput), never cut (issue 49 §7) */}
+                {!lengthProblem(draft.org_name, ORG_NAME_MAX, 'Name') && err('org_name')}
+                <CharCount value={draft.org_name} max={ORG_NAME_MAX} field="Name" testId="general-org_name-count" />
               </label>
               <div className="os-image-row">
                 {draft.org_image.trim() ? <img className="os-avatar" src={draft.org_image.trim()} alt="" /> : <span className="os-avatar" aria-hidden="true" />}

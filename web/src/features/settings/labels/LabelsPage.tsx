@@ -6,13 +6,15 @@
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { ChatLabel } from '#shared/chat/chat.schemas.ts';
-import { ChatLabelInput } from '#shared/chat/chat.schemas.ts';
+import { ChatLabelInput, LABEL_NAME_MAX } from '#shared/chat/chat.schemas.ts';
 import { api, ApiError, errorMessage, fieldErrors } from '../../../lib/api.ts';
 import { useSession } from '../../../app/session.tsx';
 import { useInbox } from '../../../app/inbox.tsx';
 import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
+import { CharCount } from '../../../components/ui/CharCount.tsx';
+import { lengthProblem } from '../../../lib/length.ts';
 import { ListSkeleton, LoadError } from '../../../components/ui/ListStates.tsx';
 import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
 import { ChatLabelChip } from '../../chats/index.ts';
@@ -90,6 +92,8 @@ function LabelForm({
   const id = useId();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    // too long: the counter under the field already says so (issue 49 §7)
+    if (lengthProblem(name, LABEL_NAME_MAX, 'Name')) return setError(null);
     const parsed = ChatLabelInput.safeParse({ name, color });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -108,7 +112,9 @@ function LabelForm({
         <span className="label-swatch big" style={{ background: HEX.test(color) ? color : 'transparent' }} aria-hidden="true" />
         <label className="field label-name-field" htmlFor={`${id}-name`}>
           <span className="visually-hidden">Label name</span>
-          <input id={`${id}-name`} type="text" value={name} maxLength={50} placeholder="Label name, e.g. VIP" onChange={(e) => setName(e.target.value)} data-testid="label-name-input" />
+          <input id={`${id}-name`} type="text" value={name} placeholder="Label name, e.g. VIP" onChange={(e) => setName(e.target.value)} data-testid="label-name-input" />
+          {/* counted, refused on save by ChatLabelInput, never cut (issue 49 §7) */}
+          <CharCount value={name} max={LABEL_NAME_MAX} field="Name" testId="label-name-count" />
         </label>
         <button type="submit" className="btn btn-primary" disabled={busy || !name.trim()} data-testid="label-save">
           {busy ? 'Saving…' : submitText}

@@ -1,13 +1,12 @@
 /**
  * /settings/notifications (spec §2; members may open it; issue 21):
- * - this device: the switch of its kind (desktop → enable_notifications, mobile →
- *   enable_mobile_notifications, spec §3) flips only after the browser's permission request and the
- *   device's registration (spec §4, §7 Enabling); a blocked browser gets spec §8's message;
+ * - this device: the switch of its kind (notifications/push/usePushSwitch.ts, shared with
+ *   /settings/preferences) flips only after the browser's permission request and the device's
+ *   registration (spec §4, §7 Enabling); a blocked browser gets spec §8's message;
  * - the other kind's switch (the user's other devices);
  * - what to be notified of, quiet hours, a sound for new messages in the open app;
  * - a test notification to this device, and the install-app button.
  */
-import { useEffect, useState } from 'react';
 import { NOTIFICATIONS_BLOCKED_MESSAGE } from '#shared/push/push.schemas.ts';
 import type { UpdatePreferencesInput } from '#shared/user/preferences.schemas.ts';
 import { useSession } from '../../../app/session.tsx';
@@ -16,13 +15,10 @@ import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
 import { api, errorMessage } from '../../../lib/api.ts';
-import { currentDeviceId, deviceType, disablePush, enablePush, EnablePushError, InstallAppButton, playMessageSound, PushBlockedError, pushSupported, storedPushOrgs } from '../../notifications/index.ts';
+import { InstallAppButton, playMessageSound, usePushSwitch } from '../../notifications/index.ts';
 import '../team/team.css';
 import '../preferences/preferences.css';
 import './push.css';
-
-type Permission = NotificationPermission | 'unsupported';
-const permissionNow = (): Permission => (pushSupported() ? Notification.permission : 'unsupported');
 
 function Switch({ id, label, help, checked, disabled, onChange }: { id: string; label: string; help: string; checked: boolean; disabled?: boolean; onChange: (v: boolean) => void }) {
   return (
@@ -39,49 +35,13 @@ function Switch({ id, label, help, checked, disabled, onChange }: { id: string; 
 }
 
 export function NotificationSettingsPage() {
-  const { user, org } = useSession();
+  const { org } = useSession();
   const { prefs, savePrefs } = useUserPrefs();
   const toast = useToast();
-  const kind = deviceType();
-  const [permission, setPermission] = useState<Permission>(permissionNow);
-  const [deviceId, setDeviceId] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState<string | null>(null);
-  const registeredHere = !!deviceId && storedPushOrgs().includes(org.org_id);
-
-  useEffect(() => {
-    void currentDeviceId().then(setDeviceId).catch(() => setDeviceId(null));
-  }, []);
+  const { kind, permission, deviceId, busy, status, otherKey, on, toggle: toggleThisDevice } = usePushSwitch();
 
   if (!prefs) return <p className="muted page-body">Loading preferences…</p>;
-  const thisKey = kind === 'mobile' ? 'enable_mobile_notifications' : 'enable_notifications';
-  const otherKey = kind === 'mobile' ? 'enable_notifications' : 'enable_mobile_notifications';
-  const on = prefs.notifications[thisKey] && registeredHere && permission === 'granted';
   const save = (patch: UpdatePreferencesInput) => void savePrefs(patch);
-
-  const toggleThisDevice = async (next: boolean) => {
-    setBusy(true);
-    setStatus(null);
-    try {
-      if (next) {
-        const r = await enablePush(org.org_id, user.email);
-        setDeviceId(r.deviceId);
-        await savePrefs({ notifications: { [thisKey]: true } });
-        setStatus('This device will get notifications.');
-      } else {
-        await disablePush(org.org_id, user.email);
-        await savePrefs({ notifications: { [thisKey]: false } });
-        setStatus('Notifications are off on this device.');
-      }
-    } catch (e) {
-      if (e instanceof PushBlockedError) toast.show(NOTIFICATIONS_BLOCKED_MESSAGE, 'error');
-      else toast.show(errorMessage(e), 'error');
-      setStatus(e instanceof EnablePushError ? `Could not turn on notifications (${e.step}): ${e.message}` : errorMessage(e));
-    } finally {
-      setPermission(permissionNow());
-      setBusy(false);
-    }
-  };
 
   const sendTest = async () => {
     if (!deviceId) return;

@@ -1,13 +1,16 @@
 /**
  * /settings/preferences (spec §2, §3; members may open it): the password-update dialog, the online
  * status in this workspace, notification preferences, the colour theme (kept in this browser) and
- * whether the left sidebar starts open. Each switch saves at once (app/preferences.tsx).
+ * whether the left sidebar starts open. Each switch saves at once (app/preferences.tsx); this
+ * device's notification switch is the one of /settings/notifications (on only once the browser
+ * allows and the device is registered), so the two pages agree.
  */
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useSession } from '../../../app/session.tsx';
 import { useUserPrefs } from '../../../app/preferences.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
+import { usePushSwitch } from '../../notifications/index.ts';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
 import { PasswordDialog } from './PasswordDialog.tsx';
 import { ThemeChoice } from './ThemeChoice.tsx';
@@ -32,6 +35,8 @@ export function PreferencesPage() {
   const { user, org } = useSession();
   const { prefs, savePrefs, isOnline, setOnline } = useUserPrefs();
   const [passwordOpen, setPasswordOpen] = useState(false);
+  // this device's switch is the one of /settings/notifications (same state, same permission flow)
+  const push = usePushSwitch();
 
   return (
     <div className="page" data-testid="preferences-page">
@@ -70,18 +75,25 @@ export function PreferencesPage() {
               <Toggle
                 id="enable_notifications"
                 label="Desktop notifications"
-                help="New messages and mentions, after your browser allows them."
-                checked={prefs.notifications.enable_notifications}
-                onChange={(v) => void savePrefs({ notifications: { enable_notifications: v } })}
+                help={push.kind === 'desktop' ? 'New messages and mentions on this computer. Your browser asks for permission first.' : 'New messages and mentions on your computers where notifications are turned on.'}
+                checked={push.kind === 'desktop' ? push.on : prefs.notifications.enable_notifications}
+                disabled={push.kind === 'desktop' && (push.busy || push.permission === 'unsupported')}
+                onChange={(v) => (push.kind === 'desktop' ? void push.toggle(v) : void savePrefs({ notifications: { enable_notifications: v } }))}
               />
               <Toggle
                 id="enable_mobile_notifications"
                 label="Mobile notifications"
-                help="Push notifications on your phone."
-                checked={prefs.notifications.enable_mobile_notifications}
-                onChange={(v) => void savePrefs({ notifications: { enable_mobile_notifications: v } })}
+                help={push.kind === 'mobile' ? 'Push notifications on this phone. Your browser asks for permission first.' : 'Push notifications on your phone.'}
+                checked={push.kind === 'mobile' ? push.on : prefs.notifications.enable_mobile_notifications}
+                disabled={push.kind === 'mobile' && (push.busy || push.permission === 'unsupported')}
+                onChange={(v) => (push.kind === 'mobile' ? void push.toggle(v) : void savePrefs({ notifications: { enable_mobile_notifications: v } }))}
               />
             </ul>
+          )}
+          {push.status && (
+            <p className="muted" data-testid="pref-push-status" aria-live="polite">
+              {push.status}
+            </p>
           )}
           <p className="muted">
             Turn notifications on for this device, choose what you hear about and set quiet hours in{' '}

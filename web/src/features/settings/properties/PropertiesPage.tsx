@@ -12,6 +12,7 @@ import { useSession } from '../../../app/session.tsx';
 import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
+import { CharCount } from '../../../components/ui/CharCount.tsx';
 import { ConfirmDeleteDialog, SettingsList, formSubmit } from '../../../components/ui/SettingsList.tsx';
 import { errorMessage, fieldErrors } from '../../../lib/api.ts';
 import { propertiesApi, propertyKeys } from '../../contacts/index.ts';
@@ -62,7 +63,8 @@ function PropertyForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: 
       <div className="property-form-row">
         <label className="field">
           <span>Name</span>
-          <input type="text" value={name} maxLength={100} placeholder="e.g. Customer tier" onChange={(e) => setName(e.target.value)} data-testid="property-name" />
+          <input type="text" value={name} placeholder="e.g. Customer tier" onChange={(e) => setName(e.target.value)} data-testid="property-name" />
+          <CharCount value={name} max={100} field="Name" testId="property-name-count" />
         </label>
         <label className="field">
           <span>Type</span>

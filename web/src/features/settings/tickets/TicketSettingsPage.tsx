@@ -6,13 +6,14 @@
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { TicketPriority, TicketSettingsInput } from '#shared/ticket/ticket.schemas.ts';
-import { TicketSettingsInput as TicketSettingsInputSchema } from '#shared/ticket/ticket.schemas.ts';
+import { TICKET_LABEL_MAX, TicketSettingsInput as TicketSettingsInputSchema } from '#shared/ticket/ticket.schemas.ts';
 import { api, errorMessage } from '../../../lib/api.ts';
 import { useSession } from '../../../app/session.tsx';
 import { useTickets } from '../../tickets/index.ts';
 import { useToast } from '../../../app/toast.tsx';
 import { MenuButton } from '../../../app/shell/MenuButton.tsx';
 import { Icon } from '../../../components/ui/Icon.tsx';
+import { CharCount } from '../../../components/ui/CharCount.tsx';
 import { PRIORITY_OPTIONS } from '../../tickets/index.ts';
 import { LabelChip } from '../../tickets/index.ts';
 import { SettingsTitle } from '../components/SettingsTitle.tsx';
@@ -121,13 +122,14 @@ export function TicketSettingsPage() {
                     <input
                       type="text"
                       value={l.name}
-                      maxLength={50}
                       disabled={!isAdmin}
                       aria-label={`Name of label ${i + 1}`}
                       placeholder="Label name"
                       onChange={(e) => update(l.key, { name: e.target.value })}
                       data-testid="ticket-label-name"
                     />
+                    {/* counted, refused on save by the settings schema, never cut (issue 49 §7) */}
+                    <CharCount value={l.name} max={TICKET_LABEL_MAX} field={`Label ${i + 1}`} testId="ticket-label-count" />
                     <span className="label-preview">{l.name.trim() && <LabelChip label={{ label_id: l.key, name: l.name.trim(), color: l.color }} />}</span>
                     {isAdmin && (
                       <button type="button" className="icon-btn" aria-label={`Delete label ${l.name || i + 1}`} title="Delete label" onClick={() => setLabels((prev) => prev.filter((x) => x.key !== l.key))}>

@@ -9,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { CreateOrgInput, CURRENCIES, ORG_SETUP_MESSAGES, REFERRAL_SOURCES, SETUP_INPUT_MAX } from '#shared/org/org.schemas.ts';
 import { ApiError, api } from '../../../lib/api.ts';
 import { useToast } from '../../../app/toast.tsx';
+import { CharCount } from '../../../components/ui/CharCount.tsx';
 import '../team/team.css';
 
 const REFERRAL_LABELS: Record<(typeof REFERRAL_SOURCES)[number], string> = {
@@ -56,11 +57,14 @@ export function OrgSetupForm({ first, onCreated, onCancel }: { first: boolean; o
       <h1>{first ? 'Setup your organization' : 'Create workspace'}</h1>
       <label className="field">
         <span>Organization name</span>
-        <input value={orgName} maxLength={SETUP_INPUT_MAX} onChange={(e) => setOrgName(e.target.value)} autoComplete="organization" data-testid="setup-org-name" />
+        <input value={orgName} onChange={(e) => setOrgName(e.target.value)} autoComplete="organization" data-testid="setup-org-name" />
+        {/* counted and refused by CreateOrgInput on submit, never cut (issue 49 §7) */}
+        <CharCount value={orgName} max={SETUP_INPUT_MAX} field="Organization name" testId="setup-org-name-count" />
       </label>
       <label className="field">
         <span>Your name</span>
-        <input value={contactName} maxLength={SETUP_INPUT_MAX} onChange={(e) => setContactName(e.target.value)} autoComplete="name" data-testid="setup-contact-name" />
+        <input value={contactName} onChange={(e) => setContactName(e.target.value)} autoComplete="name" data-testid="setup-contact-name" />
+        <CharCount value={contactName} max={SETUP_INPUT_MAX} field="Contact name" testId="setup-contact-name-count" />
       </label>
       <label className="field">
         <span>Phone number</span>

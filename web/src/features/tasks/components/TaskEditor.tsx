@@ -28,7 +28,7 @@ import { Options } from '../../../components/ui/Options.tsx';
 export function TaskEditor({ mode, task, prefill }: { mode: 'new' | 'edit'; task: Task | null; prefill?: NewTaskPrefill }) {
   const { showList, closePanel, openAudit } = useTasks();
   const navigate = useNavigate();
-  const { form, base, set, setReminder, touched, errors, busy, problemOf, dueRequired, canSave, notesChanged, save, titleRef, members, tz, now, me } = useTaskForm({ mode, task, prefill });
+  const { form, base, set, setReminder, touched, errors, busy, problemOf, dueRequired, canSave, notesChanged, save, titleRef, members, tz, now, me, titleProblem } = useTaskForm({ mode, task, prefill });
 
   const link = mode === 'edit' ? (task?.associated_object_metadata ?? null) : (prefill?.associated ?? null);
   const viewObject = (path: string) => {
@@ -69,11 +69,10 @@ export function TaskEditor({ mode, task, prefill }: { mode: 'new' | 'edit'; task
             data-testid="task-title-input"
             rows={1}
             required
-            maxLength={MAX_TITLE}
             value={form.title}
             placeholder="What needs to be done?"
-            aria-invalid={!!errors.title || undefined}
-            aria-describedby={errors.title ? 'task-err-title' : undefined}
+            aria-invalid={!!errors.title || !!titleProblem || undefined}
+            aria-describedby={errors.title || titleProblem ? 'task-err-title' : undefined}
             onChange={(e) => set('title', e.target.value.replace(/\n/g, ' '))}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.shiftKey) {
@@ -83,9 +82,15 @@ export function TaskEditor({ mode, task, prefill }: { mode: 'new' | 'edit'; task
             }}
           />
           <span className="field-foot">
-            {err('title', 'task-err-title')}
-            <span className={`char-count ${form.title.length >= MAX_TITLE ? 'over' : ''}`}>
-              {form.title.length}/{MAX_TITLE}
+            {titleProblem ? (
+              <span className="field-error" id="task-err-title" role="alert" data-testid="task-error-title">
+                {titleProblem}
+              </span>
+            ) : (
+              err('title', 'task-err-title')
+            )}
+            <span className={`char-count ${titleProblem ? 'over' : ''}`} data-testid="task-title-count">
+              {form.title.trim().length}/{MAX_TITLE}
             </span>
           </span>
         </label>

@@ -10,6 +10,7 @@ import type { Task, TaskPriority, TaskStatus, UpdateTaskInput } from '#shared/ta
 import { MAX_TITLE } from '#shared/task/task.schemas.ts';
 import { validateReminder, type ReminderState } from '#shared/task/task.rules.ts';
 import { api, errorMessage, fieldErrors } from '../../../lib/api.ts';
+import { lengthProblem } from '../../../lib/length.ts';
 import { useSession } from '../../../app/session.tsx';
 import { useTasks, type NewTaskPrefill } from './useTasks.tsx';
 import { useToast } from '../../../app/toast.tsx';
@@ -35,7 +36,8 @@ function formOf(t: Task): Form {
 
 function newForm(me: string, prefill: NewTaskPrefill): Form {
   return {
-    title: (prefill.title ?? '').slice(0, MAX_TITLE),
+    // never cut: an overlong prefill (a long message) shows the counter and the refusal (issue 49 §7)
+    title: prefill.title ?? '',
     status: 'open',
     priority: 1,
     assignee: me,
@@ -144,7 +146,8 @@ export function useTaskForm({ mode, task, prefill }: { mode: 'new' | 'edit'; tas
 
   const changed = mode === 'new' || !same(form, base);
   const titleEmpty = form.title.trim() === '';
-  const canSave = !titleEmpty && changed && !busy;
+  const titleProblem = lengthProblem(form.title, MAX_TITLE, 'Title');
+  const canSave = !titleEmpty && !titleProblem && changed && !busy;
   const notesChanged = form.notes !== base.notes;
 
   async function save() {
@@ -185,5 +188,5 @@ export function useTaskForm({ mode, task, prefill }: { mode: 'new' | 'edit'; tas
     }
   }
 
-  return { form, base, set, setReminder, touched, errors, busy, problems, problemOf, dueRequired, choice, repeat, canSave, notesChanged, save, titleRef, members, tz, now, me };
+  return { form, base, set, setReminder, touched, errors, busy, problems, problemOf, dueRequired, choice, repeat, canSave, notesChanged, save, titleRef, members, tz, now, me, titleProblem };
 }

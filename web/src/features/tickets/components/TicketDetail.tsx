@@ -18,6 +18,8 @@ import { AuditLog } from './AuditLog.tsx';
 import { useTaskActions } from '../../tasks/index.ts';
 import { useTicketDetail } from '../hooks/useTicketDetail.ts';
 import { Options } from '../../../components/ui/Options.tsx';
+import { CharCount } from '../../../components/ui/CharCount.tsx';
+import { lengthProblem } from '../../../lib/length.ts';
 
 /** The detail panel of ticket `ticketId` (see the file's comment). */
 export function TicketDetail({
@@ -49,6 +51,12 @@ export function TicketDetail({
   const commitSubject = () => {
     if (subject === null || !ticket) return;
     const v = subject.trim();
+    // an overlong subject stays in the field with the refusal (issue 49 §7), never cut
+    const tooLong = lengthProblem(v, MAX_SUBJECT, 'Subject');
+    if (tooLong) {
+      toast.show(tooLong, 'error');
+      return;
+    }
     setSubject(null);
     if (!v) {
       toast.show('Subject is required.', 'error');
@@ -127,7 +135,6 @@ export function TicketDetail({
               className="subject-input"
               data-testid="ticket-subject-input"
               value={subject ?? ticket.subject}
-              maxLength={MAX_SUBJECT}
               onChange={(e) => setSubject(e.target.value)}
               onBlur={commitSubject}
               onKeyDown={(e) => {
@@ -140,6 +147,7 @@ export function TicketDetail({
                 }
               }}
             />
+            {subject !== null && <CharCount value={subject} max={MAX_SUBJECT} field="Subject" testId="ticket-subject-count" />}
           </label>
           <p className="detail-sub muted small">
             <Link to={`/chats/${encodeURIComponent(ticket.chat_id)}`}>{ticket.chat_name || formatPhone(chatNumber(ticket.chat_id))}</Link>

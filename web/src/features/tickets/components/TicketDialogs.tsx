@@ -20,6 +20,7 @@ import { previewText } from '../../../lib/format.ts';
 import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
 import { AssigneeInput, LabelPicker, PriorityTag, StatusPill, useKnownAssignees } from './fields.tsx';
 import { Options } from '../../../components/ui/Options.tsx';
+import { CharCount } from '../../../components/ui/CharCount.tsx';
 
 function Excerpt({ m }: { m: Message }) {
   const text = previewText(m) || 'Message';
@@ -95,11 +96,11 @@ export function CreateTicketDialog({
           <input
             autoFocus
             value={subject}
-            maxLength={MAX_SUBJECT}
             required
             onChange={(e) => setSubject(e.target.value)}
             data-testid="ticket-create-subject"
           />
+          <CharCount value={subject} max={MAX_SUBJECT} field="Subject" testId="ticket-create-subject-count" />
         </label>
         <div className="form-row">
           <label className="field">
