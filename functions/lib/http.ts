@@ -12,7 +12,9 @@ import { chatGuard, type ChatGuard } from '../../shared/access/guard.ts';
 import { openChatIdsIn, sealChatIdsIn } from '../../shared/chat/chat-id-seal.ts';
 import { entitlementError, orgEntitlement } from '../../shared/plan/gate.ts';
 import type { Use } from '../../shared/plan/entitlements.rules.ts';
-import { ROUTE_USES, routeUse } from '../routes.ts';
+import { ROUTE_AUDITS, ROUTE_USES, routeUse } from '../routes.ts';
+import { recordAdminAction } from '../../shared/audit/audit.ts';
+import { areaOfKind, auditBodyOf } from '../../shared/audit/audit.rules.ts';
 
 export { observability };
 
@@ -25,7 +27,8 @@ export { observability };
  *   -> zod validation of path, query and body (400 with `[{ field, reason }]`)
  *   -> org membership of `{org_id}` (404, the same as a missing org)
  *   -> per-chat access of every chat the request names, wherever it names it (403; the guard,
- *      shared/access/guard.ts) -> the use case -> JSON response.
+ *      shared/access/guard.ts) -> the use case -> the audit row of the route's `audit` kind
+ *      (issue 49, best effort) -> JSON response.
  * Errors render as `{ error: { code, message, details } }`; unknown errors are logged and become
  * a 500 without internals.
  */
@@ -50,6 +53,58 @@ export interface HttpContext<P, Q, B> {
 export interface HttpResult {
   status?: number;
   body: unknown;
+  /**
+   * What the route's audit row (functions/routes.ts `audit`) says beyond the defaults: the target
+   * (default: the last path parameter, else the first `*_id` of the answer, else the body's
+   * `email`) and details such as a
+   * name or the value before the change, when the use case already has them (no extra reads).
+   */
+  audit?: { target?: string; details?: Record<string, unknown> };
+}
+
+/** The first `*_id` (not org_id) of an answer, at its top level or one level down (`{ rule: { rule_id } }`). */
+function idIn(body: unknown, depth = 0): string | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || depth > 1) return undefined;
+  for (const [k, v] of Object.entries(body)) if (k !== 'org_id' && k.endsWith('_id') && typeof v === 'string') return v;
+  for (const v of Object.values(body)) {
+    const id = idIn(v, depth + 1);
+    if (id) return id;
+  }
+  return undefined;
+}
+
+/** A display name of what an answer describes (`name`, `subject`, `question`, top level or one down). */
+function nameIn(body: unknown, depth = 0): string | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body) || depth > 1) return undefined;
+  const o = body as Record<string, unknown>;
+  for (const k of ['name', 'subject', 'question']) if (typeof o[k] === 'string') return o[k] as string;
+  for (const v of Object.values(o)) {
+    const n = nameIn(v, depth + 1);
+    if (n) return n;
+  }
+  return undefined;
+}
+
+/**
+ * The one audit trail of admin actions (issue 49): after a route declaring `audit: '<kind>'`
+ * (functions/routes.ts) succeeded, one row: who (the actor), what (the kind), its target and the
+ * request's fields (secrets left out), with the name of what changed as the answer gives it, and
+ * anything the handler adds (`HttpResult.audit`, e.g. the value before). A write only, no read;
+ * best effort: a failure is logged and the user's action stands.
+ */
+async function auditTrail(event: Event, c: Parsed, out: HttpResult): Promise<void> {
+  try {
+    const kind = event.routeKey ? ROUTE_AUDITS.get(event.routeKey) : undefined;
+    if (!kind || !c.actor || (out.status ?? 200) >= 400) return;
+    const params = Object.entries((c.params ?? {}) as Record<string, unknown>).filter(([k, v]) => k !== 'org_id' && typeof v === 'string');
+    const email = (c.body as { email?: unknown } | undefined)?.email;
+    const target = out.audit?.target ?? (params.length ? String(params[params.length - 1]![1]) : (idIn(out.body) ?? (typeof email === 'string' ? email.toLowerCase() : undefined))) ?? kind.split('.')[0]!;
+    const name = nameIn(out.body);
+    const details = { ...auditBodyOf(c.body), ...(name !== undefined ? { name } : {}), ...out.audit?.details };
+    await recordAdminAction(c.actor, areaOfKind(kind) ?? 'settings', kind, target, Object.keys(details).length ? details : undefined);
+  } catch (e) {
+    log('warn', 'audit.trail_failed', { route: event.routeKey, error: String((e as Error)?.message ?? e) });
+  }
 }
 
 /** What the middlewares hand to the use case, carried on the Lambda context. */
@@ -312,6 +367,7 @@ export function httpHandler<PS extends ZodTypeAny | undefined = undefined, QS ex
   return withRequestLog(
     authenticated(spec).handler(async (event, context) => {
       const out = await fn(contextOf(event, context.chorus));
+      await auditTrail(event, context.chorus, out);
       return json(out.status ?? 200, sealedFor(context.chorus, out.body));
     }),
   );

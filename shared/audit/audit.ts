@@ -26,15 +26,31 @@ export async function writeAuditRows(orgId: string, eventId: string, metadataAct
 }
 
 /**
- * Record an admin action on labels, settings, team or phones (no bus event carries these): one
- * audit row, written by the route's handler after the change was stored. Best effort: a failure
- * is logged, never thrown (the change stands).
+ * Record an admin action (no bus event carries these): one audit row, written after the change was
+ * stored — by the HTTP wrapper for a route declaring `audit: '<kind>'` (functions/lib/http.ts;
+ * issue 49). Best effort: a failure is logged, never thrown (the change stands).
  * @param action dotted, one of audit.rules.ts ADMIN_SAY's keys ('label.created', 'team.invited'…)
  */
 export async function recordAdminAction(actor: Actor, area: AuditArea, action: string, target: string, details?: Record<string, unknown>, now = Date.now()): Promise<void> {
   await writeAuditRows(actor.org_id, `admin:${ulid(now)}`, `user:${actor.email}`, now, [auditOfAdminAction({ area, action, target, details })]).catch((e: unknown) =>
     log('warn', 'audit.record_failed', { org_id: actor.org_id, action, error: String((e as Error)?.message ?? e) }),
   );
+}
+
+/**
+ * The org's label names by id, for audit rows that name labels (issue 49: names resolved when the
+ * row is written, so the log stays true after a rename or delete). One query of the org's labels,
+ * made by the audit consumer only for events that change labels; on failure the ids stay.
+ */
+export async function labelNamesOf(orgId: string): Promise<Map<string, string>> {
+  const res = await db()
+    .entities.chatLabel.query.byOrg({ org_id: orgId })
+    .go({ pages: 'all' })
+    .catch((e: unknown) => {
+      log('warn', 'audit.label_names_failed', { org_id: orgId, error: String((e as Error)?.message ?? e) });
+      return { data: [] as Array<{ label_id: string; name: string }> };
+    });
+  return new Map(res.data.map((l) => [l.label_id, l.name]));
 }
 
 /** Admins only (spec §6 reading for /logs: the organization's logs are an admin page). @throws AppError 403 logs.forbidden */

@@ -364,9 +364,9 @@ export async function updateChatLabel(actor: Actor, labelId: string, input: { na
 /**
  * Delete an org label (admins): the label comes off every chat that has it (found through the
  * label's index rows, one folder at a time), then the label itself.
- * @returns how many chats lost it
+ * @returns how many chats lost it, and the label's name (for the audit row)
  */
-export async function deleteChatLabel(actor: Actor, labelId: string): Promise<{ removed_from: number }> {
+export async function deleteChatLabel(actor: Actor, labelId: string): Promise<{ removed_from: number; name: string }> {
   assertAdmin(actor);
   const cur = (await db().entities.chatLabel.get({ org_id: actor.org_id, label_id: labelId }).go()).data;
   if (!cur) throw notFound('label');
@@ -395,7 +395,8 @@ export async function deleteChatLabel(actor: Actor, labelId: string): Promise<{ 
     }
   }
   await db().entities.chatLabel.delete({ org_id: actor.org_id, label_id: labelId }).go();
-  return { removed_from: removed };
+  // the name, for the audit row (issue 49: names, not ids, resolved at write time)
+  return { removed_from: removed, name: cur.name };
 }
 
 // ---- issue 15: custom property values of a chat (spec §3 custom_properties) ---------------

@@ -101,6 +101,14 @@ export async function getGeneralSettings(actor: Pick<Actor, 'org_id'>): Promise<
  * @throws AppError 403 settings.forbidden for members; 404 organization.not_found
  */
 export async function updateGeneralSettings(actor: Actor, input: UpdateGeneralSettingsInput): Promise<GeneralSettings> {
+  return (await changeGeneralSettings(actor, input)).settings;
+}
+
+/**
+ * {@link updateGeneralSettings}, also answering the workspace name before the change (read anyway,
+ * so the audit row can say "renamed from … to …" without another read; issue 49).
+ */
+export async function changeGeneralSettings(actor: Actor, input: UpdateGeneralSettingsInput): Promise<{ settings: GeneralSettings; before_org_name: string | undefined }> {
   assertSettingsAdmin(actor);
   const org = await orgRowOf(actor.org_id);
   const set: Record<string, unknown> = {};
@@ -114,7 +122,8 @@ export async function updateGeneralSettings(actor: Actor, input: UpdateGeneralSe
   if (Object.keys(set).length > 0 || input.org_image === null) await op.go();
   forgetOrgClock(actor.org_id);
   forgetOrgPlanState(actor.org_id);
-  return toGeneralSettings({ ...org, ...set, ...(input.org_image === null ? { org_image: undefined } : {}) });
+  const settings = toGeneralSettings({ ...org, ...set, ...(input.org_image === null ? { org_image: undefined } : {}) });
+  return { settings, before_org_name: (org as { org_name?: string }).org_name };
 }
 
 /** The flags of a stored `access_scopes` (unset = on). */

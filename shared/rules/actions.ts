@@ -115,10 +115,10 @@ export async function executeAction(actx: ActionContext, a: Action, opts: { join
       return 'unassigned';
     case 'add_label':
       checkBatch(await labelChats(actor, [needChat(ac)], { add: [a.label_id] }));
-      return `label ${a.label_id} added`;
+      return `label ${await labelNameOf(ac.orgId, a.label_id)} added`;
     case 'remove_label':
       checkBatch(await labelChats(actor, [needChat(ac)], { remove: [a.label_id] }));
-      return `label ${a.label_id} removed`;
+      return `label ${await labelNameOf(ac.orgId, a.label_id)} removed`;
     case 'close':
       checkBatch(await closeChats(actor, [needChat(ac)], true, 'all'));
       return 'chat closed';
@@ -179,6 +179,19 @@ export async function executeAction(actx: ActionContext, a: Action, opts: { join
   }
 }
 
+/**
+ * A label as the rule log and the dry run name it (issue 49): “VIP”, resolved when the text is
+ * written (one GetItem, only for label actions, in the rule consumer or an admin's dry run, never in
+ * a chat request), so the stored log line stays readable after a rename; the id when the label is gone.
+ */
+export async function labelNameOf(orgId: string, labelId: string): Promise<string> {
+  const row = await db()
+    .entities.chatLabel.get({ org_id: orgId, label_id: labelId })
+    .go()
+    .catch(() => null);
+  return row?.data?.name ? `“${row.data.name}”` : labelId;
+}
+
 /** What an action would do, in words (dry runs, pending items). */
 export async function actionSummary(ac: ActionContext, a: Action): Promise<string> {
   const text = async (t: string) => (await renderTemplate(t, ac.vars)).text;
@@ -192,9 +205,9 @@ export async function actionSummary(ac: ActionContext, a: Action): Promise<strin
     case 'unassign':
       return 'unassign';
     case 'add_label':
-      return `add label ${a.label_id}`;
+      return `add label ${await labelNameOf(ac.orgId, a.label_id)}`;
     case 'remove_label':
-      return `remove label ${a.label_id}`;
+      return `remove label ${await labelNameOf(ac.orgId, a.label_id)}`;
     case 'close':
       return 'close the chat';
     case 'reopen':

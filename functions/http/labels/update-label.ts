@@ -2,11 +2,9 @@ import { httpHandler } from '../../lib/http.ts';
 import { LabelParams } from './params.ts';
 import { ChatLabelPatch } from '../../../shared/chat/chat.schemas.ts';
 import { updateChatLabel } from '../../../shared/chat/chat-workflow.ts';
-import { recordAdminAction } from '../../../shared/audit/audit.ts';
 
 /** PATCH /api/orgs/{org_id}/labels/{label_id} `{ name?, color? }` -> `{ label }` (admins). */
 export const handler = httpHandler({ params: LabelParams, body: ChatLabelPatch }, async ({ actor, params, body }) => {
   const label = await updateChatLabel(actor, params.label_id, body);
-  await recordAdminAction(actor, 'labels', 'label.updated', params.label_id, { name: label.name, color: label.color }); // issue 19: audit log
   return { body: { label } };
 });

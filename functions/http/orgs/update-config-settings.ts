@@ -2,11 +2,9 @@ import { httpHandler } from '../../lib/http.ts';
 import { OrgParams } from '../chats/params.ts';
 import { UpdateConfigSettingsInput } from '../../../shared/org/org-settings.schemas.ts';
 import { updateConfigSettings } from '../../../shared/org/org-settings.ts';
-import { recordAdminAction } from '../../../shared/audit/audit.ts';
 
 /** PUT /api/orgs/{org_id}/settings/config (admins; members 403 settings.forbidden; bad input 400 with the field) -> the config settings. */
 export const handler = httpHandler({ params: OrgParams, body: UpdateConfigSettingsInput }, async ({ actor, body }) => {
   const settings = await updateConfigSettings(actor, body);
-  await recordAdminAction(actor, 'settings', 'settings.config_changed', 'config', body as Record<string, unknown>);
   return { body: settings };
 });

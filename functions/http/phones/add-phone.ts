@@ -2,7 +2,6 @@ import { httpHandler } from '../../lib/http.ts';
 import { OrgParams } from '../chats/params.ts';
 import { AddPhoneInput } from '../../../shared/phone/phone.schemas.ts';
 import { addPhone } from '../../../shared/phone/phone.ts';
-import { recordAdminAction } from '../../../shared/audit/audit.ts';
 
 /**
  * POST /api/orgs/{org_id}/phones `{ phone_number_id, waba_id, access_token }` -> 201 `{ phone }`
@@ -11,6 +10,5 @@ import { recordAdminAction } from '../../../shared/audit/audit.ts';
  */
 export const handler = httpHandler({ params: OrgParams, body: AddPhoneInput }, async ({ actor, body }) => {
   const phone = await addPhone(actor, body);
-  await recordAdminAction(actor, 'phones', 'phone.added', phone.phone_id, { connection: 'cloud_api' }); // issue 19: audit log
   return { status: 201, body: { phone } };
 });

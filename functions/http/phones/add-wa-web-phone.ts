@@ -2,7 +2,6 @@ import { httpHandler } from '../../lib/http.ts';
 import { OrgParams } from '../chats/params.ts';
 import { AddWaWebPhoneInput } from '../../../shared/phone/phone.schemas.ts';
 import { addWaWebPhone } from '../../../shared/whatsapp/web/wa-web-phone.ts';
-import { recordAdminAction } from '../../../shared/audit/audit.ts';
 
 /**
  * POST /api/orgs/{org_id}/phones/wa-web `{ phone }` -> 201 `{ phone }`: link a number as a WhatsApp
@@ -11,6 +10,5 @@ import { recordAdminAction } from '../../../shared/audit/audit.ts';
  */
 export const handler = httpHandler({ params: OrgParams, body: AddWaWebPhoneInput }, async ({ actor, body }) => {
   const phone = await addWaWebPhone(actor, body);
-  await recordAdminAction(actor, 'phones', 'phone.added', phone.phone_id, { connection: 'wa_web' }); // issue 19: audit log
   return { status: 201, body: { phone } };
 });

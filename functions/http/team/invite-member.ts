@@ -2,7 +2,6 @@ import { httpHandler } from '../../lib/http.ts';
 import { OrgParams } from '../chats/params.ts';
 import { InviteMemberInput } from '../../../shared/member/team.schemas.ts';
 import { inviteMember } from '../../../shared/member/team.ts';
-import { recordAdminAction } from '../../../shared/audit/audit.ts';
 
 /**
  * POST /api/orgs/{org_id}/team/invites `{ email, role? }` -> 201 `{ member }`, and the invitation
@@ -12,6 +11,5 @@ import { recordAdminAction } from '../../../shared/audit/audit.ts';
  */
 export const handler = httpHandler({ params: OrgParams, body: InviteMemberInput }, async ({ actor, body }) => {
   const member = await inviteMember(actor, body);
-  await recordAdminAction(actor, 'team', 'team.invited', body.email.toLowerCase(), { role: body.role ?? 'member' }); // issue 19: audit log
   return { status: 201, body: { member } };
 });

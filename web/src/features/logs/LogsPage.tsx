@@ -19,11 +19,15 @@ import { PagedLog } from '../../components/ui/PagedLog.tsx';
 import { chatNumber } from '../../lib/format.ts';
 import { DeliveryLog } from '../webhooks/index.ts';
 import { logKeys, logsApi, type AuditFilters, type WebhookRejection } from './api.ts';
+import { AUDIT_AREAS } from '#shared/audit/audit.rules.ts';
 import './logs.css';
 
 const BROADCAST_STATUSES = ['scheduled', 'running', 'paused', 'completed', 'cancelled'] as const;
 const NINETY_DAYS_MS = 90 * 86_400_000;
-const AREAS = ['assignments', 'labels', 'settings', 'team', 'phones', 'tickets'] as const;
+const AREAS = AUDIT_AREAS;
+/** How a kind of audit row reads in the filter and the table (the stored area, else capitalised). */
+const AREA_LABELS: Partial<Record<string, string>> = { ai: 'AI agent', api: 'API keys', rules: 'Rules and SLA' };
+const areaLabel = (a: string) => AREA_LABELS[a] ?? a[0]!.toUpperCase() + a.slice(1);
 const RULE_OUTCOMES = ['matched', 'not_matched', 'skipped', 'failed', 'partial'] as const;
 const when = (ms: number) => format(ms, 'dd MMM yy, HH:mm:ss');
 const words = (s: string) => s.replace(/_/g, ' ');
@@ -71,7 +75,7 @@ function AuditTab({ orgId }: { orgId: string }) {
                 <option value="">All areas</option>
                 {AREAS.map((a) => (
                   <option key={a} value={a}>
-                    {a[0]!.toUpperCase() + a.slice(1)}
+                    {areaLabel(a)}
                   </option>
                 ))}
               </select>
@@ -93,7 +97,7 @@ function AuditTab({ orgId }: { orgId: string }) {
         columns={[
           { header: 'When', cell: (r) => when(r.at), nowrap: true },
           { header: 'Who', cell: (r) => r.actor },
-          { header: 'Area', cell: (r) => r.area },
+          { header: 'Area', cell: (r) => areaLabel(r.area) },
           {
             header: 'What',
             cell: (r) => (
