@@ -46,6 +46,17 @@ describe('contact rules', () => {
     expect(numberQuery('ravi')).toBeNull();
   });
 
+  it('takes numbers of a possible length that libphonenumber calls unassigned, as inbound does (issue 49 item 6)', () => {
+    // Ofcom's drama range: inbound stores its wa_id as sent, so a contact must take it too
+    expect(normalizeNumber('+447700900601')).toBe('447700900601');
+    expect(normalizeNumber('447700900601')).toBe('447700900601');
+    expect(normalizeNumber('+44 7700 900601', 'GB')).toBe('447700900601');
+    expect(normalizeNumber('07700 900601', 'GB')).toBe('447700900601');
+    // an assigned reading still wins over a merely possible one
+    expect(normalizeNumber('5511988887777')).toBe('5511988887777');
+    expect(normalizeNumber('+44 7700 9006')).toBeNull();
+  });
+
   it('writes CSV cells safe against formula injection (OWASP)', () => {
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
     expect(csvCell('+1')).toBe("'+1");

@@ -107,18 +107,26 @@ export function numberQuery(q: string): string | null {
 }
 
 /**
- * A typed or imported number as E.164 digits (no '+'), or null when it is not a valid number.
- * Numbers without a country code are read as `country` (default IN, house style).
+ * A typed or imported number as E.164 digits (no '+'), or null when it is not a phone number.
+ * Numbers without a country code are read as `country` (default IN, house style). A number
+ * libphonenumber-js knows as assigned (isValid) is preferred; otherwise one of a possible length
+ * for its country (isPossible) is taken, as inbound does: WhatsApp's `wa_id` is stored as sent,
+ * without checking ranges, so a contact must not be refused for a number whose messages are
+ * accepted (issue 49 item 6: Ofcom's drama range +44 7700 900xxx is a real WhatsApp test range
+ * that libphonenumber-js calls invalid). Text that is not a number of a possible length stays null.
+ * Bare digits of 11–15 (a country code included) are read as international when both readings are
+ * only possible.
  */
 export function normalizeNumber(input: string, country: CountryCode = 'IN'): string | null {
   const raw = input.trim();
   if (!raw) return null;
   // '00' international prefix and bare digits long enough to carry a country code
   const text = raw.startsWith('00') ? `+${raw.slice(2)}` : raw;
-  let p = parsePhoneNumberFromString(text, country);
-  if ((!p || !p.isValid()) && /^\d{11,15}$/.test(text)) p = parsePhoneNumberFromString(`+${text}`);
-  if (!p || !p.isValid()) return null;
-  return p.number.replace(/^\+/, '');
+  const local = parsePhoneNumberFromString(text, country);
+  const intl = /^\d{11,15}$/.test(text) ? parsePhoneNumberFromString(`+${text}`) : undefined;
+  // bare digits of international length are read with their own country code first when only possible
+  const p = [local, intl].find((r) => r?.isValid()) ?? [intl, local].find((r) => r?.isPossible());
+  return p ? p.number.replace(/^\+/, '') : null;
 }
 
 /**

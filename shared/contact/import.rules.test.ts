@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkSizeProblem, guessMapping, MAX_CHUNK_BYTES, previewImport, type PreviewDef } from './import.rules.ts';
+import { chunkSizeProblem, guessMapping, MAX_CHUNK_BYTES, parseImportCsv, previewImport, type PreviewDef } from './import.rules.ts';
 
 const defs: Array<PreviewDef & { property_name: string }> = [
   { property_id: 'prp_tier', property_name: 'Tier', property_value_type: 'dropdown', property_value: { opt_g: 'Gold', opt_s: 'Silver' } },
@@ -35,6 +35,51 @@ describe('import preview', () => {
   });
   it('needs a phone column', () => {
     expect(previewImport([['a'], ['b']], ['name'], []).errors).toEqual([{ row: 1, field: 'phone', reason: 'no column is mapped to the phone number' }]);
+  });
+});
+
+describe('parseImportCsv (issue 49 item 6)', () => {
+  const phone = (p: ReturnType<typeof previewImport>) => p.rows.map((r) => r.phone);
+
+  it('numbers rows by their file line, blank lines counted', () => {
+    const t = parseImportCsv('Name,Phone\r\nRavi,+919876543210\r\n\r\nNobody,call me\r\n\r\n\r\nAna,+5511988887777\r\n');
+    expect(t.lines).toEqual([1, 2, 4, 7]);
+    expect(previewImport(t, ['name', 'phone'], []).errors).toEqual([{ row: 4, field: 'phone', reason: '“call me” is not a valid phone number' }]);
+  });
+
+  it('keeps a quoted note over several lines as one field', () => {
+    const t = parseImportCsv('Name,Phone,Notes\nRavi,+919876543210,"Called Monday\nleft a message"\nAna,+5511988887777,\n');
+    expect(t.rows[1]).toEqual(['Ravi', '+919876543210', 'Called Monday\nleft a message']);
+    expect(t.lines).toEqual([1, 2, 4]);
+    expect(t.problems).toEqual([]);
+  });
+
+  it('reports a stray quote by its line and reads the rows after it (malformed closing quote)', () => {
+    const csv = 'Name,Phone,Tier\nRavi,+919876543210,\n"Ana,+5511988887777,\nBo,+14155550101,\n\nCy,+14155550102,\nDi,+14155550103,\nEd,+14155550104,\nFay "F",+14155550105,\nGus,+14155550106,\n';
+    const p = previewImport(parseImportCsv(csv), ['name', 'phone', 'ignore'], []);
+    expect(p.errors).toEqual([
+      { row: 3, field: 'row', reason: expect.stringContaining('has a quote (") that is not closed') },
+    ]);
+    // a quote inside a field is text (papaparse), so Fay's row is read as it stands
+    expect(phone(p)).toEqual(['919876543210', '14155550101', '14155550102', '14155550103', '14155550104', '14155550105', '14155550106']);
+  });
+
+  it('reports a stray quote that papaparse closes cleanly several rows later', () => {
+    const csv = 'Name,Phone,Tier\n"Ana,+5511988887777,\nBo,+14155550101,\nCy,+14155550102,\nDi",+14155550103,\nEd,+14155550104,\n';
+    const t = parseImportCsv(csv);
+    expect(t.problems.map((e) => e.row)).toEqual([2]);
+    expect(phone(previewImport(t, ['name', 'phone', 'ignore'], []))).toEqual(['14155550101', '14155550102', '14155550103', '14155550104']);
+  });
+
+  it('reports an unterminated quote and still reads the rest, with a semicolon delimiter', () => {
+    const t = parseImportCsv('Name;Phone\n"Ana;+5511988887777\nBo;+14155550101\n');
+    expect(t.problems.map((e) => e.row)).toEqual([2]);
+    expect(t.rows).toEqual([['Name', 'Phone'], ['Bo', '+14155550101']]);
+    expect(t.lines).toEqual([1, 3]);
+  });
+
+  it('imports a UK test-range mobile that inbound accepts', () => {
+    expect(phone(previewImport(parseImportCsv('Name,Phone\nAmy,+447700900601\n'), ['name', 'phone'], []))).toEqual(['447700900601']);
   });
 });
 

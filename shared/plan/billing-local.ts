@@ -10,9 +10,9 @@ import type { BillingPort, CheckoutInput, Invoice } from './billing-port.ts';
  * so the local stand-in, the `npm run billing` script and the tests go through the same
  * `constructEvent` verification as production.
  */
-export function stripeShapedEvent(kind: 'paid' | 'failed' | 'canceled', o: { org_id: string; plan_id?: string; frequency?: string; licences?: number; currency?: string; amount?: number; period_end?: number; customer?: string; reason?: string; id?: string; created?: number }): { id: string; payload: string } {
+export function stripeShapedEvent(kind: 'paid' | 'failed' | 'canceled', o: { org_id: string; plan_id?: string; frequency?: string; licences?: number; addon_phones?: number; currency?: string; amount?: number; period_end?: number; customer?: string; reason?: string; id?: string; created?: number }): { id: string; payload: string } {
   const id = o.id ?? `evt_local_${randomUUID().replace(/-/g, '')}`;
-  const meta = { org_id: o.org_id, plan_id: o.plan_id ?? 'pro', frequency: o.frequency ?? 'monthly', licences: String(o.licences ?? 1) };
+  const meta = { org_id: o.org_id, plan_id: o.plan_id ?? 'pro', frequency: o.frequency ?? 'monthly', licences: String(o.licences ?? 1), ...(o.addon_phones !== undefined ? { addon_phones: String(o.addon_phones) } : {}) };
   const now = o.created ?? Math.floor(Date.now() / 1000);
   const end = o.period_end ?? now + (o.frequency === 'yearly' ? 365 : o.frequency === 'weekly' ? 7 : 30) * 86_400;
   const invoice = {
@@ -63,7 +63,7 @@ export function localBillingPort(opts: { dataDir: string; webhookSecret: string;
       const items = checkoutLineItems(input);
       const amount = items.reduce((s, i) => s + (i.price_data?.unit_amount ?? 0) * (i.quantity ?? 1), 0);
       const customer = input.customer_id ?? `cus_local_${input.org_id}`;
-      const ev = stripeShapedEvent('paid', { org_id: input.org_id, plan_id: input.plan_id, frequency: input.frequency, licences: input.licences, currency: input.currency, amount, customer });
+      const ev = stripeShapedEvent('paid', { org_id: input.org_id, plan_id: input.plan_id, frequency: input.frequency, licences: input.licences, addon_phones: input.addon_phones, currency: input.currency, amount, customer });
       const all = await load();
       const inv = (JSON.parse(ev.payload) as { data: { object: { id: string; created: number } } }).data.object;
       all[customer] = [{ id: inv.id, number: `LOCAL-${String((all[customer]?.length ?? 0) + 1).padStart(4, '0')}`, amount, currency: input.currency, status: 'paid', created: inv.created, url: null }, ...(all[customer] ?? [])];

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { PLANS, isPlanId } from './catalog.rules.ts';
 import { BillingSignatureError, type BillingPort, type CheckoutInput, type Invoice, type VerifiedBillingEvent } from './billing-port.ts';
-import { ADDON_PRICES } from './catalog.rules.ts';
+import { addonPhoneUnit } from './catalog.rules.ts';
 
 /** Stripe recurring interval of a billing frequency. */
 const INTERVAL = { yearly: 'year', monthly: 'month', weekly: 'week' } as const;
@@ -16,8 +16,7 @@ export function checkoutLineItems(input: CheckoutInput): Stripe.Checkout.Session
     { quantity: input.licences, price_data: { currency: input.currency.toLowerCase(), unit_amount: amount, recurring: { interval }, product_data: { name: `Chorus ${plan.name} (per user)` } } },
   ];
   if (input.addon_phones > 0 && plan.addons.phones) {
-    const perMonth = ADDON_PRICES.phones[input.currency];
-    const unit = input.frequency === 'yearly' ? perMonth * 12 : input.frequency === 'weekly' ? Math.ceil(perMonth / 4) : perMonth;
+    const unit = addonPhoneUnit(input.currency, input.frequency);
     items.push({ quantity: input.addon_phones, price_data: { currency: input.currency.toLowerCase(), unit_amount: unit, recurring: { interval }, product_data: { name: 'Chorus extra phone' } } });
   }
   return items;
@@ -27,7 +26,7 @@ const metaOf = (o: { metadata?: Stripe.Metadata | null } | null | undefined): Re
 
 /**
  * Map a verified Stripe event (https://docs.stripe.com/billing/subscriptions/webhooks):
- * - `invoice.paid` → paid (plan and licences from the subscription metadata we set at checkout,
+ * - `invoice.paid` → paid (plan, licences and extra phones from the subscription metadata we set at checkout,
  *   period end from the invoice line, epoch seconds);
  * - `invoice.payment_failed` → failed (past_due: the overdue banner);
  * - `customer.subscription.deleted` → canceled, `payment_failed` when Stripe says so (inactive screen).
@@ -46,7 +45,15 @@ export function mapStripeEvent(ev: Stripe.Event): VerifiedBillingEvent | null {
         id: ev.id, created: ev.created,
         org_id,
         customer_id: typeof inv.customer === 'string' ? inv.customer : inv.customer?.id,
-        event: { type: 'paid', plan_id: meta.plan_id, current_period_end, licences: Number(meta.licences) || undefined, frequency: meta.frequency, currency: inv.currency?.toUpperCase() },
+        event: {
+          type: 'paid',
+          plan_id: meta.plan_id,
+          current_period_end,
+          licences: Number(meta.licences) || undefined,
+          ...(meta.addon_phones !== undefined ? { addon_phones: Number(meta.addon_phones) || 0 } : {}),
+          frequency: meta.frequency,
+          currency: inv.currency?.toUpperCase(),
+        },
       };
     }
     case 'invoice.payment_failed': {
@@ -81,7 +88,7 @@ export function stripeBillingPort(secretKey: string, webhookSecret: string): Bil
   const stripe = new Stripe(secretKey);
   return {
     async createCheckout(input) {
-      const metadata = { org_id: input.org_id, plan_id: input.plan_id, frequency: input.frequency, licences: String(input.licences) };
+      const metadata = { org_id: input.org_id, plan_id: input.plan_id, frequency: input.frequency, licences: String(input.licences), addon_phones: String(input.addon_phones) };
       const s = await stripe.checkout.sessions.create({
         mode: 'subscription',
         line_items: checkoutLineItems(input),

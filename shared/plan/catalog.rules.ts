@@ -130,6 +130,15 @@ export const ADDON_PRICES: Record<'phones' | 'users', Record<Currency, number>> 
   users: { INR: 799_00, BRL: 45_00, USD: 9_00 },
 };
 
+/**
+ * What one extra phone costs per billing period (minor units): the monthly add-on price, ×12 for
+ * yearly, a quarter (rounded up) for weekly. The checkout's line item and the plan page's label.
+ */
+export function addonPhoneUnit(currency: Currency, frequency: Exclude<Frequency, 'custom'>): number {
+  const perMonth = ADDON_PRICES.phones[currency];
+  return frequency === 'yearly' ? perMonth * 12 : frequency === 'weekly' ? Math.ceil(perMonth / 4) : perMonth;
+}
+
 /** The free trial (ours: 14 days, spec §9 gives only the one-week extension) has Pro's features, with this allowance. */
 export const TRIAL = { plan_id: 'pro' as PlanId, days: 14, phones: 3, users: 10, extensionDays: 7 } as const;
 

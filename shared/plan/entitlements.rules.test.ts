@@ -170,6 +170,15 @@ describe('subscription state machine', () => {
     expect(applyBillingEvent('trialing', { type: 'paid', plan_id: 'pro', current_period_end: 123, licences: 4 })).toMatchObject({ subscription_status: 'active', is_free_trial: false, is_enterprise: false, org_plan: { plan_id: 'pro', current_period_end: 123 }, licences: 4 });
     expect(applyBillingEvent('past_due', { type: 'paid', plan_id: 'enterprise', current_period_end: 1 })).toMatchObject({ subscription_status: 'active', is_enterprise: true });
   });
+  it('paid with extra phones records them, and the phone limit follows (issue 49 item 14)', () => {
+    const patch = applyBillingEvent('trialing', { type: 'paid', plan_id: 'pro', current_period_end: 123, licences: 4, addon_phones: 2 })!;
+    expect(patch.addon_phones).toBe(2);
+    const before = phoneLimit(active('pro'));
+    expect(phoneLimit(active('pro', { addons: { phones: patch.addon_phones } }))).toBe(before + 2);
+    // Starter sells no extra phones: a downgrade drops them; metadata without the count leaves them alone
+    expect(applyBillingEvent('active', { type: 'paid', plan_id: 'starter', current_period_end: 1, addon_phones: 2 })!.addon_phones).toBe(0);
+    expect(applyBillingEvent('active', { type: 'paid', plan_id: 'pro', current_period_end: 1 })).not.toHaveProperty('addon_phones');
+  });
   it('failed → past_due, but never revives a canceled subscription', () => {
     expect(applyBillingEvent('active', { type: 'failed' })).toEqual({ subscription_status: 'past_due' });
     expect(applyBillingEvent('canceled', { type: 'failed' })).toBeNull();

@@ -318,7 +318,16 @@ export function maintenanceState(org: OrgPlanState, incident: IncidentInfo | nul
 
 /** Verified provider events (Stripe webhooks mapped by shared/plan/billing-stripe.ts). */
 export type BillingEvent =
-  | { type: 'paid'; plan_id: PlanId; current_period_end: number; licences?: number; frequency?: string; currency?: string }
+  | {
+      type: 'paid';
+      plan_id: PlanId;
+      current_period_end: number;
+      licences?: number;
+      /** extra phones paid for (spec §9 add-ons); absent when the provider's metadata does not say (subscriptions from before issue 49) */
+      addon_phones?: number;
+      frequency?: string;
+      currency?: string;
+    }
   | { type: 'failed' }
   | { type: 'canceled'; reason: 'payment_failed' | 'other' };
 
@@ -329,6 +338,8 @@ export interface BillingPatch {
   is_enterprise?: boolean;
   org_plan?: { plan_id: PlanId; current_period_end: number };
   licences?: number;
+  /** the extra phones now paid for: replaces `addons.phones` (users add-ons stay) */
+  addon_phones?: number;
   billing_frequency?: string;
   currency?: string;
 }
@@ -348,6 +359,8 @@ export function applyBillingEvent(current: SubscriptionStatus, e: BillingEvent):
         is_enterprise: e.plan_id === 'enterprise',
         org_plan: { plan_id: e.plan_id, current_period_end: e.current_period_end },
         ...(e.licences ? { licences: e.licences } : {}),
+        // a plan without phone add-ons (Starter) holds none: a downgrade drops them
+        ...(e.addon_phones !== undefined ? { addon_phones: PLANS[e.plan_id].addons.phones ? nonNeg(e.addon_phones) : 0 } : {}),
         ...(e.frequency ? { billing_frequency: e.frequency } : {}),
         ...(e.currency ? { currency: e.currency } : {}),
       };

@@ -183,7 +183,10 @@ export async function handleBillingWebhook(raw: string, signature: string | unde
     const patch = applyBillingEvent(subscriptionStatus(org as OrgPlanState), verified.event);
     if (!patch) return 'ignored';
     const created = verified.created;
-    const set = { ...patch, ...(verified.customer_id ? { billing_customer_id: verified.customer_id } : {}), ...(created !== undefined ? { billing_event_at: created } : {}) };
+    // the extra phones replace the phone add-ons only; user add-ons stay as they are
+    const { addon_phones, ...rest } = patch;
+    const addons = addon_phones !== undefined ? { addons: { ...(org.addons ?? {}), phones: addon_phones } } : {};
+    const set = { ...rest, ...addons, ...(verified.customer_id ? { billing_customer_id: verified.customer_id } : {}), ...(created !== undefined ? { billing_event_at: created } : {}) };
     const write = db().entities.organization.patch({ org_id: verified.org_id }).set(set);
     try {
       // the same check, atomic: a newer event applied in between wins

@@ -49,6 +49,21 @@ describe('contacts CSV import in the browser', () => {
     await page.close();
   });
 
+  it('reports a stray quote by its file line, keeps the rows after it, counts blank lines and takes a UK test-range mobile (issue 49 item 6)', async () => {
+    const page = await signIn(browser, rt, rt.adminEmail, DESKTOP);
+    await page.goto(`${base()}/contacts`);
+    await page.getByTestId('contact-import-open').click();
+    const csv = ['Name,Phone', 'Amy,+447700900601', '"Ben,+1 415 555 0171', 'Cat,+1 415 555 0172', '', 'Dan,+1 415 555 0173', 'Eve,not a number'].join('\n');
+    await page.getByTestId('contact-import-file').setInputFiles({ name: 'quote.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const preview = page.getByTestId('contact-import-preview');
+    await preview.waitFor();
+    expect(await preview.innerText()).toContain('3 contacts to import, 2 rows with errors (left out)');
+    const errors = await page.getByTestId('contact-import-errors').innerText();
+    expect(errors).toContain('Row 3: has a quote (") that is not closed');
+    expect(errors).toContain('Row 7: phone “not a number” is not a valid phone number');
+    await page.close();
+  });
+
   it('shows the preview on a phone', async () => {
     const page = await signIn(browser, rt, rt.adminEmail, PHONE);
     await page.goto(`${base()}/contacts`);

@@ -95,10 +95,16 @@ describe('plans pages', () => {
     expect(await page.getByTestId('price-enterprise').textContent()).toBe('Custom');
     await shot('select-desktop');
     await page.getByTestId('freq-monthly').click();
+    // issue 49 item 14: Pro sells extra phones; Starter does not
+    expect(await page.getByTestId('addon-phones-starter').count()).toBe(0);
+    await page.getByTestId('addon-phones-input-pro').fill('2');
+    expect(await page.getByTestId('addon-phones-total-pro').textContent()).toBe('₹999/mo per extra phone; 5 phones in all');
     await page.getByTestId('choose-pro').click();
     await page.waitForURL(/\/settings\/plans$/);
     await toast(page, 'Payment received').waitFor();
     await page.getByTestId('plan-name').getByText(/^Pro$/).waitFor();
+    // the 2 extra phones paid for raise the limit from Pro's 3 to 5
+    await expect.poll(async () => page.getByTestId('usage-phones').textContent()).toContain('1 / 5');
     await page.getByTestId('invoices').getByText('paid').waitFor();
     // active: no trial banner any more
     expect(await page.getByTestId('trial-banner').count()).toBe(0);

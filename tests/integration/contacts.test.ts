@@ -211,3 +211,12 @@ describe('members: permission and masking (spec §6)', () => {
     expect(rows.length).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('numbers WhatsApp delivers are numbers a contact may have (issue 49 item 6)', () => {
+  it('takes a UK test-range mobile (+44 7700 900601) that libphonenumber calls unassigned, then deletes it', async () => {
+    const r = await rt.orgCall<{ contact: ContactView }>(admin, 'POST', '/contacts', { phone: '+447700900601', name: 'Drama Range' });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.contact).toMatchObject({ contact_id: '447700900601', phone: '447700900601' });
+    expect((await rt.orgCall(admin, 'DELETE', '/contacts/447700900601')).status).toBeLessThan(300);
+  });
+});

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRuntime, type TestRuntime } from '../factories/runtime.ts';
 import { signStripePayload, stripeShapedEvent } from '../../shared/plan/billing-local.ts';
 import { db } from '../../shared/db/service.ts';
-import { TRIAL } from '../../shared/plan/catalog.rules.ts';
+import { ADDON_PRICES, PLANS, TRIAL } from '../../shared/plan/catalog.rules.ts';
 import type { PlanView } from '../../shared/plan/plan.schemas.ts';
 
 /**
@@ -109,6 +109,17 @@ describe('billing webhooks: only verified provider events move the subscription'
     const p = (await plan(admin)).body;
     expect(p).toMatchObject({ subscription_status: 'active', plan: { id: 'pro' }, licences: 3, currency: 'INR', billing_frequency: 'monthly' });
     expect(p.invoices[0]).toMatchObject({ status: 'paid', currency: 'INR', amount: 3 * 3_999_00 + 999_00 });
+  });
+
+  it('paying for 2 extra phones through the billing port raises the phone limit by 2 (issue 49 item 14)', async () => {
+    const pay = (addon_phones: number) => rt.orgCall<{ url: string }>(admin, 'POST', '/plan/checkout', { plan_id: 'pro', frequency: 'monthly', currency: 'USD', licences: 3, addon_phones });
+    expect((await pay(0)).status).toBe(200);
+    const before = (await plan(admin)).body;
+    expect(before).toMatchObject({ addons: { phones: 0 }, limits: { phones: PLANS.pro.phones } });
+    expect((await pay(2)).status).toBe(200);
+    const after = (await plan(admin)).body;
+    expect(after).toMatchObject({ addons: { phones: 2 }, limits: { phones: before.limits.phones + 2 } });
+    expect(after.invoices[0]).toMatchObject({ status: 'paid', currency: 'USD', amount: 3 * PLANS.pro.prices.monthly!.USD + 2 * ADDON_PRICES.phones.USD });
   });
 });
 

@@ -2,11 +2,13 @@
  * /settings/plans/select (admins; issue 22): the three tiers with their prices, with the spec §9
  * frequency switch (yearly, monthly, weekly; Enterprise is custom) and currency switch (INR, BRL,
  * USD). Choosing Starter or Pro opens the hosted checkout (POST /plan/checkout) for the licences
- * given (at least the members); Enterprise is a conversation with sales.
+ * given (at least the members) and, on tiers that sell them (spec §9: Pro), the extra phones on top
+ * of the included ones (issue 49 item 14: paid through the billing port, the phone limit follows);
+ * Enterprise is a conversation with sales.
  */
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { CURRENCIES, FEATURE_LABELS, PLANS, formatPrice, isCurrency, type Currency, type Frequency } from '#shared/plan/catalog.rules.ts';
+import { CURRENCIES, FEATURE_LABELS, PLANS, addonPhoneUnit, formatPrice, isCurrency, type Currency, type Frequency } from '#shared/plan/catalog.rules.ts';
 import { useSession } from '../../app/session.tsx';
 import { useToast } from '../../app/toast.tsx';
 import { MenuButton } from '../../app/shell/MenuButton.tsx';
@@ -29,12 +31,15 @@ export function SelectPlanPage() {
   const [licencesInput, setLicences] = useState<number | null>(null);
   const minLicences = Math.max(1, plan?.usage.members ?? 1);
   const licences = Math.max(licencesInput ?? minLicences, 1);
+  const [phonesInput, setPhones] = useState<number | null>(null);
+  // extra phones: what is paid for now until the admin changes it (at most 100, the checkout's bound)
+  const extraPhones = Math.min(100, Math.max(0, phonesInput ?? plan?.addons.phones ?? 0));
   const [busy, setBusy] = useState<string | null>(null);
 
   async function choose(planId: 'starter' | 'pro') {
     setBusy(planId);
     try {
-      const { url } = await planApi.checkout(org.org_id, { plan_id: planId, frequency, currency, licences, addon_phones: 0 });
+      const { url } = await planApi.checkout(org.org_id, { plan_id: planId, frequency, currency, licences, addon_phones: PLANS[planId].addons.phones ? extraPhones : 0 });
       // the provider's hosted page, or (the local stand-in) a path of this app
       if (url.startsWith('/')) navigate(url);
       else window.location.assign(url);
@@ -75,7 +80,9 @@ export function SelectPlanPage() {
           {(['starter', 'pro', 'enterprise'] as const).map((id) => {
             const p = PLANS[id];
             const price = id === 'enterprise' ? 'Custom' : formatPrice(p.prices[frequency]![currency], currency, frequency);
-            const current = plan?.plan.id === id && plan.subscription_status === 'active';
+            const sellsPhones = id !== 'enterprise' && p.addons.phones;
+            // the plan paid for now, unless the extra phones change
+            const current = plan?.plan.id === id && plan.subscription_status === 'active' && (!sellsPhones || extraPhones === plan.addons.phones);
             return (
               <article key={id} className={`plan-card ${id === 'pro' ? 'featured' : ''}`} data-testid={`plan-card-${id}`}>
                 <h2>{p.name}</h2>
@@ -88,6 +95,17 @@ export function SelectPlanPage() {
                   {p.phones} phone{p.phones === 1 ? '' : 's'} included{p.addons.phones ? ', more as add-ons' : ''}
                   {p.addons.users ? '; extra users as add-ons' : ''}
                 </p>
+                {sellsPhones && (
+                  <div className="plan-addon-phones" data-testid={`addon-phones-${id}`}>
+                    <label className="plan-licences">
+                      Extra phones
+                      <input type="number" min={0} max={100} value={extraPhones} onChange={(e) => setPhones(Math.min(100, Math.max(0, Math.floor(Number(e.target.value) || 0))))} data-testid={`addon-phones-input-${id}`} />
+                    </label>
+                    <p className="muted small" data-testid={`addon-phones-total-${id}`}>
+                      {formatPrice(addonPhoneUnit(currency, frequency), currency, frequency)} per extra phone; {p.phones + extraPhones} phone{p.phones + extraPhones === 1 ? '' : 's'} in all
+                    </p>
+                  </div>
+                )}
                 <ul className="plan-features">
                   {p.features.length === 0 && <li className="off">Shared inbox, tickets, tasks, labels, quick replies</li>}
                   {p.features.map((f) => (

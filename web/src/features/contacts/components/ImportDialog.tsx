@@ -1,13 +1,13 @@
 /**
- * Import contacts from a CSV file (issue 15 item 3): pick a file (parsed in the browser by
- * papaparse), map its columns (a guess from the header first), see the preview (rows to import,
+ * Import contacts from a CSV file (issue 15 item 3): pick a file (read in the browser by
+ * papaparse through parseImportCsv: rows keep their file line, a stray quote is reported, issue 49
+ * item 6), map its columns (a guess from the header first), see the preview (rows to import,
  * numbers repeated in the file, an error per bad row: shared/contact/import.rules.ts), then import:
  * the rows go up in chunks and a background job writes them while a progress bar follows it
  * (GET every second). A finished import can be undone (it deletes the contacts it created).
  */
 import { useEffect, useMemo, useState } from 'react';
-import Papa from 'papaparse';
-import { guessMapping, previewImport } from '#shared/contact/import.rules.ts';
+import { guessMapping, parseImportCsv, previewImport, type ImportTable } from '#shared/contact/import.rules.ts';
 import { IMPORT_CHUNK, MAX_IMPORT_ROWS, type ContactImport } from '#shared/contact/import.schemas.ts';
 import type { PropertyDef } from '#shared/property/property.schemas.ts';
 import { Dialog, DialogFooter } from '../../../components/ui/Dialog.tsx';
@@ -16,13 +16,14 @@ import { apiRequest, errorMessage } from '../../../lib/api.ts';
 const base = (orgId: string) => `/api/orgs/${encodeURIComponent(orgId)}/contacts/imports`;
 
 export function ImportDialog({ orgId, defs, onClose, onChanged }: { orgId: string; defs: PropertyDef[]; onClose: () => void; onChanged: () => void }) {
-  const [table, setTable] = useState<string[][] | null>(null);
+  const [csv, setCsv] = useState<ImportTable | null>(null);
+  const table = csv?.rows ?? null;
   const [fileName, setFileName] = useState('');
   const [mapping, setMapping] = useState<string[]>([]);
   const [job, setJob] = useState<ContactImport | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const preview = useMemo(() => (table ? previewImport(table, mapping, defs) : null), [table, mapping, defs]);
+  const preview = useMemo(() => (csv ? previewImport(csv, mapping, defs) : null), [csv, mapping, defs]);
 
   // follow the job until it settles
   useEffect(() => {
@@ -41,17 +42,17 @@ export function ImportDialog({ orgId, defs, onClose, onChanged }: { orgId: strin
   function pick(file: File) {
     setError(null);
     setFileName(file.name);
-    Papa.parse<string[]>(file, {
-      skipEmptyLines: true,
-      complete: (res) => {
-        const rows = res.data.filter((r) => Array.isArray(r));
-        if (rows.length < 2) return setError('The file has no rows under its header.');
-        if (rows.length - 1 > MAX_IMPORT_ROWS) return setError(`A file can have at most ${MAX_IMPORT_ROWS.toLocaleString()} rows.`);
-        setTable(rows);
-        setMapping(guessMapping(rows[0]!, defs));
-      },
-      error: (e) => setError(e.message),
-    });
+    file
+      .text()
+      .then((text) => {
+        const read = parseImportCsv(text);
+        if (read.rows.length < 2 && !read.problems.length) return setError('The file has no rows under its header.');
+        if (!read.rows.length) return setError('The file has no header row.');
+        if (read.rows.length - 1 > MAX_IMPORT_ROWS) return setError(`A file can have at most ${MAX_IMPORT_ROWS.toLocaleString()} rows.`);
+        setCsv(read);
+        setMapping(guessMapping(read.rows[0]!, defs));
+      })
+      .catch((e: unknown) => setError(errorMessage(e)));
   }
 
   async function start() {
@@ -160,7 +161,8 @@ export function ImportDialog({ orgId, defs, onClose, onChanged }: { orgId: strin
               <ul className="contact-import-errors" data-testid="contact-import-errors">
                 {preview.errors.slice(0, 50).map((e) => (
                   <li key={`${e.row}-${e.field}`}>
-                    Row {e.row}: {e.field === 'phone' ? 'phone' : (defs.find((d) => d.property_id === e.field)?.property_name ?? e.field)} {e.reason}
+                    Row {e.row}: {e.field === 'row' ? '' : `${e.field === 'phone' ? 'phone' : (defs.find((d) => d.property_id === e.field)?.property_name ?? e.field)} `}
+                    {e.reason}
                   </li>
                 ))}
                 {preview.errors.length > 50 && <li>…and {preview.errors.length - 50} more</li>}
