@@ -112,8 +112,8 @@ export function numberQuery(q: string): string | null {
  * libphonenumber-js knows as assigned (isValid) is preferred; otherwise one of a possible length
  * for its country (isPossible) is taken, as inbound does: WhatsApp's `wa_id` is stored as sent,
  * without checking ranges, so a contact must not be refused for a number whose messages are
- * accepted (issue 49 item 6: Ofcom's drama range +44 7700 900xxx is a real WhatsApp test range
- * that libphonenumber-js calls invalid). Text that is not a number of a possible length stays null.
+ * accepted (issue 49 item 6: Ofcom's range +44 7700 900000–900999, reserved for fiction and used
+ * as test numbers, is possible but not valid to libphonenumber-js, yet messages from it are stored). Text that is not a number of a possible length stays null.
  * Bare digits of 11–15 (a country code included) are read as international when both readings are
  * only possible.
  */
